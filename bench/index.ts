@@ -1,0 +1,10 @@
+import type { BenchSection } from './section.js';
+
+/** Every benchmark section, in print order. Each module exports `section`. */
+export const benchSections: Readonly<Record<string, () => Promise<{ section: BenchSection }>>> = {
+  foundation: () => import('./foundation.bench.js'),
+  model: () => import('./model.bench.js'),
+  props: () => import('./props.bench.js'),
+  limiter: () => import('./limiter.bench.js'),
+  verify: () => import('./verify.bench.js'),
+};

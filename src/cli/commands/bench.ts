@@ -1,0 +1,46 @@
+import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
+import { ExitCode } from '../exit-codes.js';
+import { benchSections } from '../../../bench/index.js';
+
+const HELP = `Usage: fencecheck bench [SECTION...]   (npm run bench)
+
+Runs the benchmarks and prints figures: topology start times, script-call rates beside
+valkey-benchmark, exploration time beside TLC's, model-based commands per second, limiter decisions
+per second, verify's wall time per stage. Speed is measured here, never asserted in tests.
+
+Sections: ${Object.keys(benchSections).join(', ')} (default: all)
+
+Exit codes: 0 printed · 2 a section could not run (reason printed) · 64 usage`;
+
+export const command: Command = {
+  name: 'bench',
+  summary: 'run the benchmarks and print figures',
+  help: HELP,
+  async run(argv) {
+    const { positionals } = parseCommandArgs(argv, {}, true);
+    const names = positionals.length > 0 ? positionals : Object.keys(benchSections);
+    for (const n of names) if (!benchSections[n]) throw new UsageError(`unknown section '${n}'`);
+    let code: ExitCode = ExitCode.Ok;
+    for (const n of names) {
+      let section;
+      try {
+        section = (await benchSections[n]!()).section;
+      } catch (err) {
+        if (err instanceof Error && /Cannot find module|ERR_MODULE_NOT_FOUND/.test(err.message)) {
+          process.stdout.write(`\n== ${n}: not run (section not built yet)\n`);
+          continue;
+        }
+        throw err;
+      }
+      process.stdout.write(`\n== ${section.title}\n`);
+      try {
+        await section.run((line) => process.stdout.write(`${line}\n`));
+      } catch (err) {
+        process.stdout.write(`not run: ${(err as Error).message}\n`);
+        code = ExitCode.NotRun;
+      }
+    }
+    return code;
+  },
+};

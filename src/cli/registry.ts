@@ -1,0 +1,22 @@
+import type { Command } from './command.js';
+
+/**
+ * Every subcommand and the module that implements it. Modules load lazily so that a command's
+ * dependencies (ioredis, xstate, Java probing) cost nothing for the others.
+ */
+export const commandModules: Readonly<Record<string, () => Promise<{ command: Command }>>> = {
+  topology: () => import('./commands/topology.js'),
+  slot: () => import('./commands/slot.js'),
+  tlc: () => import('./commands/tlc.js'),
+  evidence: () => import('./commands/evidence.js'),
+  explore: () => import('./commands/explore.js'),
+  parity: () => import('./commands/parity.js'),
+  diagram: () => import('./commands/diagram.js'),
+  mutants: () => import('./commands/mutants.js'),
+  props: () => import('./commands/props.js'),
+  gate: () => import('./commands/gate.js'),
+  limiter: () => import('./commands/limiter.js'),
+  trace: () => import('./commands/trace.js'),
+  verify: () => import('./commands/verify.js'),
+  bench: () => import('./commands/bench.js'),
+};

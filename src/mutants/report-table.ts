@@ -1,0 +1,26 @@
+import type { MutantResult } from './verdict.js';
+
+/** The plain-text table `fencecheck mutants` and `fencecheck tlc --mutants` print. */
+export function formatMutantTable(results: readonly MutantResult[]): string {
+  const header = ['mutant', 'layer', 'verdict', 'expected', 'violated', 'also broken', 'trace', 'replay / reason'];
+  const rows = results.map((r) => [
+    r.id,
+    r.layer,
+    r.verdict,
+    r.expectedInvariant,
+    r.violated ?? '-',
+    r.alsoBroken && r.alsoBroken.length > 0 ? r.alsoBroken.join(',') : '-',
+    r.traceLength !== undefined ? `${r.traceLength} steps` : '-',
+    r.verdict === 'killed'
+      ? [r.seed !== undefined ? `seed=${r.seed}` : '', r.path ? `path=${r.path}` : '', r.tracePath ?? ''].filter(Boolean).join(' ') || '-'
+      : (r.reason ?? '-'),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** Exit-code verdict of a set of results: every mutant must be killed (equivalent is reported, not a kill). */
+export function allKilled(results: readonly MutantResult[]): boolean {
+  return results.length > 0 && results.every((r) => r.verdict === 'killed');
+}
