@@ -7,6 +7,7 @@ export default defineConfig({
     // process registry reaps what it started (src/valkey/). Two cores: two workers.
     pool: 'forks',
     maxWorkers: 2,
+    globalSetup: ['./test/cleanup/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/support/plain-summary-reporter.ts'],

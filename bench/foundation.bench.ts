@@ -1,10 +1,105 @@
+import { spawn } from 'node:child_process';
 import type { BenchSection } from './section.js';
+import { describeSpec, startTopology, type Topology, type TopologySpec } from '../src/valkey/index.js';
+import { evalScript, luaScript, type LuaScript } from '../src/scripts/index.js';
 
-// Placeholder until the 'foundation' benchmarks land.
+/**
+ * Foundation figures: time to start each topology (median of several starts), and script calls per
+ * second on a standalone node — sequential (one in flight) and pipelined (DEPTH in flight) — beside
+ * valkey-benchmark sending the same EVALSHA to the same node as the ceiling. Ratios within one run
+ * are the figures to compare across machines; the absolute numbers depend on the load.
+ */
+const STARTS: readonly { spec: TopologySpec; runs: number }[] = [
+  { spec: { kind: 'standalone' }, runs: 5 },
+  { spec: { kind: 'cluster', shards: 1 }, runs: 3 },
+  { spec: { kind: 'cluster', shards: 3 }, runs: 3 },
+  { spec: { kind: 'cluster', shards: 3, replicasPerShard: 1 }, runs: 2 },
+];
+const WINDOW_MS = 2000;
+const DEPTH = 64;
+const KEY = 'bench:{c}:counter';
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function startTimes(print: (l: string) => void): Promise<void> {
+  print('topology start (native; until cluster_state:ok, replicas caught up and every primary writable)');
+  for (const { spec, runs } of STARTS) {
+    const ms: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      const t = await startTopology(spec, { provider: 'native' });
+      ms.push(performance.now() - t0);
+      await t.stop();
+    }
+    print(`  ${describeSpec(spec).padEnd(28)} median ${fmt(median(ms))} ms  (${runs} starts: ${ms.map(fmt).join(', ')})`);
+  }
+}
+
+/** Calls per second for WINDOW_MS with `depth` calls in flight. */
+async function ourRate(topo: Topology, script: LuaScript, depth: number): Promise<number> {
+  const c = topo.client();
+  try {
+    await evalScript(c, script, [KEY], []); // loads it (NOSCRIPT → EVAL) outside the window
+    let calls = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < WINDOW_MS) {
+      const batch: Promise<unknown>[] = [];
+      for (let i = 0; i < depth; i++) batch.push(evalScript(c, script, [KEY], []));
+      await Promise.all(batch);
+      calls += depth;
+    }
+    return calls / ((performance.now() - t0) / 1000);
+  } finally {
+    c.disconnect();
+  }
+}
+
+/** valkey-benchmark's EVALSHA rate with one connection and `pipeline` requests in flight. */
+function ceilingRate(topo: Topology, script: LuaScript, pipeline: number, requests: number): Promise<number> {
+  const n = topo.nodes[0]!;
+  return new Promise((resolve, reject) => {
+    // Same process group as this process: Ctrl-C stops it too.
+    const p = spawn('valkey-benchmark', ['-h', n.host, '-p', String(n.port), '-c', '1', '-P', String(pipeline), '-n', String(requests), '--csv', 'EVALSHA', script.sha1, '1', KEY], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.once('error', (e) => reject(new Error(`valkey-benchmark cannot run: ${e.message} (install valkey-tools)`)));
+    p.once('exit', (code) => {
+      const rps = Number(/^"EVALSHA[^"]*","([\d.]+)"/m.exec(out)?.[1]);
+      if (code === 0 && rps > 0) resolve(rps);
+      else reject(new Error(`valkey-benchmark exited ${code}: ${out.trim().slice(0, 200)}`));
+    });
+  });
+}
+
+async function callRates(print: (l: string) => void): Promise<void> {
+  const script = luaScript('bench-incr', "return redis.call('INCR', KEYS[1])");
+  const topo = await startTopology({ kind: 'standalone' }, { provider: 'native' });
+  try {
+    print(`script calls/s on standalone (evalScript via ioredis vs valkey-benchmark, 1 connection, ~${WINDOW_MS / 1000} s each)`);
+    const seq = await ourRate(topo, script, 1);
+    // Size the ceiling runs to take about as long as ours did.
+    const seqCeil = await ceilingRate(topo, script, 1, Math.max(2000, Math.round(seq * 4)));
+    print(`  sequential  ${fmt(seq).padStart(9)}/s   valkey-benchmark -P 1  ${fmt(seqCeil).padStart(9)}/s   ratio ${(seq / seqCeil).toFixed(2)}`);
+    const pip = await ourRate(topo, script, DEPTH);
+    const pipCeil = await ceilingRate(topo, script, DEPTH, Math.max(20_000, Math.round(pip * 4)));
+    print(`  pipelined   ${fmt(pip).padStart(9)}/s   valkey-benchmark -P ${DEPTH} ${fmt(pipCeil).padStart(9)}/s   ratio ${(pip / pipCeil).toFixed(2)}  (${DEPTH} in flight)`);
+  } finally {
+    await topo.stop();
+  }
+}
+
 export const section: BenchSection = {
   name: 'foundation',
-  title: 'foundation (not built yet)',
+  title: 'foundation: Valkey topologies and script calls',
   async run(print) {
-    print('not run: not built yet');
+    await startTimes(print);
+    await callRates(print);
   },
 };

@@ -1,10 +1,99 @@
+import { spawn } from 'node:child_process';
 import type { BenchSection } from './section.js';
+import { startTopology, closeClient, type NodeInfo, type Topology } from '../src/valkey/index.js';
+import { evalScript, luaScript } from '../src/scripts/index.js';
+import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../src/limiter/index.js';
 
-// Placeholder until the 'limiter' benchmarks land.
+/**
+ * Limiter decisions per second on a standalone node: one client sequential (one decision in
+ * flight), one client with concurrent callers (pipelined on its connection), and four clients —
+ * beside the raw script-call ceilings: a trivial script (`return 1`) through the same evalScript,
+ * and valkey-benchmark sending the limiter's own EVALSHA (server-side ceiling, no client work).
+ * Figures depend on machine load; compare ratios within one run.
+ */
+const WINDOW_MS = 2000;
+const CALLERS = 64;
+const CHANNELS = 100;
+const FIRST = bucketSpec({ capacity: 100, refillPerSecond: 1000, idleTtlMs: 60_000 });
+const SECOND = bucketSpec({ capacity: 1000, refillPerSecond: 10_000, idleTtlMs: 60_000 });
+const pair = (i: number): [Request, Request] => [
+  { key: `bench:{chan:${i % CHANNELS}}:standard`, spec: FIRST },
+  { key: `bench:{chan:${i % CHANNELS}}:shared`, spec: SECOND },
+];
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** Runs `callers` async loops of `op` for WINDOW_MS; returns completed operations per second. */
+async function rate(callers: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  let done = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: callers }, async (_, c) => {
+      for (let i = c; performance.now() - t0 < WINDOW_MS; i += callers) {
+        await op(i);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - t0) / 1000);
+}
+
+/** valkey-benchmark requests/s for one command on one connection with `pipeline` in flight. */
+function valkeyBenchmark(node: NodeInfo, pipeline: number, requests: number, command: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('valkey-benchmark', ['-h', node.host, '-p', String(node.port), '-c', '1', '-P', String(pipeline), '-n', String(requests), '--csv', ...command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.once('error', (e) => reject(new Error(`valkey-benchmark cannot run: ${e.message}`)));
+    p.once('exit', (code) => {
+      const rps = Number(/^"[^"]*","([\d.]+)"/m.exec(out)?.[1]);
+      if (code === 0 && rps > 0) resolve(rps);
+      else reject(new Error(`valkey-benchmark exited ${code}: ${out.trim().slice(0, 200)}`));
+    });
+  });
+}
+
+async function measure(topo: Topology, print: (l: string) => void): Promise<void> {
+  const clients = Array.from({ length: 4 }, () => topo.client());
+  try {
+    const limiters = clients.map((c) => new Limiter(c));
+    const one = limiters[0]!;
+    const trivial = luaScript('bench-trivial', 'return 1');
+    await evalScript(clients[0]!, trivial, [], []);
+    await one.allowOrdered(...pair(0)); // loads the limiter script outside the windows
+
+    print(`decisions/s (two-bucket allowOrdered, ${CHANNELS} channel pairs, ~${WINDOW_MS / 1000} s each) beside the raw script-call ceiling`);
+    const seq = await rate(1, (i) => one.allowOrdered(...pair(i)));
+    const seqRaw = await rate(1, () => evalScript(clients[0]!, trivial, [], []));
+    print(`  one client, sequential        ${fmt(seq).padStart(9)}/s   trivial script ${fmt(seqRaw).padStart(9)}/s   ratio ${(seq / seqRaw).toFixed(2)}`);
+    const conc = await rate(CALLERS, (i) => one.allowOrdered(...pair(i)));
+    const concRaw = await rate(CALLERS, () => evalScript(clients[0]!, trivial, [], []));
+    print(`  one client, ${CALLERS} callers        ${fmt(conc).padStart(9)}/s   trivial script ${fmt(concRaw).padStart(9)}/s   ratio ${(conc / concRaw).toFixed(2)}`);
+    const four = await rate(CALLERS, (i) => limiters[i % 4]!.allowOrdered(...pair(i)));
+    print(`  4 clients, ${CALLERS} callers         ${fmt(four).padStart(9)}/s`);
+
+    const node = topo.nodes[0]!;
+    const [a, b] = pair(0);
+    const cmd = ['EVALSHA', orderedLimiterScript().sha1, '2', a.key, b.key, ...a.spec.args, ...b.spec.args];
+    const ceil1 = await valkeyBenchmark(node, 1, Math.max(2000, Math.round(seq * 3)), cmd);
+    const ceilP = await valkeyBenchmark(node, CALLERS, Math.max(20_000, Math.round(conc * 3)), cmd);
+    const triv1 = await valkeyBenchmark(node, 1, Math.max(2000, Math.round(seqRaw * 3)), ['EVALSHA', trivial.sha1, '0']);
+    print(`  valkey-benchmark limiter EVALSHA -P 1  ${fmt(ceil1).padStart(9)}/s  (sequential ceiling; ours ${(seq / ceil1).toFixed(2)} of it)`);
+    print(`  valkey-benchmark limiter EVALSHA -P ${CALLERS} ${fmt(ceilP).padStart(9)}/s  (server-side ceiling; ours ${(conc / ceilP).toFixed(2)} of it)`);
+    print(`  valkey-benchmark trivial EVALSHA -P 1  ${fmt(triv1).padStart(9)}/s`);
+  } finally {
+    await Promise.all(clients.map(closeClient));
+  }
+}
+
 export const section: BenchSection = {
   name: 'limiter',
-  title: 'limiter (not built yet)',
+  title: 'limiter: ordered two-bucket decisions per second',
   async run(print) {
-    print('not run: not built yet');
+    const topo = await startTopology({ kind: 'standalone' }, { provider: 'native' });
+    try {
+      await measure(topo, print);
+    } finally {
+      await topo.stop();
+    }
   },
 };

@@ -1,13 +1,69 @@
 import type { Command } from '../command.js';
+import { parseCommandArgs } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import type { MutantResult } from '../../mutants/verdict.js';
+import { formatMutantTable } from '../../mutants/report-table.js';
+import { stageReport } from '../../report/stage.js';
+import { loadAllEvidence, RERUN } from '../../tlc/evidence.js';
 
-// Placeholder until the 'evidence' command lands: says so, never passes.
+const HELP = `Usage: fencecheck evidence [--json]
+
+Checks the committed TLC evidence (evidence/tlc/) without Java: recomputes the SHA-256 of
+tla/RedisClusterFencingMigration.tla and of every config, and requires the base run (with its state
+dump) plus one result per tla-layer mutant of mutants/manifest.json, each with its verdict and trace.
+Then requires that the evidence shows the base passing and every mutant killed.
+
+Exit codes: 0 fresh, complete, base passed and all mutants killed · 1 stale or incomplete evidence,
+or evidence of a failure · 64 usage`;
+
 export const command: Command = {
   name: 'evidence',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck evidence — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck evidence: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'check the committed TLC evidence is fresh and complete (no Java needed)',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } });
+    const startedAt = new Date();
+    const out = (status: 'passed' | 'failed', summary: string, extra: { reason?: string; counts?: Record<string, number>; mutants?: MutantResult[] } = {}) => {
+      const report = stageReport({ stage: 'evidence', status, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, ...extra });
+      if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else {
+        process.stdout.write(`${summary}\n`);
+        if (extra.mutants) process.stdout.write(`${formatMutantTable(extra.mutants)}\n`);
+        if (extra.reason) process.stderr.write(`fencecheck evidence: ${extra.reason}\n`);
+      }
+      return status === 'passed' ? ExitCode.Ok : ExitCode.Failed;
+    };
+
+    let all;
+    try {
+      all = loadAllEvidence();
+    } catch (err) {
+      const reason = (err as Error).message;
+      return out('failed', reason.startsWith('stale') || reason.startsWith('no TLC') ? reason : `stale TLC evidence: ${RERUN} (${reason})`, { reason });
+    }
+    const { base, mutants } = all;
+    const results: MutantResult[] = mutants.map((e) => ({
+      id: e.run,
+      layer: 'tla',
+      verdict: e.verdict!,
+      expectedInvariant: e.mutant!.expectedInvariant,
+      ...(e.violated !== undefined && { violated: e.violated }),
+      ...(e.alsoBroken && { alsoBroken: e.alsoBroken }),
+      ...(e.traceLength !== undefined && { traceLength: e.traceLength }),
+      tracePath: `evidence/tlc/${e.run}.json`,
+      ...(e.reason !== undefined && { reason: e.reason }),
+    }));
+    const killed = results.filter((r) => r.verdict === 'killed').length;
+    const counts = { generated: base.generated ?? 0, distinct: base.distinct ?? 0, depth: base.depth ?? 0, mutants: results.length, killed };
+    const summary = `TLC evidence fresh (${base.tlcVersion}; spec sha256 ${base.specSha256.slice(0, 12)}…): base ${base.outcome}, ${counts.generated} generated / ${counts.distinct} distinct, depth ${counts.depth}; mutants ${killed}/${results.length} killed`;
+    const problems = [
+      ...(base.outcome === 'ok' ? [] : [`the base run's outcome is ${base.outcome}`]),
+      ...results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`),
+    ];
+    return out(problems.length === 0 ? 'passed' : 'failed', summary, {
+      counts,
+      mutants: results,
+      ...(problems.length > 0 && { reason: `the evidence records failures: ${problems.join(', ')}` }),
+    });
   },
 };

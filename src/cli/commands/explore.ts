@@ -1,13 +1,87 @@
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { stageReport } from '../../report/stage.js';
+import { boundsFromArgs, boundsLabel } from '../../model/bounds.js';
+import { ExplorationLimitError, explore, shortestCounterexample, type Exploration } from '../../model/explore.js';
+import { formatPath, pathToTrace, saveTrace } from '../../model/trace.js';
 
-// Placeholder until the 'explore' command lands: says so, never passes.
+const HELP = `Usage: fencecheck explore [--pods N] [--max-gen G] [--limit N] [--json]
+
+Explores every reachable state of the XState twin (models/fencing) with xstate/graph, checks every
+invariant of src/fencing/invariants.ts on each, and reports distinct states, states generated
+(TLC's sense: the initial state plus one successor per enabled action instance), transitions, one
+verdict per invariant, and the time. A broken invariant gets its shortest counterexample, printed
+and saved as a fencecheck.trace/1 file under reports/traces/.
+
+Options:
+  --pods N      number of pods (default 3)
+  --max-gen G   MaxGen (default 4)
+  --limit N     give up after N traversal steps (default 20000000): reported as not run
+  --json        print a StageReport (fencecheck.stage/1)
+
+Exit codes: 0 every invariant holds · 1 an invariant is broken · 2 not run (limit reached) · 64 usage`;
+
 export const command: Command = {
   name: 'explore',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck explore — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck explore: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'explore every reachable state of the XState twin and check every invariant',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, {
+      pods: { type: 'string' },
+      'max-gen': { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    const bounds = boundsFromArgs(values);
+    const limit = values.limit !== undefined ? Number(values.limit) : undefined;
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError('--limit takes a positive integer');
+    const startedAt = new Date();
+    const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+
+    let run: Exploration;
+    try {
+      run = explore({ bounds, ...(limit !== undefined ? { limit } : {}) });
+    } catch (err) {
+      if (!(err instanceof ExplorationLimitError)) throw err;
+      const reason = `${err.message} (${boundsLabel(bounds)})`;
+      if (values.json) {
+        const report = stageReport({ stage: 'explore', status: 'not-run', reason, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `explore not run: ${reason}` });
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      } else process.stderr.write(`fencecheck explore: not run: ${reason}\n`);
+      return ExitCode.NotRun;
+    }
+
+    out(`explore: XState twin, ${boundsLabel(bounds)}`);
+    out(`  ${run.distinct} distinct states, ${run.generated} states generated (${run.transitions} transitions), ${(run.durationMs / 1000).toFixed(2)} s`);
+    const width = Math.max(...run.verdicts.map((v) => v.name.length));
+    for (const v of run.verdicts) out(`  ${v.name.padEnd(width)}  ${v.holds ? 'holds' : `BROKEN in ${v.violatingStates} states`}`);
+
+    const traces: string[] = [];
+    for (const v of run.verdicts.filter((x) => !x.holds)) {
+      const path = shortestCounterexample(bounds, undefined, v.name, limit);
+      if (path === null) continue;
+      const trace = pathToTrace(path, { bounds, violated: v.name });
+      const file = saveTrace(trace, `model-explore-${v.name}.json`);
+      traces.push(file);
+      out(`\n${v.name}: shortest counterexample, ${path.length - 1} steps (${file})\n${formatPath(trace)}`);
+    }
+    const broken = run.verdicts.filter((v) => !v.holds).map((v) => v.name);
+    const summary = `${run.distinct} distinct states, ${run.generated} generated (${boundsLabel(bounds)}): ${broken.length === 0 ? 'every invariant holds' : `broken: ${broken.join(', ')}`}`;
+    if (values.json) {
+      const report = stageReport({
+        stage: 'explore',
+        status: broken.length === 0 ? 'passed' : 'failed',
+        ...(broken.length > 0 ? { reason: `broken: ${broken.join(', ')}` } : {}),
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        summary,
+        counts: { distinct: run.distinct, generated: run.generated, transitions: run.transitions, explorationMs: Math.round(run.durationMs), brokenInvariants: broken.length },
+        traces,
+        details: { bounds, verdicts: run.verdicts },
+      });
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    }
+    return broken.length === 0 ? ExitCode.Ok : ExitCode.Failed;
   },
 };

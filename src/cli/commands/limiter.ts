@@ -1,13 +1,187 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { stageReport } from '../../report/stage.js';
+import { ROWS } from '../../../models/limiter/index.js';
+import type { LimiterPatch } from '../../limiter/index.js';
+import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../valkey/index.js';
+import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
+import { replayHint, runLimiterProperty, type LimiterPropertyResult } from '../../../properties/limiter/property.js';
+import { runInvariants, type InvariantOutcome } from '../../../properties/limiter/invariants.js';
+import { addRowStats, emptyRowStats, type RowKey, type RowStats } from '../../../properties/limiter/harness.js';
 
-// Placeholder until the 'limiter' command lands: says so, never passes.
+export const DEFAULT_LIMITER_RUNS = 1000;
+
+const HELP = `Usage: fencecheck limiter [--runs N] [--seed N] [--path P] [--topology standalone|cluster|both]
+                         [--provider P] [--patch FILE] [--no-invariants] [--json]
+
+Checks the ordered two-bucket limiter (src/limiter/lua/ordered_limiter.lua) on real Valkey:
+  1. the property: fast-check generates bucket specs, initial hashes and call sequences with time
+     advances, host clock jumps and (standalone) lost replies; every decision and every resulting
+     hash is compared with the reference model (models/limiter);
+  2. the seed's required invariant tests (properties/limiter/invariants.ts).
+Then prints the transition table with, per row, how many generated cases exercised it.
+
+Options:
+  --runs N        generated cases per topology (default ${DEFAULT_LIMITER_RUNS})
+  --seed N        fast-check seed (default: random; always printed)
+  --path P        fast-check path: replay one counterexample (needs --seed and one --topology)
+  --topology T    standalone, cluster (3 shards) or both (default both)
+  --provider P    auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto)
+  --patch FILE    deploy a limiter patch module instead of the shipped limiter (replays a mutant's
+                  counterexample: fencecheck limiter --patch mutants/limiter/L2.ts --seed S --path P)
+  --no-invariants run the property only
+  --json          print a fencecheck.stage/1 report
+
+Exit codes: 0 all held · 1 a property or invariant failed (seed and path printed) · 2 Valkey could
+not be started · 3 bad --patch module · 64 usage`;
+
+interface TopologyRun {
+  readonly topology: 'standalone' | 'cluster';
+  readonly status: 'ran' | 'not-run';
+  readonly reason?: string;
+  readonly property?: LimiterPropertyResult;
+  readonly invariants?: readonly InvariantOutcome[];
+}
+
+const SPECS: Readonly<Record<'standalone' | 'cluster', TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };
+
 export const command: Command = {
   name: 'limiter',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck limiter — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck limiter: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'ordered two-bucket limiter: model-based properties + required invariants on real Valkey',
+  help: HELP,
+  async run(argv) {
+    const startedAt = new Date();
+    const { values } = parseCommandArgs(argv, {
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      path: { type: 'string' },
+      topology: { type: 'string', default: 'both' },
+      provider: { type: 'string' },
+      patch: { type: 'string' },
+      'no-invariants': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    });
+    const numRuns = values.runs === undefined ? DEFAULT_LIMITER_RUNS : Number(values.runs);
+    if (!Number.isInteger(numRuns) || numRuns < 1) throw new UsageError('--runs takes a positive integer');
+    const seed = values.seed === undefined ? undefined : Number(values.seed);
+    if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError('--seed takes an integer');
+    const topo = values.topology;
+    if (topo !== 'standalone' && topo !== 'cluster' && topo !== 'both') throw new UsageError(`--topology is standalone, cluster or both, got '${topo}'`);
+    if (values.path !== undefined && (seed === undefined || topo === 'both')) throw new UsageError('--path replays one counterexample: give --seed and one --topology');
+    if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`unknown provider '${values.provider}'`);
+    const provider = values.provider as ProviderChoice | undefined;
+
+    let patch: LimiterPatch | undefined;
+    if (values.patch !== undefined) {
+      const file = resolve(values.patch);
+      try {
+        if (!existsSync(file)) throw new Error('no such file');
+        patch = ((await import(pathToFileURL(file).href)) as { default?: LimiterPatch }).default;
+        if (typeof patch !== 'object' || patch === null) throw new Error('it has no default-exported LimiterPatch');
+      } catch (err) {
+        process.stderr.write(`fencecheck limiter: bad --patch ${values.patch}: ${(err as Error).message}\n`);
+        return ExitCode.BadInput;
+      }
+    }
+
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const runs: TopologyRun[] = [];
+    const names: readonly ('standalone' | 'cluster')[] = topo === 'both' ? ['standalone', 'cluster'] : [topo];
+    for (const name of names) {
+      let topology;
+      try {
+        topology = await startTopology(SPECS[name], provider ? { provider } : {});
+      } catch (err) {
+        if (!(err instanceof ValkeyUnavailableError)) throw err;
+        runs.push({ topology: name, status: 'not-run', reason: err.message });
+        log(`[${name}] not run: ${err.message}`);
+        continue;
+      }
+      try {
+        log(`[${name}] property: ${numRuns} generated cases…`);
+        const property = await runLimiterProperty({
+          topology,
+          numRuns,
+          ...(seed !== undefined ? { seed } : {}),
+          ...(values.path !== undefined ? { path: values.path } : {}),
+          ...(patch ? { patch } : {}),
+        });
+        if (!property.passed) log(`[${name}] FAILED ${property.violated}: ${property.message}\n[${name}] replay: fencecheck limiter --topology ${name} ${replayHint(property)}${values.patch ? ` --patch ${values.patch}` : ''}`);
+        let invariants: InvariantOutcome[] | undefined;
+        if (!values['no-invariants']) {
+          log(`[${name}] invariant tests…`);
+          invariants = await runInvariants(topology);
+        }
+        runs.push({ topology: name, status: 'ran', property, ...(invariants ? { invariants } : {}) });
+      } finally {
+        await topology.stop();
+      }
+    }
+
+    const failed = runs.some((r) => r.property?.passed === false || r.invariants?.some((i) => i.status === 'failed'));
+    const notRun = runs.filter((r) => r.status === 'not-run');
+    const status = failed ? 'failed' : notRun.length > 0 ? 'not-run' : 'passed';
+    const total = emptyRowStats();
+    for (const r of runs) if (r.property) addRowStats(total, r.property.stats);
+    const invAll = runs.flatMap((r) => r.invariants ?? []);
+    const summary =
+      `${total.cases} generated cases on ${runs.filter((r) => r.status === 'ran').map((r) => r.topology).join('+') || 'no topology'}` +
+      `; property ${!runs.some((r) => r.property) ? 'not run' : runs.every((r) => r.property?.passed !== false) ? 'held' : 'FAILED'}` +
+      `; invariants ${invAll.filter((i) => i.status === 'passed').length} passed, ${invAll.filter((i) => i.status === 'failed').length} failed, ${invAll.filter((i) => i.status === 'not-run').length} not run` +
+      (notRun.length > 0 ? `; not run on ${notRun.map((r) => r.topology).join(', ')}` : '');
+
+    if (values.json) {
+      const counts: Record<string, number> = { cases: total.cases };
+      for (const [row, n] of Object.entries(total.casesPerRow)) counts[`cases.${row}`] = n;
+      for (const [row, n] of Object.entries(total.calls)) counts[`calls.${row}`] = n;
+      counts['invariants.passed'] = invAll.filter((i) => i.status === 'passed').length;
+      counts['invariants.failed'] = invAll.filter((i) => i.status === 'failed').length;
+      const report = stageReport({
+        stage: 'limiter',
+        status,
+        ...(status === 'not-run' ? { reason: notRun.map((r) => `${r.topology}: ${r.reason}`).join('; ') } : {}),
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        summary,
+        counts,
+        details: { runs },
+      });
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      process.stdout.write(`${formatHuman(runs, summary)}\n`);
+    }
+    return failed ? ExitCode.Failed : status === 'not-run' ? ExitCode.NotRun : ExitCode.Ok;
   },
 };
+
+function formatHuman(runs: readonly TopologyRun[], summary: string): string {
+  const ran = runs.filter((r): r is TopologyRun & { property: LimiterPropertyResult } => r.property !== undefined);
+  const out: string[] = [];
+  out.push('Transition table (seed 000, "Phase 1") — per row: generated cases that exercised it (calls)');
+  const cell = (s: RowStats, row: RowKey) => `${s.casesPerRow[row]} (${s.calls[row]})`;
+  const header = ['first', 'second', 'result', 'state mutation', ...ran.map((r) => r.topology)];
+  const rows = ROWS.map((r) => [r.first, r.second, r.result, r.mutation, ...ran.map((t) => cell(t.property.stats, r.row))]);
+  rows.push(['(reply lost)', 'any', 'outcome unknown', 'executed at most once, never re-sent', ...ran.map((t) => cell(t.property.stats, 'unknown'))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  out.push(line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '');
+  for (const r of runs) {
+    if (r.status === 'not-run') {
+      out.push(`[${r.topology}] not run: ${r.reason}`);
+      continue;
+    }
+    const p = r.property!;
+    out.push(
+      p.passed
+        ? `[${r.topology}] property held: ${p.numRuns} cases, seed ${p.seed}${p.faults ? ' (with lost-reply faults)' : ''}`
+        : `[${r.topology}] property FAILED (${p.violated}) after ${p.numRuns} cases: ${p.message}\n  replay: fencecheck limiter --topology ${r.topology} ${replayHint(p)}\n  counterexample: ${JSON.stringify(p.counterexample)}`,
+    );
+    for (const i of r.invariants ?? []) out.push(`  ${i.status.padEnd(7)} ${i.name}: ${i.detail}`);
+  }
+  out.push('', summary);
+  return out.join('\n');
+}

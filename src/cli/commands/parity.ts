@@ -1,13 +1,86 @@
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { stageReport } from '../../report/stage.js';
+import { boundsLabel } from '../../model/bounds.js';
+import { checkParity, formatTable, parityTables } from '../../model/parity.js';
 
-// Placeholder until the 'parity' command lands: says so, never passes.
+const HELP = `Usage: fencecheck parity [--show N] [--json]
+
+Compares the XState twin with the TLA+ spec:
+  1. the reachable states: every machine state mapped to its canonical key (src/fencing/state.ts)
+     against the TLC state dump in the committed evidence (evidence/tlc/base.states.txt), on the
+     bounds TLC ran: same count, same set; the first differences of each side are printed;
+  2. the action alphabet: the actions of the spec's Next against the machine's events;
+  3. tables: TLA+ action ↔ XState event ↔ Lua script / gate step, invariant ↔ model check ↔
+     property, named guard ↔ spec ↔ implementation ("pending" where it has not landed).
+
+Options:
+  --show N   differences to print per side (default 5)
+  --json     print a StageReport (fencecheck.stage/1)
+
+Exit codes: 0 the state sets and the alphabets are equal · 1 they differ · 2 not run: the TLC
+evidence is missing or stale (the reason says which and how to refresh it) · 64 usage`;
+
 export const command: Command = {
   name: 'parity',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck parity — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck parity: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'compare the XState twin with TLC: same reachable states, same actions',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, { show: { type: 'string' }, json: { type: 'boolean', default: false } });
+    const show = values.show !== undefined ? Number(values.show) : 5;
+    if (!(Number.isInteger(show) && show >= 0)) throw new UsageError('--show takes a non-negative integer');
+    const startedAt = new Date();
+    const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+    const tables = await parityTables();
+    if (!values.json) {
+      out(formatTable(['TLA+ action', 'XState event → effects', 'named guards', 'Lua script / gate step'], tables.actions.map((r) => [r.action, r.event, r.guards, r.implementation])));
+      out('');
+      out(formatTable(['invariant', 'TLA+', 'model check', 'property'], tables.invariants.map((r) => [r.invariant, r.tla, r.model, r.property])));
+      out('');
+      out(formatTable(['named guard', 'TLA+', 'implementation'], tables.guards.map((r) => [r.guard, r.tla, r.implementation])));
+      out('');
+    }
+
+    const result = checkParity(undefined, show);
+    const { alphabet, sets, machine, tlc } = result;
+    if (alphabet && !alphabet.equal) out(`actions: spec only: ${alphabet.onlySpec.join(', ') || '-'}; machine only: ${alphabet.onlyMachine.join(', ') || '-'}`);
+    if (sets && machine && tlc) {
+      out(`states (${boundsLabel(tlc.bounds)}): machine ${machine.distinct} distinct / ${machine.generated} generated (${Math.round(machine.durationMs)} ms); TLC (${tlc.tlcVersion}) ${tlc.distinct} distinct / ${tlc.generated} generated (${tlc.durationMs} ms)`);
+      if (sets.onlyMachineCount > 0) out(`only the machine reaches ${sets.onlyMachineCount}, first:\n${sets.onlyMachine.map((k) => `  ${k}`).join('\n')}`);
+      if (sets.onlyTlcCount > 0) out(`only TLC reaches ${sets.onlyTlcCount}, first:\n${sets.onlyTlc.map((k) => `  ${k}`).join('\n')}`);
+    }
+    const summary =
+      result.status === 'passed'
+        ? `parity: the machine reaches exactly TLC's ${sets!.tlcCount} states; every spec action is one event`
+        : `parity ${result.status === 'not-run' ? 'not run' : 'broken'}: ${result.reason}`;
+    if (values.json) {
+      const report = stageReport({
+        stage: 'parity',
+        status: result.status,
+        ...(result.reason !== undefined ? { reason: result.reason } : {}),
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        summary,
+        ...(sets && machine && tlc
+          ? {
+              counts: {
+                machineDistinct: sets.machineCount,
+                tlcDistinct: sets.tlcCount,
+                machineGenerated: machine.generated,
+                tlcGenerated: tlc.generated,
+                onlyMachine: sets.onlyMachineCount,
+                onlyTlc: sets.onlyTlcCount,
+                explorationMs: Math.round(machine.durationMs),
+                tlcMs: tlc.durationMs,
+              },
+            }
+          : {}),
+        details: { alphabet, sets, tlc, tables },
+      });
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else if (result.status === 'passed') out(summary);
+    else process.stderr.write(`fencecheck parity: ${summary}\n`);
+    return result.status === 'passed' ? ExitCode.Ok : result.status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
   },
 };

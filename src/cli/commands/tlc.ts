@@ -1,13 +1,195 @@
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
+import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
+import type { MutantResult } from '../../mutants/verdict.js';
+import { stageReport, type StageReport } from '../../report/stage.js';
+import { checkBase, checkMutant, type BaseCheck } from '../../tlc/check.js';
+import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
+import { compareWithEvidence } from '../../tlc/evidence-compare.js';
+import { writeBaseEvidence, writeMutantEvidence, writeRunReport } from '../../tlc/evidence-write.js';
+import { formatGrowthTable, measureGrowth } from '../../tlc/growth.js';
+import { locateTlc } from '../../tlc/locate.js';
 
-// Placeholder until the 'tlc' command lands: says so, never passes.
+const HELP = `Usage: fencecheck tlc [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
+       fencecheck tlc --growth [--pods 2,3,4] [--max-gen 3,4,5,6] [--timeout SECONDS] [--json]
+
+Runs TLC (-tool, -deadlock) on tla/RedisClusterFencingMigration.tla with its base config, dumps the
+reachable states, and reports states generated / distinct, depth and time. With --mutants, runs every
+tla/mutants/Mx.cfg of mutants/manifest.json: a mutant is killed only when TLC reports its expected
+invariant (checked alone with TypeOK).
+
+TLC: $TLA2TOOLS_JAR, else .tools/tla2tools.jar (scripts/setup-tlc); Java from $JAVA_HOME or PATH.
+
+Options:
+  --mutants          also run the nine mutant configs and print the verdict table
+  --only IDS         comma-separated mutant ids (implies --mutants)
+  --write-evidence   refresh evidence/tlc/ (base.json, base.states.txt, Mx.json)
+  --timeout SECONDS  per TLC run (default 600)
+  --workers N        TLC worker threads (default 1: deterministic traces)
+  --growth           instead: the base config at every Pods x MaxGen pair; prints the distinct-state
+                     growth table (tla/README.md); a run that hits --timeout (default here 240) is
+                     shown as "not finished in N min"
+  --pods LIST        pod counts for --growth (default 2,3,4)
+  --max-gen LIST     MaxGen values for --growth (default 3,4,5,6)
+  --json             print a StageReport (fencecheck.stage/1) instead of text
+
+Every run's JSON result is also written to reports/tlc/<run>.json.
+
+Exit codes: 0 base passed (and every mutant killed) · 1 an invariant failed in the base, or a mutant
+was not killed · 2 not run: no Java / no jar, SANY parse or semantic error, TLC crash, timeout ·
+3 TLC output that cannot be parsed, or a bad manifest · 64 usage`;
+
 export const command: Command = {
   name: 'tlc',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck tlc — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck tlc: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'model-check the TLA+ spec with TLC (base config, optionally the mutants)',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, {
+      mutants: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'write-evidence': { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+      workers: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      growth: { type: 'boolean', default: false },
+      pods: { type: 'string' },
+      'max-gen': { type: 'string' },
+    });
+    const timeoutS = values.timeout !== undefined ? Number(values.timeout) : values.growth ? 240 : 600;
+    if (!(timeoutS > 0)) throw new UsageError('--timeout takes a positive number of seconds');
+    const workers = values.workers !== undefined ? Number(values.workers) : 1;
+    if (!(Number.isInteger(workers) && workers > 0)) throw new UsageError('--workers takes a positive integer');
+    const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+    const withMutants = values.mutants || only !== undefined;
+    const stage = withMutants ? 'tlc-mutants' : 'tlc';
+    const startedAt = new Date();
+    const log = (line: string) => {
+      if (!values.json) process.stdout.write(`${line}\n`);
+      else process.stderr.write(`${line}\n`);
+    };
+    const finish = (code: ExitCode, report: Omit<StageReport, 'schema' | 'stage' | 'startedAt' | 'durationMs'>): ExitCode => {
+      const full = stageReport({ stage, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), ...report });
+      if (values.json) process.stdout.write(`${JSON.stringify(full, null, 2)}\n`);
+      else if (report.status !== 'passed') process.stderr.write(`fencecheck tlc: ${report.status === 'not-run' ? 'not run' : 'failed'}: ${report.reason ?? report.summary}\n`);
+      return code;
+    };
+
+    const located = locateTlc();
+    if (!located.ok) return finish(ExitCode.NotRun, { status: 'not-run', reason: located.reason, summary: `TLC not run: ${located.reason}` });
+    const opts = { tools: located.tools, timeoutMs: timeoutS * 1000, workers };
+
+    let manifest;
+    try {
+      manifest = loadManifest();
+    } catch (err) {
+      if (err instanceof ManifestError) return finish(ExitCode.BadInput, { status: 'failed', reason: err.message, summary: 'bad mutant manifest' });
+      throw err;
+    }
+
+    try {
+      if (values.growth) {
+        const list = (v: string | undefined, dflt: number[], what: string) => {
+          const xs = v === undefined ? dflt : v.split(',').map((x) => Number(x.trim()));
+          if (xs.length === 0 || !xs.every((x) => Number.isInteger(x) && x >= 0)) throw new UsageError(`${what} takes a comma-separated list of integers`);
+          return xs;
+        };
+        const pods = list(values.pods, [2, 3, 4], '--pods');
+        if (pods.some((n) => n < 1)) throw new UsageError('--pods values must be at least 1');
+        const gens = list(values['max-gen'], [3, 4, 5, 6], '--max-gen');
+        const cells = await measureGrowth(located.tools, pods, gens, opts.timeoutMs, (c) => log(`Pods=${c.pods} MaxGen=${c.maxGen}: ${c.outcome} ${c.distinct ?? '?'} distinct / ${c.generated ?? '?'} generated, depth ${c.depth ?? '?'}, ${c.durationMs ?? '?'} ms`));
+        log('');
+        log(formatGrowthTable(cells, opts.timeoutMs));
+        const bad = cells.filter((c) => c.outcome !== 'ok' && c.outcome !== 'timeout');
+        return finish(bad.length === 0 ? ExitCode.Ok : ExitCode.Failed, {
+          status: bad.length === 0 ? 'passed' : 'failed',
+          ...(bad.length > 0 && { reason: bad.map((c) => `Pods=${c.pods} MaxGen=${c.maxGen}: ${c.outcome}`).join('; ') }),
+          summary: `growth: ${cells.filter((c) => c.outcome === 'ok').length}/${cells.length} runs finished within ${timeoutS} s`,
+          details: { cells },
+        });
+      }
+
+      log(`TLC: ${located.tools.jar}`);
+      const base = await checkBase(opts);
+      writeRunReport('base', base.evidence);
+      const baseProblem = describeBase(base, log);
+      const counts: Record<string, number> = {
+        generated: base.evidence.generated ?? 0,
+        distinct: base.evidence.distinct ?? 0,
+        depth: base.evidence.depth ?? 0,
+      };
+      if (baseProblem?.exit === ExitCode.NotRun) {
+        return finish(ExitCode.NotRun, { status: 'not-run', reason: baseProblem.reason, summary: `TLC could not check the base config: ${baseProblem.reason}`, counts });
+      }
+      if (values['write-evidence']) for (const f of writeBaseEvidence(base.evidence, base.states)) log(`wrote ${f}`);
+
+      const results: MutantResult[] = [];
+      const traces: string[] = [];
+      if (withMutants) {
+        const selected = mutantsFor(manifest, 'tla').filter((m) => !only || only.includes(m.id));
+        if (only) for (const id of only) if (!selected.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}'`);
+        for (const m of selected) {
+          const checked = await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) });
+          writeRunReport(m.id, checked.evidence);
+          const tracePath = checked.trace ? writeRunReport(`${m.id}.trace`, checked.trace) : undefined;
+          if (tracePath) traces.push(tracePath);
+          if (values['write-evidence']) log(`wrote ${writeMutantEvidence(checked.evidence)}`);
+          results.push({ ...checked.result, ...(tracePath && { tracePath }) });
+          log(`${m.id}: ${checked.result.verdict}${checked.result.violated ? ` (${checked.result.violated})` : ''}`);
+        }
+        log('');
+        log(formatMutantTable(results));
+        counts['killed'] = results.filter((r) => r.verdict === 'killed').length;
+        counts['mutants'] = results.length;
+      }
+
+      if (!values['write-evidence']) for (const line of compareWithEvidence(base.evidence, results)) log(line);
+
+      const mutantsOk = !withMutants || allKilled(results);
+      const status = baseProblem === undefined && mutantsOk ? 'passed' : 'failed';
+      const summary = [
+        `base: ${base.evidence.outcome}, ${counts['generated']} generated / ${counts['distinct']} distinct, depth ${counts['depth']}`,
+        ...(withMutants ? [`mutants: ${counts['killed']}/${counts['mutants']} killed`] : []),
+      ].join('; ');
+      const reason = baseProblem?.reason ?? (mutantsOk ? undefined : `not killed: ${results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`).join(', ')}`);
+      return finish(status === 'passed' ? ExitCode.Ok : ExitCode.Failed, {
+        status,
+        ...(reason !== undefined && { reason }),
+        summary,
+        counts,
+        ...(withMutants && { mutants: results }),
+        ...(traces.length > 0 && { traces }),
+      });
+    } catch (err) {
+      if (err instanceof TlcUnavailableError) return finish(ExitCode.NotRun, { status: 'not-run', reason: err.message, summary: `TLC not run: ${err.message}` });
+      if (err instanceof TlcOutputError) return finish(ExitCode.BadInput, { status: 'failed', reason: `cannot parse TLC output: ${err.message}`, summary: 'TLC output could not be parsed' });
+      throw err;
+    }
   },
 };
+
+/** Prints the base run; returns why it did not pass (exit 1 for a violation, 2 for could-not-check). */
+function describeBase(base: BaseCheck, log: (l: string) => void): { exit: ExitCode; reason: string } | undefined {
+  const e = base.evidence;
+  log(`${e.tlcVersion}`);
+  log(`${e.spec} with ${e.config}: Pods=${e.bounds.pods.length} MaxGen=${e.bounds.maxGen}, invariants ${e.invariants.join(', ')}`);
+  if (base.run.kind === 'timeout') return { exit: ExitCode.NotRun, reason: `timeout: TLC did not finish in ${Math.round(base.run.timeoutMs / 1000)} s` };
+  const r = base.run.result;
+  log(`outcome: ${r.outcome}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms (wall ${base.run.wallMs} ms)`);
+  switch (r.outcome) {
+    case 'ok':
+      return undefined;
+    case 'invariant-violation':
+    case 'deadlock':
+    case 'property-violation':
+      log(`counterexample: ${base.trace?.steps.map((s) => s.action + (s.params['p'] ? `(${s.params['p']})` : '')).join(' → ') ?? '(no trace)'}`);
+      return { exit: ExitCode.Failed, reason: `${r.outcome}${r.violated ? `: ${r.violated}` : ''} in the base model` };
+    case 'parse-error': {
+      const d = r.sany.map((x) => `${x.file}:${x.line}:${x.column}: ${x.message}`).join('; ');
+      return { exit: ExitCode.NotRun, reason: `SANY error: ${d || 'the spec does not parse'}` };
+    }
+    default:
+      return { exit: ExitCode.NotRun, reason: `TLC ${r.outcome}: ${r.errors[0]?.split('\n').slice(0, 3).join(' ') ?? 'no message'}` };
+  }
+}

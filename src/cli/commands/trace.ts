@@ -1,13 +1,134 @@
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { loadTrace, TraceFormatError } from '../../trace/load.js';
+import { traceMermaid } from '../../trace/mermaid.js';
+import { stepTable } from '../../trace/steps.js';
+import { traceSvg } from '../../trace/svg.js';
+import { formatStepTable, traceHeadline } from '../../trace/text-table.js';
+import type { FencingTrace } from '../../trace/format.js';
 
-// Placeholder until the 'trace' command lands: says so, never passes.
+const HELP = `Usage: fencecheck trace show FILE [--mermaid | --svg | --json] [--color | --no-color]
+       fencecheck trace replay FILE [--json] [--provider auto|native|testcontainers|external]
+
+show    prints the counterexample trace (fencecheck.trace/1, docs/trace-format.md) as a step table:
+        action, pod, every spec variable, changed variables highlighted (*v* without colour),
+        and the invariants each state breaks.
+        --mermaid  print a Mermaid sequence diagram instead
+        --svg      print the same diagram as standalone SVG
+        --json     print the table as JSON (steps, changed variables, broken invariants)
+replay  runs the trace step by step against a real standalone Valkey through the fencing step driver
+        (each pod's version's scripts, the deployment gate for fleet steps), printing the real
+        keyspace beside the model state, and stops at the step where an invariant breaks on the real
+        keyspace. A trace with "mutant" set runs with that mutant's implementation patch.
+        --json     print the replay as JSON (schema fencecheck.replay/1)
+
+Exit codes: 0 shown / replay held every invariant · 1 replay: an invariant broke on the real keyspace ·
+2 replay could not run (no Valkey, no driver, no patch for the mutant) · 3 bad trace file · 64 usage`;
+
 export const command: Command = {
   name: 'trace',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck trace — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck trace: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'show a counterexample trace (table, Mermaid, SVG) or replay it on real Valkey',
+  help: HELP,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === 'show') return show(rest);
+    if (sub === 'replay') return replay(rest);
+    throw new UsageError(sub === undefined ? 'missing subcommand: show or replay' : `unknown subcommand '${sub}' (show, replay)`);
   },
 };
+
+function readTrace(file: string): FencingTrace | ExitCode {
+  try {
+    return loadTrace(file);
+  } catch (err) {
+    if (err instanceof TraceFormatError) {
+      process.stderr.write(`fencecheck trace: ${err.message}\n`);
+      return ExitCode.BadInput;
+    }
+    throw err;
+  }
+}
+
+function oneFile(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError(`expected one trace FILE, got ${positionals.length}`);
+  return positionals[0]!;
+}
+
+async function show(argv: readonly string[]): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { mermaid: { type: 'boolean', default: false }, svg: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, color: { type: 'boolean' }, 'no-color': { type: 'boolean' } },
+    true,
+  );
+  if ([values.mermaid, values.svg, values.json].filter(Boolean).length > 1) throw new UsageError('choose one of --mermaid, --svg, --json');
+  const trace = readTrace(oneFile(positionals));
+  if (typeof trace === 'number') return trace;
+  if (values.mermaid) process.stdout.write(`${traceMermaid(trace)}\n`);
+  else if (values.svg) process.stdout.write(`${traceSvg(trace)}\n`);
+  else if (values.json) {
+    const t = stepTable(trace);
+    const rows = t.rows.map((r) => ({ index: r.index, action: r.action, pod: r.pod, state: r.cells, changed: [...r.changed], broken: r.broken }));
+    process.stdout.write(`${JSON.stringify({ headline: traceHeadline(trace), mutant: trace.mutant ?? null, violated: trace.violated ?? null, columns: t.columns, steps: rows }, null, 2)}\n`);
+  } else {
+    const color = values['no-color'] ? false : (values.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
+    process.stdout.write(`${traceHeadline(trace)}\n\n${formatStepTable(trace, { color })}\n`);
+  }
+  return ExitCode.Ok;
+}
+
+async function replay(argv: readonly string[]): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false }, provider: { type: 'string' } }, true);
+  const trace = readTrace(oneFile(positionals));
+  if (typeof trace === 'number') return trace;
+  const notRun = (why: string): ExitCode => {
+    process.stderr.write(`fencecheck trace replay: not run: ${why}\n`);
+    return ExitCode.NotRun;
+  };
+  // The replay needs the implementation's step driver and Valkey: loaded only here.
+  let mod: typeof import('../../trace/replay.js');
+  let valkey: typeof import('../../valkey/index.js');
+  try {
+    mod = await import('../../trace/replay.js');
+    valkey = await import('../../valkey/index.js');
+  } catch (err) {
+    return notRun(`the fencing step driver or Valkey layer cannot be loaded: ${(err as Error).message}`);
+  }
+  const { loadManifest } = await import('../../mutants/manifest.js');
+  let patch;
+  if (trace.mutant !== undefined) {
+    try {
+      patch = await mod.loadImplPatch(loadManifest(), trace.mutant);
+    } catch (err) {
+      if (err instanceof mod.ReplayUnavailableError) return notRun(err.message);
+      throw err;
+    }
+  }
+  const provider = values.provider;
+  if (provider !== undefined && !['auto', 'native', 'testcontainers', 'external'].includes(provider)) throw new UsageError(`--provider: unknown provider '${provider}'`);
+  let topology;
+  try {
+    topology = await valkey.startTopology({ kind: 'standalone' }, provider ? { provider: provider as 'auto' } : {});
+  } catch (err) {
+    if (err instanceof valkey.ValkeyUnavailableError) return notRun(err.message);
+    throw err;
+  }
+  const log = (s: string) => (values.json ? process.stderr : process.stdout).write(`${s}\n`);
+  log(`replaying ${traceHeadline(trace)}${patch ? ` with ${patch.path}` : ''} on ${topology.provider} standalone Valkey`);
+  try {
+    const result = await mod.replayTrace(trace, {
+      topology,
+      ...(patch ? { patch } : {}),
+      onStep: (s) => log(`step ${s.index} ${s.action}${Object.values(s.params).length ? `(${Object.values(s.params).join(',')})` : ''}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — real keyspace breaks ${s.brokenReal.join(', ')}` : ''}`),
+    });
+    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      const { formatReplayTable, replayVerdict } = await import('../../trace/replay-table.js');
+      const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
+      process.stdout.write(`\n${formatReplayTable(result, trace.bounds.pods, color)}\n\n${replayVerdict(result, trace.steps.length)}\n`);
+    }
+    return result.stoppedAt === null ? ExitCode.Ok : ExitCode.Failed;
+  } finally {
+    await topology.stop();
+  }
+}

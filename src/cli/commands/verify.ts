@@ -1,13 +1,158 @@
+import { resolve } from 'node:path';
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { ManifestError } from '../../mutants/manifest.js';
+import { projectRoot } from '../../project-root.js';
+import { writeVerifyReports } from '../../report/write.js';
+import type { VerifyReport } from '../../report/verify-doc.js';
+import { stopAllChildren } from '../../verify/child.js';
+import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
+import { runVerify } from '../../verify/run.js';
+import { isStageName, STAGE_NAMES, STAGES } from '../../verify/stages.js';
 
-// Placeholder until the 'verify' command lands: says so, never passes.
+const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
+                         [--pods N] [--max-gen G] [--allow-not-run STAGE]... [--out DIR] [--jobs N] [--stage-timeout S] [--json]
+
+Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
+--jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/1), <out>/junit.xml,
+<out>/verify.md and <out>/verify.html. See docs/verify.md.
+
+Stages (in start order):
+${STAGES.map((s) => `  ${s.name.padEnd(16)} fencecheck ${s.argv.join(' ')}  — ${s.what}`).join('\n')}
+
+Options:
+  --stages a,b          run only these stages (default: all)
+  --skip a,b            leave these stages out (shown as "not selected")
+  --runs N              property runs for props, limiter, mutants:impl, mutants:limiter
+  --seed N              fast-check seed for the same stages
+  --topology T          topology for props and limiter (standalone, cluster or both)
+  --pods N, --max-gen G bounds for explore (TLC, parity and the model mutants keep the spec's bounds)
+  --allow-not-run STAGE accept that STAGE could not run here (repeatable, or comma-separated)
+  --out DIR             where reports go (default reports/)
+  --jobs N              heavy stages at once (default 2)
+  --stage-timeout S     kill a stage's process group after S seconds (default 2700)
+  --json                print the verify document on stdout; progress goes to stderr
+
+Exit codes: 0 every selected stage held · 1 a property failed, a mutant survived, parity broke,
+evidence is stale, a stage crashed, or a stage did not run and --allow-not-run does not name it ·
+2 no stage ran at all, or the reports could not be written · 3 bad mutant manifest · 64 usage`;
+
+function list(values: readonly string[] | string | undefined): string[] {
+  const all = Array.isArray(values) ? values : values === undefined ? [] : [values];
+  return all.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+function stageList(values: readonly string[] | string | undefined, option: string): string[] {
+  const names = list(values);
+  for (const n of names) if (!isStageName(n)) throw new UsageError(`${option}: unknown stage '${n}' (stages: ${STAGE_NAMES.join(', ')})`);
+  return names;
+}
+
+function positiveInt(v: string | undefined, option: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${option} takes a positive integer, got '${v}'`);
+  return n;
+}
+
 export const command: Command = {
   name: 'verify',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck verify — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck verify: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'run every stage, write JSON/JUnit/Markdown/HTML reports, gate on the result',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, {
+      stages: { type: 'string' },
+      skip: { type: 'string' },
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      topology: { type: 'string' },
+      pods: { type: 'string' },
+      'max-gen': { type: 'string' },
+      'allow-not-run': { type: 'string', multiple: true },
+      out: { type: 'string', default: 'reports' },
+      jobs: { type: 'string', default: '2' },
+      'stage-timeout': { type: 'string', default: '2700' },
+      json: { type: 'boolean', default: false },
+    });
+    const only = values.stages !== undefined ? stageList(values.stages, '--stages') : [...STAGE_NAMES];
+    const skip = stageList(values.skip, '--skip');
+    const stages = only.filter((s) => !skip.includes(s));
+    if (stages.length === 0) throw new UsageError('no stage left to run (check --stages and --skip)');
+    const allowNotRun = stageList(values['allow-not-run'], '--allow-not-run');
+    const seed = values.seed !== undefined ? Number(values.seed) : undefined;
+    if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed takes an integer, got '${values.seed}'`);
+    const runs = positiveInt(values.runs, '--runs');
+    const pods = positiveInt(values.pods, '--pods');
+    const maxGen = positiveInt(values['max-gen'], '--max-gen');
+    const jobs = positiveInt(values.jobs, '--jobs')!;
+    const stageTimeoutMs = positiveInt(values['stage-timeout'], '--stage-timeout')! * 1000;
+    if (values.topology !== undefined && values.topology.trim() === '') throw new UsageError('--topology takes a value');
+    const outDir = resolve(process.cwd(), values.out ?? 'reports');
+
+    const live = !values.json && process.stderr.isTTY === true;
+    const progress: ProgressSink = live
+      ? new LiveProgress(process.stderr)
+      : new LineProgress((line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`));
+
+    const onSignal = (sig: NodeJS.Signals) => {
+      process.stderr.write(`\nfencecheck verify: ${sig}: stopping every stage's process group\n`);
+      void stopAllChildren().then(() => process.exit(130));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    let report: VerifyReport;
+    try {
+      report = await runVerify({
+        stages,
+        stageOptions: {
+          ...(runs !== undefined ? { runs } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          ...(values.topology !== undefined ? { topology: values.topology } : {}),
+          ...(pods !== undefined ? { pods } : {}),
+          ...(maxGen !== undefined ? { maxGen } : {}),
+        },
+        allowNotRun,
+        jobs,
+        stageTimeoutMs,
+        outDir,
+        progress,
+      });
+    } catch (err) {
+      if (err instanceof ManifestError) {
+        process.stderr.write(`fencecheck verify: ${err.message}\n`);
+        return ExitCode.BadInput;
+      }
+      throw err;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+
+    let files;
+    try {
+      files = writeVerifyReports(report, outDir, projectRoot);
+    } catch (err) {
+      process.stderr.write(`fencecheck verify: could not write the reports to ${outDir}: ${(err as Error).message}\n`);
+      return ExitCode.NotRun;
+    }
+    if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(`${summaryText(report)}\nreports: ${files.json}, ${files.junit}, ${files.markdown}, ${files.html}\n`);
+    return report.verdict.exitCode;
   },
 };
+
+function summaryText(r: VerifyReport): string {
+  const rows = r.stages.map((o) => [
+    o.stage,
+    o.status === 'not-run' && o.allowedNotRun ? 'not-run (allowed)' : o.status,
+    formatDuration(o.durationMs),
+    o.status === 'passed' ? o.summary : (o.reason ?? o.summary),
+  ]);
+  const w = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length), 5));
+  const lines = ['', ...rows.map((row) => `${row[0]!.padEnd(w[0]!)}  ${row[1]!.padEnd(w[1]!)}  ${row[2]!.padStart(w[2]!)}  ${row[3]}`), ''];
+  lines.push(`verify: ${r.verdict.status.toUpperCase()} (exit ${r.verdict.exitCode}) in ${formatDuration(r.durationMs)}`);
+  for (const reason of r.verdict.reasons) lines.push(`  - ${reason}`);
+  for (const w2 of r.verdict.waived) lines.push(`  ~ ${w2}`);
+  return lines.join('\n');
+}

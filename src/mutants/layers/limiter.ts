@@ -1,12 +1,81 @@
-import type { LayerRunner } from '../layer-runner.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
+import type { MutantEntry } from '../manifest.js';
+import type { MutantResult } from '../verdict.js';
+import { projectRoot } from '../../project-root.js';
+import type { LimiterPatch } from '../../limiter/patch.js';
+import { startTopology, ValkeyUnavailableError, type Topology } from '../../valkey/index.js';
+import { replayHint, runLimiterProperty } from '../../../properties/limiter/property.js';
 
-// Placeholder until the 'limiter' layer's mutant runner lands: every mutant reports not-run.
+/** fast-check runs per mutant when --runs is not given. Every mutant so far dies within ~20. */
+export const DEFAULT_LIMITER_MUTANT_RUNS = 300;
+
+/**
+ * The limiter layer: each mutant (mutants/limiter/Lx.ts, a LimiterPatch) is deployed in place of the
+ * shipped limiter and the ordinary limiter property (properties/limiter) runs against it on a
+ * standalone Valkey with lost-reply faults. The property reports which check broke; it never
+ * learns which mutant is active. The unpatched limiter must pass the same property first.
+ */
 export const runner: LayerRunner = {
   layer: 'limiter',
   async unavailable() {
-    return 'the limiter layer mutant runner is not built yet';
+    try {
+      const t = await startTopology({ kind: 'standalone' });
+      await t.stop();
+      return null;
+    } catch (err) {
+      if (err instanceof ValkeyUnavailableError) return err.message;
+      throw err;
+    }
   },
-  async run() {
-    return [];
+  async run(mutants, options) {
+    const log = options.log ?? (() => {});
+    const topology = await startTopology({ kind: 'standalone' });
+    try {
+      const base = await runLimiterProperty({ topology, numRuns: Math.min(options.numRuns ?? DEFAULT_LIMITER_MUTANT_RUNS, 200), ...seedOf(options) });
+      if (!base.passed) {
+        const reason = `the unpatched limiter fails its own property (${base.violated}; replay ${replayHint(base)}): ${base.message}`;
+        log(`[limiter] ${reason}`);
+        return mutants.map((m) => ({ id: m.id, layer: 'limiter', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason }));
+      }
+      const results: MutantResult[] = [];
+      for (const m of mutants) {
+        results.push(await runOne(topology, m, options));
+        log(`[limiter] ${m.id}: ${results.at(-1)!.verdict}`);
+      }
+      return results;
+    } finally {
+      await topology.stop();
+    }
   },
 };
+
+function seedOf(options: LayerRunOptions): { seed?: number } {
+  return options.seed !== undefined ? { seed: options.seed } : {};
+}
+
+async function runOne(topology: Topology, m: MutantEntry, options: LayerRunOptions): Promise<MutantResult> {
+  const head = { id: m.id, layer: 'limiter' as const, expectedInvariant: m.expectedInvariant };
+  const file = m.layers.limiter?.patch;
+  if (!file) return { ...head, verdict: 'invalid', reason: 'no limiter patch module in the manifest' };
+  const started = Date.now();
+  let patch: LimiterPatch;
+  try {
+    patch = ((await import(pathToFileURL(resolve(projectRoot, file)).href)) as { default: LimiterPatch }).default;
+  } catch (err) {
+    return { ...head, verdict: 'invalid', reason: `cannot load ${file}: ${(err as Error).message}` };
+  }
+  try {
+    const r = await runLimiterProperty({ topology, numRuns: options.numRuns ?? DEFAULT_LIMITER_MUTANT_RUNS, patch, ...seedOf(options) });
+    const durationMs = Date.now() - started;
+    if (r.passed) return { ...head, verdict: 'survived', seed: r.seed, durationMs, reason: `${r.numRuns} generated cases passed (seed ${r.seed})` };
+    const replay = { seed: r.seed, ...(r.path ? { path: r.path } : {}), durationMs };
+    if (r.violated === 'error') return { ...head, verdict: 'invalid', ...replay, reason: `the property run failed: ${r.message}` };
+    const verdict = r.violated === m.expectedInvariant ? 'killed' : 'wrong-invariant';
+    return { ...head, verdict, violated: r.violated!, ...replay, ...(verdict === 'killed' ? {} : { reason: r.message ?? '' }) };
+  } catch (err) {
+    // A patch that no longer applies to the script (replaceOnce) or a script that fails the static check.
+    return { ...head, verdict: 'invalid', durationMs: Date.now() - started, reason: (err as Error).message };
+  }
+}

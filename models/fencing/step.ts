@@ -1,0 +1,83 @@
+/**
+ * One step of the machine over plain FencingState values: what the property runs (fast-check
+ * commands) and the exploration use. Everything goes through the machine's own transition function;
+ * `applyEffect` alone bypasses the guards, to follow a real system a mutated gate let through.
+ */
+import { createEmptyActor } from 'xstate';
+import type { FencingBounds, FencingState } from '../../src/fencing/state.js';
+import { allEvents, type FencingEvent } from './events.js';
+import { fencingMachine, implementationsFor, type FencingMachine, type FencingOverrides } from './machine.js';
+import { EFFECTS, EFFECTS_OF } from './rules.js';
+
+const NO_OVERRIDES: FencingOverrides = {};
+const machines = new WeakMap<FencingOverrides, Map<string, FencingMachine>>();
+
+/** The machine for these constants (MaxGen) with these overrides applied via provide(); cached. */
+export function machineFor(bounds: FencingBounds, overrides: FencingOverrides = NO_OVERRIDES): FencingMachine {
+  let byBounds = machines.get(overrides);
+  if (!byBounds) machines.set(overrides, (byBounds = new Map()));
+  const key = `${bounds.pods.join(',')}|${bounds.maxGen}`;
+  let m = byBounds.get(key);
+  if (!m) byBounds.set(key, (m = fencingMachine.provide(implementationsFor(bounds, overrides))));
+  return m;
+}
+
+export type FencingSnapshot = ReturnType<FencingMachine['resolveState']>;
+
+// States are immutable values: a state asked about again (enabledEvents, then nextState) reuses its snapshot.
+const snapshots = new WeakMap<FencingMachine, WeakMap<FencingState, FencingSnapshot>>();
+
+/** The machine snapshot whose context is `s` and whose regions sit at `s.mode` / `s.target`. */
+export function snapshotOf(machine: FencingMachine, s: FencingState): FencingSnapshot {
+  let byState = snapshots.get(machine);
+  if (!byState) snapshots.set(machine, (byState = new WeakMap()));
+  let snap = byState.get(s);
+  if (!snap) byState.set(s, (snap = machine.resolveState({ value: { mode: s.mode, target: s.target }, context: s })));
+  return snap;
+}
+
+/** Is `ev` enabled in this snapshot (some transition's guard holds)? A stuttering step counts as enabled. */
+export function isEnabled(snapshot: FencingSnapshot, ev: FencingEvent): boolean {
+  return snapshot.can(ev);
+}
+
+/**
+ * One inert actor scope for every step, as xstate/graph's traversal uses: the machine's effects are
+ * all `assign`s, which the transition applies itself, so nothing needs executing. (xstate's
+ * `transition()` helper builds a fresh actor per call, ~20x slower.)
+ */
+const inert = createEmptyActor();
+const scope = {
+  self: inert,
+  logger: () => {},
+  id: '',
+  sessionId: 'fencing-model',
+  defer: () => {},
+  system: inert.system,
+  stopChild: () => {},
+  emit: () => {},
+  actionExecutor: () => {},
+} as unknown as Parameters<FencingMachine['transition']>[2];
+
+/** The successor of `s` under `ev`, or null when no transition's guard admits it. */
+export function nextState(s: FencingState, ev: FencingEvent, bounds: FencingBounds, overrides?: FencingOverrides): FencingState | null {
+  const machine = machineFor(bounds, overrides);
+  const snap = snapshotOf(machine, s);
+  if (!isEnabled(snap, ev)) return null;
+  return machine.transition(snap, ev, scope).context;
+}
+
+/** Every event (with every pod) enabled in `s`, in allEvents order. */
+export function enabledEvents(s: FencingState, bounds: FencingBounds, overrides?: FencingOverrides): FencingEvent[] {
+  const snap = snapshotOf(machineFor(bounds, overrides), s);
+  return allEvents(bounds).filter((ev) => isEnabled(snap, ev));
+}
+
+/**
+ * The effect of `ev` on `s` with no guard at all (the named effects, overrides included). Throws a
+ * RangeError where the effect itself is undefined (AdvanceTarget from C, RollbackPhase from O).
+ * `bounds` is accepted for symmetry with nextState; no effect depends on the constants.
+ */
+export function applyEffect(s: FencingState, ev: FencingEvent, _bounds: FencingBounds, overrides?: FencingOverrides): FencingState {
+  return EFFECTS_OF[ev.type].reduce((acc, name) => (overrides?.actions?.[name] ?? EFFECTS[name])(acc, ev), s);
+}

@@ -1,0 +1,49 @@
+/**
+ * The real Valkey a property run needs: a standalone node (mode disabled) and, for door runs, a
+ * three-primary cluster the door module shapes into one shard (compatible) and reshards (enabled).
+ * Everything started here is stopped by close(), also when a start fails halfway.
+ */
+import { startTopology, type Topology } from '../../src/valkey/index.js';
+import { createDoor, type DoorBackend } from '../../src/fencing/door.js';
+import { loadFencingScripts } from '../../src/fencing/scripts.js';
+import type { ImplPatch } from '../../src/fencing/patch.js';
+import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/fencing/state.js';
+import type { RunContext } from './run.js';
+
+export type PropsTopology = 'standalone' | 'door';
+
+export interface PropsEnv {
+  readonly ctx: Omit<RunContext, 'checks'>;
+  close(): Promise<void>;
+}
+
+export async function openPropsEnv(kind: PropsTopology, opts: { patch?: ImplPatch; bounds?: FencingBounds } = {}): Promise<PropsEnv> {
+  // Load (and statically check) the scripts first: a bad patch fails before any process starts.
+  const scripts = loadFencingScripts(opts.patch);
+  const started: Topology[] = [];
+  let door: DoorBackend | undefined;
+  const close = async () => {
+    await door?.close();
+    await Promise.all(started.map((t) => t.stop()));
+  };
+  try {
+    const standalone = await startTopology({ kind: 'standalone' });
+    started.push(standalone);
+    if (kind === 'door') {
+      const cluster = await startTopology({ kind: 'cluster', shards: 3 });
+      started.push(cluster);
+      door = await createDoor(cluster);
+    }
+    const ctx: Omit<RunContext, 'checks'> = {
+      topology: standalone,
+      scripts,
+      bounds: opts.bounds ?? DEFAULT_BOUNDS,
+      ...(opts.patch ? { patch: opts.patch } : {}),
+      ...(door ? { door } : {}),
+    };
+    return { ctx, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The fencing property suite: fast-check generates intent sequences, each run executes on real
+ * Valkey (run.ts). Every failure carries its seed and path; passing them back replays the same run.
+ * A failing run is saved as a FencingTrace (source 'props').
+ */
+import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve, relative } from 'node:path';
+import { eventParams } from '../../models/fencing/index.js';
+import { DEFAULT_BOUNDS, initialState, type FencingBounds } from '../../src/fencing/state.js';
+import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/trace/format.js';
+import { canonicalKey } from '../../src/fencing/state.js';
+import { projectRoot } from '../../src/project-root.js';
+import type { ExpiryMode } from '../../src/fencing/driver.js';
+import { ALL_CHECKS, type CheckSet } from './checks.js';
+import { intentArbitrary, intentLabel, type Intent } from './intents.js';
+import { executeRun, type RunContext, type RunFailure, type StepRecord } from './run.js';
+
+export interface PropsOptions {
+  readonly runs: number;
+  readonly maxCommands: number;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly checks?: CheckSet;
+  /** Mutant id, recorded in the saved trace only (the run itself does not know it). */
+  readonly traceLabel?: string;
+  readonly traceDir?: string;
+  readonly log?: (line: string) => void;
+}
+
+export interface PropsFailure extends RunFailure {
+  readonly seed: number;
+  readonly path: string;
+  readonly intents: readonly string[];
+  readonly expiry: ExpiryMode;
+  readonly tracePath?: string;
+  readonly traceLength: number;
+}
+
+export interface PropsResult {
+  readonly passed: boolean;
+  readonly seed: number;
+  readonly runs: number;
+  readonly commands: number;
+  readonly doorCrossings: number;
+  readonly reshards: number;
+  readonly followedGateSteps: number;
+  readonly durationMs: number;
+  readonly failure: PropsFailure | null;
+  /** A run threw (not a check failure): the error, with seed and path. */
+  readonly error?: string;
+}
+
+function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { failure: RunFailure; seed: number; path: string; label?: string }): FencingTrace {
+  const steps: TraceStep[] = [{ action: 'Init', params: {}, state: initialState(bounds) }];
+  for (const r of records) {
+    if (!r.event) continue;
+    steps.push({
+      action: r.event.type,
+      params: eventParams(r.event),
+      state: r.observed,
+      observed: { intent: r.intent, status: r.status, note: r.note, predicted: canonicalKey(r.predicted), ...(r.followed ? { followedForbiddenStep: true } : {}) },
+    });
+  }
+  return {
+    schema: TRACE_SCHEMA,
+    system: 'fencing',
+    source: 'props',
+    bounds,
+    ...(f.label ? { mutant: f.label } : {}),
+    violated: f.failure.check,
+    brokenAtEnd: f.failure.brokenAtEnd,
+    seed: f.seed,
+    path: f.path,
+    steps,
+  };
+}
+
+function saveTrace(trace: FencingTrace, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, `props-${trace.mutant ?? 'base'}-${trace.seed}-${Date.now()}.json`);
+  writeFileSync(file, `${JSON.stringify(trace, null, 2)}\n`);
+  return relative(projectRoot, file);
+}
+
+export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: PropsOptions): Promise<PropsResult> {
+  const started = Date.now();
+  const bounds = ctx.bounds ?? DEFAULT_BOUNDS;
+  const runCtx: RunContext = { ...ctx, bounds, checks: opts.checks ?? ALL_CHECKS };
+  const seed = opts.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  let commands = 0;
+  let runs = 0;
+  let doorCrossings = 0;
+  let reshards = 0;
+  let followed = 0;
+  // The last failing run is the shrunk counterexample (fast-check shrinks only through failures).
+  const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode } | null } = { last: null };
+  const arb = fc.tuple(
+    fc.array(intentArbitrary(bounds.pods, ctx.door !== undefined), { minLength: 1, maxLength: opts.maxCommands, size: 'max' }),
+    // Most runs lose leases by release; some by real TTL expiry.
+    fc.constantFrom<ExpiryMode>('release', 'release', 'release', 'ttl'),
+  );
+  const property = fc.asyncProperty(arb, async ([intents, expiry]) => {
+    const r = await executeRun(runCtx, intents, expiry);
+    runs += 1;
+    commands += r.commands;
+    if (r.crossedDoor) doorCrossings += 1;
+    if (r.enabled) reshards += 1;
+    followed += r.records.filter((x) => x.followed).length;
+    if (r.failure) {
+      box.last = { failure: r.failure, records: r.records, intents, expiry };
+      return false;
+    }
+    return true;
+  });
+  const details = await fc.check(property, {
+    numRuns: opts.runs,
+    seed,
+    ...(opts.path !== undefined ? { path: opts.path } : {}),
+  });
+  const base = { seed, runs, commands, doorCrossings, reshards, followedGateSteps: followed, durationMs: Date.now() - started };
+  if (!details.failed) return { ...base, passed: true, failure: null };
+  const path = details.counterexamplePath ?? '';
+  const found = box.last;
+  if (!found) {
+    const error = details.errorInstance instanceof Error ? details.errorInstance.stack ?? details.errorInstance.message : String(details.errorInstance);
+    opts.log?.(`props: a run threw — seed=${seed} path=${path}\n${error}`);
+    return { ...base, passed: false, failure: null, error: `seed=${seed} path=${path}: ${error}` };
+  }
+  const trace = toTrace(found.records, bounds, { failure: found.failure, seed, path, ...(opts.traceLabel ? { label: opts.traceLabel } : {}) });
+  const tracePath = saveTrace(trace, opts.traceDir ?? resolve(projectRoot, 'reports/traces'));
+  const failure: PropsFailure = {
+    ...found.failure,
+    seed,
+    path,
+    intents: found.intents.slice(0, found.failure.step + 1).map(intentLabel),
+    expiry: found.expiry,
+    tracePath,
+    traceLength: trace.steps.length,
+  };
+  opts.log?.(formatFailure(failure));
+  return { ...base, passed: false, failure };
+}
+
+export function formatFailure(f: PropsFailure): string {
+  return [
+    `props: ${f.check} at step ${f.step + 1}: ${f.message}`,
+    `  broken at the end: ${f.brokenAtEnd.join(', ') || '-'}`,
+    `  shrunk commands (${f.intents.length}, expiry by ${f.expiry}): ${f.intents.join(' · ')}`,
+    `  replay: --seed ${f.seed} --path ${f.path}`,
+    ...(f.tracePath ? [`  trace: ${f.tracePath}`] : []),
+  ].join('\n');
+}

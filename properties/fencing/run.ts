@@ -1,0 +1,230 @@
+/**
+ * One model-based run: a sequence of intents executed on real Valkey through the step driver, the
+ * XState model predicting every step (refusals included), the checks of checks.ts after each step.
+ */
+import { applyEffect, nextState, type FencingEvent } from '../../models/fencing/index.js';
+import { brokenInvariants, type InvariantName } from '../../src/fencing/invariants.js';
+import { canonicalKey, initialState, PHASES, type FencingBounds, type FencingState, type Phase, type Pod } from '../../src/fencing/state.js';
+import { createFencingDriver, type ExpiryMode, type FencingDriver, type StepOutcome } from '../../src/fencing/driver.js';
+import type { DoorBackend } from '../../src/fencing/door.js';
+import type { FencingScripts } from '../../src/fencing/scripts.js';
+import type { ImplPatch } from '../../src/fencing/patch.js';
+import type { Topology } from '../../src/valkey/index.js';
+import type { GateStep } from '../../src/gate/rules.js';
+import { checkReadSide, firstBrokenInvariant, type CheckFailure, type CheckSet } from './checks.js';
+import { intentLabel, type Intent } from './intents.js';
+
+export interface RunContext {
+  readonly topology: Topology;
+  readonly door?: DoorBackend;
+  readonly scripts: FencingScripts;
+  readonly patch?: ImplPatch;
+  readonly bounds: FencingBounds;
+  readonly checks: CheckSet;
+  readonly ttlMs?: number;
+}
+
+export interface StepRecord {
+  readonly intent: string;
+  /** The model event the step performed or attempted (none for a renew that only extends a TTL). */
+  readonly event?: FencingEvent;
+  readonly status: StepOutcome['status'] | 'stutter';
+  readonly note: string;
+  readonly predicted: FencingState;
+  readonly observed: FencingState;
+  /** The gate let through a step the model forbids; the model followed with applyEffect. */
+  readonly followed?: boolean;
+}
+
+export interface RunFailure extends CheckFailure {
+  readonly step: number;
+  readonly brokenAtEnd: readonly InvariantName[];
+}
+
+export interface RunResult {
+  readonly records: readonly StepRecord[];
+  readonly failure: RunFailure | null;
+  /** Intents executed (including refused attempts). */
+  readonly commands: number;
+  readonly crossedDoor: boolean;
+  readonly enabled: boolean;
+}
+
+const rank = (p: Phase) => PHASES.indexOf(p);
+
+/** The event a pod's intent performs, given the version it runs now. */
+function podEvent(kind: 'acquire' | 'upgrade' | 'downgrade', p: Pod, v: Phase): FencingEvent {
+  if (kind === 'upgrade') return { type: 'UpgradePod', p };
+  if (kind === 'downgrade') return { type: 'DowngradePod', p };
+  return { type: `Acquire${v}`, p };
+}
+
+/**
+ * The deploy pipeline, in its current direction. It asks the gate for the next phase step first and
+ * rolls pods out only when the gate refuses (a hurried pipeline: the gate is what keeps it adjacent).
+ * Rolling back it follows the documented procedure: the reverse merge when the gate asks for it
+ * before the rollback into O; at O it turns forward again.
+ */
+async function deployEvent(d: FencingDriver, s: FencingState, door: boolean, pipe: Pipeline): Promise<FencingEvent | null> {
+  const pods = Object.keys(s.version) as Pod[];
+  const obs = await d.gateObservations();
+  if (pipe.direction === 'back' && (s.target === 'O' || s.mode !== 'disabled')) pipe.direction = 'forward';
+  if (pipe.direction === 'back') {
+    const rb = d.gate.decide('RollbackPhase', obs);
+    if (rb.allowed) return { type: 'RollbackPhase' };
+    if (rb.refusedBy.some((r) => r.rule === 'RollbackToO_ReverseMerged')) return { type: 'ReverseMerge' };
+  } else {
+    const steps: GateStep[] = ['AdvanceTarget', ...(s.backfilled ? [] : (['Backfill'] as const)), ...(door ? (['EnterCompatible', 'Enable'] as const) : [])];
+    const step = steps.find((st) => d.gate.decide(st, obs).allowed);
+    if (step) return { type: step };
+  }
+  const lagging = pods.find((p) => rank(s.version[p]!) + 1 === rank(s.target));
+  if (lagging) return { type: 'UpgradePod', p: lagging };
+  const above = pods.find((p) => rank(s.version[p]!) > rank(s.target));
+  if (above) return { type: 'DowngradePod', p: above };
+  return null;
+}
+
+/** Which way the simulated deploy pipeline is going: an explicit rollback turns it back. */
+interface Pipeline {
+  direction: 'forward' | 'back';
+}
+
+/** Which lease a pod's renew/release touches, per its version's script (the table's key rule). */
+function expectedRelease(v: Phase, p: Pod, gen: number, s: FencingState): 'old' | 'new' | null {
+  const mine = (l: FencingState['oldLease']) => l.owner === p && l.gen === gen;
+  if ((v === 'B' || v === 'C') && mine(s.newLease)) return 'new';
+  if (v !== 'C' && mine(s.oldLease)) return 'old';
+  return null;
+}
+
+export async function executeRun(ctx: RunContext, intents: readonly Intent[], expiry: ExpiryMode, onStep?: (r: StepRecord) => void): Promise<RunResult> {
+  const driver = createFencingDriver(ctx.topology, {
+    bounds: ctx.bounds,
+    scripts: ctx.scripts,
+    expiry,
+    ...(ctx.patch ? { patch: ctx.patch } : {}),
+    ...(ctx.door ? { door: ctx.door } : {}),
+    ...(ctx.ttlMs !== undefined ? { ttlMs: ctx.ttlMs } : {}),
+  });
+  const records: StepRecord[] = [];
+  let model = initialState(ctx.bounds);
+  let observed = model;
+  let crossedDoor = false;
+  let enabled = false;
+  let failure: RunFailure | null = null;
+  const pipe: Pipeline = { direction: 'forward' };
+  try {
+    for (const [i, intent] of intents.entries()) {
+      const { event, outcome, predicted, mismatch, followed } = await performIntent(ctx, driver, intent, model, observed, pipe);
+      if (outcome.status === 'applied' && event?.type === 'EnterCompatible') crossedDoor = true;
+      if (outcome.status === 'applied' && event?.type === 'Enable') enabled = true;
+      observed = await driver.observe();
+      const rec: StepRecord = {
+        intent: intentLabel(intent),
+        ...(event ? { event } : {}),
+        status: outcome.status,
+        note: outcome.note,
+        predicted,
+        observed,
+        ...(followed ? { followed } : {}),
+      };
+      records.push(rec);
+      onStep?.(rec);
+      const f = await checkStep(ctx, driver, observed, predicted, mismatch);
+      if (f) {
+        failure = { ...f, step: i, brokenAtEnd: brokenInvariants(observed, ctx.bounds) };
+        break;
+      }
+      // With conformance off (a mutant run) the model re-bases on the real system after each step.
+      model = ctx.checks.conformance ? predicted : observed;
+    }
+  } finally {
+    await driver.close();
+    if (crossedDoor) await ctx.door?.reset();
+  }
+  return { records, failure, commands: records.length, crossedDoor, enabled };
+}
+
+interface Performed {
+  readonly event: FencingEvent | null;
+  readonly outcome: { readonly status: StepRecord['status']; readonly note: string };
+  readonly predicted: FencingState;
+  /** A pod's reply that differs from what the model implies (renew/release). */
+  readonly mismatch: string | null;
+  readonly followed: boolean;
+}
+
+async function performIntent(ctx: RunContext, d: FencingDriver, intent: Intent, model: FencingState, real: FencingState, pipe: Pipeline): Promise<Performed> {
+  const b = ctx.bounds;
+  const predict = (ev: FencingEvent) => nextState(model, ev, b);
+  switch (intent.kind) {
+    case 'renew': {
+      const v = real.version[intent.p]!;
+      const gen = d.remembered(intent.p);
+      const ev: FencingEvent | null = v === 'B' ? { type: 'MigrateB', p: intent.p } : null;
+      const next = ev ? predict(ev) : null;
+      const r = await d.renew(intent.p);
+      if (r === null) return { event: null, outcome: { status: 'stutter', note: `${intent.p} holds nothing to renew` }, predicted: model, mismatch: null, followed: false };
+      const migrated = r.kind === 'migrated';
+      // Renew extends the TTL of the lease the pod holds in its version's keyspace, or migrates (B).
+      const holds = gen !== undefined && expectedRelease(v, intent.p, gen, model) !== null;
+      const mismatch =
+        migrated !== (next !== null)
+          ? `${v}/renew by ${intent.p}/${gen}: ${r.kind}, the model ${next ? 'predicts MigrateB' : 'predicts no migration'}`
+          : !migrated && (r.kind === 'ok') !== holds
+            ? `${v}/renew by ${intent.p}/${gen}: ${r.kind}, the model says the pod ${holds ? 'holds' : 'does not hold'} it`
+            : null;
+      return { event: migrated ? ev : null, outcome: { status: migrated ? 'applied' : 'refused', note: `${v}/renew: ${r.kind}` }, predicted: next ?? model, mismatch, followed: false };
+    }
+    case 'release': {
+      const v = real.version[intent.p]!;
+      const gen = d.remembered(intent.p);
+      const want = gen === undefined ? null : expectedRelease(v, intent.p, gen, model);
+      const ev: FencingEvent | null = want === 'old' ? { type: 'ExpireOld' } : want === 'new' ? { type: 'ExpireNew' } : null;
+      const r = await d.release(intent.p);
+      const got = r?.kind === 'released' ? r.where : null;
+      const mismatch = got !== want ? `${v}/release by ${intent.p}/${gen ?? '-'}: ${got ?? 'no-op'}, the model implies ${want ?? 'no-op'}` : null;
+      const next = ev ? predict(ev) : null;
+      return { event: ev, outcome: { status: got ? 'applied' : 'refused', note: `${v}/release: ${r?.kind ?? 'nothing remembered'}` }, predicted: next ?? model, mismatch, followed: false };
+    }
+    default: {
+      let ev: FencingEvent | null;
+      if (intent.kind === 'expire') ev = { type: intent.which === 'old' ? 'ExpireOld' : 'ExpireNew' };
+      else if (intent.kind === 'gate') {
+        ev = { type: intent.step };
+        if (intent.step === 'RollbackPhase') pipe.direction = 'back';
+        if (intent.step === 'AdvanceTarget') pipe.direction = 'forward';
+      } else if (intent.kind === 'deploy') ev = await deployEvent(d, real, ctx.door !== undefined, pipe);
+      else ev = podEvent(intent.kind, intent.p, real.version[intent.p]!);
+      if (ev === null) return { event: null, outcome: { status: 'skipped', note: 'nothing to deploy' }, predicted: model, mismatch: null, followed: false };
+      const next = predict(ev);
+      const outcome = await d.apply(ev, model);
+      const gateStep = outcome.gate !== undefined;
+      if (outcome.status === 'applied' && next === null && gateStep) {
+        // The (mutated) gate allowed what the model forbids: follow the real system with the effect alone.
+        return { event: ev, outcome, predicted: applyEffect(model, ev, b), mismatch: null, followed: true };
+      }
+      if (outcome.status === 'skipped') return { event: ev, outcome, predicted: model, mismatch: null, followed: false };
+      const mismatch =
+        gateStep && outcome.status === 'refused' && next !== null ? `the gate refused ${ev.type}, which the model allows: ${outcome.note}` : null;
+      return { event: ev, outcome, predicted: outcome.status === 'applied' || next === null ? (next ?? model) : model, mismatch, followed: false };
+    }
+  }
+}
+
+async function checkStep(ctx: RunContext, d: FencingDriver, observed: FencingState, predicted: FencingState, mismatch: string | null): Promise<CheckFailure | null> {
+  const inv = firstBrokenInvariant(observed, ctx.bounds, ctx.checks.invariants);
+  if (inv) return inv;
+  if (ctx.checks.slotRules) {
+    const breaches = d.takeSlotBreaches();
+    if (breaches.length > 0) return { check: 'T3_SlotBreach', message: breaches.map((x) => `${x.script} ${x.what}`).join('; ') };
+  }
+  if (ctx.checks.conformance) {
+    if (mismatch) return { check: 'Conformance', message: mismatch };
+    const [o, p] = [canonicalKey(observed), canonicalKey(predicted)];
+    if (o !== p) return { check: 'Conformance', message: `real keyspace ${o}\n  model predicts ${p}` };
+  }
+  if (ctx.checks.readSide) return checkReadSide(d, observed);
+  return null;
+}

@@ -1,0 +1,202 @@
+/**
+ * Runs one generated limiter case against real Valkey and the reference model, call by call.
+ * After every call it checks, in this order (the first that fails names the violation):
+ *   limiter.server_time         the decision time the script used is Valkey TIME (bracketed by two
+ *                               TIME reads around the call), not the application host's clock;
+ *   limiter.at_most_once        a call whose reply was lost executed at most once and was not re-sent;
+ *   limiter.no_partial_mutation a call that failed (wrong-type / corrupt key) changed nothing;
+ *   limiter.transition_table    decision, delay and EVERY bucket hash (fields and expiry) equal the
+ *                               model's, for both keys, participants or not.
+ * Time control: the script reads TIME itself; the model is fed the `now` the script reports (checked
+ * against the bracket). Time advances age the stored buckets instead (ts and expiry move back by
+ * the advance), which is what elapsed time means to the script.
+ */
+import { ABSENT, advance, expireIfIdle, step, type Row, type Stored } from '../../models/limiter/index.js';
+import { bucketSpec, LimiterError, type BucketSpec, type Limiter, type LimiterResult, type Request } from '../../src/limiter/index.js';
+import type { ValkeyClient } from '../../src/valkey/index.js';
+import type { InitialState, LimiterCase, LimiterCommand, Order } from './arbitraries.js';
+import type { DropProxy } from './drop-proxy.js';
+import { hostClockOffset, setHostClockOffset } from './host-clock.js';
+import { ageOnServer, expected, observe, sameObservation, scriptExecutions, serverTimeMs, writeStored } from './observe.js';
+
+export const CHECKS = ['limiter.server_time', 'limiter.at_most_once', 'limiter.no_partial_mutation', 'limiter.transition_table'] as const;
+export type CheckName = (typeof CHECKS)[number];
+
+export class LimiterViolation extends Error {
+  override readonly name = 'LimiterViolation';
+  constructor(
+    readonly check: CheckName,
+    message: string,
+  ) {
+    super(`${check}: ${message}`);
+  }
+}
+
+/** Rows of the transition table plus calls whose outcome was unknown (reply lost). */
+export type RowKey = Row | 'unknown';
+export interface RowStats {
+  cases: number;
+  readonly calls: Record<RowKey, number>;
+  /** Cases in which at least one call exercised the row. */
+  readonly casesPerRow: Record<RowKey, number>;
+}
+
+export function emptyRowStats(): RowStats {
+  const zero = (): Record<RowKey, number> => ({ 'deny-first': 0, 'deny-second': 0, 'allow-both': 0, 'single-allow': 0, 'single-deny': 0, error: 0, unknown: 0 });
+  return { cases: 0, calls: zero(), casesPerRow: zero() };
+}
+
+export function addRowStats(into: RowStats, from: RowStats): void {
+  into.cases += from.cases;
+  for (const k of Object.keys(into.calls) as RowKey[]) {
+    into.calls[k] += from.calls[k];
+    into.casesPerRow[k] += from.casesPerRow[k];
+  }
+}
+
+export interface CaseContext {
+  /** Direct connection for setup and observation (never through the proxy). */
+  readonly admin: ValkeyClient;
+  /** The client under test (through the proxy when `proxy` is set). */
+  readonly limiter: Limiter;
+  /** Present when the case may contain drop-call commands; then `admin` talks to that one node. */
+  readonly proxy?: DropProxy;
+}
+
+/** Buckets expiring within this margin of an advance are deleted (no race with Valkey's own expiry). */
+const HORIZON_MARGIN_MS = 2000;
+
+const ORDER: Record<Order, readonly number[]> = { A: [0], B: [1], AB: [0, 1], BA: [1, 0] };
+
+function initialStored(init: InitialState, t0: number, spec: BucketSpec): Stored {
+  if (init.kind !== 'bucket') return init.kind === 'absent' ? ABSENT : { kind: init.kind };
+  return { kind: 'bucket', tokens: init.tokens, ts: t0 - init.ageMs, expireAt: t0 + spec.idleTtlMs };
+}
+
+/** Runs a case on keys [A, B] (same hash tag); throws LimiterViolation on the first broken check. */
+export async function runCase(ctx: CaseContext, c: LimiterCase, keys: readonly [string, string], stats: RowStats): Promise<void> {
+  const specs = [bucketSpec(c.specs[0]), bucketSpec(c.specs[1])] as const;
+  const t0 = await serverTimeMs(ctx.admin);
+  const model: Stored[] = [initialStored(c.initial[0], t0, specs[0]), initialStored(c.initial[1], t0, specs[1])];
+  await writeStored(ctx.admin, keys[0], model[0]!);
+  await writeStored(ctx.admin, keys[1], model[1]!);
+  const hit = new Set<RowKey>();
+  try {
+    for (const [i, cmd] of c.commands.entries()) {
+      const where = `command #${i} ${JSON.stringify(cmd)}`;
+      if (cmd.op === 'advance') {
+        const horizon = (await serverTimeMs(ctx.admin)) + HORIZON_MARGIN_MS;
+        for (const k of [0, 1]) {
+          await ageOnServer(ctx.admin, keys[k]!, cmd.ms, horizon);
+          model[k] = advance(model[k]!, cmd.ms, horizon);
+        }
+      } else if (cmd.op === 'clock-jump') {
+        setHostClockOffset(hostClockOffset() + cmd.ms);
+      } else {
+        const row = await runCall(ctx, cmd, specs, keys, model, where);
+        stats.calls[row]++;
+        hit.add(row);
+      }
+    }
+  } finally {
+    setHostClockOffset(0);
+    await ctx.admin.del(keys[0], keys[1]);
+  }
+  stats.cases++;
+  for (const r of hit) stats.casesPerRow[r]++;
+}
+
+type Outcome = { readonly ok: LimiterResult } | { readonly err: unknown };
+
+async function runCall(
+  ctx: CaseContext,
+  cmd: Extract<LimiterCommand, { op: 'call' | 'drop-call' }>,
+  specs: readonly [BucketSpec, BucketSpec],
+  keys: readonly [string, string],
+  model: Stored[],
+  where: string,
+): Promise<RowKey> {
+  const idx = ORDER[cmd.order];
+  const reqs: Request[] = idx.map((k) => ({ key: keys[k]!, spec: specs[k]! }));
+  const drop = cmd.op === 'drop-call';
+  if (drop && !ctx.proxy) throw new Error('drop-call generated without a drop proxy');
+  const before = await serverTimeMs(ctx.admin);
+  const execsBefore = drop ? await scriptExecutions(ctx.admin) : 0;
+  if (drop) ctx.proxy!.armDrop();
+  let outcome: Outcome;
+  try {
+    outcome = { ok: await ctx.limiter.allowOrdered(reqs[0]!, reqs[1]) };
+  } catch (err) {
+    outcome = { err };
+  }
+  const after = await serverTimeMs(ctx.admin);
+
+  // The model's step at server time `now`, applied to `model` (idle expiry first).
+  const modelStep = (now: number) => {
+    for (const k of [0, 1]) model[k] = expireIfIdle(model[k]!, now);
+    const parts = idx.map((k) => ({ spec: specs[k]!, stored: model[k]! }));
+    const s = step(now, parts[0]!, parts[1]);
+    return { s, commit: () => idx.forEach((k, j) => (model[k] = s.after[j]!)) };
+  };
+  const compareState = async (check: CheckName, context: string) => {
+    for (const k of [0, 1]) {
+      const real = await observe(ctx.admin, keys[k]!);
+      const want = expected(model[k]!);
+      if (!sameObservation(real, want)) {
+        throw new LimiterViolation(check, `${where}: ${context}: key ${'AB'[k]} holds ${JSON.stringify(real)}, model says ${JSON.stringify(want)}`);
+      }
+    }
+  };
+  const inBracket = (now: number, what: string) => {
+    if (now < before || now > after) {
+      throw new LimiterViolation('limiter.server_time', `${where}: ${what} ${now} is outside Valkey TIME [${before}, ${after}] around the call (host clock offset ${hostClockOffset()} ms)`);
+    }
+  };
+
+  if (drop) {
+    const executions = (await scriptExecutions(ctx.admin)) - execsBefore;
+    if (executions > 1) throw new LimiterViolation('limiter.at_most_once', `${where}: the reply was lost and the script executed ${executions} times`);
+    if (!('ok' in outcome) || outcome.ok.kind !== 'unknown') {
+      throw new LimiterViolation('limiter.at_most_once', `${where}: the reply was lost, yet the client reported ${describe(outcome)}: it sent the call again`);
+    }
+    if (executions === 1) {
+      // Executed once: its `now` is recoverable from the first bucket's new expiry.
+      const first = await observe(ctx.admin, reqs[0]!.key);
+      if (first.type !== 'hash') throw new LimiterViolation('limiter.transition_table', `${where}: executed, but the first bucket is ${JSON.stringify(first)}`);
+      const now = first.expireAt - reqs[0]!.spec.idleTtlMs;
+      inBracket(now, 'the time implied by the new expiry');
+      const { s, commit } = modelStep(now);
+      if (s.outcome.kind === 'error') throw new LimiterViolation('limiter.transition_table', `${where}: model says ${s.outcome.code}, yet the script executed`);
+      commit();
+    }
+    await compareState('limiter.transition_table', `after a lost reply (${executions} execution(s))`);
+    return 'unknown';
+  }
+
+  if ('err' in outcome) {
+    const err = outcome.err;
+    const code = err instanceof LimiterError ? err.code : null;
+    const { s } = modelStep(before);
+    if (s.outcome.kind !== 'error' || s.outcome.code !== code) {
+      throw new LimiterViolation('limiter.transition_table', `${where}: the call failed (${describe(outcome)}), model says ${JSON.stringify(s.outcome)}`);
+    }
+    await compareState('limiter.no_partial_mutation', `the call failed with ${code}`);
+    return 'error';
+  }
+  const res = outcome.ok;
+  if (res.kind !== 'decided') throw new LimiterViolation('limiter.transition_table', `${where}: no fault injected, yet the client reported ${describe(outcome)}`);
+  inBracket(res.serverNowMs, 'the script time');
+  const { s, commit } = modelStep(res.serverNowMs);
+  const want = s.outcome.kind === 'decision' ? { decision: s.outcome.decision, delayMs: s.outcome.delayMs } : s.outcome;
+  if (s.outcome.kind !== 'decision' || s.outcome.decision !== res.decision || s.outcome.delayMs !== res.delayMs) {
+    throw new LimiterViolation('limiter.transition_table', `${where} at now=${res.serverNowMs}: real ${JSON.stringify({ decision: res.decision, delayMs: res.delayMs })}, model ${JSON.stringify(want)}`);
+  }
+  commit();
+  await compareState('limiter.transition_table', `row ${s.row} at now=${res.serverNowMs}`);
+  return s.row;
+}
+
+function describe(o: Outcome): string {
+  if ('ok' in o) return JSON.stringify(o.ok);
+  return o.err instanceof Error ? `${o.err.name}: ${o.err.message}` : String(o.err);
+}

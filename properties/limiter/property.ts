@@ -1,0 +1,101 @@
+/**
+ * The limiter property: fast-check generates cases (arbitraries.ts) and each runs against real
+ * Valkey and the model (harness.ts). Failures carry fast-check's seed and path; passing the same
+ * seed and path replays the counterexample.
+ */
+import fc from 'fast-check';
+import { randomBytes } from 'node:crypto';
+import { Limiter, limiterOptions, type LimiterPatch } from '../../src/limiter/index.js';
+import { closeClient, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
+import { limiterCaseArb, type LimiterCase } from './arbitraries.js';
+import { startDropProxy, type DropProxy } from './drop-proxy.js';
+import { addRowStats, emptyRowStats, LimiterViolation, runCase, type CheckName, type RowStats } from './harness.js';
+
+export interface LimiterPropertyOptions {
+  readonly topology: Topology;
+  readonly numRuns: number;
+  readonly seed?: number;
+  readonly path?: string;
+  /** Deploy this patch instead of the shipped limiter (mutant runs). */
+  readonly patch?: LimiterPatch;
+  /** Include lost-reply faults; possible only on a standalone topology (default there: yes). */
+  readonly faults?: boolean;
+}
+
+export interface LimiterPropertyResult {
+  readonly passed: boolean;
+  readonly topology: string;
+  readonly numRuns: number;
+  readonly seed: number;
+  /** fast-check path of the (shrunk) counterexample. */
+  readonly path?: string;
+  /** Which check failed; 'error' when the harness itself failed (not a verdict on the limiter). */
+  readonly violated?: CheckName | 'error';
+  readonly message?: string;
+  readonly counterexample?: LimiterCase;
+  readonly faults: boolean;
+  /** Rows exercised by the passing (non-shrinking) runs. */
+  readonly stats: RowStats;
+}
+
+/** Replay hint every failure prints. */
+export function replayHint(r: Pick<LimiterPropertyResult, 'seed' | 'path'>): string {
+  return `--seed=${r.seed}${r.path ? ` --path=${r.path}` : ''}`; // '=': a negative seed is not an option
+}
+
+export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<LimiterPropertyResult> {
+  const { topology } = opts;
+  const faults = opts.faults ?? (topology.spec.kind === 'standalone' && topology.owned);
+  if (faults && topology.spec.kind !== 'standalone') throw new Error('lost-reply faults need a standalone topology');
+  const node = topology.nodes.find((n) => n.role === 'primary');
+  if (!node) throw new Error('topology has no primary');
+  const prefix = topology.keyPrefix ? { keyPrefix: topology.keyPrefix } : {};
+  const admin: ValkeyClient = topology.client();
+  let proxy: DropProxy | undefined;
+  let subject: ValkeyClient | undefined;
+  try {
+    if (faults) {
+      proxy = await startDropProxy(node);
+      subject = createClient({ kind: 'standalone', host: '127.0.0.1', port: proxy.port }, prefix);
+    } else {
+      subject = topology.client();
+    }
+    const limiter = new Limiter(subject, limiterOptions(opts.patch));
+    const ctx = { admin, limiter, ...(proxy ? { proxy } : {}) };
+    const run = randomBytes(3).toString('hex');
+    let n = 0;
+    const stats = emptyRowStats();
+    let failing = false;
+    const property = fc.asyncProperty(limiterCaseArb(faults), async (c) => {
+      const tag = `lim:{${run}.${n++}}`;
+      const caseStats = emptyRowStats();
+      try {
+        await runCase(ctx, c, [`${tag}:a`, `${tag}:b`], caseStats);
+      } catch (err) {
+        failing = true;
+        throw err;
+      }
+      if (!failing) addRowStats(stats, caseStats);
+    });
+    const details = await fc.check(property, {
+      numRuns: opts.numRuns,
+      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      ...(opts.path !== undefined ? { path: opts.path } : {}),
+    });
+    const base = { topology: topology.spec.kind, numRuns: details.numRuns, seed: details.seed, faults, stats };
+    if (!details.failed) return { passed: true, ...base };
+    const err = details.errorInstance;
+    return {
+      passed: false,
+      ...base,
+      ...(details.counterexamplePath !== null ? { path: details.counterexamplePath } : {}),
+      violated: err instanceof LimiterViolation ? err.check : 'error',
+      message: err instanceof Error ? err.message : String(err),
+      ...(details.counterexample ? { counterexample: details.counterexample[0] } : {}),
+    };
+  } finally {
+    if (subject) await closeClient(subject);
+    await closeClient(admin);
+    await proxy?.stop();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './replies.js';
+export * from './version-client.js';
+export * from './operator-client.js';

@@ -1,0 +1,213 @@
+/**
+ * The mode door, locally. ElastiCache changes the mode in place; here the keyspace is carried from
+ * the standalone node onto a cluster-enabled topology whose first primary owns all 16384 slots
+ * (mode `compatible`: one shard, slot rules on), and `Enable` reshards live onto the three primaries
+ * (CLUSTER SETSLOT IMPORTING/MIGRATING + MIGRATE) while the run's commands keep going, so the
+ * clients meet ASK/TRYAGAIN/MOVED. ../shared/design/fencing-scripts.md "Topologies and the mode door".
+ */
+import type { Redis } from 'ioredis';
+import { closeClient, createClient, type Topology, type ValkeyClient } from '../valkey/index.js';
+import { keySlot, SLOT_COUNT } from '../slots/index.js';
+import type { KeyslotCheck } from '../gate/observations.js';
+
+export interface DoorBackend {
+  /** Pre-G3 check: CLUSTER KEYSLOT of both members of a real tagged pair, asked of a cluster-enabled node. */
+  keyslotCheck(pair: readonly [string, string]): Promise<KeyslotCheck>;
+  /** Carries the keys (DUMP/RESTORE, remaining TTL) onto the one-shard cluster; returns a cluster client. */
+  enter(from: ValkeyClient, keys: readonly string[]): Promise<ValkeyClient>;
+  /** Carries the keys back onto the standalone node (compatible → disabled). */
+  revert(to: ValkeyClient, keys: readonly string[]): Promise<void>;
+  /** Starts the live resharding onto every primary; the live keys' slot moves in the background. */
+  enable(liveKeys: readonly string[]): Promise<void>;
+  /** True while a live slot migration is under way. */
+  readonly migrating: boolean;
+  /** Waits for the resharding, empties the cluster and gives every slot back to the first primary. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const STAGE_DELAY_MS = 25;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The slot range each primary owns after Enable (the same even split as a freshly formed cluster). */
+export function enabledRanges(primaries: number): [number, number][] {
+  return Array.from({ length: primaries }, (_, i) => [
+    Math.floor((i * SLOT_COUNT) / primaries),
+    Math.floor(((i + 1) * SLOT_COUNT) / primaries) - 1,
+  ]);
+}
+
+/** Sorted slots as contiguous [lo, hi] ranges. */
+export function toRanges(slots: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const s of [...slots].sort((a, b) => a - b)) {
+    const last = out[out.length - 1];
+    if (last && s === last[1] + 1) last[1] = s;
+    else out.push([s, s]);
+  }
+  return out;
+}
+
+function ownerIndex(slot: number, ranges: readonly [number, number][]): number {
+  return ranges.findIndex(([lo, hi]) => slot >= lo && slot <= hi);
+}
+
+async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`door: timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Builds the door over a cluster topology of ≥2 primaries that the harness owns. */
+export async function createDoor(topology: Topology): Promise<DoorBackend> {
+  if (topology.spec.kind !== 'cluster' || !topology.owned) throw new Error('the door needs an owned cluster topology');
+  const primaries = topology.nodes.filter((n) => n.role === 'primary');
+  if (primaries.length < 2) throw new Error('the door needs at least two primaries to reshard onto');
+  const admins = primaries.map((n) => createClient({ kind: 'standalone', host: n.host, port: n.port }) as Redis);
+  const ids = await Promise.all(admins.map(async (a) => String(await a.call('CLUSTER', 'MYID'))));
+  // A primary that loses its last slot would otherwise turn itself into a replica of the new owner.
+  await Promise.all(admins.map((a) => a.call('CONFIG', 'SET', 'cluster-allow-replica-migration', 'no')));
+  const ranges = enabledRanges(primaries.length);
+  let cluster: ValkeyClient | undefined;
+  let background: Promise<void> | undefined;
+  let migrating = false;
+  let split = false;
+
+  /**
+   * Gives empty slots to `owner`: the owner takes the highest config epoch and claims the ranges in
+   * its own view; gossip carries the claim to the others (no node passes through "unassigned").
+   */
+  async function assignEmpty(slots: readonly number[], owner: number): Promise<void> {
+    if (slots.length === 0) return;
+    const a = admins[owner]!;
+    await a.call('CLUSTER', 'BUMPEPOCH');
+    for (const [lo, hi] of toRanges(slots)) {
+      await a.call('CLUSTER', 'DELSLOTSRANGE', lo, hi);
+      await a.call('CLUSTER', 'ADDSLOTSRANGE', lo, hi);
+    }
+  }
+
+  /** Live migration of one slot from node `from` to node `to`, with pauses so commands interleave. */
+  async function migrateSlot(slot: number, from: number, to: number, pause: number): Promise<void> {
+    const src = admins[from]!;
+    const dst = admins[to]!;
+    await dst.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', ids[from]!);
+    await src.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', ids[to]!);
+    if (pause > 0) await sleep(pause);
+    const keys = (await src.call('CLUSTER', 'GETKEYSINSLOT', slot, 1000)) as string[];
+    if (keys.length > 0) {
+      const n = primaries[to]!;
+      await src.call('MIGRATE', n.host, n.port, '', 0, 5000, 'KEYS', ...keys);
+    }
+    if (pause > 0) await sleep(pause);
+    await dst.call('CLUSTER', 'SETSLOT', slot, 'NODE', ids[to]!);
+    await src.call('CLUSTER', 'SETSLOT', slot, 'NODE', ids[to]!);
+    for (const [i, a] of admins.entries()) if (i !== from && i !== to) await a.call('CLUSTER', 'SETSLOT', slot, 'NODE', ids[to]!);
+  }
+
+  async function viewsAgree(expect: (slot: number) => number): Promise<boolean> {
+    for (const a of admins) {
+      const slots = (await a.call('CLUSTER', 'SLOTS')) as [number, number, [string, number, string]][];
+      for (const [lo, hi, [, , id]] of slots) {
+        for (const s of [lo, hi]) if (ids[expect(s)] !== id) return false;
+      }
+      if (!/cluster_state:ok/.test(String(await a.call('CLUSTER', 'INFO')))) return false;
+    }
+    return true;
+  }
+
+  /** Every slot on the first primary: the one-shard `compatible` topology. */
+  async function consolidate(): Promise<void> {
+    for (let i = 1; i < admins.length; i++) {
+      const [lo, hi] = ranges[i]!;
+      const owned: number[] = [];
+      for (let s = lo; s <= hi; s++) owned.push(s);
+      await assignEmpty(owned, 0);
+    }
+    await waitFor('every node to see one shard owning all slots', () => viewsAgree(() => 0));
+  }
+
+  async function carry(from: ValkeyClient, to: ValkeyClient, keys: readonly string[]): Promise<void> {
+    for (const k of keys) {
+      const [dump, pttl] = await Promise.all([from.dumpBuffer(k), from.pttl(k)]);
+      if (dump === null) continue;
+      await to.restore(k, pttl > 0 ? pttl : 0, dump, 'REPLACE');
+      await from.del(k);
+    }
+  }
+
+  // Start from the compatible shape (a freshly formed cluster splits the slots evenly).
+  await topology.flush();
+  await consolidate();
+
+  return {
+    async keyslotCheck(pair) {
+      const slots = await Promise.all(pair.map(async (k) => Number(await admins[0]!.call('CLUSTER', 'KEYSLOT', k))));
+      return { keys: [pair[0], pair[1]], slots: [slots[0]!, slots[1]!] };
+    },
+    async enter(from, keys) {
+      cluster ??= topology.client();
+      await carry(from, cluster, keys);
+      return cluster;
+    },
+    async revert(to, keys) {
+      if (!cluster) throw new Error('door: revert before enter');
+      await carry(cluster, to, keys);
+    },
+    async enable(liveKeys) {
+      const live = new Set(liveKeys.map(keySlot));
+      // Slots holding keys (the carried old keys, the live pair) move with their keys; empty ones by SETSLOT.
+      const nonEmpty = new Set<number>();
+      for (const s of live) nonEmpty.add(s);
+      for (const [i, [lo, hi]] of ranges.entries()) {
+        if (i === 0) continue;
+        const counts = admins[0]!.pipeline();
+        for (let s = lo; s <= hi; s++) counts.call('CLUSTER', 'COUNTKEYSINSLOT', s);
+        const replies = (await counts.exec()) ?? [];
+        const empty: number[] = [];
+        for (let s = lo; s <= hi; s++) {
+          if (live.has(s)) continue;
+          if (Number(replies[s - lo]?.[1] ?? 0) > 0) nonEmpty.add(s);
+          else empty.push(s);
+        }
+        await assignEmpty(empty, i);
+      }
+      split = true;
+      for (const s of nonEmpty) {
+        const to = ownerIndex(s, ranges);
+        if (to === 0 || live.has(s)) continue;
+        await migrateSlot(s, 0, to, 0);
+      }
+      // The live pair's slot migrates while the run goes on: its clients meet ASK / TRYAGAIN / MOVED.
+      const moving = [...live].filter((s) => ownerIndex(s, ranges) !== 0);
+      migrating = moving.length > 0;
+      background = (async () => {
+        try {
+          for (const s of moving) await migrateSlot(s, 0, ownerIndex(s, ranges), STAGE_DELAY_MS);
+        } finally {
+          migrating = false;
+        }
+      })();
+      background.catch(() => {});
+    },
+    get migrating() {
+      return migrating;
+    },
+    async reset() {
+      if (background) await background.catch(() => {});
+      background = undefined;
+      if (cluster) await closeClient(cluster);
+      cluster = undefined;
+      split = false;
+      await topology.flush();
+      await consolidate();
+    },
+    async close() {
+      if (background) await background.catch(() => {});
+      if (cluster) await closeClient(cluster);
+      await Promise.all(admins.map((a) => closeClient(a)));
+    },
+  };
+}

@@ -1,0 +1,7 @@
+-- release, phase C: new key, owner+generation guarded (releasing a lost lease is a no-op).
+-- KEYS: 1 new lease. ARGV: owner, generation.
+local owner, gen = fc_owner(ARGV[1]), fc_int(ARGV[2], 'generation')
+local newLease = fc_lease(redis.call('GET', KEYS[1]), 'new lease')
+if not fc_is(newLease, owner, gen) then return { 'notheld' } end
+redis.call('DEL', KEYS[1])
+return { 'released', 'new' }

@@ -1,0 +1,7 @@
+-- renew, phase C: new key PEXPIRE, owner+generation guarded.
+-- KEYS: 1 new lease. ARGV: owner, generation, ttl ms.
+local owner, gen, ttl = fc_owner(ARGV[1]), fc_int(ARGV[2], 'generation'), fc_int(ARGV[3], 'ttl')
+local newLease = fc_lease(redis.call('GET', KEYS[1]), 'new lease')
+if not fc_is(newLease, owner, gen) then return { 'lost' } end
+redis.call('PEXPIRE', KEYS[1], ttl)
+return { 'ok', 'new' }

@@ -1,0 +1,43 @@
+/**
+ * The deployment gate: what a deploy pipeline (or an operator, via `fencecheck gate`) asks before a
+ * phase advance, a backfill, a rollback, a reverse merge or a mode door. A mutated gate is this same
+ * gate built without one rule.
+ */
+import { GATE_RULES, GATE_RULE_NAMES, type GateRuleName, type GateStep } from './rules.js';
+import type { GateObservations } from './observations.js';
+
+export interface GateRefusal {
+  readonly rule: GateRuleName;
+  readonly reason: string;
+}
+
+export interface GateDecision {
+  readonly step: GateStep;
+  readonly allowed: boolean;
+  readonly refusedBy: readonly GateRefusal[];
+  /** The rules consulted (dropped rules are not). */
+  readonly checked: readonly GateRuleName[];
+}
+
+export interface Gate {
+  readonly dropped: readonly GateRuleName[];
+  decide(step: GateStep, obs: GateObservations): GateDecision;
+}
+
+export function createGate(opts: { drop?: readonly GateRuleName[] } = {}): Gate {
+  const dropped = [...(opts.drop ?? [])];
+  for (const d of dropped) if (!GATE_RULE_NAMES.includes(d)) throw new RangeError(`no gate rule named ${d}`);
+  const rules = GATE_RULES.filter((r) => !dropped.includes(r.name));
+  return {
+    dropped,
+    decide(step, obs) {
+      const mine = rules.filter((r) => r.step === step);
+      const refusedBy: GateRefusal[] = [];
+      for (const r of mine) {
+        const reason = r.check(obs);
+        if (reason !== null) refusedBy.push({ rule: r.name, reason });
+      }
+      return { step, allowed: refusedBy.length === 0, refusedBy, checked: mine.map((r) => r.name) };
+    },
+  };
+}

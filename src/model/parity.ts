@@ -1,0 +1,209 @@
+/**
+ * Parity between the three layers: the machine's reachable states against TLC's (same count, same
+ * set of canonical keys), the TLA+ action alphabet against the machine's events, and the tables that
+ * lay action ↔ event ↔ Lua script / gate step and invariant ↔ model check ↔ property side by side.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { INVARIANT_NAMES } from '../fencing/invariants.js';
+import { projectRoot } from '../project-root.js';
+import { readBaseStateDump, type StateDump } from '../tlc/evidence.js';
+import { explore } from './explore.js';
+import { EFFECTS_OF, EVENT_TYPES, SPEC_GUARD_NAMES, POD_EVENT_TYPES, type FencingEventType } from '../../models/fencing/index.js';
+
+export const SPEC_FILE = 'tla/RedisClusterFencingMigration.tla';
+
+export interface SetComparison {
+  readonly equal: boolean;
+  readonly machineCount: number;
+  readonly tlcCount: number;
+  readonly onlyMachineCount: number;
+  readonly onlyTlcCount: number;
+  /** The first differences, sorted. */
+  readonly onlyMachine: readonly string[];
+  readonly onlyTlc: readonly string[];
+}
+
+/** Compares two sets of canonical keys; keeps the first `show` differences of each side. */
+export function compareStateSets(machine: Iterable<string>, tlc: Iterable<string>, show = 5): SetComparison {
+  const m = new Set(machine);
+  const t = new Set(tlc);
+  const onlyMachine = [...m].filter((k) => !t.has(k)).sort();
+  const onlyTlc = [...t].filter((k) => !m.has(k)).sort();
+  return {
+    equal: onlyMachine.length === 0 && onlyTlc.length === 0,
+    machineCount: m.size,
+    tlcCount: t.size,
+    onlyMachineCount: onlyMachine.length,
+    onlyTlcCount: onlyTlc.length,
+    onlyMachine: onlyMachine.slice(0, show),
+    onlyTlc: onlyTlc.slice(0, show),
+  };
+}
+
+/** The action names of the spec's `Next` disjunction (`\E p \in Pods : AcquireO(p) \/ ...`). */
+export function specActions(specText: string): string[] {
+  const m = /^Next\s*==([\s\S]*?)(?:\n\s*\n|\n[A-Z][A-Za-z_]*\s*==)/m.exec(specText);
+  if (!m) throw new Error(`${SPEC_FILE}: no Next == definition found`);
+  const names = [...m[1]!.matchAll(/\b([A-Z][A-Za-z0-9_]*)\b/g)].map((x) => x[1]!);
+  return [...new Set(names.filter((n) => n !== 'E' && n !== 'Pods'))];
+}
+
+export interface AlphabetComparison {
+  readonly equal: boolean;
+  readonly onlySpec: readonly string[];
+  readonly onlyMachine: readonly string[];
+}
+
+export function compareAlphabet(spec: readonly string[], machine: readonly string[] = EVENT_TYPES): AlphabetComparison {
+  const onlySpec = spec.filter((a) => !machine.includes(a));
+  const onlyMachine = machine.filter((e) => !spec.includes(e));
+  return { equal: onlySpec.length === 0 && onlyMachine.length === 0, onlySpec, onlyMachine };
+}
+
+/** Where each action runs on the real system: a version's script (per phase), an operator script, a gate step. */
+const IMPLEMENTATION: Readonly<Record<FencingEventType, { scripts: readonly string[]; gate?: string; note?: string }>> = {
+  AcquireO: { scripts: ['O/acquire.lua'] },
+  AcquireA: { scripts: ['A/acquire.lua'] },
+  AcquireB: { scripts: ['B/acquire.lua'] },
+  AcquireC: { scripts: ['C/acquire.lua'] },
+  MigrateB: { scripts: ['B/renew.lua'], note: 'migrate-then-renew' },
+  ExpireOld: { scripts: ['O/release.lua', 'A/release.lua', 'B/release.lua'], note: 'or TTL expiry' },
+  ExpireNew: { scripts: ['B/release.lua', 'C/release.lua'], note: 'or TTL expiry' },
+  UpgradePod: { scripts: [], note: 'pod replaced by the target image (driver)' },
+  DowngradePod: { scripts: [], note: 'pod replaced by the target image (driver)' },
+  AdvanceTarget: { scripts: [], gate: 'AdvanceTarget' },
+  Backfill: { scripts: ['ops/backfill.lua'], gate: 'Backfill' },
+  RollbackPhase: { scripts: [], gate: 'RollbackPhase' },
+  ReverseMerge: { scripts: ['ops/reverse_merge.lua'], gate: 'ReverseMerge' },
+  EnterCompatible: { scripts: [], gate: 'EnterCompatible', note: 'then the cluster door' },
+  RevertDisabled: { scripts: [], gate: 'RevertDisabled' },
+  Enable: { scripts: [], gate: 'Enable' },
+};
+
+const LUA_DIR = 'src/fencing/lua';
+
+export interface ActionRow {
+  readonly action: string;
+  readonly event: string;
+  readonly guards: string;
+  readonly implementation: string;
+}
+
+export interface InvariantRow {
+  readonly invariant: string;
+  readonly tla: string;
+  readonly model: string;
+  readonly property: string;
+}
+
+export interface GuardRow {
+  readonly guard: string;
+  readonly tla: string;
+  readonly implementation: string;
+}
+
+export interface ParityTables {
+  readonly actions: readonly ActionRow[];
+  readonly invariants: readonly InvariantRow[];
+  readonly guards: readonly GuardRow[];
+}
+
+/** The gate's rule names per step, or null while src/gate/ has not landed. */
+async function gateRules(): Promise<{ names: readonly string[]; stepOf: (name: string) => string } | null> {
+  try {
+    const { GATE_RULES } = await import('../gate/rules.js');
+    const rules = GATE_RULES as readonly { name: string; step: string }[];
+    return { names: rules.map((r) => r.name), stepOf: (n) => rules.find((r) => r.name === n)?.step ?? '' };
+  } catch {
+    return null;
+  }
+}
+
+export async function parityTables(root = projectRoot): Promise<ParityTables> {
+  const specPath = join(root, SPEC_FILE);
+  const spec = existsSync(specPath) ? readFileSync(specPath, 'utf8') : '';
+  const defined = (name: string) => new RegExp(`^${name}(\\([^)]*\\))?\\s*==`, 'm').test(spec);
+  const gate = await gateRules();
+  const actions = EVENT_TYPES.map((type): ActionRow => {
+    const impl = IMPLEMENTATION[type];
+    const scripts = impl.scripts.map((s) => (existsSync(join(root, LUA_DIR, s)) ? `${s}` : `${s} (pending)`));
+    const gateStep = impl.gate === undefined ? [] : [gate && gate.names.some((n) => gate.stepOf(n) === impl.gate) ? `gate ${impl.gate}` : `gate ${impl.gate} (pending)`];
+    const parts = [...scripts, ...gateStep, ...(impl.note ? [impl.note] : [])];
+    const param = (POD_EVENT_TYPES as readonly string[]).includes(type) ? '(p)' : '';
+    return {
+      action: defined(type) ? `${type}${param}` : `${type}${param} (not in spec)`,
+      event: `${type}${param ? ' {p}' : ''} → ${EFFECTS_OF[type].join(', ')}`,
+      guards: SPEC_GUARD_NAMES.filter((g) => guardAction(g) === type).join(', ') || 'state node',
+      implementation: parts.join('; ') || 'pending',
+    };
+  });
+  const propertyChecks = existsSync(join(root, 'properties/fencing/checks.ts')) ? 'properties/fencing/checks.ts (real keyspace)' : 'pending';
+  const invariants = INVARIANT_NAMES.map((name): InvariantRow => ({
+    invariant: name,
+    tla: defined(name) ? `${name} (${SPEC_FILE})` : 'not in spec',
+    model: `INVARIANTS.${name} on every explored state`,
+    property: propertyChecks,
+  }));
+  const guards = SPEC_GUARD_NAMES.map((g): GuardRow => ({
+    guard: g,
+    tla: defined(g) ? 'named definition' : 'inline conjunct',
+    implementation: gate === null ? 'pending' : gate.names.includes(g) ? `gate rule (${gate.stepOf(g)})` : guardAction(g) in IMPLEMENTATION && IMPLEMENTATION[guardAction(g) as FencingEventType].gate ? 'state check' : 'in the script',
+  }));
+  return { actions, invariants, guards };
+}
+
+/** The action a guard belongs to: its name's prefix (AdvanceToC_Gate and RollbackToO_* are AdvanceTarget/RollbackPhase). */
+function guardAction(guard: string): string {
+  const prefix = guard.split('_')[0]!;
+  if (prefix === 'AdvanceToC') return 'AdvanceTarget';
+  if (prefix === 'Rollback' || prefix === 'RollbackToO') return 'RollbackPhase';
+  return prefix;
+}
+
+/** A plain-text table: header, rule, rows. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+export interface ParityResult {
+  readonly status: 'passed' | 'failed' | 'not-run';
+  readonly reason?: string;
+  readonly alphabet?: AlphabetComparison;
+  readonly sets?: SetComparison;
+  readonly machine?: { readonly distinct: number; readonly generated: number; readonly durationMs: number };
+  readonly tlc?: Omit<StateDump, 'states'>;
+}
+
+/**
+ * The whole check: the action alphabets, then the reachable states against the TLC dump of `root`'s
+ * evidence on the bounds TLC ran. Missing or stale evidence → not-run with the evidence's reason.
+ */
+export function checkParity(root = projectRoot, show = 5): ParityResult {
+  let alphabet: AlphabetComparison;
+  try {
+    alphabet = compareAlphabet(specActions(readFileSync(join(root, SPEC_FILE), 'utf8')));
+  } catch (err) {
+    return { status: 'not-run', reason: `cannot read the spec's actions: ${(err as Error).message}` };
+  }
+  let dump: StateDump;
+  try {
+    dump = readBaseStateDump(root);
+  } catch (err) {
+    return { status: 'not-run', reason: (err as Error).message, alphabet };
+  }
+  const run = explore({ bounds: dump.bounds });
+  const sets = compareStateSets(run.states.keys(), dump.states, show);
+  const { states: _states, ...tlc } = dump;
+  const ok = sets.equal && alphabet.equal;
+  return {
+    status: ok ? 'passed' : 'failed',
+    ...(ok ? {} : { reason: `${sets.onlyMachineCount} states only the machine reaches, ${sets.onlyTlcCount} only TLC reaches${alphabet.equal ? '' : '; the action alphabets differ'}` }),
+    alphabet,
+    sets,
+    machine: { distinct: run.distinct, generated: run.generated, durationMs: run.durationMs },
+    tlc,
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The one JSON document a `fencecheck verify` run writes (reports/verify.json), schema
+ * `fencecheck.verify/1`, documented field by field in docs/report-schema.md. Every other output
+ * (JUnit, Markdown, HTML) is rendered from this document alone.
+ */
+import type { Layer } from '../mutants/manifest.js';
+import type { MutantResult, Verdict } from '../mutants/verdict.js';
+import type { StageReport } from './stage.js';
+
+export const VERIFY_SCHEMA = 'fencecheck.verify/1' as const;
+
+/**
+ * passed / failed / not-run: what the stage itself reported.
+ * error: the stage did not produce a usable result (crash, signal, timeout, usage error, no report):
+ * a finding, never waived by --allow-not-run.
+ */
+export type OutcomeStatus = 'passed' | 'failed' | 'not-run' | 'error';
+
+export interface StageOutcome {
+  readonly stage: string;
+  /** The child command line after `node bin/fencecheck.mjs`. */
+  readonly command: readonly string[];
+  readonly status: OutcomeStatus;
+  /** Why, for every status but passed. */
+  readonly reason?: string;
+  /** Named in --allow-not-run. */
+  readonly allowedNotRun: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly summary: string;
+  readonly counts?: Readonly<Record<string, number>>;
+  /** Processes the stage left in its process group after it exited (verify killed them). */
+  readonly leftoverProcesses: number;
+  /** The stage's stderr, relative to the output directory. */
+  readonly logPath?: string;
+  /** The StageReport the command printed with --json (null when it printed none). */
+  readonly report: StageReport | null;
+}
+
+export type CellVerdict = Verdict | 'n/a' | 'not-selected' | 'missing';
+
+/** A mutant × layer cell: the layer's own result fields, or why there is none. */
+export interface MatrixCell extends Pick<MutantResult, 'violated' | 'alsoBroken' | 'traceLength' | 'tracePath' | 'seed' | 'path' | 'reason'> {
+  readonly verdict: CellVerdict;
+  /** The stage whose result this is (or that would have produced it). */
+  readonly stage: string;
+  /** `evidence`: the layer's own stage did not run here; the verdict is the committed evidence's. */
+  readonly from?: 'evidence';
+}
+
+export interface MatrixRow {
+  readonly id: string;
+  readonly system: 'fencing' | 'limiter';
+  readonly target: string;
+  readonly description: string;
+  readonly expectedInvariant: string;
+  readonly cells: Readonly<Record<Layer, MatrixCell>>;
+}
+
+export interface MutationMatrix {
+  readonly layers: readonly Layer[];
+  readonly rows: readonly MatrixRow[];
+}
+
+/** The TLC figures an auditor reads first, gathered from the tlc and evidence stages. */
+export interface TlcSummary {
+  /** `live` from a TLC run on this machine, `evidence` from the committed evidence. */
+  readonly from: 'live' | 'evidence';
+  readonly specSha256?: string;
+  readonly tlcVersion?: string;
+  readonly bounds?: unknown;
+  readonly generated?: number;
+  readonly distinct?: number;
+  readonly depth?: number;
+  readonly invariants?: readonly string[];
+  readonly durationMs?: number;
+  readonly outcome?: string;
+}
+
+export interface VerifyOptions {
+  readonly stages: readonly string[];
+  /** Stages left out by --stages/--skip (shown, not run, not a failure). */
+  readonly notSelected: readonly string[];
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly topology?: string;
+  readonly pods?: number;
+  readonly maxGen?: number;
+  readonly allowNotRun: readonly string[];
+  readonly jobs: number;
+  readonly stageTimeoutMs: number;
+  readonly out: string;
+}
+
+export interface VerifyVerdict {
+  /** 0 every selected stage held; 1 something failed or a stage did not run unwaived; 2 nothing ran. */
+  readonly exitCode: 0 | 1 | 2;
+  readonly status: 'passed' | 'failed' | 'not-run';
+  /** One line per reason the verdict is not a pass (or per waived stage). */
+  readonly reasons: readonly string[];
+  readonly waived: readonly string[];
+}
+
+export interface VerifyReport {
+  readonly schema: typeof VERIFY_SCHEMA;
+  readonly tool: { readonly name: 'fencecheck'; readonly version: string };
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly host: { readonly node: string; readonly platform: string; readonly arch: string; readonly cpus: number };
+  readonly git: { readonly commit: string; readonly dirty: boolean } | null;
+  readonly options: VerifyOptions;
+  readonly verdict: VerifyVerdict;
+  readonly stages: readonly StageOutcome[];
+  readonly tlc: TlcSummary | null;
+  readonly mutationMatrix: MutationMatrix;
+  /** Every trace file a stage or mutant result names, relative to the project root. */
+  readonly traces: readonly string[];
+}

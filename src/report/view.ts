@@ -1,0 +1,251 @@
+/**
+ * The human report as a neutral document (sections of blocks), built once from the verify document
+ * and rendered twice: Markdown (markdown.ts) and self-contained HTML (html.ts).
+ */
+import type { FencingTrace } from '../trace/format.js';
+import { limiterBlocks } from './limiter-view.js';
+import { cellText } from './matrix.js';
+import type { MatrixCell, StageOutcome, VerifyReport } from './verify-doc.js';
+import { formatCounts, formatDuration } from '../verify/progress.js';
+
+export type Tone = 'ok' | 'bad' | 'warn' | 'muted';
+
+export interface Cell {
+  readonly text: string;
+  readonly tone?: Tone;
+  readonly href?: string;
+  readonly title?: string;
+}
+
+export type Block =
+  | { readonly kind: 'p'; readonly text: string; readonly tone?: Tone }
+  | { readonly kind: 'list'; readonly items: readonly string[] }
+  | { readonly kind: 'kv'; readonly rows: readonly (readonly [string, string])[] }
+  | { readonly kind: 'table'; readonly columns: readonly string[]; readonly rows: readonly (readonly Cell[])[]; readonly id?: string }
+  | { readonly kind: 'code'; readonly text: string }
+  | { readonly kind: 'trace'; readonly anchor: string; readonly path: string; readonly trace: FencingTrace }
+  | { readonly kind: 'heading'; readonly text: string };
+
+export interface Section {
+  readonly id: string;
+  readonly title: string;
+  readonly blocks: readonly Block[];
+}
+
+export interface ReportView {
+  readonly title: string;
+  readonly status: VerifyReport['verdict']['status'];
+  readonly sections: readonly Section[];
+}
+
+/** Traces the report can embed: path → parsed trace, or why it could not be read. */
+export type TraceSet = ReadonlyMap<string, { trace: FencingTrace } | { error: string }>;
+
+export const MAX_EMBEDDED_TRACES = 40;
+
+export function traceAnchor(path: string): string {
+  return `trace-${path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+}
+
+const STATUS_TONE: Record<string, Tone> = { passed: 'ok', killed: 'ok', failed: 'bad', error: 'bad', survived: 'bad', 'wrong-invariant': 'bad', missing: 'bad', invalid: 'bad', timeout: 'bad', equivalent: 'warn', 'not-run': 'warn', 'not-selected': 'muted', 'n/a': 'muted' };
+
+function stageStatusText(o: StageOutcome): string {
+  return o.status === 'not-run' ? (o.allowedNotRun ? 'not run (allowed)' : 'not run') : o.status;
+}
+
+/** `link` turns a project-root-relative path into a link from where the report is written. */
+export function buildView(r: VerifyReport, traces: TraceSet, link: (fromRoot: string) => string = (p) => p): ReportView {
+  const embedded = [...traces.entries()].filter(([, t]) => 'trace' in t).slice(0, MAX_EMBEDDED_TRACES);
+  const embeddedPaths = new Set(embedded.map(([p]) => p));
+  const sections: Section[] = [
+    verdictSection(r),
+    stagesSection(r),
+    tlcSection(r),
+    matrixSection(r, embeddedPaths, link),
+    stageDetailSection(r, 'parity', 'Parity report', 'The XState machine\'s reachable states against the TLC state dump, and the action ↔ event ↔ script table.'),
+    stageDetailSection(r, 'limiter', 'Limiter table', 'The ordered two-bucket limiter: transition-table rows and how many generated cases exercised each.'),
+    ...(['explore', 'props', 'evidence'] as const).map((s) => stageDetailSection(r, s, `Stage: ${s}`, '')),
+    tracesSection(traces, embedded),
+  ].filter((s): s is Section => s !== null);
+  return { title: `fencecheck verify — ${r.verdict.status.toUpperCase()}`, status: r.verdict.status, sections };
+}
+
+function verdictSection(r: VerifyReport): Section {
+  const blocks: Block[] = [
+    { kind: 'p', text: `Verdict: ${r.verdict.status.toUpperCase()} (exit ${r.verdict.exitCode})`, tone: r.verdict.status === 'passed' ? 'ok' : 'bad' },
+  ];
+  if (r.verdict.reasons.length > 0) blocks.push({ kind: 'list', items: r.verdict.reasons });
+  if (r.verdict.waived.length > 0) blocks.push({ kind: 'p', text: 'Waived with --allow-not-run:', tone: 'warn' }, { kind: 'list', items: r.verdict.waived });
+  const o = r.options;
+  blocks.push({
+    kind: 'kv',
+    rows: [
+      ['started', r.startedAt],
+      ['wall time', formatDuration(r.durationMs)],
+      ['commit', r.git ? `${r.git.commit}${r.git.dirty ? ' (uncommitted changes)' : ''}` : 'unknown'],
+      ['host', `node ${r.host.node}, ${r.host.platform}/${r.host.arch}, ${r.host.cpus} CPUs`],
+      ['stages', o.stages.join(', ') || '(none)'],
+      ['not selected', o.notSelected.join(', ') || '(none)'],
+      ['allowed not run', o.allowNotRun.join(', ') || '(none)'],
+      ['runs / seed / topology', `${o.runs ?? 'default'} / ${o.seed ?? 'random'} / ${o.topology ?? 'default'}`],
+      ['explore bounds', o.pods !== undefined || o.maxGen !== undefined ? `pods ${o.pods ?? 'default'}, MaxGen ${o.maxGen ?? 'default'}` : 'default'],
+    ],
+  });
+  return { id: 'verdict', title: 'Verdict', blocks };
+}
+
+function stagesSection(r: VerifyReport): Section {
+  return {
+    id: 'stages',
+    title: 'Stages',
+    blocks: [
+      {
+        kind: 'table',
+        id: 'stage-table',
+        columns: ['stage', 'status', 'time', 'counts', 'summary / reason', 'log'],
+        rows: r.stages.map((o) => [
+          { text: o.stage },
+          { text: stageStatusText(o), tone: STATUS_TONE[o.status] ?? 'muted' },
+          { text: formatDuration(o.durationMs) },
+          { text: formatCounts(o.counts) || '-' },
+          { text: o.status === 'passed' ? o.summary : (o.reason ?? o.summary) },
+          o.logPath ? { text: o.logPath, href: o.logPath } : { text: '-' },
+        ]),
+      },
+    ],
+  };
+}
+
+function tlcSection(r: VerifyReport): Section {
+  const tlc = r.stages.find((o) => o.stage === 'tlc');
+  const blocks: Block[] = [];
+  if (tlc) blocks.push({ kind: 'p', text: `TLC stage: ${stageStatusText(tlc)}${tlc.status === 'passed' ? '' : ` — ${tlc.reason ?? tlc.summary}`}`, tone: STATUS_TONE[tlc.status] ?? 'muted' });
+  else blocks.push({ kind: 'p', text: 'TLC stage not selected.', tone: 'muted' });
+  const s = r.tlc;
+  if (!s) blocks.push({ kind: 'p', text: 'No TLC figures: neither a live TLC run nor the evidence stage reported them.', tone: 'warn' });
+  else
+    blocks.push({
+      kind: 'kv',
+      rows: [
+        ['figures from', s.from === 'live' ? 'a TLC run on this machine' : 'the committed evidence (evidence/)'],
+        ['spec SHA-256', s.specSha256 ?? '?'],
+        ['TLC version', s.tlcVersion ?? '?'],
+        ['bounds', boundsText(s.bounds)],
+        ['states generated', s.generated !== undefined ? String(s.generated) : '?'],
+        ['distinct states', s.distinct !== undefined ? String(s.distinct) : '?'],
+        ['depth', s.depth !== undefined ? String(s.depth) : '?'],
+        ['invariants', s.invariants?.join(', ') ?? '?'],
+        ['time', s.durationMs !== undefined ? formatDuration(s.durationMs) : '?'],
+        ...(s.outcome ? ([['outcome', s.outcome]] as [string, string][]) : []),
+      ],
+    });
+  return { id: 'tlc', title: 'TLC report', blocks };
+}
+
+function boundsText(b: unknown): string {
+  if (b === undefined) return '?';
+  const o = b as { pods?: unknown; maxGen?: unknown };
+  if (Array.isArray(o.pods) && typeof o.maxGen === 'number') return `Pods = {${o.pods.join(', ')}}, MaxGen = ${o.maxGen}`;
+  return JSON.stringify(b);
+}
+
+function matrixCell(cell: MatrixCell, embedded: ReadonlySet<string>, link: (p: string) => string): Cell {
+  const title = [
+    cell.reason,
+    cell.alsoBroken && cell.alsoBroken.length > 0 ? `also broken: ${cell.alsoBroken.join(', ')}` : '',
+    cell.traceLength !== undefined ? `${cell.traceLength} steps` : '',
+    cell.seed !== undefined ? `seed ${cell.seed}` : '',
+    cell.path ? `path ${cell.path}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const href = cell.tracePath ? (embedded.has(cell.tracePath) ? `#${traceAnchor(cell.tracePath)}` : link(cell.tracePath)) : undefined;
+  return { text: cellText(cell), tone: STATUS_TONE[cell.verdict] ?? 'muted', ...(href ? { href } : {}), ...(title ? { title } : {}) };
+}
+
+function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, link: (p: string) => string): Section {
+  const m = r.mutationMatrix;
+  const table: Block = {
+    kind: 'table',
+    id: 'mutation-matrix-table',
+    columns: ['mutant', 'removes', 'expected', ...m.layers],
+    rows: m.rows.map((row) => [{ text: row.id, title: row.description }, { text: row.target }, { text: row.expectedInvariant }, ...m.layers.map((l) => matrixCell(row.cells[l], embedded, link))]),
+  };
+  // The same reason repeats for every mutant of a layer that did not run: say it once, naming them.
+  const groups = new Map<string, string[]>();
+  for (const row of m.rows)
+    for (const l of m.layers) {
+      const c = row.cells[l];
+      if (c.verdict === 'killed' || c.verdict === 'n/a' || !c.reason) continue;
+      const key = `${l}: ${cellText(c)} — ${c.reason}`;
+      groups.set(key, [...(groups.get(key) ?? []), row.id]);
+    }
+  const unique = [...groups.entries()].map(([key, ids]) => `${ids.join(', ')} × ${key}`);
+  return {
+    id: 'mutation-matrix',
+    title: 'Mutation matrix',
+    blocks: [
+      { kind: 'p', text: 'Each mutant removes one named guard or effect; a layer kills it when its ordinary checker reports the expected invariant. Cells link to the counterexample trace.' },
+      table,
+      ...(unique.length > 0 ? [{ kind: 'p', text: 'Why cells are not killed:' } as Block, { kind: 'list', items: unique } as Block] : []),
+    ],
+  };
+}
+
+function stageDetailSection(r: VerifyReport, stage: string, title: string, intro: string): Section | null {
+  const o = r.stages.find((s) => s.stage === stage);
+  if (!o) return null;
+  const blocks: Block[] = [];
+  if (intro) blocks.push({ kind: 'p', text: intro });
+  blocks.push({ kind: 'p', text: `${stageStatusText(o)}: ${o.status === 'passed' ? o.summary : (o.reason ?? o.summary)}`, tone: STATUS_TONE[o.status] ?? 'muted' });
+  if (o.counts && Object.keys(o.counts).length > 0) blocks.push({ kind: 'kv', rows: Object.entries(o.counts).map(([k, v]) => [k, String(v)] as const) });
+  if (o.report?.details !== undefined) blocks.push(...((stage === 'limiter' ? limiterBlocks(o.report.details) : null) ?? detailBlocks(o.report.details, 2)));
+  return { id: `stage-${stage}`, title, blocks };
+}
+
+/** Any stage's `details`, shown generically: flat fields as key/value rows, arrays of rows as tables. */
+export function detailBlocks(details: unknown, depth: number): Block[] {
+  if (isRowArray(details)) return [rowsTable(details)];
+  if (!isObj(details)) return [{ kind: 'code', text: JSON.stringify(details, null, 2) ?? String(details) }];
+  const kv: [string, string][] = [];
+  const rest: Block[] = [];
+  for (const [k, v] of Object.entries(details)) {
+    if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) kv.push([k, String(v)]);
+    else if (Array.isArray(v) && v.every((x) => ['string', 'number', 'boolean'].includes(typeof x)) && v.length <= 30) kv.push([k, v.join(', ')]);
+    else if (isRowArray(v)) rest.push({ kind: 'heading', text: k }, rowsTable(v));
+    else if (isObj(v) && depth > 0) rest.push({ kind: 'heading', text: k }, ...detailBlocks(v, depth - 1));
+    else rest.push({ kind: 'heading', text: k }, { kind: 'code', text: truncate(JSON.stringify(v, null, 2) ?? '', 4000) });
+  }
+  return [...(kv.length > 0 ? [{ kind: 'kv', rows: kv } as Block] : []), ...rest];
+}
+
+const MAX_ROWS = 300;
+
+function rowsTable(rows: readonly Record<string, unknown>[]): Block {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const show = (v: unknown) => (v === undefined ? '' : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  return { kind: 'table', columns, rows: rows.slice(0, MAX_ROWS).map((r) => columns.map((c) => ({ text: truncate(show(r[c]), 300) }))) };
+}
+
+function isRowArray(v: unknown): v is Record<string, unknown>[] {
+  return Array.isArray(v) && v.length > 0 && v.every(isObj);
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s;
+}
+
+function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: FencingTrace } | { error: string }][]): Section | null {
+  if (traces.size === 0) return null;
+  const blocks: Block[] = [];
+  const unreadable = [...traces.entries()].filter(([, t]) => 'error' in t).map(([p, t]) => `${p}: ${'error' in t ? t.error : ''}`);
+  const readable = [...traces.values()].filter((t) => 'trace' in t).length;
+  if (readable > embedded.length) blocks.push({ kind: 'p', text: `${readable - embedded.length} more traces are not embedded (limit ${MAX_EMBEDDED_TRACES}); see reports/traces.`, tone: 'muted' });
+  if (unreadable.length > 0) blocks.push({ kind: 'p', text: 'Traces that could not be read:', tone: 'warn' }, { kind: 'list', items: unreadable });
+  for (const [path, t] of embedded) if ('trace' in t) blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace });
+  return { id: 'traces', title: 'Counterexample traces', blocks };
+}

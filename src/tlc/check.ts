@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FencingBounds } from '../fencing/state.js';
+import type { MutantEntry } from '../mutants/manifest.js';
+import type { MutantResult, Verdict } from '../mutants/verdict.js';
+import { projectRoot } from '../project-root.js';
+import type { FencingTrace } from '../trace/format.js';
+import { BASE_CONFIG_PATH, readCfg, sha256File, sha256Text, SPEC_PATH } from './config.js';
+import { dumpToCanonicalLines } from './dump.js';
+import { BASE_STATES, EVIDENCE_SCHEMA, type RunEvidence } from './evidence.js';
+import type { TlcTools } from './locate.js';
+import { runTlc, tlcArgs, type TlcRun } from './run.js';
+import type { TlcResult } from './tool-output.js';
+import { toFencingTrace } from './trace.js';
+
+export interface CheckOptions {
+  readonly tools: TlcTools;
+  readonly timeoutMs?: number;
+  readonly workers?: number;
+  readonly root?: string;
+}
+
+export interface BaseCheck {
+  readonly run: TlcRun;
+  readonly evidence: RunEvidence;
+  /** Sorted canonicalKey() lines of the reachable states (when TLC completed and dumped). */
+  readonly states?: readonly string[];
+  readonly trace?: FencingTrace;
+}
+
+export interface MutantCheck {
+  readonly result: MutantResult;
+  readonly evidence: RunEvidence;
+  readonly trace?: FencingTrace;
+}
+
+/** The printable TLC command of a run (paths from the project root, jar as `tla2tools.jar`). */
+function commandLine(config: string, dump: boolean): string {
+  return ['java', ...tlcArgs('tla2tools.jar', config, SPEC_PATH, { metadir: '<tmp>', ...(dump && { dumpPath: '<tmp>/states.dump' }) })].join(' ');
+}
+
+function common(name: string, run: TlcRun, config: string, root: string, dump: boolean): RunEvidence {
+  const cfg = readCfg(readFileSync(join(root, config), 'utf8'), config);
+  const r = run.kind === 'completed' ? run.result : undefined;
+  return {
+    schema: EVIDENCE_SCHEMA,
+    run: name,
+    spec: SPEC_PATH,
+    specSha256: sha256File(join(root, SPEC_PATH)),
+    config,
+    configSha256: sha256File(join(root, config)),
+    tlcVersion: r?.version ?? 'unknown (TLC did not finish)',
+    bounds: cfg.bounds,
+    invariants: cfg.invariants,
+    command: commandLine(config, dump),
+    outcome: run.kind === 'timeout' ? 'timeout' : r!.outcome,
+    ...(r?.generated !== undefined && { generated: r.generated }),
+    ...(r?.distinct !== undefined && { distinct: r.distinct }),
+    ...(r?.depth !== undefined && { depth: r.depth }),
+    ...(r?.durationMs !== undefined && { durationMs: r.durationMs }),
+    wallMs: run.wallMs,
+    recordedAt: new Date().toISOString(),
+  };
+}
+
+function traceOf(r: TlcResult, bounds: FencingBounds, extra: { mutant?: string; violated?: string }): FencingTrace | undefined {
+  return r.trace.length > 0 ? toFencingTrace(r.trace, bounds, extra) : undefined;
+}
+
+/** The one spec with one of its configs (paths from the root), always dumping the reachable states. */
+function runConfig(config: string, opts: CheckOptions, root: string): Promise<TlcRun> {
+  return runTlc({
+    spec: join(root, SPEC_PATH),
+    config: join(root, config),
+    dump: true,
+    tools: opts.tools,
+    ...(opts.timeoutMs !== undefined && { timeoutMs: opts.timeoutMs }),
+    ...(opts.workers !== undefined && { workers: opts.workers }),
+  });
+}
+
+/** The base config with a state dump. */
+export async function checkBase(opts: CheckOptions): Promise<BaseCheck> {
+  const root = opts.root ?? projectRoot;
+  const run = await runConfig(BASE_CONFIG_PATH, opts, root);
+  const base = common('base', run, BASE_CONFIG_PATH, root, true);
+  let states: string[] | undefined;
+  let trace: FencingTrace | undefined;
+  if (run.kind === 'completed') {
+    if (run.result.outcome === 'ok' && run.dumpText !== undefined) states = dumpToCanonicalLines(run.dumpText);
+    trace = traceOf(run.result, base.bounds, run.result.violated !== undefined ? { violated: run.result.violated } : {});
+  }
+  const statesText = states ? `${states.join('\n')}\n` : undefined;
+  const evidence: RunEvidence = {
+    ...base,
+    ...(statesText !== undefined && { states: { file: BASE_STATES, sha256: sha256Text(statesText), count: states!.length } }),
+    ...(trace && { trace }),
+  };
+  return { run, evidence, ...(states && { states }), ...(trace && { trace }) };
+}
+
+/**
+ * The verdict of one mutant run: killed only when TLC reports the expected invariant; another
+ * invariant is wrong-invariant; parse errors, crashes and failed assumptions are invalid.
+ */
+export function verdictOf(run: TlcRun, expected: string): { verdict: Verdict; reason?: string } {
+  if (run.kind === 'timeout') return { verdict: 'timeout', reason: `TLC did not finish in ${Math.round(run.timeoutMs / 1000)} s` };
+  const r = run.result;
+  switch (r.outcome) {
+    case 'invariant-violation':
+      return r.violated === expected
+        ? { verdict: 'killed' }
+        : { verdict: 'wrong-invariant', reason: `TLC reported ${r.violated}, expected ${expected}` };
+    case 'ok':
+      return { verdict: 'survived', reason: `no invariant violated (${r.distinct ?? '?'} distinct states)` };
+    case 'parse-error': {
+      const d = r.sany[0];
+      return { verdict: 'invalid', reason: d ? `SANY: ${d.file}:${d.line}:${d.column}: ${d.message}` : 'SANY could not parse the spec' };
+    }
+    case 'assumption-false':
+      return { verdict: 'invalid', reason: `an ASSUME failed (a config naming a guard the spec does not have?): ${r.errors[0] ?? ''}`.trim() };
+    default:
+      return { verdict: 'invalid', reason: `TLC ${r.outcome}: ${r.errors[0]?.split('\n').slice(0, 3).join(' ') ?? 'no message'}` };
+  }
+}
+
+/**
+ * One mutant config, checked alone with TypeOK and its expected invariant (as the config lists).
+ * A survivor is compared with the base's reachable states: the same set makes it `equivalent`.
+ */
+export async function checkMutant(m: MutantEntry, opts: CheckOptions & { baseStates?: readonly string[] }): Promise<MutantCheck> {
+  const root = opts.root ?? projectRoot;
+  const config = m.layers.tla?.config;
+  if (!config) throw new Error(`${m.id}: the manifest names no tla config`);
+  const run = await runConfig(config, opts, root);
+  const base = common(m.id, run, config, root, true);
+  let { verdict, reason } = verdictOf(run, m.expectedInvariant);
+  let trace: FencingTrace | undefined;
+  if (run.kind === 'completed') {
+    trace = traceOf(run.result, base.bounds, { mutant: m.id, ...(run.result.violated !== undefined && { violated: run.result.violated }) });
+    if (verdict === 'survived' && opts.baseStates && run.dumpText !== undefined) {
+      const mine = dumpToCanonicalLines(run.dumpText);
+      if (mine.length === opts.baseStates.length && mine.every((s, i) => s === opts.baseStates![i])) {
+        verdict = 'equivalent';
+        reason = `same ${mine.length} reachable states as the base: ${m.target} is redundant given the other guards`;
+      }
+    }
+  }
+  const violated = run.kind === 'completed' ? run.result.violated : undefined;
+  const alsoBroken = trace?.brokenAtEnd?.filter((n) => n !== violated);
+  const result: MutantResult = {
+    id: m.id,
+    layer: 'tla',
+    verdict,
+    expectedInvariant: m.expectedInvariant,
+    ...(violated !== undefined && { violated }),
+    ...(alsoBroken && { alsoBroken }),
+    ...(trace && { traceLength: trace.steps.length }),
+    durationMs: run.kind === 'completed' ? (run.result.durationMs ?? run.wallMs) : run.wallMs,
+    ...(reason !== undefined && { reason }),
+  };
+  const evidence: RunEvidence = {
+    ...base,
+    mutant: { id: m.id, target: m.target, expectedInvariant: m.expectedInvariant },
+    verdict,
+    ...(violated !== undefined && { violated }),
+    ...(alsoBroken && { alsoBroken }),
+    ...(trace && { traceLength: trace.steps.length, trace }),
+    ...(reason !== undefined && { reason }),
+  };
+  return { result, evidence, ...(trace && { trace }) };
+}

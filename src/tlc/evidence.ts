@@ -1,0 +1,171 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FencingBounds } from '../fencing/state.js';
+import { loadManifest, mutantsFor, type MutantEntry } from '../mutants/manifest.js';
+import type { Verdict } from '../mutants/verdict.js';
+import { projectRoot } from '../project-root.js';
+import type { FencingTrace } from '../trace/format.js';
+import { BASE_CONFIG_PATH, SPEC_PATH, sha256File } from './config.js';
+
+/**
+ * Committed TLC evidence (evidence/tlc/): what TLC reported for the base config and each mutant
+ * config, pinned to the SHA-256 of the spec and of the config it ran. Reading it needs no Java.
+ */
+export const EVIDENCE_DIR = 'evidence/tlc';
+export const BASE_EVIDENCE = `${EVIDENCE_DIR}/base.json`;
+export const BASE_STATES = `${EVIDENCE_DIR}/base.states.txt`;
+export const EVIDENCE_SCHEMA = 'fencecheck.tlc-evidence/1' as const;
+export const RERUN = 'rerun `fencecheck tlc --mutants --write-evidence`';
+
+export interface RunEvidence {
+  readonly schema: typeof EVIDENCE_SCHEMA;
+  /** `base` or a mutant id. */
+  readonly run: string;
+  readonly spec: string;
+  readonly specSha256: string;
+  readonly config: string;
+  readonly configSha256: string;
+  /** TLC's version line as it printed it. */
+  readonly tlcVersion: string;
+  readonly bounds: FencingBounds;
+  /** The config's INVARIANTS. */
+  readonly invariants: readonly string[];
+  readonly command: string;
+  readonly outcome: string;
+  readonly generated?: number;
+  readonly distinct?: number;
+  readonly depth?: number;
+  /** TLC's own "Finished in" time. */
+  readonly durationMs?: number;
+  readonly wallMs: number;
+  readonly recordedAt: string;
+  /** Base only: the sorted canonicalKey() lines of every distinct state. */
+  readonly states?: { readonly file: string; readonly sha256: string; readonly count: number };
+  /** Mutants only. */
+  readonly mutant?: { readonly id: string; readonly target: string; readonly expectedInvariant: string };
+  readonly verdict?: Verdict;
+  readonly violated?: string;
+  readonly alsoBroken?: readonly string[];
+  readonly traceLength?: number;
+  readonly reason?: string;
+  readonly trace?: FencingTrace;
+}
+
+export type EvidenceStatus = { ok: true } | { ok: false; reason: string };
+
+export interface StateDump {
+  readonly states: readonly string[];
+  readonly specSha256: string;
+  readonly tlcVersion: string;
+  readonly generated: number;
+  readonly distinct: number;
+  readonly durationMs: number;
+  readonly bounds: FencingBounds;
+}
+
+export function mutantEvidencePath(id: string): string {
+  return `${EVIDENCE_DIR}/${id}.json`;
+}
+
+class EvidenceProblem extends Error {}
+
+const stale = (detail: string) => new EvidenceProblem(`stale TLC evidence: ${RERUN} (${detail})`);
+const missing = (detail: string) => new EvidenceProblem(`no TLC evidence (${detail}): run \`fencecheck tlc --mutants --write-evidence\` where TLC is available`);
+
+function readEvidence(root: string, rel: string): RunEvidence {
+  const path = join(root, rel);
+  if (!existsSync(path)) throw missing(`${rel} is missing`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw stale(`${rel} is not valid JSON: ${(err as Error).message}`);
+  }
+  const e = raw as Partial<RunEvidence>;
+  if (e.schema !== EVIDENCE_SCHEMA) throw stale(`${rel} has schema ${JSON.stringify(e.schema)}, expected ${EVIDENCE_SCHEMA}`);
+  for (const k of ['spec', 'specSha256', 'config', 'configSha256', 'tlcVersion', 'outcome'] as const) {
+    if (typeof e[k] !== 'string' || e[k] === '') throw stale(`${rel} lacks ${k}`);
+  }
+  return e as RunEvidence;
+}
+
+/** Recomputes the spec's and config's hashes and compares them with the evidence's. */
+function checkHashes(root: string, rel: string, e: RunEvidence, config: string): void {
+  if (e.spec !== SPEC_PATH) throw stale(`${rel} was made for ${e.spec}, not ${SPEC_PATH}`);
+  if (e.config !== config) throw stale(`${rel} was made with ${e.config}, the manifest names ${config}`);
+  if (!existsSync(join(root, SPEC_PATH))) throw stale(`${SPEC_PATH} is missing`);
+  if (sha256File(join(root, SPEC_PATH)) !== e.specSha256) throw stale(`${SPEC_PATH} changed since ${rel} was made`);
+  if (!existsSync(join(root, config))) throw stale(`${config} is missing`);
+  if (sha256File(join(root, config)) !== e.configSha256) throw stale(`${config} changed since ${rel} was made`);
+}
+
+function checkBase(root: string): RunEvidence {
+  const base = readEvidence(root, BASE_EVIDENCE);
+  checkHashes(root, BASE_EVIDENCE, base, BASE_CONFIG_PATH);
+  if (!base.states) throw stale(`${BASE_EVIDENCE} names no state dump`);
+  const statesPath = join(root, base.states.file);
+  if (!existsSync(statesPath)) throw missing(`${base.states.file} is missing`);
+  if (sha256File(statesPath) !== base.states.sha256) throw stale(`${base.states.file} does not match the hash in ${BASE_EVIDENCE}`);
+  return base;
+}
+
+function checkMutant(root: string, m: MutantEntry): RunEvidence {
+  const rel = mutantEvidencePath(m.id);
+  const e = readEvidence(root, rel);
+  const config = m.layers.tla?.config;
+  if (!config) throw stale(`${m.id} has no tla config in the manifest`);
+  checkHashes(root, rel, e, config);
+  if (e.mutant?.id !== m.id || e.mutant.target !== m.target || e.mutant.expectedInvariant !== m.expectedInvariant) {
+    throw stale(`${rel} was made for another manifest entry (${JSON.stringify(e.mutant)})`);
+  }
+  if (!e.verdict) throw stale(`${rel} records no verdict`);
+  if ((e.verdict === 'killed' || e.verdict === 'wrong-invariant') && (!e.trace || e.trace.steps.length === 0)) {
+    throw stale(`${rel} records a ${e.verdict} verdict without its trace`);
+  }
+  return e;
+}
+
+/** Every evidence file the manifest calls for, checked; the first problem throws. */
+export function loadAllEvidence(root = projectRoot): { base: RunEvidence; mutants: RunEvidence[] } {
+  const base = checkBase(root);
+  const manifest = loadManifest(join(root, 'mutants/manifest.json'));
+  const mutants = mutantsFor(manifest, 'tla').map((m) => checkMutant(root, m));
+  return { base, mutants };
+}
+
+/**
+ * Fresh and complete: base + every tla-layer mutant of the manifest, each pinned to the current
+ * spec and config hashes, each mutant with its verdict (and its trace when TLC produced one).
+ */
+export function evidenceStatus(root = projectRoot): EvidenceStatus {
+  try {
+    loadAllEvidence(root);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof EvidenceProblem) return { ok: false, reason: err.message };
+    return { ok: false, reason: `stale TLC evidence: ${RERUN} (${(err as Error).message})` };
+  }
+}
+
+/** The base run's reachable states (canonicalKey() lines, sorted) and how TLC found them. */
+export function readBaseStateDump(root = projectRoot): StateDump {
+  let base: RunEvidence;
+  try {
+    base = checkBase(root);
+  } catch (err) {
+    throw new Error(err instanceof EvidenceProblem ? err.message : `cannot read the TLC state dump: ${(err as Error).message}`);
+  }
+  const states = readFileSync(join(root, base.states!.file), 'utf8').split('\n').filter((l) => l !== '');
+  if (states.length !== base.states!.count || (base.distinct !== undefined && states.length !== base.distinct)) {
+    throw new Error(`stale TLC evidence: ${RERUN} (${base.states!.file} holds ${states.length} states, ${BASE_EVIDENCE} says ${base.distinct})`);
+  }
+  return {
+    states,
+    specSha256: base.specSha256,
+    tlcVersion: base.tlcVersion,
+    generated: base.generated ?? 0,
+    distinct: base.distinct ?? states.length,
+    durationMs: base.durationMs ?? base.wallMs,
+    bounds: base.bounds,
+  };
+}

@@ -1,0 +1,14 @@
+// The TLC runner's public surface: locate Java + tla2tools.jar, run TLC with -tool, parse its
+// messages into typed results and fencecheck.trace/1 traces, and read/check the committed evidence.
+export { TlcOutputError, TlcUnavailableError } from './errors.js';
+export { findJar, findJava, locateTlc, NO_JAR_REASON, NO_JAVA_REASON, PROJECT_JAR, type TlcTools } from './locate.js';
+export { runTlc, type TlcRun, type TlcRunOptions } from './run.js';
+export { EC, parseToolOutput, splitToolOutput, type SanyDiagnostic, type TlcOutcome, type TlcResult, type TlcTraceStep } from './tool-output.js';
+export { parseTlaState, parseTlaValue, type TlaValue } from './tla-value.js';
+export { toFencingState } from './fencing-state.js';
+export { toFencingTrace } from './trace.js';
+export { dumpToCanonicalLines, parseStateDump } from './dump.js';
+export { parseCanonicalKey } from './canonical.js';
+export { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from './config.js';
+export { checkBase, checkMutant, verdictOf } from './check.js';
+export { evidenceStatus, loadAllEvidence, readBaseStateDump, type EvidenceStatus, type RunEvidence, type StateDump } from './evidence.js';

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { TlcUnavailableError } from './errors.js';
+import { locateTlc, type TlcTools } from './locate.js';
+import { parseToolOutput, splitToolOutput, type TlcResult } from './tool-output.js';
+
+export interface TlcRunOptions {
+  /** The .tla file; every .tla beside it is copied too (modules it EXTENDS). */
+  readonly spec: string;
+  readonly config: string;
+  /** Kill TLC after this long (default 10 minutes). */
+  readonly timeoutMs?: number;
+  /** Also write TLC's `-dump` of every distinct state and return its text. */
+  readonly dump?: boolean;
+  /** Report deadlocks (default false: the spec has intended terminal states, as in the seed's `-deadlock`). */
+  readonly checkDeadlock?: boolean;
+  readonly workers?: number;
+  readonly tools?: TlcTools;
+}
+
+export type TlcRun =
+  | {
+      readonly kind: 'completed';
+      readonly result: TlcResult;
+      readonly exitCode: number | null;
+      readonly wallMs: number;
+      readonly raw: string;
+      readonly dumpText?: string;
+    }
+  | { readonly kind: 'timeout'; readonly wallMs: number; readonly timeoutMs: number; readonly raw: string };
+
+/** The exact TLC command line (for reports and docs). */
+export function tlcArgs(jar: string, config: string, spec: string, o: { dumpPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string }): string[] {
+  return [
+    '-XX:+UseParallelGC',
+    '-cp', jar, 'tlc2.TLC',
+    '-tool',
+    ...(o.checkDeadlock ? [] : ['-deadlock']),
+    '-workers', String(o.workers ?? 1),
+    '-metadir', o.metadir,
+    ...(o.dumpPath ? ['-dump', o.dumpPath] : []),
+    '-config', config,
+    spec,
+  ];
+}
+
+/**
+ * Runs TLC with `-tool` in a scratch directory (TLC writes its states/ and trace files next to the
+ * spec; the checkout stays clean) and parses the result. Throws TlcUnavailableError without Java or
+ * the jar, TlcOutputError when the output is not TLC's.
+ */
+export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
+  let tools = opts.tools;
+  if (!tools) {
+    const found = locateTlc();
+    if (!found.ok) throw new TlcUnavailableError(found.reason);
+    tools = found.tools;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'fencecheck-tlc-'));
+  try {
+    const specDir = dirname(opts.spec);
+    for (const f of readdirSync(specDir)) if (f.endsWith('.tla')) copyFileSync(join(specDir, f), join(work, f));
+    const cfgName = `run-${basename(opts.config)}`;
+    copyFileSync(opts.config, join(work, cfgName));
+    const dumpPath = opts.dump ? join(work, 'states.dump') : undefined;
+    const args = tlcArgs(tools.jar, cfgName, basename(opts.spec), {
+      ...(dumpPath !== undefined && { dumpPath }),
+      ...(opts.checkDeadlock !== undefined && { checkDeadlock: opts.checkDeadlock }),
+      ...(opts.workers !== undefined && { workers: opts.workers }),
+      metadir: join(work, 'meta'),
+    });
+    const timeoutMs = opts.timeoutMs ?? 600_000;
+    const started = Date.now();
+    const { raw, exitCode, timedOut, spawnError } = await spawnCollect(tools.java, args, work, timeoutMs);
+    const wallMs = Date.now() - started;
+    if (spawnError) throw new TlcUnavailableError(`cannot start ${tools.java}: ${spawnError}`);
+    if (timedOut) return { kind: 'timeout', wallMs, timeoutMs, raw };
+    // A JVM that dies before TLC speaks (bad jar, no memory) is a crash, not malformed output.
+    if (splitToolOutputSafe(raw) === 0 && exitCode !== 0) {
+      const tail = raw.trim().split('\n').slice(-5).join(' | ');
+      return { kind: 'completed', exitCode, wallMs, raw, result: { outcome: 'crash', trace: [], sany: [], errors: [`java exited with ${exitCode}: ${tail}`] } };
+    }
+    const result = parseToolOutput(raw);
+    let dumpText: string | undefined;
+    if (dumpPath) {
+      // Older TLC releases append ".dump" to the given name.
+      const p = [dumpPath, `${dumpPath}.dump`].find((x) => existsSync(x));
+      if (p) dumpText = readFileSync(p, 'utf8');
+    }
+    return { kind: 'completed', result, exitCode, wallMs, raw, ...(dumpText !== undefined && { dumpText }) };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function splitToolOutputSafe(raw: string): number {
+  try {
+    return splitToolOutput(raw).messages.length;
+  } catch {
+    return -1;
+  }
+}
+
+function spawnCollect(cmd: string, args: string[], cwd: string, timeoutMs: number) {
+  return new Promise<{ raw: string; exitCode: number | null; timedOut: boolean; spawnError?: string }>((resolvePromise) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    let timedOut = false;
+    // Kill exactly the JVM we started, by its pid, when the time is up or this process exits.
+    const kill = () => {
+      if (child.exitCode === null && child.pid !== undefined) {
+        try {
+          process.kill(child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    process.once('exit', kill);
+    const done = (exitCode: number | null, spawnError?: string) => {
+      clearTimeout(timer);
+      process.removeListener('exit', kill);
+      resolvePromise({ raw: Buffer.concat(chunks).toString('utf8'), exitCode, timedOut, ...(spawnError !== undefined && { spawnError }) });
+    };
+    child.on('error', (err) => done(null, err.message));
+    child.on('close', (code) => done(code));
+  });
+}

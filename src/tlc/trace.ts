@@ -1,0 +1,62 @@
+import { brokenInvariants } from '../fencing/invariants.js';
+import { NONE, type FencingBounds, type FencingState, type Pod } from '../fencing/state.js';
+import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../trace/format.js';
+import { TlcOutputError } from './errors.js';
+import { toFencingState } from './fencing-state.js';
+import type { TlcTraceStep } from './tool-output.js';
+
+/** Actions of the spec that take a pod parameter `p` (every other action takes none). */
+const POD_ACTIONS = new Set(['AcquireO', 'AcquireA', 'AcquireB', 'AcquireC', 'MigrateB', 'UpgradePod', 'DowngradePod']);
+
+/**
+ * A TLC error trace of RedisClusterFencingMigration as the shared trace format. Older TLC releases
+ * print `<AcquireB line …>` without arguments; the pod is then read off the state change.
+ */
+export function toFencingTrace(
+  steps: readonly TlcTraceStep[],
+  bounds: FencingBounds,
+  extra: { mutant?: string; violated?: string } = {},
+): FencingTrace {
+  const out: TraceStep[] = [];
+  for (const step of steps) {
+    if (step.action === 'Stuttering' || step.action === 'BackToState') continue; // safety traces have no lasso
+    const state = toFencingState(step.vars);
+    const prev = out[out.length - 1]?.state;
+    let params: Record<string, string> = {};
+    if (POD_ACTIONS.has(step.action)) {
+      const p = step.args[0] ?? (prev ? inferPod(step.action, prev, state) : undefined);
+      if (p === undefined) throw new TlcOutputError(`trace step ${step.index} (${step.action}): cannot tell which pod acted`);
+      params = { p };
+    } else if (step.args.length > 0) {
+      params = Object.fromEntries(step.args.map((a, i) => [`arg${i}`, a]));
+    }
+    out.push({ action: step.action, params, state });
+  }
+  if (out.length === 0) throw new TlcOutputError('TLC reported an error trace with no states');
+  const last = out[out.length - 1]!.state;
+  return {
+    schema: TRACE_SCHEMA,
+    system: 'fencing',
+    source: 'tlc',
+    bounds,
+    ...(extra.mutant !== undefined && { mutant: extra.mutant }),
+    ...(extra.violated !== undefined && { violated: extra.violated }),
+    brokenAtEnd: brokenInvariants(last, bounds),
+    steps: out,
+  };
+}
+
+function inferPod(action: string, prev: FencingState, next: FencingState): Pod | undefined {
+  const owner = (o: string): Pod | undefined => (o === NONE ? undefined : (o as Pod));
+  switch (action) {
+    case 'AcquireO':
+    case 'AcquireA':
+      return owner(next.oldLease.owner);
+    case 'AcquireB':
+    case 'AcquireC':
+    case 'MigrateB':
+      return owner(next.newLease.owner);
+    default:
+      return (Object.keys(next.version) as Pod[]).find((p) => prev.version[p] !== next.version[p]);
+  }
+}

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { MODES, NONE, PHASES, type Lease } from '../fencing/state.js';
+import { TRACE_SCHEMA, type FencingTrace } from './format.js';
+
+/** A trace file that is missing, not JSON, or not fencecheck.trace/1 (the CLI maps it to exit 3). */
+export class TraceFormatError extends Error {
+  override readonly name = 'TraceFormatError';
+}
+
+const SOURCES = ['tlc', 'model', 'props', 'limiter'];
+
+/** Reads and validates one trace file; throws TraceFormatError naming the first problem. */
+export function loadTrace(path: string): FencingTrace {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new TraceFormatError(`cannot read trace ${path}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new TraceFormatError(`${path}: not JSON: ${(err as Error).message}`);
+  }
+  return validateTrace(raw, path);
+}
+
+/** Checks the shape of a parsed trace (docs/trace-format.md) and returns it typed. */
+export function validateTrace(raw: unknown, where = 'trace'): FencingTrace {
+  const fail = (msg: string): never => {
+    throw new TraceFormatError(`${where}: ${msg}`);
+  };
+  if (!isObject(raw)) return fail('not a JSON object');
+  // A TLC evidence record (evidence/tlc/Mx.json, reports/tlc/Mx.json) carries its trace in `trace`.
+  if (raw.schema !== TRACE_SCHEMA && isObject(raw.trace) && raw.trace.schema === TRACE_SCHEMA) return validateTrace(raw.trace, `${where} (trace)`);
+  if (raw.schema !== TRACE_SCHEMA) fail(`schema must be "${TRACE_SCHEMA}", got ${JSON.stringify(raw.schema)}`);
+  if (raw.system !== 'fencing') fail(`system must be "fencing", got ${JSON.stringify(raw.system)}`);
+  if (!SOURCES.includes(raw.source as string)) fail(`source must be one of ${SOURCES.join(', ')}`);
+  const bounds = raw.bounds;
+  if (!isObject(bounds) || !Array.isArray(bounds.pods) || !bounds.pods.every((p) => typeof p === 'string' && /^p\d+$/.test(p)))
+    fail('bounds.pods must be an array of pod names p1..pN');
+  if (!isObject(bounds) || !Number.isInteger(bounds.maxGen)) fail('bounds.maxGen must be an integer');
+  if (raw.mutant !== undefined && typeof raw.mutant !== 'string') fail('mutant must be a string');
+  if (raw.violated !== undefined && typeof raw.violated !== 'string') fail('violated must be a string');
+  if (!Array.isArray(raw.steps) || raw.steps.length === 0) fail('steps must be a non-empty array');
+  (raw.steps as unknown[]).forEach((step, i) => {
+    const at = `steps[${i}]`;
+    if (!isObject(step)) return fail(`${at} is not an object`);
+    if (typeof step.action !== 'string' || step.action === '') fail(`${at}.action must be a non-empty string`);
+    if (!isObject(step.params)) fail(`${at}.params must be an object`);
+    const problem = stateProblem(step.state);
+    if (problem) fail(`${at}.state: ${problem}`);
+  });
+  return raw as unknown as FencingTrace;
+}
+
+function stateProblem(s: unknown): string | null {
+  if (!isObject(s)) return 'not an object';
+  if (!isObject(s.version) || !Object.entries(s.version).every(([p, v]) => /^p\d+$/.test(p) && PHASES.includes(v as never)))
+    return 'version must map pods to O|A|B|C';
+  if (!PHASES.includes(s.target as never)) return 'target must be O|A|B|C';
+  for (const k of ['oldLease', 'newLease'] as const) if (!isLease(s[k])) return `${k} must be {owner, gen}`;
+  for (const k of ['oldGen', 'newGen', 'lastIssued'] as const) if (!Number.isInteger(s[k])) return `${k} must be an integer`;
+  for (const k of ['backfilled', 'monoOk'] as const) if (typeof s[k] !== 'boolean') return `${k} must be a boolean`;
+  if (!MODES.includes(s.mode as never)) return `mode must be one of ${MODES.join('|')}`;
+  return null;
+}
+
+function isLease(v: unknown): v is Lease {
+  return isObject(v) && (v.owner === NONE || (typeof v.owner === 'string' && /^p\d+$/.test(v.owner))) && Number.isInteger(v.gen);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Type guard for callers that must not throw (the report embeds whatever traces it can read). */
+export function tryLoadTrace(path: string): { trace: FencingTrace } | { error: string } {
+  try {
+    return { trace: loadTrace(path) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}

@@ -1,0 +1,55 @@
+import type { FencingTrace } from './format.js';
+import { stepTable } from './steps.js';
+
+export interface TextTableOptions {
+  /** Highlight changed cells with ANSI reverse video (terminals); otherwise they are marked `*v*`. */
+  readonly color: boolean;
+}
+
+const REVERSE = '\x1b[7m';
+const RED = '\x1b[31m';
+const RESET = '\x1b[0m';
+
+/** The step table `fencecheck trace show` prints: one row per step, changed variables highlighted. */
+export function formatStepTable(trace: FencingTrace, opts: TextTableOptions): string {
+  const { columns, rows } = stepTable(trace);
+  const header = ['#', 'action', 'pod', ...columns, 'broken'];
+  const plain = rows.map((r) => [
+    String(r.index),
+    r.action,
+    r.pod || '-',
+    ...columns.map((c) => (r.changed.has(c) && !opts.color ? `*${r.cells[c]}*` : (r.cells[c] ?? ''))),
+    r.broken.length > 0 ? r.broken.join(',') : '-',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...plain.map((row) => row[i]!.length)));
+  const fmt = (cells: string[], rowIndex: number | null) =>
+    cells
+      .map((c, i) => {
+        const padded = c.padEnd(widths[i]!);
+        if (!opts.color || rowIndex === null) return padded;
+        const row = rows[rowIndex]!;
+        const col = i - 3;
+        if (col >= 0 && col < columns.length && row.changed.has(columns[col]!)) return `${REVERSE}${padded}${RESET}`;
+        if (i === cells.length - 1 && row.newlyBroken.length > 0) return `${RED}${padded}${RESET}`;
+        return padded;
+      })
+      .join('  ')
+      .trimEnd();
+  return [fmt(header, null), fmt(widths.map((w) => '-'.repeat(w)), null), ...plain.map((row, i) => fmt(row, i))].join('\n');
+}
+
+/** One header line: where the trace comes from and what it shows. */
+export function traceHeadline(trace: FencingTrace): string {
+  const parts = [
+    `source=${trace.source}`,
+    trace.mutant ? `mutant=${trace.mutant}` : 'base',
+    `pods=${trace.bounds.pods.length}`,
+    `maxGen=${trace.bounds.maxGen}`,
+    `${trace.steps.length} states`,
+  ];
+  if (trace.violated) parts.push(`violates ${trace.violated}`);
+  if (trace.brokenAtEnd && trace.brokenAtEnd.length > 0) parts.push(`broken at end: ${trace.brokenAtEnd.join(',')}`);
+  if (trace.seed !== undefined) parts.push(`seed=${trace.seed}`);
+  if (trace.path) parts.push(`path=${trace.path}`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,9 @@
+// The foundation's public API for Valkey topologies and connections (pinned in the working agreement).
+export type { TopologySpec, NodeInfo, Topology, ValkeyClient, ClientTarget, ProviderName } from './types.js';
+export { describeSpec } from './types.js';
+export { startTopology, isProviderChoice, type StartOptions, type ProviderChoice } from './start.js';
+export { createClient, closeClient, standaloneClientOptions, clusterClientOptions, type ClientExtras } from './client.js';
+export { OutcomeUnknownError, ValkeyUnavailableError, UnsafeOperationError } from './errors.js';
+export { reapOrphans } from './registry.js';
+export { DEFAULT_NODE_TIMEOUT_MS } from './owned.js';
+export { waitReplicasInSync } from './replication.js';

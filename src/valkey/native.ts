@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { valkeyBinary } from './binary.js';
+import { ValkeyUnavailableError } from './errors.js';
+import { trackServer, untrackServer } from './hygiene.js';
+import { freeLoopbackPort } from './ports.js';
+import { forgetServer, processStart, recordServer } from './registry.js';
+import { delay } from './wait.js';
+import { valkeyArgs, type LaunchedNode, type NodeLauncher } from './node-args.js';
+
+const START_TIMEOUT_MS = 15_000;
+const PORT_ATTEMPTS = 4;
+
+/** Spawns valkey-server processes on free loopback ports, each recorded in the process registry. */
+export const nativeLauncher: NodeLauncher = {
+  provider: 'native',
+  async launch(cluster, nodeTimeoutMs) {
+    const bin = valkeyBinary();
+    let lastLog = '';
+    for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
+      const port = await freeLoopbackPort();
+      const busPort = cluster ? await freeLoopbackPort() : undefined;
+      if (busPort === port) continue;
+      const result = await spawnNode(bin.path, port, busPort, cluster, nodeTimeoutMs);
+      if (result.ok) return result.node;
+      lastLog = result.log;
+      // Another process took the port between our probe and the server's bind: try new ports.
+      if (!/Address already in use|bind: /i.test(result.log)) break;
+    }
+    throw new ValkeyUnavailableError(`valkey-server did not start:\n${lastLog.trim().split('\n').slice(-8).join('\n')}`);
+  },
+};
+
+type SpawnResult = { ok: true; node: LaunchedNode } | { ok: false; log: string };
+
+async function spawnNode(bin: string, port: number, busPort: number | undefined, cluster: boolean, nodeTimeoutMs: number): Promise<SpawnResult> {
+  const dir = mkdtempSync(join(tmpdir(), `fencecheck-valkey-${port}-`));
+  const logPath = join(dir, 'valkey.log');
+  const fd = openSync(logPath, 'a');
+  const args = valkeyArgs({ port, busPort, cluster, nodeTimeoutMs, dir });
+  // Same process group as us: a terminal Ctrl-C reaches the servers too. stdout goes to a file, not
+  // a pipe, so the server never blocks on (or dies with) our event loop.
+  const child = spawn(bin, args, { stdio: ['ignore', fd, fd], detached: false });
+  closeSync(fd);
+  const logTail = () => {
+    try {
+      return readFileSync(logPath, 'utf8').split('\n').slice(-20).join('\n');
+    } catch {
+      return '';
+    }
+  };
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const pid = child.pid;
+  if (pid === undefined) {
+    const err = await spawnError;
+    rmSync(dir, { recursive: true, force: true });
+    throw new ValkeyUnavailableError(`cannot run ${bin}: ${err.message}`, { cause: err });
+  }
+  const ownerStart = processStart(process.pid);
+  const rec = { pid, ownerPid: process.pid, ...(ownerStart !== undefined ? { ownerStart } : {}), port, dir, startedAt: new Date().toISOString() };
+  recordServer(rec);
+  trackServer(rec);
+  child.unref(); // a forgotten stop() must not keep the process alive; the exit hook kills it
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const done = await Promise.race([exited.then(() => true), delay(3000).then(() => false)]);
+      if (!done) {
+        child.kill('SIGKILL');
+        await Promise.race([exited, delay(2000)]);
+      }
+    }
+    untrackServer(pid);
+    forgetServer(pid);
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  const ready = await waitForPing(port, exited);
+  if (!ready) {
+    const log = logTail();
+    await stop();
+    return { ok: false, log };
+  }
+  return { ok: true, node: { host: '127.0.0.1', port, ...(busPort !== undefined ? { busPort } : {}), pid, stop, logTail } };
+}
+
+/** Polls PING until the server answers; false when it exited or did not answer in time. */
+async function waitForPing(port: number, exited: Promise<unknown>): Promise<boolean> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!gone && Date.now() < deadline) {
+    const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000 });
+    probe.on('error', () => {});
+    try {
+      await probe.connect();
+      if ((await probe.ping()) === 'PONG') return true;
+    } catch {
+      /* not listening yet */
+    } finally {
+      probe.disconnect();
+    }
+    await delay(20);
+  }
+  return false;
+}

@@ -1,0 +1,94 @@
+import { Redis } from 'ioredis';
+import { closeClient, createClient, standaloneClientOptions } from './client.js';
+import { formCluster, type ShardPlan } from './cluster-form.js';
+import type { LaunchedNode, NodeLauncher } from './node-args.js';
+import { reapOrphans } from './registry.js';
+import type { NodeInfo, Topology, TopologySpec, ValkeyClient } from './types.js';
+
+export interface OwnedOptions {
+  /** cluster-node-timeout (ms); small so failovers take seconds, not the default 15 s. */
+  readonly nodeTimeoutMs?: number;
+}
+
+export const DEFAULT_NODE_TIMEOUT_MS = 2000;
+
+export function validateSpec(spec: TopologySpec): void {
+  if (spec.kind === 'standalone') return;
+  if (!Number.isInteger(spec.shards) || spec.shards < 1 || spec.shards > 64) throw new RangeError(`cluster shards must be an integer in 1..64, got ${spec.shards}`);
+  const r = spec.replicasPerShard ?? 0;
+  if (!Number.isInteger(r) || r < 0 || r > 5) throw new RangeError(`replicasPerShard must be an integer in 0..5, got ${r}`);
+}
+
+/** Starts a topology whose every node the harness launches (native processes or containers). */
+export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opts: OwnedOptions = {}): Promise<Topology> {
+  validateSpec(spec);
+  reapOrphans();
+  const nodeTimeoutMs = opts.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
+  const launched: LaunchedNode[] = [];
+  const stopAll = async () => {
+    await Promise.all(launched.map((n) => n.stop()));
+  };
+  const launch = async (cluster: boolean) => {
+    const n = await launcher.launch(cluster, nodeTimeoutMs);
+    launched.push(n);
+    return n;
+  };
+  try {
+    let nodes: NodeInfo[];
+    let target: Parameters<typeof createClient>[0];
+    if (spec.kind === 'standalone') {
+      const n = await launch(false);
+      nodes = [info(n, 'primary')];
+      target = { kind: 'standalone', host: n.host, port: n.port };
+    } else {
+      const r = spec.replicasPerShard ?? 0;
+      const plans: ShardPlan[] = await Promise.all(
+        Array.from({ length: spec.shards }, async () => {
+          const [primary, ...replicas] = await Promise.all(Array.from({ length: 1 + r }, () => launch(true)));
+          return { primary: primary!, replicas };
+        }),
+      );
+      await formCluster(plans);
+      nodes = plans.flatMap((p) => [info(p.primary, 'primary'), ...p.replicas.map((x) => info(x, 'replica'))]);
+      target = { kind: 'cluster', seeds: nodes.filter((n) => n.role === 'primary').map(({ host, port }) => ({ host, port })) };
+    }
+    let stopped = false;
+    return {
+      spec,
+      provider: launcher.provider,
+      nodes,
+      keyPrefix: '',
+      owned: true,
+      client: (): ValkeyClient => createClient(target),
+      flush: () => flushPrimaries(nodes),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+function info(n: LaunchedNode, role: NodeInfo['role']): NodeInfo {
+  return { host: n.host, port: n.port, role, ...(n.pid !== undefined ? { pid: n.pid } : {}) };
+}
+
+/** FLUSHALL on every node that is a primary NOW (a failover may have swapped roles). */
+export async function flushPrimaries(nodes: readonly NodeInfo[]): Promise<void> {
+  await Promise.all(
+    nodes.map(async (n) => {
+      const c = new Redis({ ...standaloneClientOptions(), host: n.host, port: n.port });
+      c.on('error', () => {});
+      try {
+        const role = (await c.call('ROLE')) as unknown[];
+        if (role[0] === 'master') await c.flushall();
+      } finally {
+        await closeClient(c);
+      }
+    }),
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * The verify orchestrator: runs the selected stages as child processes (heavy ones at most `jobs` at
+ * a time, light ones alongside), interprets each, and assembles the fencecheck.verify/1 document.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { loadManifest, type MutantManifest } from '../mutants/manifest.js';
+import { projectRoot } from '../project-root.js';
+import { mutationMatrix } from '../report/matrix.js';
+import { tlcSummary } from '../report/tlc-summary.js';
+import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../report/verify-doc.js';
+import { runChild } from './child.js';
+import { interpretStage } from './interpret.js';
+import type { ProgressSink } from './progress.js';
+import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, stageArgv, type StageOptions, type StageSpec } from './stages.js';
+import { verifyVerdict } from './verdict.js';
+
+export interface VerifyRunOptions {
+  readonly stages: readonly string[];
+  readonly stageOptions: StageOptions;
+  readonly allowNotRun: readonly string[];
+  readonly jobs: number;
+  readonly stageTimeoutMs: number;
+  /** Absolute output directory; stage logs go to <out>/stages/. */
+  readonly outDir: string;
+  readonly progress: ProgressSink;
+  /** The stage catalogue (tests pass their own). */
+  readonly catalogue?: readonly StageSpec[];
+  /** How a stage is started: default `node bin/fencecheck.mjs <argv>` in the project root. */
+  readonly command?: (spec: StageSpec, argv: readonly string[]) => readonly [string, ...string[]];
+  readonly cwd?: string;
+  readonly manifest?: MutantManifest;
+}
+
+const defaultCommand = (_spec: StageSpec, argv: readonly string[]): readonly [string, ...string[]] => [process.execPath, join(projectRoot, 'bin/fencecheck.mjs'), ...argv];
+
+export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const catalogue = o.catalogue ?? STAGES;
+  const selected = catalogue.filter((s) => o.stages.includes(s.name));
+  const manifest = o.manifest ?? loadManifest();
+  const logDir = join(o.outDir, 'stages');
+  mkdirSync(logDir, { recursive: true });
+  o.progress.planned(selected.map((s) => s.name));
+
+  const runOne = async (spec: StageSpec): Promise<StageOutcome> => {
+    const argv = stageArgv(spec, o.stageOptions);
+    o.progress.started(spec.name);
+    const child = await runChild({
+      command: [...(o.command ?? defaultCommand)(spec, argv)] as [string, ...string[]],
+      cwd: o.cwd ?? projectRoot,
+      timeoutMs: o.stageTimeoutMs,
+      onLine: (line) => o.progress.line(spec.name, line),
+    });
+    const file = spec.name.replace(/[^a-z0-9-]/gi, '_');
+    writeFileSync(join(logDir, `${file}.log`), child.stderr);
+    if (child.stdout.trim() !== '') writeFileSync(join(logDir, `${file}.stdout.json`), child.stdout);
+    const outcome = interpretStage({
+      stage: spec.name,
+      command: argv,
+      child,
+      allowedNotRun: o.allowNotRun.includes(spec.name),
+      timeoutMs: o.stageTimeoutMs,
+      logPath: relative(o.outDir, join(logDir, `${file}.log`)),
+    });
+    o.progress.finished(outcome);
+    return outcome;
+  };
+
+  const results = new Map<string, StageOutcome>();
+  const heavy = selected.filter((s) => s.heavy);
+  const light = selected.filter((s) => !s.heavy);
+  const pool = async () => {
+    for (let next = heavy.shift(); next; next = heavy.shift()) results.set(next.name, await runOne(next));
+  };
+  await Promise.all([
+    ...light.map(async (s) => results.set(s.name, await runOne(s))),
+    ...Array.from({ length: Math.max(1, o.jobs) }, pool),
+  ]);
+  o.progress.close();
+
+  // Report stages in catalogue order, whatever order they finished in.
+  const outcomes = selected.map((s) => results.get(s.name)!);
+  const matrix = mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER);
+  const traces = new Set<string>();
+  for (const out of outcomes) {
+    for (const t of out.report?.traces ?? []) traces.add(t);
+    for (const m of out.report?.mutants ?? []) if (m.tracePath) traces.add(m.tracePath);
+  }
+  return {
+    schema: VERIFY_SCHEMA,
+    tool: { name: 'fencecheck', version: packageVersion() },
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    host: { node: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length },
+    git: gitState(),
+    options: {
+      stages: selected.map((s) => s.name),
+      notSelected: catalogue.filter((s) => !o.stages.includes(s.name)).map((s) => s.name),
+      ...o.stageOptions,
+      allowNotRun: [...o.allowNotRun],
+      jobs: o.jobs,
+      stageTimeoutMs: o.stageTimeoutMs,
+      out: relative(projectRoot, resolve(o.outDir)) || '.',
+    },
+    verdict: verifyVerdict(outcomes, matrix),
+    stages: outcomes,
+    tlc: tlcSummary(outcomes),
+    mutationMatrix: matrix,
+    traces: [...traces].sort(),
+  };
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function gitState(): VerifyReport['git'] {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return { commit, dirty };
+  } catch {
+    return null;
+  }
+}

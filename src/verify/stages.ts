@@ -1,0 +1,79 @@
+/**
+ * The stages `fencecheck verify` runs, the command behind each, and which verify options it takes.
+ * Each runs as `node bin/fencecheck.mjs <argv> --json` in its own process group.
+ */
+import type { Layer } from '../mutants/manifest.js';
+
+export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+/** Options verify forwards to the stages that take them. */
+export interface StageOptions {
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly topology?: string;
+  /** Model bounds for exploration (TLC and parity keep the bounds of the spec's config). */
+  readonly pods?: number;
+  readonly maxGen?: number;
+}
+
+const FLAG: Readonly<Record<keyof StageOptions, string>> = { runs: '--runs', seed: '--seed', topology: '--topology', pods: '--pods', maxGen: '--max-gen' };
+
+type Forwarded = keyof StageOptions;
+
+export interface StageSpec {
+  readonly name: string;
+  /** The fencecheck command line, without `--json` and without forwarded options. */
+  readonly argv: readonly string[];
+  /** Which verify options this command accepts. */
+  readonly forwards: readonly Forwarded[];
+  /** Heavy stages (CPU, Valkey, Java) take one of the `--jobs` slots; light ones run alongside. */
+  readonly heavy: boolean;
+  /** The mutant layer whose results this stage reports, if any. */
+  readonly layer?: Layer;
+  /** One line for docs and the report. */
+  readonly what: string;
+}
+
+/** In start order: the longest stages first, so two slots finish together rather than one idling. */
+export const STAGES: readonly StageSpec[] = [
+  { name: 'tlc', argv: ['tlc', '--mutants'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on the base config and every mutant config (needs Java + tla2tools.jar)' },
+  { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: ['runs', 'seed'], heavy: true, layer: 'impl', what: 'M1–M9 applied to the Lua scripts and the gate, killed on real Valkey' },
+  { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'model-based runs of the real scripts on Valkey, T1/T2/T3 on the real keyspace' },
+  { name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'limiter script against its reference model and the required invariant tests' },
+  { name: 'mutants:limiter', argv: ['mutants', '--layer', 'limiter'], forwards: ['runs', 'seed'], heavy: true, layer: 'limiter', what: 'L1–L6 applied to the limiter, killed by its properties' },
+  { name: 'explore', argv: ['explore'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
+  { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'M1–M9 applied to the XState machine, killed by exploration' },
+  { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states equal to the TLC state dump' },
+  { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence complete and not stale (no Java needed)' },
+];
+
+export function stageSpec(name: string): StageSpec | undefined {
+  return STAGES.find((s) => s.name === name);
+}
+
+export function isStageName(s: string): s is StageName {
+  return (STAGE_NAMES as readonly string[]).includes(s);
+}
+
+/** The full argv of a stage's child process (after `bin/fencecheck.mjs`). */
+export function stageArgv(spec: StageSpec, opts: StageOptions): string[] {
+  const argv = [...spec.argv];
+  for (const key of spec.forwards) {
+    const v = opts[key];
+    if (v !== undefined) argv.push(FLAG[key], String(v));
+  }
+  argv.push('--json');
+  return argv;
+}
+
+/** The stage that reports each mutant layer. */
+export const STAGE_OF_LAYER: Readonly<Record<Layer, StageName>> = {
+  tla: 'tlc',
+  model: 'mutants:model',
+  impl: 'mutants:impl',
+  limiter: 'mutants:limiter',
+};
+
+/** Where a layer's verdicts come from when its own stage did not run: TLC's from the committed evidence. */
+export const FALLBACK_OF_LAYER: Partial<Readonly<Record<Layer, StageName>>> = { tla: 'evidence' };

@@ -1,0 +1,111 @@
+/**
+ * A fixture verify run for renderer tests: stage outcomes of every status, mutant results of every
+ * kind, and one real trace file on disk. Built through the same functions verify uses (matrix,
+ * verdict, TLC summary), so the fixture cannot drift from the document's shape.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadManifest } from '../../src/mutants/manifest.js';
+import type { MutantResult } from '../../src/mutants/verdict.js';
+import { mutationMatrix } from '../../src/report/matrix.js';
+import { stageReport, type StageReport } from '../../src/report/stage.js';
+import { tlcSummary } from '../../src/report/tlc-summary.js';
+import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../../src/report/verify-doc.js';
+import { verifyVerdict } from '../../src/verify/verdict.js';
+import { STAGE_OF_LAYER } from '../../src/verify/stages.js';
+import { m1Trace } from '../trace/fixtures.js';
+
+export const M1_TRACE_PATH = 'reports/traces/model-M1.trace.json';
+
+function outcome(stage: string, report: StageReport, extra: Partial<StageOutcome> = {}): StageOutcome {
+  return {
+    stage,
+    command: [stage, '--json'],
+    status: report.status,
+    ...(report.reason !== undefined ? { reason: report.reason } : {}),
+    allowedNotRun: false,
+    exitCode: report.status === 'passed' ? 0 : report.status === 'failed' ? 1 : 2,
+    signal: null,
+    startedAt: report.startedAt,
+    durationMs: report.durationMs,
+    summary: report.summary,
+    ...(report.counts ? { counts: report.counts } : {}),
+    leftoverProcesses: 0,
+    logPath: `stages/${stage.replace(':', '_')}.log`,
+    report,
+    ...extra,
+  };
+}
+
+const at = '2026-11-30T06:00:00.000Z';
+
+export function fixtureOutcomes(): StageOutcome[] {
+  const killed = (id: string, inv: string, extra: Partial<MutantResult> = {}): MutantResult => ({ id, layer: 'model', verdict: 'killed', expectedInvariant: inv, violated: inv, traceLength: 9, ...extra });
+  const modelResults: MutantResult[] = [
+    killed('M1', 'Inv_SingleAuthority', { tracePath: M1_TRACE_PATH, alsoBroken: [] }),
+    killed('M2', 'Inv_SingleAuthority'),
+    { id: 'M3', layer: 'model', verdict: 'survived', expectedInvariant: 'Inv_Monotonic', reason: 'exploration finished with every invariant holding' },
+    killed('M4', 'Inv_SingleAuthority', { alsoBroken: ['Inv_Monotonic'] }),
+    killed('M5', 'Inv_Monotonic'),
+    killed('M6', 'Inv_SingleAuthority'),
+    killed('M7', 'Inv_Monotonic'),
+    killed('M8', 'Inv_SingleAuthority'),
+    killed('M9', 'Inv_SlotRulesSafe'),
+  ];
+  const tlcReason = 'no tla2tools.jar (set TLA2TOOLS_JAR)';
+  return [
+    outcome('tlc', stageReport({ stage: 'tlc', status: 'not-run', reason: tlcReason, startedAt: at, durationMs: 310, summary: `not run: ${tlcReason}` }), { allowedNotRun: true }),
+    outcome(
+      'evidence',
+      stageReport({
+        stage: 'evidence',
+        status: 'passed',
+        startedAt: at,
+        durationMs: 420,
+        summary: 'evidence complete: base + 9 mutants, spec hash matches',
+        counts: { configs: 10 },
+        details: { base: { specSha256: 'ab'.repeat(32), tlcVersion: '2.19 of 08 August 2024', bounds: { pods: 3, maxGen: 4 }, generated: 12636, distinct: 3637, depth: 27, invariants: ['TypeOK', 'Inv_SingleAuthority'], durationMs: 4200 } },
+      }),
+    ),
+    outcome('mutants:model', stageReport({ stage: 'mutants:model', status: 'failed', reason: '8/9 mutants killed; not killed: M3 survived', startedAt: at, durationMs: 5200, summary: '8/9 mutants killed', counts: { mutants: 9, killed: 8 }, mutants: modelResults, traces: [M1_TRACE_PATH] })),
+    outcome('parity', stageReport({ stage: 'parity', status: 'passed', startedAt: at, durationMs: 2100, summary: 'machine states = TLC states (3637)', counts: { machine: 3637, tlc: 3637, onlyMachine: 0, onlyTlc: 0 }, details: { actions: [{ action: 'AcquireB', event: 'AcquireB', script: 'src/fencing/lua/B/acquire.lua' }] } })),
+    outcome('limiter', stageReport({ stage: 'limiter', status: 'passed', startedAt: at, durationMs: 9100, summary: '1000 cases, every row exercised', details: { table: [{ first: 'deny', second: 'any', result: 'deny first', cases: 311 }, { first: 'allow', second: 'deny', result: 'deny second', cases: 240 }, { first: 'allow', second: 'allow', result: 'allow', cases: 449 }] } })),
+    outcome('props', stageReport({ stage: 'props', status: 'passed', startedAt: at, durationMs: 1, summary: '' }), {
+      status: 'error',
+      reason: 'killed by SIGSEGV',
+      exitCode: null,
+      signal: 'SIGSEGV',
+      report: null,
+      summary: 'killed by SIGSEGV',
+    }),
+  ];
+}
+
+export function fixtureReport(): VerifyReport {
+  const outcomes = fixtureOutcomes();
+  const matrix = mutationMatrix(loadManifest(), outcomes, STAGE_OF_LAYER);
+  return {
+    schema: VERIFY_SCHEMA,
+    tool: { name: 'fencecheck', version: '0.1.0' },
+    startedAt: at,
+    finishedAt: '2026-11-30T06:00:20.000Z',
+    durationMs: 20_000,
+    host: { node: 'v20.20.2', platform: 'linux', arch: 'x64', cpus: 2 },
+    git: { commit: '0'.repeat(40), dirty: true },
+    options: { stages: outcomes.map((o) => o.stage), notSelected: ['explore', 'mutants:impl', 'mutants:limiter'], allowNotRun: ['tlc'], jobs: 2, stageTimeoutMs: 2_700_000, out: 'reports' },
+    verdict: verifyVerdict(outcomes, matrix),
+    stages: outcomes,
+    tlc: tlcSummary(outcomes, '/nonexistent'),
+    mutationMatrix: matrix,
+    traces: [M1_TRACE_PATH],
+  };
+}
+
+/** A temporary project root holding the fixture's trace file; returns its path. */
+export function fixtureRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'fencecheck-report-'));
+  mkdirSync(join(root, 'reports/traces'), { recursive: true });
+  writeFileSync(join(root, M1_TRACE_PATH), JSON.stringify(m1Trace(), null, 2));
+  return root;
+}

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.js';
+import { junitXml } from '../../src/report/junit.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import { buildView, traceAnchor } from '../../src/report/view.js';
+import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';
+import { fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
+
+describe('verify document', () => {
+  const r = fixtureReport();
+  const rows = Object.fromEntries(r.mutationMatrix.rows.map((row) => [row.id, row]));
+
+  it('fills the mutation matrix from the mutant stages, with the reason wherever a cell is not a kill', () => {
+    expect(r.mutationMatrix.layers).toEqual(['tla', 'model', 'impl', 'limiter']);
+    expect(rows.M1!.cells.model).toMatchObject({ verdict: 'killed', violated: 'Inv_SingleAuthority', tracePath: M1_TRACE_PATH });
+    expect(rows.M3!.cells.model).toMatchObject({ verdict: 'survived', reason: 'exploration finished with every invariant holding' });
+    expect(rows.M1!.cells.tla).toMatchObject({ verdict: 'not-run', stage: 'tlc', reason: 'no tla2tools.jar (set TLA2TOOLS_JAR)' });
+    expect(rows.M1!.cells.impl.verdict).toBe('not-selected');
+    expect(rows.M1!.cells.limiter.verdict).toBe('n/a');
+    expect(rows.L1!.cells.tla.verdict).toBe('n/a');
+    expect(rows.L1!.cells.limiter.verdict).toBe('not-selected');
+  });
+
+  it('fails for a failed stage, a crashed stage and a surviving mutant, and lists the waived stage', () => {
+    expect(r.verdict.exitCode).toBe(1);
+    expect(r.verdict.reasons).toEqual([
+      'stage mutants:model failed: 8/9 mutants killed; not killed: M3 survived',
+      'stage props did not complete: killed by SIGSEGV',
+      'mutant M3 at layer model: survived: exploration finished with every invariant holding',
+    ]);
+    expect(r.verdict.waived).toEqual(['stage tlc not run (allowed): no tla2tools.jar (set TLA2TOOLS_JAR)']);
+  });
+
+  it('takes the TLC figures from the evidence stage when TLC did not run here', () => {
+    expect(r.tlc).toMatchObject({ from: 'evidence', specSha256: 'ab'.repeat(32), tlcVersion: '2.19 of 08 August 2024', generated: 12636, distinct: 3637, depth: 27, durationMs: 4200 });
+  });
+});
+
+describe('JUnit XML', () => {
+  const xml = junitXml(fixtureReport());
+  it('has one testcase per stage, per mutant × layer (n/a left out) and the not-run gate', () => {
+    // 6 stages + 3 not selected; M1–M9 × tla/model/impl + L1–L6 × limiter; the gate.
+    expect(xml.match(/<testcase /g)).toHaveLength(9 + 27 + 6 + 1);
+    expect(xml).toMatch(/<testsuites name="fencecheck verify" tests="43" failures="2" errors="1" skipped="/);
+    expect(xml).toContain('<testcase classname="fencecheck.stage" name="tlc" time="0.310">\n      <skipped message="not run: no tla2tools.jar (set TLA2TOOLS_JAR) (allowed)"/>');
+    expect(xml).toMatch(/name="props"[^>]*>\n\s*<error message="killed by SIGSEGV">/);
+    expect(xml).toMatch(/classname="fencecheck.mutants.model" name="M3 AcquireB_MaxMerge -&gt; Inv_Monotonic"[^>]*>\n\s*<failure message="survived \(expected Inv_Monotonic to kill it\)/);
+    expect(xml).toMatch(/classname="fencecheck.mutants.model" name="M1 [^"]*" time="0.000">\n\s*<system-out>killed: Inv_SingleAuthority\ntrace: reports\/traces\/model-M1.trace.json/);
+    expect(xml).toMatch(/name="every selected stage ran \(or is named by --allow-not-run\)" time="0.000"\/>/);
+    // Balanced: every opened testcase is closed or self-closed.
+    expect((xml.match(/<testcase [^>]*[^/]>/g) ?? []).length).toBe((xml.match(/<\/testcase>/g) ?? []).length);
+  });
+
+  it('marks an unwaived not-run stage as a gate failure, and escapes what XML cannot carry', () => {
+    const r = fixtureReport();
+    const notWaived = { ...r, stages: r.stages.map((o) => (o.stage === 'tlc' ? { ...o, allowedNotRun: false, reason: 'jar <missing> & "gone"\u0001' } : o)) };
+    const x = junitXml(notWaived);
+    expect(x).toContain('<failure message="not run and not allowed: tlc"/>');
+    expect(x).toContain('jar &lt;missing&gt; &amp; &quot;gone&quot; (not allowed: verify fails)');
+    expect(x).not.toContain('\u0001');
+  });
+});
+
+describe('Markdown and HTML reports', () => {
+  const root = fixtureRoot();
+  const report = fixtureReport();
+  const view = buildView(report, loadReportTraces(report, root));
+
+  it('Markdown: the matrix with links to the embedded trace, its step table and a Mermaid block', () => {
+    const md = renderMarkdown(view);
+    expect(md).toMatch(/^# fencecheck verify — FAILED/);
+    expect(md).toMatch(new RegExp(`\\| M1 \\| AcquireB_OldLeaseFree \\| Inv_SingleAuthority \\| ⚠️ not run \\| \\[✅ killed: Inv_SingleAuthority\\]\\(#${traceAnchor(M1_TRACE_PATH)}\\) \\|`));
+    expect(md).toContain('| M3 | AcquireB_MaxMerge | Inv_Monotonic | ⚠️ not run | ❌ survived |');
+    expect(md).toContain('| **spec SHA-256** | ' + 'ab'.repeat(32) + ' |');
+    expect(md).toContain('```mermaid\nsequenceDiagram');
+    expect(md).toMatch(/\| 8 \| AcquireB \| p1 \| B \| A \| A \| B \| p2\/1 \| \*\*p1\/2\*\* \|/);
+    expect(md).toContain('| deny | any | deny first | 311 |');
+  });
+
+  it('HTML: self-contained (no script, no external URL) with inline SVG for each trace', () => {
+    const html = renderHtml(view);
+    expect(html).not.toMatch(/<script|<link |src="http|href="http|url\(http/);
+    expect(html).toContain(`<article class="trace" id="${traceAnchor(M1_TRACE_PATH)}">`);
+    expect(html.match(/<svg /g)).toHaveLength(1);
+    expect(html).toContain('<td class="changed">p1/2</td>');
+    expect(html).toMatch(/<td class="bad"[^>]*>survived<\/td>/);
+  });
+
+  it('writes the four files, and the JSON is the document itself', () => {
+    const out = join(root, 'out');
+    const files = writeVerifyReports(report, out, root);
+    expect(JSON.parse(readFileSync(files.json, 'utf8'))).toEqual(report);
+    expect(readFileSync(files.junit, 'utf8')).toMatch(/^<\?xml/);
+    expect(readFileSync(files.markdown, 'utf8')).toContain('## Mutation matrix');
+    // A trace not embedded would be linked relative to the report; this one is embedded.
+    expect(readFileSync(files.html, 'utf8')).toContain(`href="#${traceAnchor(M1_TRACE_PATH)}"`);
+  });
+
+  it('lists a trace it cannot read instead of failing the report', () => {
+    const r = { ...report, traces: [...report.traces, 'reports/traces/missing.json'] };
+    const html = renderHtml(buildView(r, loadReportTraces(r, root)));
+    expect(html).toMatch(/Traces that could not be read:.*reports\/traces\/missing.json: cannot read trace/s);
+  });
+});

@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { INVARIANT_NAMES } from '../../src/fencing/invariants.js';
+import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
+import { projectRoot } from '../../src/project-root.js';
+import { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from '../../src/tlc/config.js';
+
+function cfgFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return cfgFiles(p);
+    return f.endsWith('.cfg') ? [relative(projectRoot, p)] : [];
+  });
+}
+
+const manifest = loadManifest();
+const tla = mutantsFor(manifest, 'tla');
+const spec = readFileSync(join(projectRoot, SPEC_PATH), 'utf8');
+
+describe('TLC configs and the mutant manifest', () => {
+  it('every .cfg in tla/ is the base config or a manifest entry, and every manifest config exists', () => {
+    const listed = new Set(tla.map((m) => m.layers.tla!.config!));
+    const found = cfgFiles(join(projectRoot, 'tla'));
+    for (const f of found) expect(f === BASE_CONFIG_PATH || listed.has(f), `${f} is neither the base config nor in mutants/manifest.json`).toBe(true);
+    for (const f of listed) expect(found, `${f} is named by the manifest but missing`).toContain(f);
+  });
+
+  it('the base config drops nothing, has no symmetry, and checks every invariant', () => {
+    const text = readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8');
+    const cfg = readCfg(text);
+    expect(cfg.dropped).toEqual([]);
+    expect(cfg.bounds).toEqual({ pods: ['p1', 'p2', 'p3'], maxGen: 4 });
+    expect(cfg.invariants).toEqual([...INVARIANT_NAMES]);
+    expect(text.replace(/\\\*.*$/gm, '')).not.toMatch(/SYMMETRY/);
+  });
+
+  it('each mutant config drops exactly its named target and checks its expected invariant alone with TypeOK', () => {
+    for (const m of tla) {
+      const cfg = readCfg(readFileSync(join(projectRoot, m.layers.tla!.config!), 'utf8'));
+      expect(cfg.dropped, m.id).toEqual([m.target]);
+      expect(cfg.invariants, m.id).toEqual(['TypeOK', m.expectedInvariant]);
+      expect(cfg.bounds, m.id).toEqual({ pods: ['p1', 'p2', 'p3'], maxGen: 4 });
+    }
+  });
+
+  it('the spec defines every target as a named guard/effect and lists it as a mutation point', () => {
+    const points = /MutationPoints == \{([^}]*)\}/.exec(spec)?.[1] ?? '';
+    for (const m of tla) {
+      expect(spec, `${m.target} definition`).toMatch(new RegExp(`^${m.target} ==`, 'm'));
+      expect(points, `${m.target} in MutationPoints`).toContain(`"${m.target}"`);
+      // The definition is switched by its own name, and no other definition reads that name.
+      expect(spec.split(`Kept("${m.target}")`).length - 1, m.target).toBe(1);
+    }
+    for (const inv of INVARIANT_NAMES) expect(spec).toMatch(new RegExp(`^${inv} ==`, 'm'));
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * `fencecheck verify` end to end through the real CLI, on the cheap stages only (TLC without a jar,
+ * the evidence check): the acceptance's "exits 1 naming the TLC stage" and "passes with
+ * --allow-not-run tlc and writes all reports", without running the heavy stages.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { VerifyReport } from '../../src/report/verify-doc.js';
+import { runCli } from './run-cli.js';
+
+// Whatever this machine has, the TLC stage must find no jar here.
+const NO_JAR = { TLA2TOOLS_JAR: '/nonexistent/tla2tools.jar' };
+const verify = (args: string[]) => runCli(['verify', ...args], NO_JAR);
+
+const outDir = () => mkdtempSync(join(tmpdir(), 'fencecheck-verify-cli-'));
+
+describe('fencecheck verify (CLI)', () => {
+  it('exits 1 naming the TLC stage when it did not run and --allow-not-run does not name it', async () => {
+    const out = outDir();
+    const r = await verify(['--stages', 'tlc', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/stage tlc not run: TLA2TOOLS_JAR=\/nonexistent\/tla2tools.jar does not exist \(pass --allow-not-run tlc to accept\)/);
+    expect(r.stdout).toMatch(/\[verify \+[\d.]+s\] tlc: started/);
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<failure message="not run and not allowed: tlc"/>');
+  });
+
+  it('with --allow-not-run tlc: TLC waived, the evidence verdicts fill the TLC column, all four reports written', async () => {
+    const out = outDir();
+    const r = await verify(['--stages', 'tlc,evidence', '--allow-not-run', 'tlc', '--out', out, '--json']);
+    const doc = JSON.parse(r.stdout) as VerifyReport;
+    expect(doc.schema).toBe('fencecheck.verify/1');
+    const tlc = doc.stages.find((s) => s.stage === 'tlc')!;
+    const evidence = doc.stages.find((s) => s.stage === 'evidence')!;
+    expect(tlc).toMatchObject({ status: 'not-run', allowedNotRun: true, exitCode: 2 });
+    expect(doc.verdict.waived[0]).toMatch(/^stage tlc not run \(allowed\)/);
+    // Exit 0 exactly when the one stage that ran held.
+    expect(r.code).toBe(evidence.status === 'passed' ? 0 : 1);
+    expect(doc.verdict.exitCode).toBe(r.code);
+    if (evidence.status === 'passed') {
+      const m1 = doc.mutationMatrix.rows.find((row) => row.id === 'M1')!;
+      expect(m1.cells.tla).toMatchObject({ verdict: 'killed', from: 'evidence', stage: 'evidence', violated: 'Inv_SingleAuthority' });
+      expect(doc.tlc).toMatchObject({ from: 'evidence' });
+      expect(doc.tlc?.specSha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    for (const f of ['verify.json', 'junit.xml', 'verify.md', 'verify.html', 'stages/tlc.log', 'stages/evidence.log']) expect(existsSync(join(out, f)), f).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, 'verify.json'), 'utf8'))).toEqual(doc);
+    // --json keeps stdout for the document; progress went to stderr.
+    expect(r.stderr).toMatch(/evidence: (passed|failed) in/);
+  });
+
+  it('rejects unknown stages and bad numbers with exit 64', async () => {
+    const bad = await verify(['--stages', 'tlc,nope']);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toMatch(/unknown stage 'nope'/);
+    expect((await verify(['--runs', '0'])).code).toBe(64);
+    expect((await verify(['--stages', 'tlc', '--skip', 'tlc'])).code).toBe(64);
+  });
+});

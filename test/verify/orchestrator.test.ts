@@ -1,0 +1,169 @@
+/**
+ * The verify orchestrator against real child processes (test/verify/fixtures/fake-stage.mjs) that
+ * pass, fail, do not run, lie about their status, print garbage, crash, hang and leak a grandchild.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StageOutcome } from '../../src/report/verify-doc.js';
+import type { ProgressSink } from '../../src/verify/progress.js';
+import { runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
+import { STAGES, stageArgv, type StageSpec } from '../../src/verify/stages.js';
+
+const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
+
+function spec(name: string, behaviour: string[], heavy = true, layer?: StageSpec['layer']): StageSpec {
+  return { name, argv: behaviour, forwards: [], heavy, what: `fake ${behaviour[0]}`, ...(layer ? { layer } : {}) };
+}
+
+class Recorder implements ProgressSink {
+  readonly events: string[] = [];
+  running = 0;
+  maxRunning = 0;
+  planned(stages: readonly string[]) {
+    this.events.push(`planned ${stages.join(',')}`);
+  }
+  started(stage: string) {
+    this.running += 1;
+    this.maxRunning = Math.max(this.maxRunning, this.running);
+    this.events.push(`started ${stage}`);
+  }
+  line(stage: string, text: string) {
+    this.events.push(`line ${stage} ${text}`);
+  }
+  finished(o: StageOutcome) {
+    this.running -= 1;
+    this.events.push(`finished ${o.stage} ${o.status}`);
+  }
+  close() {}
+}
+
+async function run(catalogue: StageSpec[], extra: Partial<VerifyRunOptions> = {}, env: Record<string, string> = {}) {
+  const progress = new Recorder();
+  const outDir = mkdtempSync(join(tmpdir(), 'fencecheck-verify-'));
+  Object.assign(process.env, env);
+  const report = await runVerify({
+    stages: catalogue.map((s) => s.name),
+    stageOptions: {},
+    allowNotRun: [],
+    jobs: 2,
+    stageTimeoutMs: 30_000,
+    outDir,
+    progress,
+    catalogue,
+    command: (_s, argv) => [process.execPath, FAKE, ...argv],
+    ...extra,
+  });
+  return { report, progress, outDir };
+}
+
+/** Running (a zombie waiting for its reaper no longer runs). */
+const alive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+describe('verify orchestrator', () => {
+  it('interprets every way a stage can end, and fails naming each problem', async () => {
+    const { report, progress, outDir } = await run(
+      [
+        spec('a-pass', ['pass']),
+        spec('b-fail', ['fail']),
+        spec('c-notrun', ['notrun']),
+        spec('d-placeholder', ['placeholder'], false),
+        spec('e-lying', ['lying']),
+        spec('f-garbage', ['garbage']),
+        spec('g-crash', ['crash']),
+      ],
+      { allowNotRun: ['c-notrun'] },
+    );
+    const by = Object.fromEntries(report.stages.map((o) => [o.stage, o]));
+    expect(by['a-pass']).toMatchObject({ status: 'passed', exitCode: 0, counts: { runs: 2 } });
+    expect(by['b-fail']).toMatchObject({ status: 'failed', reason: 'Inv_SingleAuthority broke at step 4' });
+    expect(by['c-notrun']).toMatchObject({ status: 'not-run', reason: 'no widget installed', allowedNotRun: true });
+    expect(by['d-placeholder']).toMatchObject({ status: 'not-run', reason: 'this command is not built yet', allowedNotRun: false });
+    expect(by['e-lying']!.status).toBe('error');
+    expect(by['e-lying']!.reason).toMatch(/report says passed but the command exited 1/);
+    expect(by['f-garbage']!.status).toBe('error');
+    expect(by['g-crash']).toMatchObject({ status: 'error', signal: 'SIGSEGV' });
+    expect(by['g-crash']!.reason).toMatch(/killed by SIGSEGV: about to crash/);
+
+    expect(report.verdict.exitCode).toBe(1);
+    const reasons = report.verdict.reasons.join('\n');
+    expect(reasons).toMatch(/stage b-fail failed/);
+    expect(reasons).toMatch(/stage d-placeholder not run: this command is not built yet \(pass --allow-not-run d-placeholder to accept\)/);
+    expect(reasons).not.toMatch(/stage c-notrun/);
+    expect(report.verdict.waived.join('\n')).toMatch(/c-notrun not run \(allowed\): no widget installed/);
+    // Progress lines come through, and every stage's stderr is kept.
+    expect(progress.events).toContain('line a-pass progress: run 2/2');
+    expect(readFileSync(join(outDir, by['g-crash']!.logPath!), 'utf8')).toMatch(/about to crash/);
+  });
+
+  it('passes when every stage held, and says nothing ran when only allowed not-run stages were selected', async () => {
+    const ok = await run([spec('a', ['pass']), spec('b', ['pass'], false)]);
+    expect(ok.report.verdict).toMatchObject({ exitCode: 0, status: 'passed', reasons: [] });
+    const none = await run([spec('n', ['notrun'])], { allowNotRun: ['n'] });
+    expect(none.report.verdict).toMatchObject({ exitCode: 2, status: 'not-run' });
+  });
+
+  it('runs at most `jobs` heavy stages at once, light ones alongside', async () => {
+    const heavy = ['h1', 'h2', 'h3', 'h4'].map((n) => spec(n, ['pass', '400']));
+    const two = await run(heavy);
+    expect(two.progress.maxRunning).toBe(2);
+    const one = await run([...heavy.slice(0, 2), spec('light', ['pass', '400'], false)], { jobs: 1 });
+    expect(one.progress.maxRunning).toBe(2);
+    // With one slot, the two heavy stages ran one after the other.
+    const order = one.progress.events.filter((e) => /^(started|finished) h/.test(e));
+    expect(order).toEqual(['started h1', 'finished h1 passed', 'started h2', 'finished h2 passed']);
+  });
+
+  it('kills a stage that exceeds its timeout, with its whole process group', async () => {
+    const t0 = performance.now();
+    const { report } = await run([spec('hang', ['hang'])], { stageTimeoutMs: 800 });
+    expect(performance.now() - t0).toBeLessThan(20_000);
+    expect(report.stages[0]).toMatchObject({ status: 'error' });
+    expect(report.stages[0]!.reason).toMatch(/timed out after 1 s/);
+  });
+
+  it('kills processes a stage leaves behind in its group, and fails verify for it', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'fencecheck-leak-')), 'pids');
+    const { report } = await run([spec('leak', ['leak'])], {}, { FAKE_STAGE_PIDFILE: pidFile });
+    delete process.env.FAKE_STAGE_PIDFILE;
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(report.stages[0]!.leftoverProcesses).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(alive(pid)).toBe(false);
+    expect(report.verdict.exitCode).toBe(1);
+    expect(report.verdict.reasons.join('\n')).toMatch(/stage leak left 1 process\(es\) running/);
+  });
+
+  it('wraps `mutants --json` result arrays into the stage and the mutation matrix', async () => {
+    const { report } = await run([spec('mutants:model', ['mutants'], true, 'model')]);
+    const o = report.stages[0]!;
+    expect(o.status).toBe('failed');
+    expect(o.report?.mutants).toHaveLength(2);
+    const rows = Object.fromEntries(report.mutationMatrix.rows.map((r) => [r.id, r]));
+    expect(rows.M1!.cells.model).toMatchObject({ verdict: 'killed', violated: 'Inv_SingleAuthority', tracePath: 'reports/traces/x.json' });
+    expect(rows.M3!.cells.model).toMatchObject({ verdict: 'survived' });
+    // The stage ran but said nothing about M2: that is a finding, not a pass.
+    expect(rows.M2!.cells.model).toMatchObject({ verdict: 'missing' });
+    expect(rows.M1!.cells.tla.verdict).toBe('not-selected');
+    expect(rows.L1!.cells.model.verdict).toBe('n/a');
+    expect(report.verdict.reasons.join('\n')).toMatch(/mutant M3 at layer model: survived/);
+    expect(report.traces).toEqual(['reports/traces/x.json']);
+  });
+
+  it('forwards only the options a stage takes, and always --json', () => {
+    const props = STAGES.find((s) => s.name === 'props')!;
+    const tlc = STAGES.find((s) => s.name === 'tlc')!;
+    expect(stageArgv(props, { runs: 5, seed: 42, topology: 'standalone' })).toEqual(['props', '--runs', '5', '--seed', '42', '--topology', 'standalone', '--json']);
+    expect(stageArgv(tlc, { runs: 5, seed: 42 })).toEqual(['tlc', '--mutants', '--json']);
+    expect(stageArgv(STAGES.find((s) => s.name === 'explore')!, { pods: 2, maxGen: 3, runs: 5 })).toEqual(['explore', '--pods', '2', '--max-gen', '3', '--json']);
+    expect(existsSync(FAKE)).toBe(true);
+  });
+});
