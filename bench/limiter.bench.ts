@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { BenchSection } from './section.js';
-import { startTopology, closeClient, type NodeInfo, type Topology } from '../src/valkey/index.js';
+import { startTopology, closeClient, describeSpec, type NodeInfo, type Topology } from '../src/valkey/index.js';
 import { evalScript, luaScript } from '../src/scripts/index.js';
 import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../src/limiter/index.js';
 
 /**
- * Limiter decisions per second on a standalone node: one client sequential (one decision in
+ * Limiter decisions per second on a standalone node and a 3-shard cluster: one client sequential (one decision in
  * flight), one client with concurrent callers (pipelined on its connection), and four clients —
  * beside the raw script-call ceilings: a trivial script (`return 1`) through the same evalScript,
  * and valkey-benchmark sending the limiter's own EVALSHA (server-side ceiling, no client work).
@@ -61,7 +61,7 @@ async function measure(topo: Topology, print: (l: string) => void): Promise<void
     await evalScript(clients[0]!, trivial, [], []);
     await one.allowOrdered(...pair(0)); // loads the limiter script outside the windows
 
-    print(`decisions/s (two-bucket allowOrdered, ${CHANNELS} channel pairs, ~${WINDOW_MS / 1000} s each) beside the raw script-call ceiling`);
+    print(`${describeSpec(topo.spec)}: decisions/s (two-bucket allowOrdered, ${CHANNELS} channel pairs, ~${WINDOW_MS / 1000} s each) beside the raw script-call ceiling`);
     const seq = await rate(1, (i) => one.allowOrdered(...pair(i)));
     const seqRaw = await rate(1, () => evalScript(clients[0]!, trivial, [], []));
     print(`  one client, sequential        ${fmt(seq).padStart(9)}/s   trivial script ${fmt(seqRaw).padStart(9)}/s   ratio ${(seq / seqRaw).toFixed(2)}`);
@@ -70,6 +70,7 @@ async function measure(topo: Topology, print: (l: string) => void): Promise<void
     print(`  one client, ${CALLERS} callers        ${fmt(conc).padStart(9)}/s   trivial script ${fmt(concRaw).padStart(9)}/s   ratio ${(conc / concRaw).toFixed(2)}`);
     const four = await rate(CALLERS, (i) => limiters[i % 4]!.allowOrdered(...pair(i)));
     print(`  4 clients, ${CALLERS} callers         ${fmt(four).padStart(9)}/s`);
+    if (topo.spec.kind !== 'standalone') return; // valkey-benchmark talks to one node
 
     const node = topo.nodes[0]!;
     const [a, b] = pair(0);
@@ -89,11 +90,13 @@ export const section: BenchSection = {
   name: 'limiter',
   title: 'limiter: ordered two-bucket decisions per second',
   async run(print) {
-    const topo = await startTopology({ kind: 'standalone' }, { provider: 'native' });
-    try {
-      await measure(topo, print);
-    } finally {
-      await topo.stop();
+    for (const spec of [{ kind: 'standalone' }, { kind: 'cluster', shards: 3 }] as const) {
+      const topo = await startTopology(spec, { provider: 'native' });
+      try {
+        await measure(topo, print);
+      } finally {
+        await topo.stop();
+      }
     }
   },
 };

@@ -37,7 +37,8 @@ export const section: BenchSection = {
     print(`sum of stage times ${formatDuration(serial)} → parallel speed-up ×${(serial / Math.max(1, doc.durationMs)).toFixed(2)} with --jobs ${doc.options.jobs} on ${doc.host.cpus} CPUs`);
     const w = Math.max(...doc.stages.map((s) => s.stage.length));
     for (const s of [...doc.stages].sort((a, b) => b.durationMs - a.durationMs)) {
-      print(`  ${s.stage.padEnd(w)}  ${formatDuration(s.durationMs).padStart(8)}  ${s.status.padEnd(8)}  ${formatCounts(s.counts)}`);
+      const counts = formatCounts(s.counts);
+      print(`  ${s.stage.padEnd(w)}  ${formatDuration(s.durationMs).padStart(8)}  ${s.status.padEnd(8)}  ${counts.length > 90 ? `${counts.slice(0, 90)}…` : counts}`);
     }
   },
 };

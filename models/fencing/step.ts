@@ -24,16 +24,9 @@ export function machineFor(bounds: FencingBounds, overrides: FencingOverrides = 
 
 export type FencingSnapshot = ReturnType<FencingMachine['resolveState']>;
 
-// States are immutable values: a state asked about again (enabledEvents, then nextState) reuses its snapshot.
-const snapshots = new WeakMap<FencingMachine, WeakMap<FencingState, FencingSnapshot>>();
-
 /** The machine snapshot whose context is `s` and whose regions sit at `s.mode` / `s.target`. */
 export function snapshotOf(machine: FencingMachine, s: FencingState): FencingSnapshot {
-  let byState = snapshots.get(machine);
-  if (!byState) snapshots.set(machine, (byState = new WeakMap()));
-  let snap = byState.get(s);
-  if (!snap) byState.set(s, (snap = machine.resolveState({ value: { mode: s.mode, target: s.target }, context: s })));
-  return snap;
+  return machine.resolveState({ value: { mode: s.mode, target: s.target }, context: s });
 }
 
 /** Is `ev` enabled in this snapshot (some transition's guard holds)? A stuttering step counts as enabled. */

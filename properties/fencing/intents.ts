@@ -12,47 +12,75 @@ import type { GateStep } from '../../src/gate/rules.js';
 export type Intent =
   | { readonly kind: 'acquire' | 'renew' | 'release' | 'upgrade' | 'downgrade'; readonly p: Pod }
   | { readonly kind: 'expire'; readonly which: 'old' | 'new' }
-  /** The deploy pipeline's next move: upgrade a lagging pod, else the next gate step that is allowed. */
-  | { readonly kind: 'deploy' }
+  /** The deploy pipeline's next move: the next gate step that is allowed, else roll a pod (preferably p). */
+  | { readonly kind: 'deploy'; readonly p: Pod }
   | { readonly kind: 'gate'; readonly step: GateStep };
 
 export function intentLabel(i: Intent): string {
   switch (i.kind) {
     case 'expire': return `expire(${i.which})`;
-    case 'deploy': return 'deploy';
+    case 'deploy': return `deploy(${i.p})`;
     case 'gate': return `gate(${i.step})`;
     default: return `${i.kind}(${i.p})`;
   }
 }
 
+/** A run's mix of actors: steady progress, lease churn, or an emergency-rollback storm. */
+export const PROFILES = ['steady', 'churn', 'retreat'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+type Weights = Readonly<Record<'acquire' | 'renew' | 'release' | 'expire' | 'upgrade' | 'downgrade' | 'deploy' | 'advance' | 'backfill' | 'rollback' | 'reverseMerge' | 'door', number>>;
+
+// Integer weights (fast-check's oneof). The pipeline runs the reverse merge itself when the gate asks
+// for it, so explicit operator merges are rare: a random early merge would hide the need for one.
+const WEIGHTS: Readonly<Record<Profile, Weights>> = {
+  steady: { acquire: 12, renew: 6, release: 4, expire: 4, upgrade: 6, downgrade: 4, deploy: 12, advance: 2, backfill: 2, rollback: 4, reverseMerge: 2, door: 2 },
+  churn: { acquire: 16, renew: 8, release: 8, expire: 8, upgrade: 4, downgrade: 2, deploy: 12, advance: 2, backfill: 2, rollback: 2, reverseMerge: 1, door: 2 },
+  retreat: { acquire: 10, renew: 2, release: 8, expire: 8, upgrade: 2, downgrade: 2, deploy: 12, advance: 1, backfill: 1, rollback: 8, reverseMerge: 0, door: 2 },
+};
+
 /**
  * Weights bias runs towards the interleavings that matter (mixed fleets, drains, rollbacks, the door)
- * without knowing any mutant: progress is frequent, rollbacks rarer, and every attempt the model would
- * refuse (acquire while held, renew or release after loss) stays in the mix.
+ * without knowing any mutant: progress is frequent, rollbacks come in storms in some runs, and every
+ * attempt the model would refuse (acquire while held, renew or release after loss) stays in the mix.
  */
-export function intentArbitrary(pods: readonly Pod[], door: boolean): fc.Arbitrary<Intent> {
+export function intentArbitrary(pods: readonly Pod[], door: boolean, profile: Profile = 'steady'): fc.Arbitrary<Intent> {
+  const w = WEIGHTS[profile];
   const pod = fc.constantFrom(...pods);
   const podIntent = (kind: 'acquire' | 'renew' | 'release' | 'upgrade' | 'downgrade') => pod.map((p): Intent => ({ kind, p }));
   const gate = (step: GateStep): fc.Arbitrary<Intent> => fc.constant({ kind: 'gate', step });
   const options: fc.WeightedArbitrary<Intent>[] = [
-    { weight: 6, arbitrary: podIntent('acquire') },
-    { weight: 3, arbitrary: podIntent('renew') },
-    { weight: 2, arbitrary: podIntent('release') },
-    { weight: 2, arbitrary: fc.constantFrom<Intent>({ kind: 'expire', which: 'old' }, { kind: 'expire', which: 'new' }) },
-    { weight: 3, arbitrary: podIntent('upgrade') },
-    { weight: 2, arbitrary: podIntent('downgrade') },
-    { weight: 6, arbitrary: fc.constant<Intent>({ kind: 'deploy' }) },
-    { weight: 1, arbitrary: gate('AdvanceTarget') },
-    { weight: 1, arbitrary: gate('Backfill') },
-    { weight: 2, arbitrary: gate('RollbackPhase') },
-    { weight: 2, arbitrary: gate('ReverseMerge') },
+    { weight: w.acquire, arbitrary: podIntent('acquire') },
+    { weight: w.renew, arbitrary: podIntent('renew') },
+    { weight: w.release, arbitrary: podIntent('release') },
+    { weight: w.expire, arbitrary: fc.constantFrom<Intent>({ kind: 'expire', which: 'old' }, { kind: 'expire', which: 'new' }) },
+    { weight: w.upgrade, arbitrary: podIntent('upgrade') },
+    { weight: w.downgrade, arbitrary: podIntent('downgrade') },
+    { weight: w.deploy, arbitrary: pod.map((p): Intent => ({ kind: 'deploy', p })) },
+    { weight: w.advance, arbitrary: gate('AdvanceTarget') },
+    { weight: w.backfill, arbitrary: gate('Backfill') },
+    { weight: w.rollback, arbitrary: gate('RollbackPhase') },
   ];
+  if (w.reverseMerge > 0) options.push({ weight: w.reverseMerge, arbitrary: gate('ReverseMerge') });
   if (door) {
     options.push(
-      { weight: 1, arbitrary: gate('EnterCompatible') },
-      { weight: 1, arbitrary: gate('RevertDisabled') },
-      { weight: 1, arbitrary: gate('Enable') },
+      { weight: w.door, arbitrary: gate('EnterCompatible') },
+      { weight: w.door, arbitrary: gate('RevertDisabled') },
+      { weight: w.door, arbitrary: gate('Enable') },
     );
   }
   return fc.oneof(...options);
+}
+
+/**
+ * A run's commands: one profile per run, so each run has a consistent character, plus runs that roll
+ * forward first and then meet an emergency-rollback storm (rollbacks mostly come after a phase shipped).
+ */
+export function runArbitrary(pods: readonly Pod[], door: boolean, maxCommands: number): fc.Arbitrary<Intent[]> {
+  const run = (profile: Profile, max: number) => fc.array(intentArbitrary(pods, door, profile), { minLength: 1, maxLength: max, size: 'max' });
+  const half = Math.max(1, Math.floor(maxCommands / 2));
+  return fc.oneof(
+    ...PROFILES.map((profile) => run(profile, maxCommands)),
+    fc.tuple(run('steady', half), run('retreat', Math.max(1, maxCommands - half))).map(([a, b]) => [...a, ...b]),
+  );
 }

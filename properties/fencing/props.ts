@@ -13,7 +13,7 @@ import { canonicalKey } from '../../src/fencing/state.js';
 import { projectRoot } from '../../src/project-root.js';
 import type { ExpiryMode } from '../../src/fencing/driver.js';
 import { ALL_CHECKS, type CheckSet } from './checks.js';
-import { intentArbitrary, intentLabel, type Intent } from './intents.js';
+import { intentLabel, runArbitrary, type Intent } from './intents.js';
 import { executeRun, type RunContext, type RunFailure, type StepRecord } from './run.js';
 
 export interface PropsOptions {
@@ -96,7 +96,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   // The last failing run is the shrunk counterexample (fast-check shrinks only through failures).
   const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode } | null } = { last: null };
   const arb = fc.tuple(
-    fc.array(intentArbitrary(bounds.pods, ctx.door !== undefined), { minLength: 1, maxLength: opts.maxCommands, size: 'max' }),
+    runArbitrary(bounds.pods, ctx.door !== undefined, opts.maxCommands),
     // Most runs lose leases by release; some by real TTL expiry.
     fc.constantFrom<ExpiryMode>('release', 'release', 'release', 'ttl'),
   );

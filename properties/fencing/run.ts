@@ -65,8 +65,9 @@ function podEvent(kind: 'acquire' | 'upgrade' | 'downgrade', p: Pod, v: Phase): 
  * Rolling back it follows the documented procedure: the reverse merge when the gate asks for it
  * before the rollback into O; at O it turns forward again.
  */
-async function deployEvent(d: FencingDriver, s: FencingState, door: boolean, pipe: Pipeline): Promise<FencingEvent | null> {
-  const pods = Object.keys(s.version) as Pod[];
+async function deployEvent(d: FencingDriver, s: FencingState, door: boolean, pipe: Pipeline, prefer: Pod): Promise<FencingEvent | null> {
+  // The rollout replaces pods in no fixed order: the intent names the pod it would rather roll.
+  const pods = [prefer, ...(Object.keys(s.version) as Pod[]).filter((p) => p !== prefer)];
   const obs = await d.gateObservations();
   if (pipe.direction === 'back' && (s.target === 'O' || s.mode !== 'disabled')) pipe.direction = 'forward';
   if (pipe.direction === 'back') {
@@ -195,7 +196,7 @@ async function performIntent(ctx: RunContext, d: FencingDriver, intent: Intent, 
         ev = { type: intent.step };
         if (intent.step === 'RollbackPhase') pipe.direction = 'back';
         if (intent.step === 'AdvanceTarget') pipe.direction = 'forward';
-      } else if (intent.kind === 'deploy') ev = await deployEvent(d, real, ctx.door !== undefined, pipe);
+      } else if (intent.kind === 'deploy') ev = await deployEvent(d, real, ctx.door !== undefined, pipe, intent.p);
       else ev = podEvent(intent.kind, intent.p, real.version[intent.p]!);
       if (ev === null) return { event: null, outcome: { status: 'skipped', note: 'nothing to deploy' }, predicted: model, mismatch: null, followed: false };
       const next = predict(ev);

@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { Limiter, limiterOptions, type LimiterPatch } from '../../src/limiter/index.js';
-import { closeClient, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
+import { closeClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import { limiterCaseArb, type LimiterCase } from './arbitraries.js';
-import { startDropProxy, type DropProxy } from './drop-proxy.js';
+import { startReplyDropper, type ReplyDropper } from './drop-proxy.js';
 import { addRowStats, emptyRowStats, LimiterViolation, runCase, type CheckName, type RowStats } from './harness.js';
 
 export interface LimiterPropertyOptions {
@@ -18,7 +18,7 @@ export interface LimiterPropertyOptions {
   readonly path?: string;
   /** Deploy this patch instead of the shipped limiter (mutant runs). */
   readonly patch?: LimiterPatch;
-  /** Include lost-reply faults; possible only on a standalone topology (default there: yes). */
+  /** Include lost-reply faults (default: whenever faultsUnavailable() says they can run). */
   readonly faults?: boolean;
 }
 
@@ -43,25 +43,30 @@ export function replayHint(r: Pick<LimiterPropertyResult, 'seed' | 'path'>): str
   return `--seed=${r.seed}${r.path ? ` --path=${r.path}` : ''}`; // '=': a negative seed is not an option
 }
 
+/**
+ * Why lost-reply faults cannot run on a topology, or null. They need nodes the harness owns (the
+ * execution counts are server-wide) whose announced addresses are the ones it connects to (a
+ * cluster in containers announces addresses the proxies cannot stand in for).
+ */
+export function faultsUnavailable(topology: Topology): string | null {
+  if (!topology.owned) return 'lost-reply faults need a topology the harness owns';
+  if (topology.spec.kind === 'cluster' && topology.provider !== 'native') return 'lost-reply faults on a cluster need native nodes (announced addresses = proxied addresses)';
+  return null;
+}
+
 export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<LimiterPropertyResult> {
   const { topology } = opts;
-  const faults = opts.faults ?? (topology.spec.kind === 'standalone' && topology.owned);
-  if (faults && topology.spec.kind !== 'standalone') throw new Error('lost-reply faults need a standalone topology');
-  const node = topology.nodes.find((n) => n.role === 'primary');
-  if (!node) throw new Error('topology has no primary');
-  const prefix = topology.keyPrefix ? { keyPrefix: topology.keyPrefix } : {};
+  const why = faultsUnavailable(topology);
+  const faults = opts.faults ?? why === null;
+  if (faults && why !== null) throw new Error(`lost-reply faults: ${why}`);
   const admin: ValkeyClient = topology.client();
-  let proxy: DropProxy | undefined;
+  let dropper: ReplyDropper | undefined;
   let subject: ValkeyClient | undefined;
   try {
-    if (faults) {
-      proxy = await startDropProxy(node);
-      subject = createClient({ kind: 'standalone', host: '127.0.0.1', port: proxy.port }, prefix);
-    } else {
-      subject = topology.client();
-    }
-    const limiter = new Limiter(subject, limiterOptions(opts.patch));
-    const ctx = { admin, limiter, ...(proxy ? { proxy } : {}) };
+    if (faults) dropper = await startReplyDropper(topology);
+    else subject = topology.client();
+    const limiter = new Limiter(dropper?.client ?? subject!, limiterOptions(opts.patch));
+    const ctx = { admin, limiter, ...(dropper ? { dropper } : {}) };
     const run = randomBytes(3).toString('hex');
     let n = 0;
     const stats = emptyRowStats();
@@ -96,6 +101,6 @@ export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<
   } finally {
     if (subject) await closeClient(subject);
     await closeClient(admin);
-    await proxy?.stop();
+    await dropper?.stop();
   }
 }

@@ -76,16 +76,21 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
   let split = false;
 
   /**
-   * Gives empty slots to `owner`: the owner takes the highest config epoch and claims the ranges in
-   * its own view; gossip carries the claim to the others (no node passes through "unassigned").
+   * Gives empty slots to `owner`: the owner claims the ranges in its own view with a fresh epoch, and
+   * every other node forgets them (an unassigned slot takes any claim, whatever the epochs), so
+   * gossip converges on the owner. The caller waits until every node agrees.
    */
   async function assignEmpty(slots: readonly number[], owner: number): Promise<void> {
     if (slots.length === 0) return;
-    const a = admins[owner]!;
-    await a.call('CLUSTER', 'BUMPEPOCH');
-    for (const [lo, hi] of toRanges(slots)) {
-      await a.call('CLUSTER', 'DELSLOTSRANGE', lo, hi);
-      await a.call('CLUSTER', 'ADDSLOTSRANGE', lo, hi);
+    const ranges = toRanges(slots);
+    await admins[owner]!.call('CLUSTER', 'BUMPEPOCH');
+    for (const [lo, hi] of ranges) {
+      await admins[owner]!.call('CLUSTER', 'DELSLOTSRANGE', lo, hi);
+      await admins[owner]!.call('CLUSTER', 'ADDSLOTSRANGE', lo, hi);
+    }
+    for (const [i, a] of admins.entries()) {
+      if (i === owner) continue;
+      for (const [lo, hi] of ranges) await a.call('CLUSTER', 'DELSLOTSRANGE', lo, hi).catch(() => undefined);
     }
   }
 
@@ -120,12 +125,9 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
 
   /** Every slot on the first primary: the one-shard `compatible` topology. */
   async function consolidate(): Promise<void> {
-    for (let i = 1; i < admins.length; i++) {
-      const [lo, hi] = ranges[i]!;
-      const owned: number[] = [];
-      for (let s = lo; s <= hi; s++) owned.push(s);
-      await assignEmpty(owned, 0);
-    }
+    const others: number[] = [];
+    for (let slot = ranges[1]![0]; slot < SLOT_COUNT; slot++) others.push(slot);
+    await assignEmpty(others, 0);
     await waitFor('every node to see one shard owning all slots', () => viewsAgree(() => 0));
   }
 
@@ -174,6 +176,7 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
         }
         await assignEmpty(empty, i);
       }
+      await waitFor('every node to agree on the split', () => viewsAgree((s) => (nonEmpty.has(s) ? 0 : ownerIndex(s, ranges))));
       split = true;
       for (const s of nonEmpty) {
         const to = ownerIndex(s, ranges);

@@ -10,6 +10,7 @@ import { OutcomeUnknownError, type Topology, type ValkeyClient, closeClient } fr
 import { createGate, type Gate, type GateDecision } from '../gate/gate.js';
 import { isGateStep, type GateStep } from '../gate/rules.js';
 import type { GateObservations } from '../gate/observations.js';
+import { observeKeyspace } from '../gate/observe.js';
 import { DEFAULT_BOUNDS, NONE, PHASES, type FencingBounds, type FencingState, type Lease, type Mode, type Phase, type Pod } from './state.js';
 import { sessionKeys, type SessionKeys, type SessionRef } from './keys.js';
 import { DEFAULT_LEASE_TTL_MS, decodeCounter, decodeLease } from './encoding.js';
@@ -177,23 +178,15 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
   const operator = () => operatorClient(conn, scripts);
 
   async function gateObservations(): Promise<GateObservations> {
-    const ops = operator();
-    // One census call per key: single-key scripts run on every topology.
-    const census = async (k: string) => ops.census([k]);
-    const [oldLeaseCensus, newLeaseCensus, oldGen, newGen] = await Promise.all([
-      census(keys.oldLease),
-      census(keys.newLease),
-      readCounter(keys.oldGen),
-      readCounter(keys.newGen),
-    ]);
+    const ks = await observeKeyspace(conn, scripts, [session]);
     return {
       podPhases: { ...rec.version },
       target: rec.target,
       mode: rec.mode,
       backfilled: rec.backfilled,
-      oldLeaseCensus,
-      newLeaseCensus,
-      counters: [{ session: `${session.community}:${session.session}`, oldGen, newGen }],
+      oldLeaseCensus: ks.oldLeaseCensus,
+      newLeaseCensus: ks.newLeaseCensus,
+      counters: ks.counters,
       keyslot: door ? await door.keyslotCheck([keys.newLease, keys.newGen]) : null,
     };
   }

@@ -26,6 +26,7 @@ th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vert
 th { background: #f1f3f5; }
 table.kv th { width: 14em; }
 #mutation-matrix-table td { white-space: nowrap; }
+td a { color: inherit; }
 td.ok { color: var(--ok); font-weight: 600; } td.bad { color: var(--bad); font-weight: 700; background: #fff5f5; }
 td.warn { color: var(--warn); } td.muted { color: var(--muted); }
 p.ok { color: var(--ok); font-weight: 600; } p.bad { color: var(--bad); font-weight: 600; } p.warn { color: var(--warn); } p.muted { color: var(--muted); }

@@ -48,7 +48,7 @@ export function junitXml(report: VerifyReport): string {
       mutantCases.push({
         classname: `fencecheck.mutants.${layer}`,
         name: `${row.id} ${row.target} -> ${row.expectedInvariant}`,
-        seconds: 0,
+        seconds: (cell.durationMs ?? 0) / 1000,
         result: mutantResult(cell, row.expectedInvariant),
         out: [cellText(cell), cell.tracePath ? `trace: ${cell.tracePath}` : '', cell.seed !== undefined ? `seed: ${cell.seed}` : '', cell.path ? `path: ${cell.path}` : ''].filter(Boolean).join('\n'),
       });

@@ -58,7 +58,7 @@ export function limiterBlocks(details: unknown): Block[] | null {
       return [
         { text: first?.title ?? name, title: name },
         ...per.map((i) => (i ? { text: i.status, ...(TONE[i.status] ? { tone: TONE[i.status]! } : {}) } : { text: '-', tone: 'muted' as const })),
-        { text: per.map((i) => i?.detail).filter(Boolean).join(' | ') },
+        { text: [...new Set(per.map((i) => i?.detail).filter(Boolean))].join(' | ') },
       ];
     }),
   };

@@ -41,7 +41,7 @@ export function mutationMatrix(
   return { layers: [...LAYERS], rows };
 }
 
-const CELL_FIELDS = ['violated', 'alsoBroken', 'traceLength', 'tracePath', 'seed', 'path', 'reason'] as const;
+const CELL_FIELDS = ['violated', 'alsoBroken', 'traceLength', 'tracePath', 'seed', 'path', 'durationMs', 'reason'] as const;
 
 function cellOf(r: MutantResult, stage: string): MatrixCell {
   const cell: Record<string, unknown> = { verdict: r.verdict, stage };

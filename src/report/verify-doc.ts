@@ -42,7 +42,7 @@ export interface StageOutcome {
 export type CellVerdict = Verdict | 'n/a' | 'not-selected' | 'missing';
 
 /** A mutant × layer cell: the layer's own result fields, or why there is none. */
-export interface MatrixCell extends Pick<MutantResult, 'violated' | 'alsoBroken' | 'traceLength' | 'tracePath' | 'seed' | 'path' | 'reason'> {
+export interface MatrixCell extends Pick<MutantResult, 'violated' | 'alsoBroken' | 'traceLength' | 'tracePath' | 'seed' | 'path' | 'durationMs' | 'reason'> {
   readonly verdict: CellVerdict;
   /** The stage whose result this is (or that would have produced it). */
   readonly stage: string;

@@ -187,6 +187,9 @@ function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, link: (p:
     blocks: [
       { kind: 'p', text: 'Each mutant removes one named guard or effect; a layer kills it when its ordinary checker reports the expected invariant. Cells link to the counterexample trace.' },
       table,
+      ...(m.rows.some((row) => m.layers.some((l) => row.cells[l].from === 'evidence'))
+        ? [{ kind: 'p', text: '(evidence): TLC did not run here; the verdict is the committed TLC evidence, whose spec and config hashes the evidence stage checked in this run.', tone: 'muted' } as Block]
+        : []),
       ...(unique.length > 0 ? [{ kind: 'p', text: 'Why cells are not killed:' } as Block, { kind: 'list', items: unique } as Block] : []),
     ],
   };
@@ -198,8 +201,13 @@ function stageDetailSection(r: VerifyReport, stage: string, title: string, intro
   const blocks: Block[] = [];
   if (intro) blocks.push({ kind: 'p', text: intro });
   blocks.push({ kind: 'p', text: `${stageStatusText(o)}: ${o.status === 'passed' ? o.summary : (o.reason ?? o.summary)}`, tone: STATUS_TONE[o.status] ?? 'muted' });
-  if (o.counts && Object.keys(o.counts).length > 0) blocks.push({ kind: 'kv', rows: Object.entries(o.counts).map(([k, v]) => [k, String(v)] as const) });
-  if (o.report?.details !== undefined) blocks.push(...((stage === 'limiter' ? limiterBlocks(o.report.details) : null) ?? detailBlocks(o.report.details, 2)));
+  // The limiter's counts are its table's cells: show the table instead.
+  const special = stage === 'limiter' && o.report?.details !== undefined ? limiterBlocks(o.report.details) : null;
+  if (special) blocks.push(...special);
+  else {
+    if (o.counts && Object.keys(o.counts).length > 0) blocks.push({ kind: 'kv', rows: Object.entries(o.counts).map(([k, v]) => [k, String(v)] as const) });
+    if (o.report?.details !== undefined) blocks.push(...detailBlocks(o.report.details, 2));
+  }
   return { id: `stage-${stage}`, title, blocks };
 }
 

@@ -34,7 +34,7 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): Found<'java'> {
   const home = env['JAVA_HOME'];
   const candidates = [...(home ? [join(home, 'bin', 'java')] : []), 'java'];
   for (const java of candidates) {
-    const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000 });
+    const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
     if (!probe.error && probe.status === 0) return { ok: true, java };
   }
   return { ok: false, reason: NO_JAVA_REASON };

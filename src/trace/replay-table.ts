@@ -43,9 +43,11 @@ export function replayVerdict(result: ReplayResult, stepCount: number): string {
   const stop = result.stoppedAt === null ? null : result.steps[result.stoppedAt];
   const lines: string[] = [];
   if (stop) {
-    lines.push(`real keyspace breaks ${stop.brokenReal.join(', ')} at step ${stop.index} (${stop.action}); the model predicted ${at(result.predictedAt)}.`);
+    const broke = stop.brokenReal.length > 0 ? `real keyspace breaks ${stop.brokenReal.join(', ')}` : 'T3 breaks on the wire';
+    lines.push(`${broke} at step ${stop.index} (${stop.action}); the model predicted ${at(result.predictedAt)}.`);
     if (stop.brokenReal.includes('Inv_SingleAuthority'))
       lines.push(`two live leases on the real keyspace: old ${stop.real.oldLease.owner}/${stop.real.oldLease.gen}, new ${stop.real.newLease.owner}/${stop.real.newLease.gen}`);
+    if (stop.slotBreaches.length > 0) lines.push(`T3 on the wire: ${stop.slotBreaches.join('; ')}`);
   } else {
     lines.push(`every invariant held on the real keyspace for all ${result.steps.length} of ${stepCount} steps; the model predicted a violation at ${at(result.predictedAt)}.`);
   }

@@ -3,17 +3,18 @@
  * scripts of the pod's version, the deployment gate for fleet steps), the real keyspace is observed
  * after each step and laid beside the trace's model state, and the replay stops at the first step
  * where an invariant breaks on the real keyspace. A trace made under a mutant replays with that
- * mutant's implementation patch (the manifest's `impl` entry) applied.
+ * mutant's implementation patch (the manifest's `impl` entry) applied. A trace that crosses the mode
+ * door replays with the cluster the door carries the keyspace onto.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { FencingEvent } from '../../models/fencing/index.js';
+import type { DoorBackend } from '../fencing/door.js';
 import { createFencingDriver, type StepStatus } from '../fencing/driver.js';
 import { brokenInvariants } from '../fencing/invariants.js';
 import type { ImplPatch } from '../fencing/patch.js';
+import type { FencingScripts } from '../fencing/scripts.js';
 import type { FencingState } from '../fencing/state.js';
+import { loadPatch } from '../mutants/layers/impl.js';
 import type { MutantManifest } from '../mutants/manifest.js';
-import { projectRoot } from '../project-root.js';
 import type { Topology } from '../valkey/index.js';
 import type { FencingTrace, TraceStep } from './format.js';
 import { stateCells, stateColumns, stepPod } from './steps.js';
@@ -33,6 +34,8 @@ export interface ReplayStep {
   readonly mismatches: readonly string[];
   readonly brokenModel: readonly string[];
   readonly brokenReal: readonly string[];
+  /** T3 seen on the wire after the door: a CROSSSLOT rejection, or an old key among a script's KEYS. */
+  readonly slotBreaches: readonly string[];
 }
 
 export interface ReplayResult {
@@ -54,21 +57,17 @@ export class ReplayUnavailableError extends Error {
   override readonly name = 'ReplayUnavailableError';
 }
 
-/** Loads the impl patch (default export of mutants/impl/Mx.ts) the manifest names for `mutant`. */
+/** The impl patch (default export of mutants/impl/Mx.ts) the manifest names for `mutant`, loaded by the impl layer's loader. */
 export async function loadImplPatch(manifest: MutantManifest, mutant: string): Promise<{ path: string; patch: ImplPatch }> {
   const entry = manifest.mutants.find((m) => m.id === mutant);
   if (!entry) throw new ReplayUnavailableError(`mutant ${mutant} is not in mutants/manifest.json`);
   const path = entry.layers.impl?.patch;
   if (!path) throw new ReplayUnavailableError(`mutant ${mutant} has no implementation-layer patch in the manifest`);
-  let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(resolve(projectRoot, path)).href)) as { default?: unknown };
+    return { path, patch: await loadPatch(entry) };
   } catch (err) {
     throw new ReplayUnavailableError(`cannot load ${path}: ${(err as Error).message}`);
   }
-  const patch = mod.default;
-  if (typeof patch !== 'object' || patch === null) throw new ReplayUnavailableError(`${path} must default-export an ImplPatch`);
-  return { path, patch: patch as ImplPatch };
 }
 
 /** The trace step as the model's event (the step's action with its pod). */
@@ -77,14 +76,31 @@ export function stepEvent(step: TraceStep): FencingEvent {
   return (p ? { type: step.action, p } : { type: step.action }) as FencingEvent;
 }
 
+/** Steps that carry the keyspace across the mode door: a replay with one needs the cluster too. */
+export const DOOR_STEPS: readonly string[] = ['EnterCompatible', 'RevertDisabled', 'Enable'];
+
+export function needsDoor(trace: FencingTrace): boolean {
+  return trace.steps.some((s) => DOOR_STEPS.includes(s.action));
+}
+
 export interface ReplayOptions {
+  /** The standalone node (mode disabled). */
   readonly topology: Topology;
+  /** The cluster the keyspace is carried onto at EnterCompatible (without one, door steps are skipped). */
+  readonly door?: DoorBackend;
+  /** Scripts already loaded with the patch. */
+  readonly scripts?: FencingScripts;
   readonly patch?: { path: string; patch: ImplPatch };
   readonly onStep?: (step: ReplayStep) => void;
 }
 
 export async function replayTrace(trace: FencingTrace, opts: ReplayOptions): Promise<ReplayResult> {
-  const driver = createFencingDriver(opts.topology, { bounds: trace.bounds, ...(opts.patch ? { patch: opts.patch.patch } : {}) });
+  const driver = createFencingDriver(opts.topology, {
+    bounds: trace.bounds,
+    ...(opts.patch ? { patch: opts.patch.patch } : {}),
+    ...(opts.door ? { door: opts.door } : {}),
+    ...(opts.scripts ? { scripts: opts.scripts } : {}),
+  });
   const columns = stateColumns(trace.bounds.pods);
   const steps: ReplayStep[] = [];
   let stoppedAt: number | null = null;
@@ -99,6 +115,7 @@ export async function replayTrace(trace: FencingTrace, opts: ReplayOptions): Pro
         note = outcome.note;
       }
       const real = await driver.observe();
+      const slotBreaches = driver.takeSlotBreaches().map((b) => `${b.script}: ${b.what}`);
       const modelCells = stateCells(step.state);
       const realCells = stateCells(real);
       const brokenReal = brokenInvariants(real, trace.bounds);
@@ -113,10 +130,11 @@ export async function replayTrace(trace: FencingTrace, opts: ReplayOptions): Pro
         mismatches: columns.filter((c) => modelCells[c] !== realCells[c]),
         brokenModel: brokenInvariants(step.state, trace.bounds),
         brokenReal,
+        slotBreaches,
       };
       steps.push(row);
       opts.onStep?.(row);
-      if (brokenReal.some((b) => !prevBrokenReal.includes(b))) {
+      if (brokenReal.some((b) => !prevBrokenReal.includes(b)) || slotBreaches.length > 0) {
         stoppedAt = index;
         break;
       }

@@ -46,14 +46,31 @@ export function sequenceDiagram(trace: FencingTrace): SequenceDiagram {
       items.push(message(step, trace.steps[i - 1]!.state, row.changed, i));
     }
     if (row.newlyBroken.length > 0) {
-      const what = row.newlyBroken.includes('Inv_SingleAuthority')
-        ? `two live leases: old ${lease(step.state.oldLease)}, new ${lease(step.state.newLease)}`
-        : `state breaks it`;
+      const what = row.newlyBroken.map((inv) => brokenWhy(inv, step.state, i > 0 ? trace.steps[i - 1]!.state : step.state)).join('; ');
       items.push({ kind: 'note', step: i, over: [OLD, NEW], text: `✗ ${row.newlyBroken.join(', ')}: ${what}`, alarm: true });
     }
   });
   const title = `${trace.source} trace${trace.mutant ? ` under ${trace.mutant}` : ''}${trace.violated ? ` violating ${trace.violated}` : ''}`;
   return { title, participants, items };
+}
+
+/** What the state shows that breaks the invariant, in the spec's terms. */
+function brokenWhy(inv: string, s: FencingState, before: FencingState): string {
+  switch (inv) {
+    case 'Inv_SingleAuthority':
+      return `two live leases: old ${lease(s.oldLease)}, new ${lease(s.newLease)}`;
+    case 'Inv_Monotonic':
+      return `generation ${s.lastIssued} issued after ${before.lastIssued}`;
+    case 'Inv_SlotRulesSafe': {
+      const notC = Object.entries(s.version).filter(([, v]) => v !== 'C').map(([p, v]) => `${p} on ${v}`);
+      const why = [...notC, ...(s.backfilled ? [] : ['no backfill']), ...(s.oldLease.owner === 'None' ? [] : [`old lease ${lease(s.oldLease)}`])];
+      return `mode ${s.mode} with ${why.join(', ') || 'the fleet not ready'}`;
+    }
+    case 'Inv_LeaseGenBounded':
+      return `lease generation above its counter (old ${lease(s.oldLease)} ≤ ${s.oldGen}?, new ${lease(s.newLease)} ≤ ${Math.max(s.oldGen, s.newGen)}?)`;
+    default:
+      return 'the state breaks it';
+  }
 }
 
 /** Which lifeline sends and which receives a step, chosen from the action and what it changed. */

@@ -96,6 +96,13 @@ function guardDestructiveCommands(client: ValkeyClient): void {
   };
 }
 
+/** A direct connection to one node (admin, probes, reading the keyspace of one shard), no-resend options. */
+export function nodeClient(node: { host: string; port: number }): Redis {
+  const c = new Redis({ ...standaloneClientOptions(), host: node.host, port: node.port });
+  c.on('error', () => {});
+  return c;
+}
+
 /** Closes a client without waiting on a server that may be gone. */
 export async function closeClient(client: ValkeyClient): Promise<void> {
   try {

@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { SLOT_COUNT, keySlot } from '../slots/index.js';
-import { closeClient, standaloneClientOptions } from './client.js';
+import { closeClient, nodeClient } from './client.js';
 import type { LaunchedNode } from './node-args.js';
 import { waitUntil } from './wait.js';
 
@@ -20,12 +20,6 @@ export function slotRanges(shards: number): [number, number][] {
   return out;
 }
 
-function admin(node: LaunchedNode): Redis {
-  const c = new Redis({ ...standaloneClientOptions(), host: node.host, port: node.port });
-  c.on('error', () => {});
-  return c;
-}
-
 /**
  * Turns freshly started cluster-enabled nodes into a cluster: slots split over the primaries, every
  * node met, replicas attached and caught up, `cluster_state:ok` on every node and each primary
@@ -33,7 +27,7 @@ function admin(node: LaunchedNode): Redis {
  */
 export async function formCluster(shards: readonly ShardPlan[]): Promise<void> {
   const all = shards.flatMap((s) => [s.primary, ...s.replicas]);
-  const clients = new Map(all.map((n) => [n, admin(n)] as const));
+  const clients = new Map(all.map((n) => [n, nodeClient(n)] as const));
   const c = (n: LaunchedNode) => clients.get(n)!;
   try {
     const ranges = slotRanges(shards.length);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { closeClient, createClient, standaloneClientOptions } from './client.js';
+import { closeClient, createClient, nodeClient } from './client.js';
 import { UnsafeOperationError, ValkeyUnavailableError } from './errors.js';
 import { flushPrimaries } from './owned.js';
 import type { ClientTarget, NodeInfo, Topology, TopologySpec } from './types.js';
@@ -44,8 +43,7 @@ export async function startExternal(spec: TopologySpec): Promise<Topology> {
   const owned = endpoints.every((e) => isLoopback(e.host)) || process.env[ENV_ALLOW_DESTRUCTIVE] === '1';
   const keyPrefix = owned ? '' : `fencecheck:${Date.now().toString(36)}${randomBytes(3).toString('hex')}:`;
 
-  const probe = new Redis({ ...standaloneClientOptions(), retryStrategy: () => null, host: endpoints[0]!.host, port: endpoints[0]!.port });
-  probe.on('error', () => {});
+  const probe = nodeClient(endpoints[0]!);
   let nodes: NodeInfo[];
   try {
     const clusterEnabled = /cluster_enabled:1/.test(await probe.info('cluster'));

@@ -1,15 +1,14 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
- * A loopback TCP proxy in front of one Valkey node that can lose a reply on purpose: when armed, the
- * first client→server chunk that matches is forwarded, and `afterMs` later both sides of that
- * connection are destroyed — the server still runs the command, its reply never reaches the client.
- * (CLIENT KILL cannot do this: Valkey refuses it while a script runs.) Loopback only.
+ * A loopback TCP proxy in front of one Valkey node whose connections can be cut at a chosen moment
+ * (both sides destroyed at once). Cut while the server runs a script, the server finishes the script
+ * and its reply never reaches the client. (CLIENT KILL cannot do this: Valkey refuses it while a
+ * script runs.) Loopback only.
  */
 export class FaultProxy {
   private server: Server | undefined;
   private readonly pairs = new Set<[Socket, Socket]>();
-  private armed: { match: (chunk: Buffer) => boolean; afterMs: number; fired: () => void } | undefined;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -19,25 +18,11 @@ export class FaultProxy {
       const upstream = connect(this.target.port, this.target.host);
       const pair: [Socket, Socket] = [client, upstream];
       this.pairs.add(pair);
-      const drop = () => {
-        client.destroy();
-        upstream.destroy();
-        this.pairs.delete(pair);
-      };
+      const drop = () => this.cut(pair);
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
-      upstream.on('data', (d) => client.write(d));
-      client.on('data', (d) => {
-        upstream.write(d);
-        const a = this.armed;
-        if (a && a.match(d)) {
-          this.armed = undefined;
-          setTimeout(() => {
-            drop();
-            a.fired();
-          }, a.afterMs);
-        }
-      });
+      client.pipe(upstream);
+      upstream.pipe(client);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const addr = this.server.address();
@@ -45,22 +30,21 @@ export class FaultProxy {
     return this;
   }
 
-  /** Cuts the connection `afterMs` after the next chunk that matches; resolves when it has cut. */
-  cutAfter(match: (chunk: Buffer) => boolean, afterMs: number): Promise<void> {
-    return new Promise((fired) => {
-      this.armed = { match, afterMs, fired };
-    });
+  /** Destroys every open connection through the proxy (new ones are still accepted). Returns how many. */
+  cutAll(): number {
+    const n = this.pairs.size;
+    for (const p of [...this.pairs]) this.cut(p);
+    return n;
+  }
+
+  private cut(pair: [Socket, Socket]): void {
+    pair[0].destroy();
+    pair[1].destroy();
+    this.pairs.delete(pair);
   }
 
   async stop(): Promise<void> {
-    for (const [a, b] of this.pairs) {
-      a.destroy();
-      b.destroy();
-    }
-    this.pairs.clear();
+    this.cutAll();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
-
-/** Matches a RESP request carrying EVAL or EVALSHA. */
-export const isEvalRequest = (chunk: Buffer): boolean => /\r\nEVAL(SHA)?\r\n/i.test(chunk.toString('latin1'));

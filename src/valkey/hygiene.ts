@@ -26,8 +26,11 @@ function installHandlers(): void {
   if (installed) return;
   installed = true;
   process.on('exit', killAllOwnedSync);
-  // Monitor, not handler: observing the crash must not swallow it.
-  process.on('uncaughtExceptionMonitor', killAllOwnedSync);
+  // Monitor, not handler: observing the crash must not swallow it. When someone handles uncaught
+  // exceptions (vitest does), the process lives on and its topologies must too; 'exit' covers the end.
+  process.on('uncaughtExceptionMonitor', () => {
+    if (process.listenerCount('uncaughtException') === 0) killAllOwnedSync();
+  });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
       killAllOwnedSync();

@@ -2,7 +2,7 @@
 export type { TopologySpec, NodeInfo, Topology, ValkeyClient, ClientTarget, ProviderName } from './types.js';
 export { describeSpec } from './types.js';
 export { startTopology, isProviderChoice, type StartOptions, type ProviderChoice } from './start.js';
-export { createClient, closeClient, standaloneClientOptions, clusterClientOptions, type ClientExtras } from './client.js';
+export { createClient, nodeClient, closeClient, standaloneClientOptions, clusterClientOptions, type ClientExtras } from './client.js';
 export { OutcomeUnknownError, ValkeyUnavailableError, UnsafeOperationError } from './errors.js';
 export { reapOrphans } from './registry.js';
 export { DEFAULT_NODE_TIMEOUT_MS } from './owned.js';

@@ -1,9 +1,9 @@
-import { Redis } from 'ioredis';
-import { closeClient, createClient, standaloneClientOptions } from './client.js';
+import { closeClient, createClient, nodeClient } from './client.js';
 import { formCluster, type ShardPlan } from './cluster-form.js';
 import type { LaunchedNode, NodeLauncher } from './node-args.js';
 import { reapOrphans } from './registry.js';
-import type { NodeInfo, Topology, TopologySpec, ValkeyClient } from './types.js';
+import { describeSpec, type NodeInfo, type Topology, type TopologySpec, type ValkeyClient } from './types.js';
+import { ValkeyUnavailableError } from './errors.js';
 
 export interface OwnedOptions {
   /** cluster-node-timeout (ms); small so failovers take seconds, not the default 15 s. */
@@ -25,13 +25,19 @@ export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opt
   reapOrphans();
   const nodeTimeoutMs = opts.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   const launched: LaunchedNode[] = [];
+  const pending: Promise<unknown>[] = [];
   const stopAll = async () => {
+    // A launch still under way when another failed must finish before it can be stopped.
+    await Promise.allSettled(pending);
     await Promise.all(launched.map((n) => n.stop()));
   };
-  const launch = async (cluster: boolean) => {
-    const n = await launcher.launch(cluster, nodeTimeoutMs);
-    launched.push(n);
-    return n;
+  const launch = (cluster: boolean) => {
+    const p = launcher.launch(cluster, nodeTimeoutMs).then((n) => {
+      launched.push(n);
+      return n;
+    });
+    pending.push(p);
+    return p;
   };
   try {
     let nodes: NodeInfo[];
@@ -48,7 +54,11 @@ export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opt
           return { primary: primary!, replicas };
         }),
       );
-      await formCluster(plans);
+      try {
+        await formCluster(plans);
+      } catch (err) {
+        throw new ValkeyUnavailableError(`the ${describeSpec(spec)} did not form: ${(err as Error).message}`, { cause: err });
+      }
       nodes = plans.flatMap((p) => [info(p.primary, 'primary'), ...p.replicas.map((x) => info(x, 'replica'))]);
       target = { kind: 'cluster', seeds: nodes.filter((n) => n.role === 'primary').map(({ host, port }) => ({ host, port })) };
     }
@@ -81,8 +91,7 @@ function info(n: LaunchedNode, role: NodeInfo['role']): NodeInfo {
 export async function flushPrimaries(nodes: readonly NodeInfo[]): Promise<void> {
   await Promise.all(
     nodes.map(async (n) => {
-      const c = new Redis({ ...standaloneClientOptions(), host: n.host, port: n.port });
-      c.on('error', () => {});
+      const c = nodeClient(n);
       try {
         const role = (await c.call('ROLE')) as unknown[];
         if (role[0] === 'master') await c.flushall();

@@ -1,5 +1,4 @@
-import { Redis } from 'ioredis';
-import { closeClient, standaloneClientOptions } from './client.js';
+import { closeClient, nodeClient } from './client.js';
 import { replicasInSync } from './cluster-form.js';
 import type { Topology } from './types.js';
 import { waitUntil } from './wait.js';
@@ -11,8 +10,7 @@ import { waitUntil } from './wait.js';
 export async function waitReplicasInSync(topo: Pick<Topology, 'nodes'>, timeoutMs = 30_000): Promise<void> {
   await Promise.all(
     topo.nodes.map(async (n) => {
-      const c = new Redis({ ...standaloneClientOptions(), host: n.host, port: n.port });
-      c.on('error', () => {});
+      const c = nodeClient(n);
       try {
         const role = (await c.call('ROLE')) as unknown[];
         if (role[0] !== 'master') return;

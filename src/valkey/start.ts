@@ -18,12 +18,19 @@ export interface StartOptions {
 
 const PROVIDERS: readonly ProviderChoice[] = ['auto', 'native', 'testcontainers', 'external'];
 
+let saidFallback = false;
+
 /** Cached across this process and its children (vitest forks inherit the env): the probe costs ≈1 s. */
 const DOCKER_PROBE_ENV = 'FENCECHECK_DOCKER_PROBE';
 
-async function dockerReason(): Promise<string | null> {
+/** Probes the container engine once per process tree; null when one answers, else why not. */
+export async function dockerReason(): Promise<string | null> {
   const cached = process.env[DOCKER_PROBE_ENV];
-  if (cached !== undefined) return cached === 'ok' ? null : cached;
+  if (cached !== undefined) {
+    // A parent process probed (and already said so): stay quiet.
+    saidFallback = true;
+    return cached === 'ok' ? null : cached;
+  }
   try {
     await dockerAvailable();
     process.env[DOCKER_PROBE_ENV] = 'ok';
@@ -34,8 +41,6 @@ async function dockerReason(): Promise<string | null> {
     return why;
   }
 }
-
-let saidFallback = false;
 
 export function isProviderChoice(s: string): s is ProviderChoice {
   return (PROVIDERS as readonly string[]).includes(s);

@@ -49,12 +49,11 @@ export class LineProgress implements ProgressSink {
     this.emit(`stages: ${stages.join(', ')}`);
   }
   started(stage: string): void {
-    this.lastLine.set(stage, performance.now());
     this.emit(`${stage}: started`);
   }
   line(stage: string, text: string): void {
     const now = performance.now();
-    if (now - (this.lastLine.get(stage) ?? 0) < this.throttleMs) return;
+    if (now - (this.lastLine.get(stage) ?? -Infinity) < this.throttleMs) return;
     this.lastLine.set(stage, now);
     this.emit(`${stage}: ${text.slice(0, 200)}`);
   }
@@ -67,7 +66,8 @@ export class LineProgress implements ProgressSink {
 interface Row {
   state: 'waiting' | 'running' | 'done';
   started?: number;
-  ended?: number;
+  /** The stage's own wall time, once finished. */
+  durationMs?: number;
   text: string;
   status?: string;
 }
@@ -95,7 +95,7 @@ export class LiveProgress implements ProgressSink {
     const row = this.rows.get(o.stage);
     if (!row) return;
     row.state = 'done';
-    row.ended = performance.now();
+    row.durationMs = o.durationMs;
     row.status = o.status === 'not-run' && o.allowedNotRun ? 'not-run*' : o.status;
     row.text = [formatCounts(o.counts), o.status === 'passed' ? o.summary : (o.reason ?? o.summary)].filter(Boolean).join(' · ');
     this.draw();
@@ -110,7 +110,7 @@ export class LiveProgress implements ProgressSink {
     const glyph: Record<string, string> = { passed: '✔', failed: '✘', error: '✘', 'not-run': '○', 'not-run*': '○' };
     const spin = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏'[Math.floor(now / 100) % 10]!;
     const lines = [...this.rows.entries()].map(([name, r]) => {
-      const elapsed = r.started === undefined ? '' : formatDuration((r.ended ?? now) - r.started);
+      const elapsed = r.durationMs !== undefined ? formatDuration(r.durationMs) : r.started === undefined ? '' : formatDuration(now - r.started);
       const mark = r.state === 'waiting' ? '·' : r.state === 'running' ? spin : (glyph[r.status ?? ''] ?? '?');
       const state = r.state === 'done' ? r.status! : r.state;
       const line = `${mark} ${name.padEnd(16)} ${state.padEnd(9)} ${elapsed.padStart(7)}  ${r.text}`;

@@ -3,7 +3,7 @@
  * a time, light ones alongside), interprets each, and assembles the fencecheck.verify/1 document.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadManifest, type MutantManifest } from '../mutants/manifest.js';
@@ -43,6 +43,8 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const selected = catalogue.filter((s) => o.stages.includes(s.name));
   const manifest = o.manifest ?? loadManifest();
   const logDir = join(o.outDir, 'stages');
+  // Logs of an earlier run's stages must not pass for this run's.
+  rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   o.progress.planned(selected.map((s) => s.name));
 

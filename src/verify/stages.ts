@@ -7,11 +7,15 @@ import type { Layer } from '../mutants/manifest.js';
 export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
+/** verify's --topology values: the standalone node, the cluster (props: the runs crossing the door onto it), both. */
+export const TOPOLOGIES = ['standalone', 'cluster', 'both'] as const;
+export type Topology = (typeof TOPOLOGIES)[number];
+
 /** Options verify forwards to the stages that take them. */
 export interface StageOptions {
   readonly runs?: number;
   readonly seed?: number;
-  readonly topology?: string;
+  readonly topology?: Topology;
   /** Model bounds for exploration (TLC and parity keep the bounds of the spec's config). */
   readonly pods?: number;
   readonly maxGen?: number;
@@ -27,6 +31,8 @@ export interface StageSpec {
   readonly argv: readonly string[];
   /** Which verify options this command accepts. */
   readonly forwards: readonly Forwarded[];
+  /** The command's name for a verify topology, where it differs (props calls the cluster run `door`). */
+  readonly topologyNames?: Readonly<Partial<Record<Topology, string>>>;
   /** Heavy stages (CPU, Valkey, Java) take one of the `--jobs` slots; light ones run alongside. */
   readonly heavy: boolean;
   /** The mutant layer whose results this stage reports, if any. */
@@ -39,7 +45,7 @@ export interface StageSpec {
 export const STAGES: readonly StageSpec[] = [
   { name: 'tlc', argv: ['tlc', '--mutants'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on the base config and every mutant config (needs Java + tla2tools.jar)' },
   { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: ['runs', 'seed'], heavy: true, layer: 'impl', what: 'M1–M9 applied to the Lua scripts and the gate, killed on real Valkey' },
-  { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'model-based runs of the real scripts on Valkey, T1/T2/T3 on the real keyspace' },
+  { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, what: 'model-based runs of the real scripts on Valkey, T1/T2/T3 on the real keyspace' },
   { name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'limiter script against its reference model and the required invariant tests' },
   { name: 'mutants:limiter', argv: ['mutants', '--layer', 'limiter'], forwards: ['runs', 'seed'], heavy: true, layer: 'limiter', what: 'L1–L6 applied to the limiter, killed by its properties' },
   { name: 'explore', argv: ['explore'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
@@ -61,7 +67,8 @@ export function stageArgv(spec: StageSpec, opts: StageOptions): string[] {
   const argv = [...spec.argv];
   for (const key of spec.forwards) {
     const v = opts[key];
-    if (v !== undefined) argv.push(FLAG[key], String(v));
+    if (v === undefined) continue;
+    argv.push(FLAG[key], key === 'topology' ? (spec.topologyNames?.[v as Topology] ?? String(v)) : String(v));
   }
   argv.push('--json');
   return argv;

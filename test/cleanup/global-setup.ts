@@ -1,10 +1,16 @@
 import { listRecords, reapOrphans, isAlive } from '../../src/valkey/registry.js';
+import { defaultProvider, dockerReason } from '../../src/valkey/start.js';
 
 /**
  * vitest globalSetup: reaps valkey-servers left by earlier runs whose owner died (SIGKILL, OOM), and
  * after the whole suite reaps those of any test worker that died without its exit hook running.
  */
-export function setup(): void {
+export async function setup(): Promise<void> {
+  // Probe for a container engine once; the test workers inherit the answer (and the message).
+  if (defaultProvider() === 'auto') {
+    const docker = await dockerReason();
+    if (docker !== null) process.stderr.write(`fencecheck: provider auto: ${docker}; using native valkey-server\n`);
+  }
   const killed = reapOrphans();
   if (killed.length > 0) process.stderr.write(`fencecheck: reaped ${killed.length} valkey-server(s) left by a dead process: ${killed.join(', ')}\n`);
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { evidenceStatus } from '../../src/tlc/evidence.js';
 import type { StageReport } from '../../src/report/stage.js';
+import { loadTrace } from '../../src/trace/load.js';
 
 const run = (...args: string[]) => {
   const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), ...args], { cwd: projectRoot, encoding: 'utf8', timeout: 110_000 });
@@ -27,6 +28,18 @@ describe('fencecheck explore / parity / diagram', () => {
     const limited = run('explore', '--limit', '10', '--json');
     expect(limited.code).toBe(2);
     expect(JSON.parse(limited.out)).toMatchObject({ status: 'not-run' });
+  });
+
+  it("explore --mutant fails on the mutant's machine and saves the shortest counterexample", () => {
+    const r = run('explore', '--mutant', 'M9', '--json');
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out) as StageReport;
+    expect(report).toMatchObject({ stage: 'explore', status: 'failed', reason: 'broken: Inv_SlotRulesSafe' });
+    expect(report.traces).toHaveLength(1);
+    const trace = loadTrace(join(projectRoot, report.traces![0]!));
+    expect(trace).toMatchObject({ source: 'model', mutant: 'M9', violated: 'Inv_SlotRulesSafe' });
+    expect(trace.steps.at(-1)?.action).toBe('EnterCompatible');
+    expect(run('explore', '--mutant', 'M99').code).toBe(3);
   });
 
   it('parity exits 0 only on equal sets, 2 with the reason when the evidence is not usable', () => {

@@ -70,6 +70,12 @@ describe('fencing machine API', () => {
     expect(forced.newLease).toEqual({ owner: 'p2', gen: 2 });
   });
 
+  it('applyEffect refuses an effect the spec leaves undefined (no phase after C, none before O)', () => {
+    expect(() => applyEffect(init, { type: 'RollbackPhase' }, b)).toThrow(RangeError);
+    expect(() => applyEffect({ ...init, target: 'C' }, { type: 'AdvanceTarget' }, b)).toThrow(RangeError);
+    expect(applyEffect({ ...init, target: 'B', backfilled: true }, { type: 'RollbackPhase' }, b)).toMatchObject({ target: 'A', backfilled: false });
+  });
+
   it('the C-gate needs the backfill and a drained old keyspace', () => {
     const s = fleetOnBWithOldLease();
     expect(nextState(s, { type: 'AdvanceTarget' }, b)).toBeNull();

@@ -4,7 +4,7 @@
  * and the trace's SVG sequence diagram, and its cells link to the trace. A screenshot is written
  * to reports/browser/verify-report.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,11 +22,12 @@ describe('HTML report in headless Chromium', () => {
   let context: BrowserContext;
   let userDataDir: string;
   let htmlPath: string;
+  let junitPath: string;
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/setup (installs the Debian package chromium)`);
     const root = fixtureRoot();
-    htmlPath = writeVerifyReports(fixtureReport(), join(root, 'reports'), root).html;
+    ({ html: htmlPath, junit: junitPath } = writeVerifyReports(fixtureReport(), join(root, 'reports'), root));
     userDataDir = mkdtempSync(join(tmpdir(), 'fencecheck-chromium-'));
     // headless: true passes --headless; launchPersistentContext passes the fresh --user-data-dir.
     context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 1000 } });
@@ -80,5 +81,25 @@ describe('HTML report in headless Chromium', () => {
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).toBeGreaterThan(50_000);
     expect(external).toEqual([]);
+  });
+
+  it("parses the JUnit file with the browser's XML parser (well-formed, counts as declared)", async () => {
+    const page = await context.newPage();
+    const xml = readFileSync(junitPath, 'utf8');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      const root = doc.documentElement;
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        declared: Number(root.getAttribute('tests')),
+        cases: doc.querySelectorAll('testcase').length,
+        skipped: doc.querySelectorAll('testcase > skipped').length,
+        tlcSkip: doc.querySelector('testcase[name="tlc"] > skipped')?.getAttribute('message') ?? null,
+      };
+    }, xml);
+    expect(parsed.error).toBeNull();
+    expect(parsed.cases).toBe(parsed.declared);
+    expect(parsed.skipped).toBeGreaterThan(0);
+    expect(parsed.tlcSkip).toBe('not run: no tla2tools.jar (set TLA2TOOLS_JAR) (allowed)');
   });
 });

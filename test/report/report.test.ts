@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { junitXml } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
+import { limiterBlocks } from '../../src/report/limiter-view.js';
+import { tlcSummary } from '../../src/report/tlc-summary.js';
+import { stageReport } from '../../src/report/stage.js';
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';
 import { fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
@@ -31,6 +34,17 @@ describe('verify document', () => {
       'mutant M3 at layer model: survived: exploration finished with every invariant holding',
     ]);
     expect(r.verdict.waived).toEqual(['stage tlc not run (allowed): no tla2tools.jar (set TLA2TOOLS_JAR)']);
+  });
+
+  it('prefers the live TLC run (its stage report plus reports/tlc/base.json) over the evidence', () => {
+    const root = fixtureRoot();
+    mkdirSync(join(root, 'reports/tlc'), { recursive: true });
+    writeFileSync(join(root, 'reports/tlc/base.json'), JSON.stringify({ specSha256: 'cd'.repeat(32), tlcVersion: 'TLC2 live', bounds: { pods: ['p1'], maxGen: 2 }, invariants: ['TypeOK'], durationMs: 99, outcome: 'ok' }));
+    const tlcRan = stageReport({ stage: 'tlc-mutants', status: 'passed', startedAt: '', durationMs: 1, summary: 'ok', counts: { generated: 10, distinct: 5, depth: 3 } });
+    const outcomes = fixtureReport().stages.map((o) => (o.stage === 'tlc' ? { ...o, status: 'passed' as const, report: tlcRan } : o));
+    expect(tlcSummary(outcomes, root)).toEqual({ from: 'live', specSha256: 'cd'.repeat(32), tlcVersion: 'TLC2 live', bounds: { pods: ['p1'], maxGen: 2 }, generated: 10, distinct: 5, depth: 3, invariants: ['TypeOK'], durationMs: 99, outcome: 'ok' });
+    // A record left by an earlier run is not quoted when TLC did not run in this one.
+    expect(tlcSummary(fixtureReport().stages, root)?.from).toBe('evidence');
   });
 
   it('takes the TLC figures from the evidence stage when TLC did not run here', () => {
@@ -102,5 +116,32 @@ describe('Markdown and HTML reports', () => {
     const r = { ...report, traces: [...report.traces, 'reports/traces/missing.json'] };
     const html = renderHtml(buildView(r, loadReportTraces(r, root)));
     expect(html).toMatch(/Traces that could not be read:.*reports\/traces\/missing.json: cannot read trace/s);
+  });
+});
+
+describe('limiter table', () => {
+  const stats = (n: number) => ({ casesPerRow: { 'deny-first': n, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 }, calls: { 'deny-first': n * 2, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 } });
+  const inv = (status: string, detail: string) => [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status, detail }];
+  it('lays the transition table out per topology, with the invariant tests', () => {
+    const blocks = limiterBlocks({
+      runs: [
+        { topology: 'standalone', status: 'ran', property: { passed: true, numRuns: 10, seed: 7, stats: stats(11) }, invariants: inv('passed', 'one EVAL') },
+        { topology: 'cluster', status: 'ran', property: { passed: true, numRuns: 10, seed: 8, stats: stats(0) }, invariants: inv('not-run', 'one EVAL') },
+      ],
+    });
+    expect(blocks).not.toBeNull();
+    const table = blocks!.find((b) => b.kind === 'table' && b.id === 'limiter-table');
+    if (table?.kind !== 'table') throw new Error('no limiter table');
+    expect(table.columns).toEqual(['first', 'second', 'result', 'state mutation', 'standalone: cases (calls)', 'cluster: cases (calls)']);
+    expect(table.rows[0]!.map((c) => c.text)).toEqual(['deny', 'any', 'deny first (1)', "update first's refill state; second untouched", '11 (22)', '0 (0)']);
+    // A row no generated case exercised is flagged.
+    expect(table.rows[0]![5]!.tone).toBe('warn');
+    const invariants = blocks!.filter((b) => b.kind === 'table')[1];
+    if (invariants?.kind !== 'table') throw new Error('no invariant table');
+    expect(invariants.rows[0]!.map((c) => c.text)).toEqual(['SCRIPT FLUSH exercises the fallback', 'passed', 'not-run', 'one EVAL']);
+  });
+  it('declines details of another shape (the generic view shows them)', () => {
+    expect(limiterBlocks({ table: [{ a: 1 }] })).toBeNull();
+    expect(limiterBlocks({ runs: [{ topology: 'x' }] })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
-import { createClient, startTopology, type Topology } from '../../src/valkey/index.js';
+import { nodeClient, startTopology, type Topology } from '../../src/valkey/index.js';
 import { hashTag, keySlot } from '../../src/slots/index.js';
 
 // Keys built from brace-heavy pieces: empty tags, nested and unbalanced braces, UTF-8.
@@ -27,7 +27,7 @@ describe('keySlot', () => {
     beforeAll(async () => {
       topo = await startTopology({ kind: 'cluster', shards: 1 }, { provider: 'native' });
       const n = topo.nodes[0]!;
-      node = createClient({ kind: 'standalone', host: n.host, port: n.port }) as Redis;
+      node = nodeClient(n);
     });
     afterAll(async () => {
       node?.disconnect();

@@ -7,7 +7,7 @@ import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
 import { projectRoot } from '../../src/project-root.js';
 import { checkBase, checkMutant } from '../../src/tlc/check.js';
 import { evidenceDifferences } from '../../src/tlc/evidence-compare.js';
-import { findJar, locateTlc, NO_JAR_REASON } from '../../src/tlc/locate.js';
+import { findJar, findJava, locateTlc, NO_JAR_REASON, NO_JAVA_REASON } from '../../src/tlc/locate.js';
 import { runTlc } from '../../src/tlc/run.js';
 
 const located = locateTlc();
@@ -22,6 +22,10 @@ describe('TLC availability', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+
+  it('says "no Java" when neither JAVA_HOME nor PATH has a java', () => {
+    expect(findJava({ JAVA_HOME: '/nonexistent', PATH: '/nonexistent' })).toEqual({ ok: false, reason: NO_JAVA_REASON });
   });
 
   it('`fencecheck tlc --json` reports not-run with exit 2 when the jar is missing', () => {

@@ -45,6 +45,18 @@ describe('fencecheck trace replay', () => {
     expect(stop.mismatches).toEqual([]);
   });
 
+  it('M9 (TLC trace crossing the mode door): the keyspace is carried onto the cluster and T3 breaks there', async () => {
+    const r = await replay(resolve(projectRoot, 'evidence/tlc/M9.json'));
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.stdout) as ReplayResult;
+    expect(result.stoppedAt).toBe(result.predictedAt);
+    const stop = result.steps[result.stoppedAt!]!;
+    expect(stop.action).toBe('EnterCompatible');
+    expect(stop.status).toBe('applied');
+    expect(stop.real.mode).toBe('compatible');
+    expect(stop.brokenReal).toEqual(['Inv_SlotRulesSafe']);
+  });
+
   it('without the mutant the shipped scripts refuse the step: every invariant holds, the divergence is marked', async () => {
     const { mutant: _m, ...base } = m1Trace('model');
     const r = await replay(write('base.json', base));

@@ -1,34 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
-import { createClient, OutcomeUnknownError, startTopology, type Topology, type TopologySpec, type ValkeyClient } from '../../src/valkey/index.js';
+import { createClient, nodeClient, OutcomeUnknownError, startTopology, type Topology, type TopologySpec, type ValkeyClient } from '../../src/valkey/index.js';
 import { evalScript, luaScript } from '../../src/scripts/index.js';
-import { FaultProxy, isEvalRequest } from '../../src/valkey/fault-proxy.js';
+import { FaultProxy } from '../../src/valkey/fault-proxy.js';
 import { delay, waitUntil } from '../../src/valkey/wait.js';
 
-// Counts its own executions, then spins ARGV[1] loop rounds so the connection can be cut while it
-// runs. (TIME cannot time the spin: it is frozen inside a script.)
+// Counts its own executions, then spins ARGV[1] loop rounds (≈0.5 s here; TIME cannot time it:
+// it is frozen inside a script) so the connection can be cut while it runs.
 const slowCounter = luaScript(
   'slow-counter',
   ["local n = redis.call('INCR', KEYS[1])", 'local x = 0', 'for i = 1, tonumber(ARGV[1]) do x = x + i end', 'return n'].join('\n'),
 );
-const SPIN_ROUNDS = 20_000_000;
+const SPIN_ROUNDS = 50_000_000;
+// With this threshold other clients get BUSY once a script has run 100 ms: proof that it is running.
+const BUSY_THRESHOLD_MS = 100;
 const SETTLE_MS = 2000;
-const CUT_AFTER_MS = 50;
 const KEY = 'runs:{x}';
 
-/** Runs the slow script through `client`, cuts the proxied connection mid-script, and reports. */
+const isBusy = (err: unknown) => err instanceof Error && /^BUSY/.test(err.message);
+
+/** Runs the slow script through `client`, cuts the proxied connection while it runs, and counts runs. */
 async function cutMidScript(client: ValkeyClient, proxy: FaultProxy, node: Redis) {
   await node.del(KEY);
-  // Load it first so the cut hits the EVALSHA that runs, not a NOSCRIPT round.
+  // Loaded first, so what is cut is the EVALSHA that runs, not a NOSCRIPT round.
   await node.call('SCRIPT', 'LOAD', slowCounter.source);
-  const cut = proxy.cutAfter(isEvalRequest, CUT_AFTER_MS);
+  await node.config('SET', 'busy-reply-threshold', String(BUSY_THRESHOLD_MS));
   const call = evalScript(client, slowCounter, [KEY], [SPIN_ROUNDS]).then(
     (v) => ({ ok: true as const, value: v }),
     (e: unknown) => ({ ok: false as const, error: e }),
   );
-  await cut;
+  // Mid-script, deterministically: the node answers BUSY only while the script runs.
+  await waitUntil('the script to be running', () => node.ping().then(() => false, (e: unknown) => isBusy(e)), 30_000, 5);
+  expect(proxy.cutAll()).toBeGreaterThan(0);
   const outcome = await call;
-  // Give any re-send time to happen (reconnect + script spin), then count on the server directly.
+  // Give a re-send time to happen (reconnect + another full run), then count on the node directly.
   await waitNotBusy(node);
   await delay(SETTLE_MS);
   await waitNotBusy(node);
@@ -77,7 +82,7 @@ describe.each(cases)('a script whose reply was lost is never re-sent: $name', (c
   beforeAll(async () => {
     topo = await startTopology(c.spec, { provider: 'native' });
     const n = topo.nodes[0]!;
-    node = createClient({ kind: 'standalone', host: n.host, port: n.port }) as Redis;
+    node = nodeClient(n);
     proxy = await new FaultProxy(n).start();
     natMap = { [`${n.host}:${n.port}`]: { host: '127.0.0.1', port: proxy.port } };
   });

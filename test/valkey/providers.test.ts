@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createClient, startTopology, UnsafeOperationError, ValkeyUnavailableError, type Topology } from '../../src/valkey/index.js';
+import { nodeClient, startTopology, UnsafeOperationError, ValkeyUnavailableError, type Topology } from '../../src/valkey/index.js';
 import { evalScript, luaScript } from '../../src/scripts/index.js';
 import { destructiveReason } from '../../src/valkey/client.js';
 import { isLoopback, parseEndpoint } from '../../src/valkey/external.js';
@@ -48,7 +48,7 @@ describe('external provider', () => {
       startTopology({ kind: 'cluster', shards: 1 }, { provider: 'native' }),
     ]);
     const n = standalone.nodes[0]!;
-    direct = createClient({ kind: 'standalone', host: n.host, port: n.port }) as Redis;
+    direct = nodeClient(n);
   });
   afterAll(async () => {
     direct?.disconnect();

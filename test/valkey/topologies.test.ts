@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { createClient, startTopology, type Topology, type TopologySpec } from '../../src/valkey/index.js';
+import { nodeClient, startTopology, waitReplicasInSync, type Topology, type TopologySpec } from '../../src/valkey/index.js';
 import { evalScript, luaScript } from '../../src/scripts/index.js';
 import { keySlot } from '../../src/slots/index.js';
 import { isAlive } from '../../src/valkey/registry.js';
@@ -12,7 +12,7 @@ const UNDECLARED = "return redis.call('SET', 'undeclared:key', '1')";
 
 function direct(t: Topology, i: number): Redis {
   const n = t.nodes[i]!;
-  return createClient({ kind: 'standalone', host: n.host, port: n.port }) as Redis;
+  return nodeClient(n);
 }
 
 const specs: { name: string; spec: TopologySpec }[] = [
@@ -107,6 +107,31 @@ describe.each(specs)('$name', ({ spec }) => {
       c.disconnect();
     }
   });
+
+  if (spec.kind === 'cluster' && (spec.replicasPerShard ?? 0) > 0) {
+    it('waitReplicasInSync: after writes every replica holds what its primary holds', async () => {
+      const c = topo.client();
+      try {
+        for (let i = 0; i < 50; i++) await c.set(`r:${i}`, String(i));
+      } finally {
+        c.disconnect();
+      }
+      await waitReplicasInSync(topo);
+      const sizes = await Promise.all(
+        topo.nodes.map(async (_, i) => {
+          const d = direct(topo, i);
+          try {
+            return { role: topo.nodes[i]!.role, size: await d.dbsize() };
+          } finally {
+            d.disconnect();
+          }
+        }),
+      );
+      const sum = (role: string) => sizes.filter((x) => x.role === role).reduce((a, x) => a + x.size, 0);
+      expect(sum('primary')).toBeGreaterThanOrEqual(50);
+      expect(sum('replica')).toBe(sum('primary'));
+    });
+  }
 
   if (spec.kind === 'cluster') {
     it('CLUSTER KEYSLOT of the tagged lease and generation keys are equal, and equal keySlot()', async () => {

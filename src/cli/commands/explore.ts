@@ -5,8 +5,11 @@ import { stageReport } from '../../report/stage.js';
 import { boundsFromArgs, boundsLabel } from '../../model/bounds.js';
 import { ExplorationLimitError, explore, shortestCounterexample, type Exploration } from '../../model/explore.js';
 import { formatPath, pathToTrace, saveTrace } from '../../model/trace.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
+import { loadModelPatch, ModelPatchError } from '../../mutants/layers/model.js';
+import type { FencingOverrides } from '../../../models/fencing/index.js';
 
-const HELP = `Usage: fencecheck explore [--pods N] [--max-gen G] [--limit N] [--json]
+const HELP = `Usage: fencecheck explore [--pods N] [--max-gen G] [--mutant ID] [--limit N] [--json]
 
 Explores every reachable state of the XState twin (models/fencing) with xstate/graph, checks every
 invariant of src/fencing/invariants.ts on each, and reports distinct states, states generated
@@ -17,10 +20,12 @@ and saved as a fencecheck.trace/1 file under reports/traces/.
 Options:
   --pods N      number of pods (default 3)
   --max-gen G   MaxGen (default 4)
+  --mutant ID   explore a model mutant's machine instead (mutants/model/ID.ts from the manifest)
   --limit N     give up after N traversal steps (default 20000000): reported as not run
   --json        print a StageReport (fencecheck.stage/1)
 
-Exit codes: 0 every invariant holds · 1 an invariant is broken · 2 not run (limit reached) · 64 usage`;
+Exit codes: 0 every invariant holds · 1 an invariant is broken · 2 not run (limit reached) ·
+3 an unknown mutant or a patch that cannot be applied · 64 usage`;
 
 export const command: Command = {
   name: 'explore',
@@ -31,6 +36,7 @@ export const command: Command = {
       pods: { type: 'string' },
       'max-gen': { type: 'string' },
       limit: { type: 'string' },
+      mutant: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     const bounds = boundsFromArgs(values);
@@ -38,13 +44,26 @@ export const command: Command = {
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError('--limit takes a positive integer');
     const startedAt = new Date();
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+    let overrides: FencingOverrides | undefined;
+    if (values.mutant !== undefined) {
+      try {
+        const entry = mutantsFor(loadManifest(), 'model').find((m) => m.id === values.mutant);
+        if (!entry) throw new ModelPatchError(`no model-layer mutant ${values.mutant} in the manifest`);
+        overrides = await loadModelPatch(entry);
+      } catch (err) {
+        if (!(err instanceof ModelPatchError || err instanceof ManifestError)) throw err;
+        process.stderr.write(`fencecheck explore: ${err.message}\n`);
+        return ExitCode.BadInput;
+      }
+    }
+    const label = `${boundsLabel(bounds)}${values.mutant ? `, mutant ${values.mutant}` : ''}`;
 
     let run: Exploration;
     try {
-      run = explore({ bounds, ...(limit !== undefined ? { limit } : {}) });
+      run = explore({ bounds, overrides, ...(limit !== undefined ? { limit } : {}) });
     } catch (err) {
       if (!(err instanceof ExplorationLimitError)) throw err;
-      const reason = `${err.message} (${boundsLabel(bounds)})`;
+      const reason = `${err.message} (${label})`;
       if (values.json) {
         const report = stageReport({ stage: 'explore', status: 'not-run', reason, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `explore not run: ${reason}` });
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -52,22 +71,22 @@ export const command: Command = {
       return ExitCode.NotRun;
     }
 
-    out(`explore: XState twin, ${boundsLabel(bounds)}`);
+    out(`explore: XState twin, ${label}`);
     out(`  ${run.distinct} distinct states, ${run.generated} states generated (${run.transitions} transitions), ${(run.durationMs / 1000).toFixed(2)} s`);
     const width = Math.max(...run.verdicts.map((v) => v.name.length));
     for (const v of run.verdicts) out(`  ${v.name.padEnd(width)}  ${v.holds ? 'holds' : `BROKEN in ${v.violatingStates} states`}`);
 
     const traces: string[] = [];
     for (const v of run.verdicts.filter((x) => !x.holds)) {
-      const path = shortestCounterexample(bounds, undefined, v.name, limit);
+      const path = shortestCounterexample(bounds, overrides, v.name, limit);
       if (path === null) continue;
-      const trace = pathToTrace(path, { bounds, violated: v.name });
-      const file = saveTrace(trace, `model-explore-${v.name}.json`);
+      const trace = pathToTrace(path, { bounds, violated: v.name, ...(values.mutant ? { mutant: values.mutant } : {}) });
+      const file = saveTrace(trace, `model-explore-${values.mutant ? `${values.mutant}-` : ''}${v.name}.json`);
       traces.push(file);
       out(`\n${v.name}: shortest counterexample, ${path.length - 1} steps (${file})\n${formatPath(trace)}`);
     }
     const broken = run.verdicts.filter((v) => !v.holds).map((v) => v.name);
-    const summary = `${run.distinct} distinct states, ${run.generated} generated (${boundsLabel(bounds)}): ${broken.length === 0 ? 'every invariant holds' : `broken: ${broken.join(', ')}`}`;
+    const summary = `${run.distinct} distinct states, ${run.generated} generated (${label}): ${broken.length === 0 ? 'every invariant holds' : `broken: ${broken.join(', ')}`}`;
     if (values.json) {
       const report = stageReport({
         stage: 'explore',
@@ -78,7 +97,7 @@ export const command: Command = {
         summary,
         counts: { distinct: run.distinct, generated: run.generated, transitions: run.transitions, explorationMs: Math.round(run.durationMs), brokenInvariants: broken.length },
         traces,
-        details: { bounds, verdicts: run.verdicts },
+        details: { bounds, ...(values.mutant ? { mutant: values.mutant } : {}), verdicts: run.verdicts },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }

@@ -1,13 +1,134 @@
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { stageReport } from '../../report/stage.js';
+import { createClient, type ValkeyClient } from '../../valkey/index.js';
+import { parseEndpoint } from '../../valkey/external.js';
+import { MODES, PHASES, type Mode, type Phase } from '../../fencing/state.js';
+import { loadFencingScripts } from '../../fencing/scripts.js';
+import { createGate } from '../../gate/gate.js';
+import { GATE_RULES, type GateStep } from '../../gate/rules.js';
+import type { GateObservations } from '../../gate/observations.js';
+import { clusterEnabled, discoverSessions, keyslotCheck, observeKeyspace, parseSession } from '../../gate/observe.js';
 
-// Placeholder until the 'gate' command lands: says so, never passes.
+const CHECKS: Readonly<Record<string, GateStep>> = {
+  advance: 'AdvanceTarget',
+  backfill: 'Backfill',
+  rollback: 'RollbackPhase',
+  'reverse-merge': 'ReverseMerge',
+  'enter-compatible': 'EnterCompatible',
+  'revert-disabled': 'RevertDisabled',
+  enable: 'Enable',
+};
+
+const HELP = `Usage: fencecheck gate --check ${Object.keys(CHECKS).join('|')} --url HOST:PORT
+                      --target O|A|B|C --pods p1=B,p2=B,... [--mode disabled|compatible|enabled] [--backfilled]
+                      [--session COMMUNITY:SESSION]... [--cluster-url HOST:PORT] [--json]
+
+The deployment gate, as an operator or a deploy pipeline calls it before changing an image or a mode:
+answers allowed or refused, naming every rule that refuses and why. The keyspace facts are read from
+the real Valkey at --url (read-only): the live-lease census of the old and the new keyspace, both
+generation counters of every session (all sessions found by SCAN unless --session is given), and the
+pre-G3 CLUSTER KEYSLOT check on a real tagged pair (asked of --cluster-url, or of --url when it is
+cluster-enabled). The deploy facts are given: the target phase, the phase every pod reports
+(buzz_fencing_phase), the mode and the backfill record.
+
+Rules: ${GATE_RULES.map((r) => r.name).join(', ')}
+
+Exit codes: 0 allowed · 1 refused · 2 Valkey not reachable · 64 usage`;
+
+function parsePods(text: string): Record<string, Phase> {
+  const out: Record<string, Phase> = {};
+  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [pod, phase] = part.split('=');
+    if (!pod || !phase || !(PHASES as readonly string[]).includes(phase)) throw new UsageError(`--pods takes pod=phase pairs (phase O|A|B|C), got '${part}'`);
+    out[pod] = phase as Phase;
+  }
+  if (Object.keys(out).length === 0) throw new UsageError('--pods names no pod');
+  return out;
+}
+
+function connect(url: string): ValkeyClient {
+  try {
+    const e = parseEndpoint(url);
+    return createClient({ kind: 'standalone', host: e.host, port: e.port });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 export const command: Command = {
   name: 'gate',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck gate — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck gate: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'ask the deployment gate: is this phase or mode step allowed, and why not',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, {
+      check: { type: 'string' },
+      url: { type: 'string' },
+      'cluster-url': { type: 'string' },
+      target: { type: 'string' },
+      pods: { type: 'string' },
+      mode: { type: 'string', default: 'disabled' },
+      backfilled: { type: 'boolean', default: false },
+      session: { type: 'string', multiple: true },
+      json: { type: 'boolean', default: false },
+    });
+    const step = values.check !== undefined ? CHECKS[values.check] : undefined;
+    if (!step) throw new UsageError(`--check is one of ${Object.keys(CHECKS).join(', ')}`);
+    if (!values.url) throw new UsageError('--url is required');
+    if (!values.target || !(PHASES as readonly string[]).includes(values.target)) throw new UsageError('--target is one of O, A, B, C');
+    if (!(MODES as readonly string[]).includes(values.mode!)) throw new UsageError(`--mode is one of ${MODES.join(', ')}`);
+    if (!values.pods) throw new UsageError('--pods is required (the phase every live pod reports)');
+    const podPhases = parsePods(values.pods);
+    let sessions;
+    try {
+      sessions = (values.session ?? []).map(parseSession);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const startedAt = new Date().toISOString();
+    const started = Date.now();
+    const conn = connect(values.url);
+    const clusterNode = values['cluster-url'] ? connect(values['cluster-url']) : undefined;
+    try {
+      const found = sessions.length > 0 ? sessions : await discoverSessions(conn);
+      const ks = await observeKeyspace(conn, loadFencingScripts(), found);
+      const slotNode = clusterNode ?? ((await clusterEnabled(conn)) ? conn : undefined);
+      const probe = found[0] ?? { community: 'fencecheck', session: 'probe' };
+      const obs: GateObservations = {
+        podPhases,
+        target: values.target as Phase,
+        mode: values.mode as Mode,
+        backfilled: values.backfilled ?? false,
+        oldLeaseCensus: ks.oldLeaseCensus,
+        newLeaseCensus: ks.newLeaseCensus,
+        counters: ks.counters,
+        keyslot: slotNode ? await keyslotCheck(slotNode, probe) : null,
+      };
+      const decision = createGate().decide(step, obs);
+      const summary = decision.allowed
+        ? `${step} allowed (${decision.checked.length} rules held; ${found.length} session(s) observed)`
+        : `${step} refused: ${decision.refusedBy.map((r) => `${r.rule}: ${r.reason}`).join('; ')}`;
+      if (values.json) {
+        const report = stageReport({ stage: 'gate', status: decision.allowed ? 'passed' : 'failed', startedAt, durationMs: Date.now() - started, summary, details: { decision, observations: obs } });
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      } else {
+        process.stdout.write(`${decision.allowed ? 'allowed' : 'refused'}: ${summary}\n`);
+        process.stdout.write(`  observed: old-keyspace leases ${obs.oldLeaseCensus}, new-keyspace leases ${obs.newLeaseCensus}, sessions ${found.length}, keyslot ${obs.keyslot ? obs.keyslot.slots.join('/') : 'not checked'}\n`);
+      }
+      return decision.allowed ? ExitCode.Ok : ExitCode.Failed;
+    } catch (err) {
+      const msg = (err as Error).message;
+      if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|Connection is closed|max retries per request/i.test(msg)) {
+        process.stderr.write(`fencecheck gate: not run: cannot read ${values.url}: ${msg}\n`);
+        if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: msg, startedAt, durationMs: Date.now() - started, summary: 'Valkey not reachable' }), null, 2)}\n`);
+        return ExitCode.NotRun;
+      }
+      throw err;
+    } finally {
+      // Read-only: nothing is pending, so drop the connections (a quit to a dead server never answers).
+      conn.disconnect();
+      clusterNode?.disconnect();
+    }
   },
 };

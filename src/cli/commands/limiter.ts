@@ -20,7 +20,7 @@ const HELP = `Usage: fencecheck limiter [--runs N] [--seed N] [--path P] [--topo
 
 Checks the ordered two-bucket limiter (src/limiter/lua/ordered_limiter.lua) on real Valkey:
   1. the property: fast-check generates bucket specs, initial hashes and call sequences with time
-     advances, host clock jumps and (standalone) lost replies; every decision and every resulting
+     advances, host clock jumps and lost replies; every decision and every resulting
      hash is compared with the reference model (models/limiter);
   2. the seed's required invariant tests (properties/limiter/invariants.ts).
 Then prints the transition table with, per row, how many generated cases exercised it.
@@ -32,7 +32,7 @@ Options:
   --topology T    standalone, cluster (3 shards) or both (default both)
   --provider P    auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto)
   --patch FILE    deploy a limiter patch module instead of the shipped limiter (replays a mutant's
-                  counterexample: fencecheck limiter --patch mutants/limiter/L2.ts --seed S --path P)
+                  counterexample: fencecheck limiter --patch mutants/limiter/L2.ts --seed=S --path=P)
   --no-invariants run the property only
   --json          print a fencecheck.stage/1 report
 

@@ -1,13 +1,149 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
+import { stageReport } from '../../report/stage.js';
+import { ValkeyUnavailableError } from '../../valkey/index.js';
+import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
+import type { ImplPatch } from '../../fencing/patch.js';
+import { loadManifest, mutantsFor } from '../../mutants/manifest.js';
+import { projectRoot } from '../../project-root.js';
+import { invariantAlone } from '../../../properties/fencing/checks.js';
+import { formatFailure } from '../../../properties/fencing/props.js';
+import {
+  DEFAULT_DOOR_RUNS,
+  DEFAULT_MAX_COMMANDS,
+  DEFAULT_RUNS,
+  runFencingSuite,
+  suiteTotals,
+  type SuiteTopology,
+} from '../../../properties/fencing/suite.js';
 
-// Placeholder until the 'props' command lands: says so, never passes.
+const HELP = `Usage: fencecheck props [--runs N] [--door-runs N] [--max-commands N] [--topology standalone|door|both]
+                       [--seed N] [--path P] [--mutant Mx] [--invariant NAME] [--json]
+
+Model-based runs of the fencing scripts on real Valkey: fast-check generates pod, rollout, pipeline
+and operator commands (refused attempts included); each runs the real script of the pod's version or
+asks the deployment gate; the XState model predicts every step. After each step: the invariants on
+the real keyspace (T1 Inv_SingleAuthority, T2 Inv_Monotonic, T3 Inv_SlotRulesSafe, ...), T3 on the wire
+(no CROSSSLOT, no old key after the door), keyspace == model, and the read-side rules.
+
+Options:
+  --runs N           runs on standalone (or on the door topology alone) (default ${DEFAULT_RUNS})
+  --door-runs N      runs that may cross the door onto the cluster, with --topology both (default ${DEFAULT_DOOR_RUNS})
+  --max-commands N   commands per run at most (default ${DEFAULT_MAX_COMMANDS})
+  --topology T       standalone, door, or both (default both)
+  --seed N           fast-check seed (printed on every failure)
+  --path P           replay one counterexample (with the --seed and --topology it was printed with)
+  --mutant Mx        run against the impl patch of a mutant (to replay a mutant's counterexample)
+  --invariant NAME   check this invariant alone with TypeOK (as the mutant runner does)
+  --json             print a StageReport (fencecheck.stage/1)
+
+Exit codes: 0 every run held · 1 a check failed (seed, path and trace printed) · 2 not run (no Valkey) ·
+3 bad input (unknown mutant) · 64 usage`;
+
+function positive(name: string, v: string | undefined, dflt: number, allowZero = false): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new UsageError(`--${name} takes a ${allowZero ? 'non-negative' : 'positive'} integer`);
+  return n;
+}
+
+async function mutantPatch(id: string): Promise<ImplPatch | string> {
+  const entry = mutantsFor(loadManifest(), 'impl').find((m) => m.id === id);
+  if (!entry?.layers.impl?.patch) return `no impl mutant ${id} in mutants/manifest.json`;
+  const mod = (await import(pathToFileURL(resolve(projectRoot, entry.layers.impl.patch)).href)) as { default?: ImplPatch };
+  return mod.default ?? `${entry.layers.impl.patch} exports no patch`;
+}
+
 export const command: Command = {
   name: 'props',
-  summary: '(not built yet)',
-  help: 'Usage: fencecheck props — not built yet.',
-  async run() {
-    process.stderr.write('fencecheck props: not run: this command is not built yet\n');
-    return ExitCode.NotRun;
+  summary: 'model-based runs of the fencing scripts and gate on real Valkey (T1/T2/T3)',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, {
+      runs: { type: 'string' },
+      'door-runs': { type: 'string' },
+      'max-commands': { type: 'string' },
+      topology: { type: 'string', default: 'both' },
+      seed: { type: 'string' },
+      path: { type: 'string' },
+      mutant: { type: 'string' },
+      invariant: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    const topology = values.topology as SuiteTopology;
+    if (!['standalone', 'door', 'both'].includes(topology)) throw new UsageError('--topology is standalone, door or both');
+    const runs = positive('runs', values.runs, DEFAULT_RUNS);
+    const doorRuns = positive('door-runs', values['door-runs'], DEFAULT_DOOR_RUNS, true);
+    const maxCommands = positive('max-commands', values['max-commands'], DEFAULT_MAX_COMMANDS);
+    const seed = values.seed !== undefined ? Number(values.seed) : undefined;
+    if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError('--seed takes an integer');
+    if (values.path !== undefined && (topology === 'both' || seed === undefined)) throw new UsageError('--path needs --seed and --topology standalone|door');
+    if (values.invariant !== undefined && !(INVARIANT_NAMES as readonly string[]).includes(values.invariant)) {
+      throw new UsageError(`--invariant is one of ${INVARIANT_NAMES.join(', ')}`);
+    }
+    let patch: ImplPatch | undefined;
+    if (values.mutant !== undefined) {
+      const p = await mutantPatch(values.mutant);
+      if (typeof p === 'string') {
+        process.stderr.write(`fencecheck props: ${p}\n`);
+        return ExitCode.BadInput;
+      }
+      patch = p;
+    }
+    const startedAt = new Date().toISOString();
+    const log = (l: string) => process.stderr.write(`${l}\n`);
+    const emit = (report: ReturnType<typeof stageReport>) => {
+      if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else process.stdout.write(`props: ${report.status}: ${report.summary}${report.reason ? ` (${report.reason})` : ''}\n`);
+    };
+    try {
+      const suite = await runFencingSuite({
+        topology,
+        runs,
+        doorRuns,
+        maxCommands,
+        ...(seed !== undefined ? { seed } : {}),
+        ...(values.path !== undefined ? { path: values.path } : {}),
+        ...(patch ? { patch } : {}),
+        ...(values.mutant ? { traceLabel: values.mutant } : {}),
+        ...(values.invariant ? { checks: invariantAlone(values.invariant as InvariantName) } : {}),
+        log,
+      });
+      const t = suiteTotals(suite);
+      const phases = suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`).join(', ');
+      const counts = { runs: t.runs, commands: t.commands, doorCrossings: t.doorCrossings, reshards: t.reshards };
+      const f = suite.failed?.result.failure;
+      if (suite.passed) {
+        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards; every check held` }));
+        return ExitCode.Ok;
+      }
+      const failed = suite.failed!;
+      const summary = f
+        ? `${f.check} at step ${f.step + 1} on ${failed.topology} (seed ${f.seed}, path ${f.path}): ${f.message}`
+        : `a run threw on ${failed.topology}: ${failed.result.error ?? 'unknown error'}`;
+      if (f && !values.json) process.stderr.write(`${formatFailure(f)}\n  (replay with --topology ${failed.topology})\n`);
+      emit(
+        stageReport({
+          stage: 'props',
+          status: 'failed',
+          startedAt,
+          durationMs: t.durationMs,
+          counts,
+          summary,
+          ...(f?.tracePath ? { traces: [f.tracePath] } : {}),
+          details: f ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents } : { topology: failed.topology, error: failed.result.error },
+        }),
+      );
+      return ExitCode.Failed;
+    } catch (err) {
+      if (err instanceof ValkeyUnavailableError) {
+        emit(stageReport({ stage: 'props', status: 'not-run', reason: err.message, startedAt, durationMs: 0, summary: 'no Valkey to run the scripts on' }));
+        return ExitCode.NotRun;
+      }
+      throw err;
+    }
   },
 };

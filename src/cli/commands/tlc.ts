@@ -88,6 +88,9 @@ export const command: Command = {
       throw err;
     }
 
+    const selected = mutantsFor(manifest, 'tla').filter((m) => !only || only.includes(m.id));
+    if (only) for (const id of only) if (!selected.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants: ${mutantsFor(manifest, 'tla').map((m) => m.id).join(', ')})`);
+
     try {
       if (values.growth) {
         const list = (v: string | undefined, dflt: number[], what: string) => {
@@ -127,8 +130,6 @@ export const command: Command = {
       const results: MutantResult[] = [];
       const traces: string[] = [];
       if (withMutants) {
-        const selected = mutantsFor(manifest, 'tla').filter((m) => !only || only.includes(m.id));
-        if (only) for (const id of only) if (!selected.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}'`);
         for (const m of selected) {
           const checked = await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) });
           writeRunReport(m.id, checked.evidence);

@@ -20,7 +20,8 @@ show    prints the counterexample trace (fencecheck.trace/1, docs/trace-format.m
 replay  runs the trace step by step against a real standalone Valkey through the fencing step driver
         (each pod's version's scripts, the deployment gate for fleet steps), printing the real
         keyspace beside the model state, and stops at the step where an invariant breaks on the real
-        keyspace. A trace with "mutant" set runs with that mutant's implementation patch.
+        keyspace (or T3 breaks on the wire). A trace with "mutant" set runs with that mutant's
+        implementation patch; a trace crossing the mode door also starts the 3-primary cluster.
         --json     print the replay as JSON (schema fencecheck.replay/1)
 
 Exit codes: 0 shown / replay held every invariant · 1 replay: an invariant broke on the real keyspace ·
@@ -88,9 +89,11 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   // The replay needs the implementation's step driver and Valkey: loaded only here.
   let mod: typeof import('../../trace/replay.js');
   let valkey: typeof import('../../valkey/index.js');
+  let openPropsEnv: typeof import('../../../properties/fencing/env.js').openPropsEnv;
   try {
     mod = await import('../../trace/replay.js');
     valkey = await import('../../valkey/index.js');
+    ({ openPropsEnv } = await import('../../../properties/fencing/env.js'));
   } catch (err) {
     return notRun(`the fencing step driver or Valkey layer cannot be loaded: ${(err as Error).message}`);
   }
@@ -106,20 +109,29 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   }
   const provider = values.provider;
   if (provider !== undefined && !['auto', 'native', 'testcontainers', 'external'].includes(provider)) throw new UsageError(`--provider: unknown provider '${provider}'`);
-  let topology;
+  // The property suite's environment: the standalone node, plus the door's cluster when the trace crosses it.
+  if (provider !== undefined) process.env.FENCECHECK_VALKEY_PROVIDER = provider;
+  const door = mod.needsDoor(trace);
+  let env;
   try {
-    topology = await valkey.startTopology({ kind: 'standalone' }, provider ? { provider: provider as 'auto' } : {});
+    env = await openPropsEnv(door ? 'door' : 'standalone', { bounds: trace.bounds, ...(patch ? { patch: patch.patch } : {}) });
   } catch (err) {
     if (err instanceof valkey.ValkeyUnavailableError) return notRun(err.message);
     throw err;
   }
+  const topology = env.ctx.topology;
   const log = (s: string) => (values.json ? process.stderr : process.stdout).write(`${s}\n`);
-  log(`replaying ${traceHeadline(trace)}${patch ? ` with ${patch.path}` : ''} on ${topology.provider} standalone Valkey`);
+  log(`replaying ${traceHeadline(trace)}${patch ? ` with ${patch.path}` : ''} on ${topology.provider} standalone Valkey${door ? ' and a 3-primary cluster for the door' : ''}`);
   try {
     const result = await mod.replayTrace(trace, {
       topology,
+      scripts: env.ctx.scripts,
+      ...(env.ctx.door ? { door: env.ctx.door } : {}),
       ...(patch ? { patch } : {}),
-      onStep: (s) => log(`step ${s.index} ${s.action}${Object.values(s.params).length ? `(${Object.values(s.params).join(',')})` : ''}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — real keyspace breaks ${s.brokenReal.join(', ')}` : ''}`),
+      onStep: (s) =>
+        log(
+          `step ${s.index} ${s.action}${Object.values(s.params).length ? `(${Object.values(s.params).join(',')})` : ''}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — real keyspace breaks ${s.brokenReal.join(', ')}` : ''}${s.slotBreaches.length ? ` — T3 on the wire: ${s.slotBreaches.join('; ')}` : ''}`,
+        ),
     });
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
@@ -129,6 +141,6 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
     }
     return result.stoppedAt === null ? ExitCode.Ok : ExitCode.Failed;
   } finally {
-    await topology.stop();
+    await env.close();
   }
 }

@@ -9,10 +9,11 @@ import type { VerifyReport } from '../../report/verify-doc.js';
 import { stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
 import { runVerify } from '../../verify/run.js';
-import { isStageName, STAGE_NAMES, STAGES } from '../../verify/stages.js';
+import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
-                         [--pods N] [--max-gen G] [--allow-not-run STAGE]... [--out DIR] [--jobs N] [--stage-timeout S] [--json]
+                         [--pods N] [--max-gen G] [--allow-not-run STAGE]... [--out DIR]
+                         [--jobs N] [--stage-timeout S] [--json]
 
 Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
 --jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/1), <out>/junit.xml,
@@ -26,7 +27,7 @@ Options:
   --skip a,b            leave these stages out (shown as "not selected")
   --runs N              property runs for props, limiter, mutants:impl, mutants:limiter
   --seed N              fast-check seed for the same stages
-  --topology T          topology for props and limiter (standalone, cluster or both)
+  --topology T          standalone, cluster or both, for props (cluster = its door runs) and limiter
   --pods N, --max-gen G bounds for explore (TLC, parity and the model mutants keep the spec's bounds)
   --allow-not-run STAGE accept that STAGE could not run here (repeatable, or comma-separated)
   --out DIR             where reports go (default reports/)
@@ -87,7 +88,8 @@ export const command: Command = {
     const maxGen = positiveInt(values['max-gen'], '--max-gen');
     const jobs = positiveInt(values.jobs, '--jobs')!;
     const stageTimeoutMs = positiveInt(values['stage-timeout'], '--stage-timeout')! * 1000;
-    if (values.topology !== undefined && values.topology.trim() === '') throw new UsageError('--topology takes a value');
+    const topology = values.topology;
+    if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
     const outDir = resolve(process.cwd(), values.out ?? 'reports');
 
     const live = !values.json && process.stderr.isTTY === true;
@@ -108,7 +110,7 @@ export const command: Command = {
         stageOptions: {
           ...(runs !== undefined ? { runs } : {}),
           ...(seed !== undefined ? { seed } : {}),
-          ...(values.topology !== undefined ? { topology: values.topology } : {}),
+          ...(topology !== undefined ? { topology: topology as Topology } : {}),
           ...(pods !== undefined ? { pods } : {}),
           ...(maxGen !== undefined ? { maxGen } : {}),
         },

@@ -1,12 +1,113 @@
-import type { LayerRunner } from '../layer-runner.js';
+/**
+ * The implementation layer's mutant runner: for each fencing mutant, load its patch module
+ * (mutants/impl/Mx.ts: mutated Lua or a gate without one rule) and run the ordinary fencing property
+ * suite against it, checking the mutant's expected invariant alone (with TypeOK) on the real keyspace.
+ * Two mutants run at a time (two cores); each has its own Valkey processes.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
+import type { MutantEntry } from '../manifest.js';
+import type { MutantResult } from '../verdict.js';
+import { projectRoot } from '../../project-root.js';
+import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
+import type { ImplPatch } from '../../fencing/patch.js';
+import { startTopology, ValkeyUnavailableError } from '../../valkey/index.js';
+import { invariantAlone } from '../../../properties/fencing/checks.js';
+import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runFencingSuite } from '../../../properties/fencing/suite.js';
 
-// Placeholder until the 'impl' layer's mutant runner lands: every mutant reports not-run.
+export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
+  const file = entry.layers.impl?.patch;
+  if (!file) throw new Error(`${entry.id} names no impl patch`);
+  const mod = (await import(pathToFileURL(resolve(projectRoot, file)).href)) as { default?: ImplPatch };
+  if (!mod.default || (mod.default.lua === undefined && mod.default.dropGateRules === undefined)) throw new Error(`${file} default-exports no ImplPatch`);
+  return mod.default;
+}
+
+function isInvariant(name: string): name is InvariantName {
+  return (INVARIANT_NAMES as readonly string[]).includes(name);
+}
+
+async function runOne(entry: MutantEntry, options: LayerRunOptions, seed: number): Promise<MutantResult> {
+  const started = Date.now();
+  const base = { id: entry.id, layer: 'impl' as const, expectedInvariant: entry.expectedInvariant };
+  const log = options.log ?? (() => {});
+  if (!isInvariant(entry.expectedInvariant)) return { ...base, verdict: 'invalid', reason: `unknown invariant ${entry.expectedInvariant}` };
+  let patch: ImplPatch;
+  try {
+    patch = await loadPatch(entry);
+  } catch (err) {
+    return { ...base, verdict: 'invalid', reason: `patch: ${(err as Error).message}`, durationMs: Date.now() - started };
+  }
+  try {
+    const suite = await runFencingSuite({
+      topology: 'both',
+      runs: options.numRuns ?? DEFAULT_RUNS,
+      doorRuns: Math.min(options.numRuns ?? DEFAULT_DOOR_RUNS, DEFAULT_DOOR_RUNS),
+      maxCommands: DEFAULT_MAX_COMMANDS,
+      seed,
+      patch,
+      checks: invariantAlone(entry.expectedInvariant),
+      traceLabel: entry.id,
+      log: (l) => log(`[impl ${entry.id}] ${l}`),
+    });
+    const durationMs = Date.now() - started;
+    if (suite.passed) {
+      const runs = suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`).join(', ');
+      return { ...base, verdict: 'survived', reason: `nothing broke in ${runs}`, seed, durationMs };
+    }
+    const r = suite.failed!.result;
+    if (!r.failure) return { ...base, verdict: 'invalid', reason: r.error ?? 'a run failed without a check', seed: r.seed, durationMs };
+    const f = r.failure;
+    const common = {
+      ...base,
+      violated: f.check,
+      alsoBroken: f.brokenAtEnd.filter((n) => n !== f.check),
+      traceLength: f.traceLength,
+      ...(f.tracePath ? { tracePath: f.tracePath } : {}),
+      seed: f.seed,
+      path: f.path,
+      durationMs,
+    };
+    const replay = `replay: fencecheck props --mutant ${entry.id} --invariant ${entry.expectedInvariant} --topology ${suite.failed!.topology} --seed ${f.seed} --path ${f.path}; shrunk (${f.intents.length}): ${f.intents.join(' · ')}`;
+    log(`[impl ${entry.id}] ${f.check} at step ${f.step + 1}; ${replay}`);
+    return f.check === entry.expectedInvariant
+      ? { ...common, verdict: 'killed', reason: replay }
+      : { ...common, verdict: 'wrong-invariant', reason: `${f.check} fired: ${f.message}; ${replay}` };
+  } catch (err) {
+    if (err instanceof ValkeyUnavailableError) return { ...base, verdict: 'not-run', reason: err.message };
+    return { ...base, verdict: 'invalid', reason: (err as Error).stack ?? String(err), durationMs: Date.now() - started };
+  }
+}
+
 export const runner: LayerRunner = {
   layer: 'impl',
   async unavailable() {
-    return 'the impl layer mutant runner is not built yet';
+    try {
+      const t = await startTopology({ kind: 'standalone' });
+      await t.stop();
+      return null;
+    } catch (err) {
+      if (err instanceof ValkeyUnavailableError) return err.message;
+      throw err;
+    }
   },
-  async run() {
-    return [];
+  async run(mutants, options) {
+    const selected = mutants.filter((m) => m.system === 'fencing' && (!options.only || options.only.includes(m.id)));
+    const seed = options.seed ?? randomSeed();
+    const results = new Map<string, MutantResult>();
+    const queue = [...selected];
+    const width = Math.max(1, Math.min(2, availableParallelism()));
+    const worker = async () => {
+      for (let m = queue.shift(); m; m = queue.shift()) {
+        options.log?.(`[impl ${m.id}] running the property suite against ${m.layers.impl?.patch} (seed ${seed})`);
+        const r = await runOne(m, options, seed);
+        options.log?.(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}`);
+        results.set(m.id, r);
+      }
+    };
+    await Promise.all(Array.from({ length: width }, worker));
+    return selected.map((m) => results.get(m.id)!);
   },
 };

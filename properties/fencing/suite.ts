@@ -1,0 +1,96 @@
+/**
+ * The fencing property suite as one call: standalone runs (mode disabled throughout) and door runs
+ * (the same generator plus the mode doors onto the cluster). Used by `fencecheck props`, the impl
+ * mutant runner, the benchmark and the vitest test, so all of them run the same checks.
+ */
+import type { ImplPatch } from '../../src/fencing/patch.js';
+import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/fencing/state.js';
+import type { CheckSet } from './checks.js';
+import { openPropsEnv, type PropsTopology } from './env.js';
+import { runFencingProps, type PropsResult } from './props.js';
+
+export type SuiteTopology = PropsTopology | 'both';
+
+export interface SuiteOptions {
+  readonly topology: SuiteTopology;
+  /** Runs on the standalone topology (and on the door topology when it is the only one). */
+  readonly runs: number;
+  /** Runs with the door when topology is `both`. */
+  readonly doorRuns: number;
+  readonly maxCommands: number;
+  readonly seed?: number;
+  /** Replays one counterexample: needs a single topology and its seed. */
+  readonly path?: string;
+  readonly patch?: ImplPatch;
+  readonly checks?: CheckSet;
+  readonly bounds?: FencingBounds;
+  readonly traceLabel?: string;
+  readonly log?: (line: string) => void;
+}
+
+export interface SuitePhase {
+  readonly topology: PropsTopology;
+  readonly result: PropsResult;
+}
+
+export interface SuiteResult {
+  readonly passed: boolean;
+  readonly phases: readonly SuitePhase[];
+  /** The failing phase, if any (its result carries seed, path and trace). */
+  readonly failed?: SuitePhase;
+}
+
+export const DEFAULT_RUNS = 500;
+export const DEFAULT_DOOR_RUNS = 100;
+export const DEFAULT_MAX_COMMANDS = 60;
+
+export function randomSeed(): number {
+  return (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
+}
+
+/** Runs the phases in order and stops at the first failure. ValkeyUnavailableError propagates (not run). */
+export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> {
+  if (opts.path !== undefined && opts.topology === 'both') throw new RangeError('--path replays one run: give --topology standalone or door with it');
+  if (opts.path !== undefined && opts.seed === undefined) throw new RangeError('--path needs the --seed it was printed with');
+  const seed = opts.seed ?? randomSeed();
+  const plan: { topology: PropsTopology; runs: number; seed: number }[] =
+    opts.topology === 'both'
+      ? [
+          { topology: 'standalone', runs: opts.runs, seed },
+          { topology: 'door', runs: opts.doorRuns, seed: (seed + 1) | 0 },
+        ]
+      : [{ topology: opts.topology, runs: opts.runs, seed }];
+  const phases: SuitePhase[] = [];
+  for (const p of plan) {
+    if (p.runs === 0) continue;
+    const env = await openPropsEnv(p.topology, { ...(opts.patch ? { patch: opts.patch } : {}), bounds: opts.bounds ?? DEFAULT_BOUNDS });
+    try {
+      const result = await runFencingProps(env.ctx, {
+        runs: p.runs,
+        maxCommands: opts.maxCommands,
+        seed: p.seed,
+        ...(opts.path !== undefined ? { path: opts.path } : {}),
+        ...(opts.checks ? { checks: opts.checks } : {}),
+        ...(opts.traceLabel ? { traceLabel: opts.traceLabel } : {}),
+        ...(opts.log ? { log: (l: string) => opts.log!(`[${p.topology}] ${l}`) } : {}),
+      });
+      const phase = { topology: p.topology, result };
+      phases.push(phase);
+      if (!result.passed) return { passed: false, phases, failed: phase };
+    } finally {
+      await env.close();
+    }
+  }
+  return { passed: true, phases };
+}
+
+export function suiteTotals(r: SuiteResult): { runs: number; commands: number; doorCrossings: number; reshards: number; durationMs: number } {
+  const sum = (f: (x: PropsResult) => number) => r.phases.reduce((a, p) => a + f(p.result), 0);
+  return {
+    runs: sum((x) => x.runs),
+    commands: sum((x) => x.commands),
+    doorCrossings: sum((x) => x.doorCrossings),
+    reshards: sum((x) => x.reshards),
+    durationMs: sum((x) => x.durationMs),
+  };
+}

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/project-root.js';
+import { BASE_CONFIG_PATH, readCfg } from '../../src/tlc/config.js';
+import { configWithBounds, formatGrowthTable } from '../../src/tlc/growth.js';
+
+describe('growth table', () => {
+  it('changes only Pods and MaxGen of the base config', () => {
+    const base = readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8');
+    const cfg = readCfg(configWithBounds(base, 5, 6));
+    expect(cfg.bounds).toEqual({ pods: ['p1', 'p2', 'p3', 'p4', 'p5'], maxGen: 6 });
+    expect(cfg.invariants).toEqual(readCfg(base).invariants);
+    expect(cfg.dropped).toEqual([]);
+  });
+
+  it('marks a run that hit the cap as "not finished", never as a count', () => {
+    const t = formatGrowthTable(
+      [
+        { pods: 2, maxGen: 3, outcome: 'ok', generated: 3239, distinct: 994, depth: 21, durationMs: 800 },
+        { pods: 2, maxGen: 4, outcome: 'timeout' },
+      ],
+      240_000,
+    );
+    expect(t.split('\n')).toEqual(['| Pods \\ MaxGen | 3 | 4 |', '|---|---|---|', '| 2 | 994 (3239), d21, <1 s | not finished in 4 min |']);
+  });
+});
