@@ -25,8 +25,8 @@ export function intentLabel(i: Intent): string {
   }
 }
 
-/** A run's mix of actors: steady progress, lease churn, or an emergency-rollback storm. */
-export const PROFILES = ['steady', 'churn', 'retreat'] as const;
+/** A run's mix of actors: steady progress, lease churn, an emergency-rollback storm, or a push to the door (door runs only). */
+export const PROFILES = ['steady', 'churn', 'retreat', 'ship', 'doorbound'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 type Weights = Readonly<Record<'acquire' | 'renew' | 'release' | 'expire' | 'upgrade' | 'downgrade' | 'deploy' | 'advance' | 'backfill' | 'rollback' | 'reverseMerge' | 'door', number>>;
@@ -36,7 +36,9 @@ type Weights = Readonly<Record<'acquire' | 'renew' | 'release' | 'expire' | 'upg
 const WEIGHTS: Readonly<Record<Profile, Weights>> = {
   steady: { acquire: 12, renew: 6, release: 4, expire: 4, upgrade: 6, downgrade: 4, deploy: 12, advance: 2, backfill: 2, rollback: 4, reverseMerge: 2, door: 2 },
   churn: { acquire: 16, renew: 8, release: 8, expire: 8, upgrade: 4, downgrade: 2, deploy: 12, advance: 2, backfill: 2, rollback: 2, reverseMerge: 1, door: 2 },
-  retreat: { acquire: 10, renew: 2, release: 8, expire: 8, upgrade: 2, downgrade: 2, deploy: 12, advance: 1, backfill: 1, rollback: 8, reverseMerge: 0, door: 2 },
+  retreat: { acquire: 8, renew: 2, release: 6, expire: 12, upgrade: 2, downgrade: 2, deploy: 12, advance: 1, backfill: 1, rollback: 8, reverseMerge: 0, door: 2 },
+  ship: { acquire: 4, renew: 4, release: 3, expire: 2, upgrade: 2, downgrade: 1, deploy: 30, advance: 1, backfill: 1, rollback: 0, reverseMerge: 0, door: 0 },
+  doorbound: { acquire: 8, renew: 6, release: 6, expire: 4, upgrade: 2, downgrade: 1, deploy: 30, advance: 1, backfill: 1, rollback: 0, reverseMerge: 0, door: 3 },
 };
 
 /**
@@ -60,8 +62,8 @@ export function intentArbitrary(pods: readonly Pod[], door: boolean, profile: Pr
     { weight: w.advance, arbitrary: gate('AdvanceTarget') },
     { weight: w.backfill, arbitrary: gate('Backfill') },
     { weight: w.rollback, arbitrary: gate('RollbackPhase') },
+    { weight: w.reverseMerge, arbitrary: gate('ReverseMerge') },
   ];
-  if (w.reverseMerge > 0) options.push({ weight: w.reverseMerge, arbitrary: gate('ReverseMerge') });
   if (door) {
     options.push(
       { weight: w.door, arbitrary: gate('EnterCompatible') },
@@ -69,18 +71,26 @@ export function intentArbitrary(pods: readonly Pod[], door: boolean, profile: Pr
       { weight: w.door, arbitrary: gate('Enable') },
     );
   }
-  return fc.oneof(...options);
+  return fc.oneof(...options.filter((o) => o.weight > 0));
 }
 
 /**
- * A run's commands: one profile per run, so each run has a consistent character, plus runs that roll
- * forward first and then meet an emergency-rollback storm (rollbacks mostly come after a phase shipped).
+ * A run's commands: one profile per run, so each run has a consistent character; runs that ship
+ * phases first and then meet an emergency-rollback storm (rollbacks mostly come after a phase
+ * shipped); and, in door runs, long pushes for the door (~16 pipeline steps away).
  */
 export function runArbitrary(pods: readonly Pod[], door: boolean, maxCommands: number): fc.Arbitrary<Intent[]> {
-  const run = (profile: Profile, max: number) => fc.array(intentArbitrary(pods, door, profile), { minLength: 1, maxLength: max, size: 'max' });
-  const half = Math.max(1, Math.floor(maxCommands / 2));
+  const run = (profile: Profile, max: number, min = 1) =>
+    fc.array(intentArbitrary(pods, door, profile), { minLength: Math.max(1, Math.min(min, max)), maxLength: Math.max(1, max), size: 'max' });
+  const shipped = Math.ceil(maxCommands / 2);
+  const shipThenRetreat = fc
+    .tuple(run('ship', shipped, Math.ceil(maxCommands * 0.35)), run('retreat', maxCommands - shipped, Math.ceil(maxCommands / 4)))
+    .map(([a, b]) => [...a, ...b].slice(0, maxCommands));
   return fc.oneof(
-    ...PROFILES.map((profile) => run(profile, maxCommands)),
-    fc.tuple(run('steady', half), run('retreat', Math.max(1, maxCommands - half))).map(([a, b]) => [...a, ...b]),
+    { weight: 1, arbitrary: run('steady', maxCommands) },
+    { weight: 1, arbitrary: run('churn', maxCommands) },
+    { weight: 1, arbitrary: run('retreat', maxCommands) },
+    { weight: 2, arbitrary: shipThenRetreat },
+    ...(door ? [{ weight: 1, arbitrary: run('doorbound', maxCommands, Math.ceil((maxCommands * 2) / 3)) }] : []),
   );
 }

@@ -15,7 +15,7 @@ import { ABSENT, advance, expireIfIdle, step, type Row, type Stored } from '../.
 import { bucketSpec, LimiterError, type BucketSpec, type Limiter, type LimiterResult, type Request } from '../../src/limiter/index.js';
 import type { ValkeyClient } from '../../src/valkey/index.js';
 import type { InitialState, LimiterCase, LimiterCommand, Order } from './arbitraries.js';
-import type { ReplyDropper } from './drop-proxy.js';
+import type { ReplyDropper } from './reply-dropper.js';
 import { hostClockOffset, setHostClockOffset } from './host-clock.js';
 import { ageOnServer, expected, observe, sameObservation, serverTimeMs, writeStored } from './observe.js';
 

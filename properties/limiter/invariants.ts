@@ -11,11 +11,11 @@ import { evalScript } from '../../src/scripts/index.js';
 import { bucketSpec, Limiter, LimiterError, orderedLimiterScript, pairSlots, type BucketSpecInput, type LimiterResult, type Request } from '../../src/limiter/index.js';
 import { closeClient, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import type { InitialState, LimiterCase } from './arbitraries.js';
-import { startReplyDropper } from './drop-proxy.js';
+import { startReplyDropper } from './reply-dropper.js';
 import { faultsUnavailable } from './property.js';
 import { emptyRowStats, runCase, type RowKey } from './harness.js';
 import { setHostClockOffset } from './host-clock.js';
-import { scriptExecutions, serverTimeMs } from './observe.js';
+import { evalCalls, serverTimeMs, totalScriptExecutions } from './observe.js';
 
 export interface InvariantContext {
   readonly topology: Topology;
@@ -48,7 +48,9 @@ export interface InvariantOutcome {
 const ANY = () => null;
 /** Checks that read server-wide counters (INFO commandstats) or flush scripts need a topology of their own. */
 const OWNED = (t: Topology) => (t.owned ? null : 'reads server-wide script counters / flushes scripts: needs a topology the harness owns');
-const SLOW: BucketSpecInput = { capacity: 3, refillPerSecond: 0.001, idleTtlMs: 60_000 };
+/** A bucket of `capacity` tokens that refills 1 token per 1,000 s: no refill worth a token during a check. */
+const slowSpec = (capacity: number) => bucketSpec({ capacity, refillPerSecond: 0.001, idleTtlMs: 60_000 });
+const SLOW = slowSpec(3);
 
 /** Runs a fixed case through the property harness (model comparison included) and returns its row counts. */
 async function scenario(ctx: InvariantContext, name: string, c: LimiterCase): Promise<Record<RowKey, number>> {
@@ -60,10 +62,8 @@ async function scenario(ctx: InvariantContext, name: string, c: LimiterCase): Pr
 const bucket = (tokens: number, ageMs = 0): InitialState => ({ kind: 'bucket', tokens, ageMs });
 const ABSENT_INIT: InitialState = { kind: 'absent' };
 
-async function executions(ctx: InvariantContext): Promise<number> {
-  let n = 0;
-  for (const c of ctx.primaries) n += await scriptExecutions(c);
-  return n;
+function executions(ctx: InvariantContext): Promise<number> {
+  return totalScriptExecutions(ctx.primaries);
 }
 
 async function dump(c: ValkeyClient, key: string): Promise<string> {
@@ -121,7 +121,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     notApplicable: ANY,
     async run(ctx) {
       const [k1, k2] = ctx.pair('firstdeny');
-      const s = bucketSpec(SLOW);
+      const s = SLOW;
       await ctx.admin.hset(k1, { tokens: '0', ts: String(await serverTimeMs(ctx.admin)) });
       await ctx.admin.hset(k2, { tokens: String(2 * TOKEN), ts: '1000' });
       await ctx.admin.pexpire(k2, 50_000);
@@ -141,7 +141,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     notApplicable: ANY,
     async run(ctx) {
       const [k1, k2] = ctx.pair('seconddeny');
-      const s = bucketSpec(SLOW);
+      const s = SLOW;
       const now = await serverTimeMs(ctx.admin);
       await ctx.admin.hset(k1, { tokens: String(2 * TOKEN), ts: String(now) });
       await ctx.admin.hset(k2, { tokens: '0', ts: String(now) });
@@ -158,8 +158,8 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
       const clients = Array.from({ length: 4 }, () => ctx.topology.client());
       try {
         const limiters = clients.map((c) => new Limiter(c));
-        const first = bucketSpec({ capacity: 8, refillPerSecond: 0.001, idleTtlMs: 60_000 });
-        const second = bucketSpec({ capacity: 5, refillPerSecond: 0.001, idleTtlMs: 60_000 });
+        const first = slowSpec(8);
+        const second = slowSpec(5);
         const [k1, k2] = ctx.pair('concurrent');
         const N = 40;
         const results = await Promise.all(Array.from({ length: N }, (_, i) => limiters[i % limiters.length]!.allowOrdered({ key: k1, spec: first }, { key: k2, spec: second })));
@@ -167,7 +167,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
         for (const r of results) count[decided(r)]!++;
         assert.deepEqual(count, [5, 32, 3], `allowed/first-denied/second-denied = ${count.join('/')}, want 5/32/3`);
         const [k3] = ctx.pair('concurrent.single');
-        const single = await Promise.all(Array.from({ length: 30 }, (_, i) => limiters[i % limiters.length]!.allowOrdered({ key: k3!, spec: bucketSpec({ capacity: 7, refillPerSecond: 0.001, idleTtlMs: 60_000 }) })));
+        const single = await Promise.all(Array.from({ length: 30 }, (_, i) => limiters[i % limiters.length]!.allowOrdered({ key: k3!, spec: slowSpec(7) })));
         const allowed = single.filter((r) => decided(r) === 0).length;
         assert.equal(allowed, 7, `single bucket of 7: ${allowed} allowed`);
         return `${N} callers on 4 connections, pair 8/5: 5 allowed, 32 first-denied, 3 second-denied; 30 on a bucket of 7: 7 allowed`;
@@ -206,7 +206,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     title: 'a wrong-type (or corrupt) second key fails the call and mutates nothing',
     notApplicable: ANY,
     async run(ctx) {
-      const s = bucketSpec(SLOW);
+      const s = SLOW;
       const [k1, k2] = ctx.pair('wrongtype');
       await ctx.admin.hset(k1, { tokens: String(2 * TOKEN), ts: '1000' });
       await ctx.admin.pexpire(k1, 50_000);
@@ -226,14 +226,14 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     title: 'SCRIPT FLUSH exercises the EVALSHA → EVAL fallback',
     notApplicable: OWNED,
     async run(ctx) {
-      const s = bucketSpec({ capacity: 5, refillPerSecond: 0.001, idleTtlMs: 60_000 });
+      const s = slowSpec(5);
       const [k1] = ctx.pair('flush');
       assert.equal(decided(await ctx.limiter.allowOrdered({ key: k1!, spec: s })), 0);
       for (const p of ctx.primaries) await p.call('SCRIPT', 'FLUSH');
-      const evalsBefore = await evalCalls(ctx);
+      const evalsBefore = await evalCalls(ctx.primaries);
       const execsBefore = await executions(ctx);
       assert.equal(decided(await ctx.limiter.allowOrdered({ key: k1!, spec: s })), 0);
-      const evals = (await evalCalls(ctx)) - evalsBefore;
+      const evals = (await evalCalls(ctx.primaries)) - evalsBefore;
       const execs = (await executions(ctx)) - execsBefore;
       assert.equal(evals, 1, `EVAL ran ${evals} times after SCRIPT FLUSH, want 1`);
       assert.equal(execs, 1, `the script executed ${execs} times, want 1`);
@@ -246,7 +246,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     title: 'cancellation does not trigger a re-send',
     notApplicable: OWNED,
     async run(ctx) {
-      const s = bucketSpec({ capacity: 5, refillPerSecond: 0.001, idleTtlMs: 60_000 });
+      const s = slowSpec(5);
       const [k1, k2] = ctx.pair('cancel');
       const script = orderedLimiterScript();
       await evalScript(ctx.admin, script, [k1], s.args); // loaded on that node; 4 tokens left
@@ -288,7 +288,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
       const dropper = await startReplyDropper(ctx.topology);
       try {
         const limiter = new Limiter(dropper.client);
-        const s = bucketSpec({ capacity: 5, refillPerSecond: 0.001, idleTtlMs: 60_000 });
+        const s = slowSpec(5);
         const [k1, k2] = ctx.pair('drop');
         assert.equal(decided(await limiter.allowOrdered({ key: k1, spec: s }, { key: k2, spec: s })), 0);
         const e0 = await dropper.executions();
@@ -326,7 +326,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     title: 'one key as both buckets is refused (client and script)',
     notApplicable: OWNED,
     async run(ctx) {
-      const s = bucketSpec(SLOW);
+      const s = SLOW;
       const [k1] = ctx.pair('dup');
       const e0 = await executions(ctx);
       await assert.rejects(ctx.limiter.allowOrdered({ key: k1!, spec: s }, { key: k1!, spec: s }), (e: unknown) => e instanceof LimiterError && e.code === 'DUPLICATE_KEY');
@@ -341,7 +341,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     title: 'slot check: tagged pairs run on the cluster, untagged pairs get CROSSSLOT',
     notApplicable: (t) => (t.spec.kind === 'cluster' ? null : 'CROSSSLOT exists only on a cluster'),
     async run(ctx) {
-      const s = bucketSpec(SLOW);
+      const s = SLOW;
       const [k1, k2] = ctx.pair('slots');
       const tagged = pairSlots(k1, k2, ctx.topology.keyPrefix);
       assert.equal(tagged.sameSlot, true);
@@ -358,15 +358,6 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     },
   },
 ];
-
-async function evalCalls(ctx: InvariantContext): Promise<number> {
-  let n = 0;
-  for (const c of ctx.primaries) {
-    const m = /^cmdstat_eval:calls=(\d+)/m.exec(String(await c.call('INFO', 'commandstats')));
-    n += m ? Number(m[1]) : 0;
-  }
-  return n;
-}
 
 /** Runs the invariant checks (all, or `only`) against one topology. */
 export async function runInvariants(topology: Topology, only?: readonly string[]): Promise<InvariantOutcome[]> {

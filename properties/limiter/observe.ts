@@ -81,13 +81,35 @@ export async function serverTimeMs(client: ValkeyClient): Promise<number> {
   return Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
 }
 
+/** INFO commandstats of one node: calls and failed calls per command (lower case). */
+async function commandStats(client: ValkeyClient): Promise<Map<string, { calls: number; failed: number }>> {
+  const info = String(await client.call('INFO', 'commandstats'));
+  const stats = new Map<string, { calls: number; failed: number }>();
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),.*failed_calls=(\d+)/gm)) stats.set(m[1]!, { calls: Number(m[2]), failed: Number(m[3]) });
+  return stats;
+}
+
 /**
  * Script executions a standalone node has run: EVAL + EVALSHA calls that did not fail (a NOSCRIPT
  * EVALSHA counts as failed). From INFO commandstats, so a re-sent script is counted by the server.
  */
 export async function scriptExecutions(client: ValkeyClient): Promise<number> {
-  const info = String(await client.call('INFO', 'commandstats'));
+  const stats = await commandStats(client);
   let n = 0;
-  for (const m of info.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+),.*failed_calls=(\d+)/gm)) n += Number(m[1]) - Number(m[2]);
+  for (const cmd of ['eval', 'evalsha']) n += (stats.get(cmd)?.calls ?? 0) - (stats.get(cmd)?.failed ?? 0);
+  return n;
+}
+
+/** Script executions summed over nodes (one client per primary). */
+export async function totalScriptExecutions(nodes: readonly ValkeyClient[]): Promise<number> {
+  let n = 0;
+  for (const c of nodes) n += await scriptExecutions(c);
+  return n;
+}
+
+/** EVAL calls (the NOSCRIPT fallback), failed or not, summed over nodes. */
+export async function evalCalls(nodes: readonly ValkeyClient[]): Promise<number> {
+  let n = 0;
+  for (const c of nodes) n += (await commandStats(c)).get('eval')?.calls ?? 0;
   return n;
 }

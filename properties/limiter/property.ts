@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Limiter, limiterOptions, type LimiterPatch } from '../../src/limiter/index.js';
 import { closeClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import { limiterCaseArb, type LimiterCase } from './arbitraries.js';
-import { startReplyDropper, type ReplyDropper } from './drop-proxy.js';
+import { startReplyDropper, type ReplyDropper } from './reply-dropper.js';
 import { addRowStats, emptyRowStats, LimiterViolation, runCase, type CheckName, type RowStats } from './harness.js';
 
 export interface LimiterPropertyOptions {

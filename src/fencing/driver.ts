@@ -177,6 +177,20 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
 
   const operator = () => operatorClient(conn, scripts);
 
+  /** observe(), retried while the server is busy or the connection is being re-established. */
+  async function settledObserve(): Promise<FencingState> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        return await observe();
+      } catch (err) {
+        const transient = err instanceof Error && /BUSY|Connection is closed|max retries per request|ECONNRESET/i.test(err.message);
+        if (!transient || Date.now() > deadline) throw err;
+        await sleep(20);
+      }
+    }
+  }
+
   async function gateObservations(): Promise<GateObservations> {
     const ks = await observeKeyspace(conn, scripts, [session]);
     return {
@@ -202,8 +216,9 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
       return { event: ev, status: 'refused', note: r.kind === 'held' ? `held by ${r.owner}/${r.gen}` : `MaxGen ${r.maxGen} reached` };
     } catch (err) {
       if (!(err instanceof OutcomeUnknownError)) throw err;
-      // Never re-sent. The harness (not the pod) reads the keyspace to keep T2's history honest.
-      const after = await observe();
+      // Never re-sent. The harness (not the pod) reads the keyspace to keep T2's history honest,
+      // once the server answers again (it may still be running the script: BUSY).
+      const after = await settledObserve();
       const lease = version === 'O' || version === 'A' ? after.oldLease : after.newLease;
       if (lease.owner === ev.p && lease.gen > rec.lastIssued) {
         rec.monoOk = rec.monoOk && lease.gen > rec.lastIssued;

@@ -107,13 +107,19 @@ function stagesSection(r: VerifyReport): Section {
           { text: o.stage },
           { text: stageStatusText(o), tone: STATUS_TONE[o.status] ?? 'muted' },
           { text: formatDuration(o.durationMs) },
-          { text: formatCounts(o.counts) || '-' },
+          countsCell(formatCounts(o.counts)),
           { text: o.status === 'passed' ? o.summary : (o.reason ?? o.summary) },
           o.logPath ? { text: o.logPath, href: o.logPath } : { text: '-' },
         ]),
       },
     ],
   };
+}
+
+/** Long count lists (the limiter's per-row figures) are cut in the table; the full list is the cell's title. */
+function countsCell(counts: string): Cell {
+  if (counts === '') return { text: '-' };
+  return counts.length > 120 ? { text: `${counts.slice(0, 120)}…`, title: counts } : { text: counts };
 }
 
 function tlcSection(r: VerifyReport): Section {

@@ -4,11 +4,15 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
  * A loopback TCP proxy in front of one Valkey node whose connections can be cut at a chosen moment
  * (both sides destroyed at once). Cut while the server runs a script, the server finishes the script
  * and its reply never reaches the client. (CLIENT KILL cannot do this: Valkey refuses it while a
- * script runs.) Loopback only.
+ * script runs.) Or armed with `dropNextReply()`: the next bytes the server sends, on any connection
+ * through the proxy, are discarded and that connection cut — the command executed, the caller
+ * cannot know. Loopback only.
  */
 export class FaultProxy {
   private server: Server | undefined;
   private readonly pairs = new Set<[Socket, Socket]>();
+  private armed = false;
+  private droppedReplies = 0;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -22,12 +26,37 @@ export class FaultProxy {
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
       client.pipe(upstream);
-      upstream.pipe(client);
+      // Like upstream.pipe(client) (with back-pressure), but a reply can be swallowed when armed.
+      upstream.on('data', (chunk: Buffer) => {
+        if (this.armed) {
+          this.armed = false;
+          this.droppedReplies++;
+          this.cut(pair);
+        } else if (!client.write(chunk)) {
+          upstream.pause();
+        }
+      });
+      client.on('drain', () => upstream.resume());
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const addr = this.server.address();
     this.port = typeof addr === 'object' && addr ? addr.port : 0;
     return this;
+  }
+
+  /** The next reply the server sends (on any connection) is lost, with its connection. */
+  dropNextReply(): void {
+    this.armed = true;
+  }
+
+  /** Cancels a dropNextReply() that has not happened yet. */
+  disarm(): void {
+    this.armed = false;
+  }
+
+  /** Replies lost through dropNextReply() so far. */
+  get dropped(): number {
+    return this.droppedReplies;
   }
 
   /** Destroys every open connection through the proxy (new ones are still accepted). Returns how many. */

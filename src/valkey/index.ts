@@ -7,3 +7,4 @@ export { OutcomeUnknownError, ValkeyUnavailableError, UnsafeOperationError } fro
 export { reapOrphans } from './registry.js';
 export { DEFAULT_NODE_TIMEOUT_MS } from './owned.js';
 export { waitReplicasInSync } from './replication.js';
+export { valkeyUnavailableReason } from './availability.js';

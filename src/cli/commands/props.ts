@@ -1,5 +1,3 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from '../command.js';
 import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
@@ -8,7 +6,7 @@ import { ValkeyUnavailableError } from '../../valkey/index.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
 import type { ImplPatch } from '../../fencing/patch.js';
 import { loadManifest, mutantsFor } from '../../mutants/manifest.js';
-import { projectRoot } from '../../project-root.js';
+import { loadPatch } from '../../mutants/layers/impl.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
 import { formatFailure } from '../../../properties/fencing/props.js';
 import {
@@ -52,9 +50,12 @@ function positive(name: string, v: string | undefined, dflt: number, allowZero =
 
 async function mutantPatch(id: string): Promise<ImplPatch | string> {
   const entry = mutantsFor(loadManifest(), 'impl').find((m) => m.id === id);
-  if (!entry?.layers.impl?.patch) return `no impl mutant ${id} in mutants/manifest.json`;
-  const mod = (await import(pathToFileURL(resolve(projectRoot, entry.layers.impl.patch)).href)) as { default?: ImplPatch };
-  return mod.default ?? `${entry.layers.impl.patch} exports no patch`;
+  if (!entry) return `no impl mutant ${id} in mutants/manifest.json`;
+  try {
+    return await loadPatch(entry);
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 export const command: Command = {

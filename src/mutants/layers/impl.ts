@@ -17,6 +17,10 @@ import { startTopology, ValkeyUnavailableError } from '../../valkey/index.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
 import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runFencingSuite } from '../../../properties/fencing/suite.js';
 
+export /** Runs of the unpatched suite before any mutant (its full run is `fencecheck props`). */
+const BASE_RUNS = 100;
+
+/** The ImplPatch a manifest entry names (mutants/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
   const file = entry.layers.impl?.patch;
   if (!file) throw new Error(`${entry.id} names no impl patch`);
@@ -96,6 +100,17 @@ export const runner: LayerRunner = {
   async run(mutants, options) {
     const selected = mutants.filter((m) => m.system === 'fencing' && (!options.only || options.only.includes(m.id)));
     const seed = options.seed ?? randomSeed();
+    if (selected.length === 0) return [];
+    // A kill means something only if the unpatched scripts and gate pass the same suite (all checks).
+    const base = await runFencingSuite({ topology: 'standalone', runs: BASE_RUNS, doorRuns: 0, maxCommands: DEFAULT_MAX_COMMANDS, seed });
+    if (!base.passed) {
+      const f = base.failed?.result.failure;
+      const reason = f
+        ? `the unpatched implementation fails its own suite: ${f.check} (replay: fencecheck props --topology standalone --seed ${f.seed} --path ${f.path})`
+        : `the unpatched implementation's suite threw: ${base.failed?.result.error ?? 'unknown error'}`;
+      options.log?.(`[impl] ${reason}`);
+      return selected.map((m) => ({ id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason }));
+    }
     const results = new Map<string, MutantResult>();
     const queue = [...selected];
     const width = Math.max(1, Math.min(2, availableParallelism()));

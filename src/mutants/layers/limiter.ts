@@ -5,7 +5,7 @@ import type { MutantEntry } from '../manifest.js';
 import type { MutantResult } from '../verdict.js';
 import { projectRoot } from '../../project-root.js';
 import type { LimiterPatch } from '../../limiter/patch.js';
-import { startTopology, ValkeyUnavailableError, type Topology } from '../../valkey/index.js';
+import { startTopology, valkeyUnavailableReason, type Topology } from '../../valkey/index.js';
 import { replayHint, runLimiterProperty } from '../../../properties/limiter/property.js';
 
 /** fast-check runs per mutant when --runs is not given. Every mutant so far dies within ~20. */
@@ -19,16 +19,7 @@ export const DEFAULT_LIMITER_MUTANT_RUNS = 300;
  */
 export const runner: LayerRunner = {
   layer: 'limiter',
-  async unavailable() {
-    try {
-      const t = await startTopology({ kind: 'standalone' });
-      await t.stop();
-      return null;
-    } catch (err) {
-      if (err instanceof ValkeyUnavailableError) return err.message;
-      throw err;
-    }
-  },
+  unavailable: valkeyUnavailableReason,
   async run(mutants, options) {
     const log = options.log ?? (() => {});
     const topology = await startTopology({ kind: 'standalone' });
