@@ -69,8 +69,8 @@ async function deployEvent(d: FencingDriver, s: FencingState, door: boolean, pip
   // The rollout replaces pods in no fixed order: the intent names the pod it would rather roll.
   const pods = [prefer, ...(Object.keys(s.version) as Pod[]).filter((p) => p !== prefer)];
   const obs = await d.gateObservations();
-  if (pipe.direction === 'back' && (s.target === 'O' || s.mode !== 'disabled')) pipe.direction = 'forward';
-  if (pipe.direction === 'back') {
+  if (pipe.direction === 'back' && s.mode !== 'disabled') pipe.direction = 'forward';
+  if (pipe.direction === 'back' && s.target !== 'O') {
     const rb = d.gate.decide('RollbackPhase', obs);
     if (rb.allowed) return { type: 'RollbackPhase' };
     if (rb.refusedBy.some((r) => r.rule === 'RollbackToO_ReverseMerged')) return { type: 'ReverseMerge' };
