@@ -36,7 +36,7 @@ type Weights = Readonly<Record<'acquire' | 'renew' | 'release' | 'expire' | 'upg
 const WEIGHTS: Readonly<Record<Profile, Weights>> = {
   steady: { acquire: 12, renew: 6, release: 4, expire: 4, upgrade: 6, downgrade: 4, deploy: 12, advance: 2, backfill: 2, rollback: 4, reverseMerge: 2, door: 2 },
   churn: { acquire: 16, renew: 8, release: 8, expire: 8, upgrade: 4, downgrade: 2, deploy: 12, advance: 2, backfill: 2, rollback: 2, reverseMerge: 1, door: 2 },
-  retreat: { acquire: 8, renew: 2, release: 6, expire: 12, upgrade: 2, downgrade: 2, deploy: 12, advance: 1, backfill: 1, rollback: 8, reverseMerge: 0, door: 2 },
+  retreat: { acquire: 6, renew: 1, release: 6, expire: 6, upgrade: 1, downgrade: 4, deploy: 16, advance: 1, backfill: 1, rollback: 6, reverseMerge: 0, door: 2 },
   ship: { acquire: 4, renew: 4, release: 3, expire: 2, upgrade: 2, downgrade: 1, deploy: 30, advance: 1, backfill: 1, rollback: 0, reverseMerge: 0, door: 0 },
   doorbound: { acquire: 8, renew: 6, release: 6, expire: 4, upgrade: 2, downgrade: 1, deploy: 30, advance: 1, backfill: 1, rollback: 0, reverseMerge: 0, door: 3 },
 };

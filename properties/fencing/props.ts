@@ -44,6 +44,8 @@ export interface PropsResult {
   readonly commands: number;
   readonly doorCrossings: number;
   readonly reshards: number;
+  /** ASK redirects met by the runs' clients during live reshards. */
+  readonly askRedirects: number;
   readonly followedGateSteps: number;
   readonly durationMs: number;
   readonly failure: PropsFailure | null;
@@ -92,6 +94,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   let runs = 0;
   let doorCrossings = 0;
   let reshards = 0;
+  let askRedirects = 0;
   let followed = 0;
   // The last failing run is the shrunk counterexample (fast-check shrinks only through failures).
   const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode } | null } = { last: null };
@@ -106,6 +109,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     commands += r.commands;
     if (r.crossedDoor) doorCrossings += 1;
     if (r.enabled) reshards += 1;
+    askRedirects += r.askRedirects;
     followed += r.records.filter((x) => x.followed).length;
     if (r.failure) {
       box.last = { failure: r.failure, records: r.records, intents, expiry };
@@ -118,7 +122,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     seed,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
   });
-  const base = { seed, runs, commands, doorCrossings, reshards, followedGateSteps: followed, durationMs: Date.now() - started };
+  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, followedGateSteps: followed, durationMs: Date.now() - started };
   if (!details.failed) return { ...base, passed: true, failure: null };
   const path = details.counterexamplePath ?? '';
   const found = box.last;

@@ -48,6 +48,8 @@ export interface RunResult {
   readonly commands: number;
   readonly crossedDoor: boolean;
   readonly enabled: boolean;
+  /** ASK redirects clients met during this run's live reshard. */
+  readonly askRedirects: number;
 }
 
 const rank = (p: Phase) => PHASES.indexOf(p);
@@ -63,14 +65,15 @@ function podEvent(kind: 'acquire' | 'upgrade' | 'downgrade', p: Pod, v: Phase): 
  * The deploy pipeline, in its current direction. It asks the gate for the next phase step first and
  * rolls pods out only when the gate refuses (a hurried pipeline: the gate is what keeps it adjacent).
  * Rolling back it follows the documented procedure: the reverse merge when the gate asks for it
- * before the rollback into O; at O it turns forward again.
+ * before the rollback into O. After an emergency rollback into O it holds (finishing the
+ * downgrades) until someone asks for an advance again (an explicit AdvanceTarget intent).
  */
 async function deployEvent(d: FencingDriver, s: FencingState, door: boolean, pipe: Pipeline, prefer: Pod): Promise<FencingEvent | null> {
   // The rollout replaces pods in no fixed order: the intent names the pod it would rather roll.
   const pods = [prefer, ...(Object.keys(s.version) as Pod[]).filter((p) => p !== prefer)];
   const obs = await d.gateObservations();
   if (pipe.direction === 'back' && s.mode !== 'disabled') pipe.direction = 'forward';
-  if (pipe.direction === 'back' && s.target !== 'O') {
+  if (pipe.direction === 'back') {
     const rb = d.gate.decide('RollbackPhase', obs);
     if (rb.allowed) return { type: 'RollbackPhase' };
     if (rb.refusedBy.some((r) => r.rule === 'RollbackToO_ReverseMerged')) return { type: 'ReverseMerge' };
@@ -114,6 +117,8 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
   let crossedDoor = false;
   let enabled = false;
   let failure: RunFailure | null = null;
+  let askRedirects = 0;
+  const asksBefore = ctx.door ? await ctx.door.askRedirects() : 0;
   const pipe: Pipeline = { direction: 'forward' };
   try {
     for (const [i, intent] of intents.entries()) {
@@ -142,9 +147,10 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
     }
   } finally {
     await driver.close();
+    if (enabled && ctx.door) askRedirects = (await ctx.door.askRedirects()) - asksBefore;
     if (crossedDoor) await ctx.door?.reset();
   }
-  return { records, failure, commands: records.length, crossedDoor, enabled };
+  return { records, failure, commands: records.length, crossedDoor, enabled, askRedirects };
 }
 
 interface Performed {

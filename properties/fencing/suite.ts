@@ -84,13 +84,14 @@ export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> 
   return { passed: true, phases };
 }
 
-export function suiteTotals(r: SuiteResult): { runs: number; commands: number; doorCrossings: number; reshards: number; durationMs: number } {
+export function suiteTotals(r: SuiteResult): { runs: number; commands: number; doorCrossings: number; reshards: number; askRedirects: number; durationMs: number } {
   const sum = (f: (x: PropsResult) => number) => r.phases.reduce((a, p) => a + f(p.result), 0);
   return {
     runs: sum((x) => x.runs),
     commands: sum((x) => x.commands),
     doorCrossings: sum((x) => x.doorCrossings),
     reshards: sum((x) => x.reshards),
+    askRedirects: sum((x) => x.askRedirects),
     durationMs: sum((x) => x.durationMs),
   };
 }

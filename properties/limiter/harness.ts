@@ -63,8 +63,23 @@ export interface CaseContext {
   readonly dropper?: Pick<ReplyDropper, 'armDrop' | 'disarm' | 'executions'>;
 }
 
-/** Buckets expiring within this margin of an advance are deleted (no race with Valkey's own expiry). */
+/**
+ * Buckets expiring within this margin of server time are deleted on both sides, at every advance
+ * and again right before every call, so Valkey's own expiry never races a check: only a stall of
+ * this length inside ONE call (its TIME bracket and observation) could reach an expiry.
+ */
 const HORIZON_MARGIN_MS = 2000;
+
+/** Ages both keys by `deltaMs` (0: none) on the server and in the model; drops buckets expiring by `horizon`. */
+async function ageBoth(ctx: CaseContext, keys: readonly [string, string], model: Stored[], deltaMs: number, horizon: number): Promise<void> {
+  for (const k of [0, 1]) {
+    const m = model[k]!;
+    // Nothing to do for a bucket the model keeps unchanged (saves the writes of a 0 ms age).
+    if (deltaMs === 0 && !(m.kind === 'bucket' && m.expireAt <= horizon)) continue;
+    await ageOnServer(ctx.admin, keys[k]!, deltaMs, horizon);
+    model[k] = advance(m, deltaMs, horizon);
+  }
+}
 
 const ORDER: Record<Order, readonly number[]> = { A: [0], B: [1], AB: [0, 1], BA: [1, 0] };
 
@@ -85,11 +100,7 @@ export async function runCase(ctx: CaseContext, c: LimiterCase, keys: readonly [
     for (const [i, cmd] of c.commands.entries()) {
       const where = `command #${i} ${JSON.stringify(cmd)}`;
       if (cmd.op === 'advance') {
-        const horizon = (await serverTimeMs(ctx.admin)) + HORIZON_MARGIN_MS;
-        for (const k of [0, 1]) {
-          await ageOnServer(ctx.admin, keys[k]!, cmd.ms, horizon);
-          model[k] = advance(model[k]!, cmd.ms, horizon);
-        }
+        await ageBoth(ctx, keys, model, cmd.ms, (await serverTimeMs(ctx.admin)) + HORIZON_MARGIN_MS);
       } else if (cmd.op === 'clock-jump') {
         setHostClockOffset(hostClockOffset() + cmd.ms);
       } else {
@@ -122,6 +133,7 @@ async function runCall(
   const dropper = ctx.dropper;
   if (drop && !dropper) throw new Error('drop-call generated without a reply dropper');
   const before = await serverTimeMs(ctx.admin);
+  await ageBoth(ctx, keys, model, 0, before + HORIZON_MARGIN_MS);
   const execsBefore = drop ? await dropper!.executions() : 0;
   if (drop) dropper!.armDrop(reqs[0]!.key);
   let outcome: Outcome;

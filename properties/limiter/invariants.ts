@@ -255,15 +255,17 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
       const e0 = await executions(ctx);
       assert.deepEqual(await ctx.limiter.allowOrdered({ key: k1, spec: s }, undefined, { signal: ac.signal }), { kind: 'not-sent', reason: 'cancelled' });
       assert.equal((await executions(ctx)) - e0, 0, 'a call cancelled before sending executed');
-      // Hold the node busy with a script on the same slot, send, cancel while the call waits.
-      const blocker = ctx.topology.client();
+      // Hold the node busy with a script on the same slot and queue the call behind it on the SAME
+      // connection (so the server runs them in that order, however loaded the machine), then cancel
+      // while the call waits for its reply.
+      const shared = ctx.topology.client();
       try {
+        await shared.exists(k2); // that node's connection is up: the next commands are written at once
         const e1 = await executions(ctx);
         let busyDone = false;
-        const busy = blocker.eval('local i = 0 while i < 40000000 do i = i + 1 end return i', 1, k2).then(() => (busyDone = true));
-        await sleep(100);
+        const busy = shared.eval('local i = 0 while i < 40000000 do i = i + 1 end return i', 1, k2).then(() => (busyDone = true));
         const cancel = new AbortController();
-        const call = ctx.limiter.allowOrdered({ key: k1, spec: s }, undefined, { signal: cancel.signal });
+        const call = new Limiter(shared).allowOrdered({ key: k1, spec: s }, undefined, { signal: cancel.signal });
         await sleep(20);
         cancel.abort();
         const r = await call;
@@ -275,7 +277,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
         assert.equal(ran, 1, `a call cancelled after sending executed ${ran} times, want exactly 1`);
         await assertTokens(ctx, k1, 3);
       } finally {
-        await closeClient(blocker);
+        await closeClient(shared);
       }
       return 'cancelled before send: 0 executions; cancelled in flight: reported unknown, executed exactly once (INFO commandstats)';
     },

@@ -21,6 +21,8 @@ export interface DoorBackend {
   enable(liveKeys: readonly string[]): Promise<void>;
   /** True while a live slot migration is under way. */
   readonly migrating: boolean;
+  /** ASKING commands the primaries have served so far: each is a client that met an ASK redirect. */
+  askRedirects(): Promise<number>;
   /** Waits for the resharding, empties the cluster and gives every slot back to the first primary. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -73,7 +75,6 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
   let cluster: ValkeyClient | undefined;
   let background: Promise<void> | undefined;
   let migrating = false;
-  let split = false;
 
   /**
    * Gives empty slots to `owner`: the owner claims the ranges in its own view with a fresh epoch, and
@@ -83,14 +84,22 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
   async function assignEmpty(slots: readonly number[], owner: number): Promise<void> {
     if (slots.length === 0) return;
     const ranges = toRanges(slots);
-    await admins[owner]!.call('CLUSTER', 'BUMPEPOCH');
-    for (const [lo, hi] of ranges) {
-      await admins[owner]!.call('CLUSTER', 'DELSLOTSRANGE', lo, hi);
-      await admins[owner]!.call('CLUSTER', 'ADDSLOTSRANGE', lo, hi);
-    }
+    // The others forget first, so no gossip can hand the slots back to the owner's view halfway.
     for (const [i, a] of admins.entries()) {
       if (i === owner) continue;
       for (const [lo, hi] of ranges) await a.call('CLUSTER', 'DELSLOTSRANGE', lo, hi).catch(() => undefined);
+    }
+    const a = admins[owner]!;
+    await a.call('CLUSTER', 'BUMPEPOCH');
+    for (const [lo, hi] of ranges) {
+      // Forget and claim in one transaction: no gossip is processed between the two.
+      for (let attempt = 1; ; attempt++) {
+        const res = (await a.multi().call('CLUSTER', 'DELSLOTSRANGE', lo, hi).call('CLUSTER', 'ADDSLOTSRANGE', lo, hi).exec()) ?? [];
+        const err = res.map(([e]) => e).find((e) => e && !/already unassigned|not assigned/i.test(String(e)));
+        if (!err) break;
+        if (attempt >= 5) throw new Error(`door: claiming slots ${lo}-${hi} on primary ${owner}: ${String(err)}`);
+        await sleep(50);
+      }
     }
   }
 
@@ -177,7 +186,6 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
         await assignEmpty(empty, i);
       }
       await waitFor('every node to agree on the split', () => viewsAgree((s) => (nonEmpty.has(s) ? 0 : ownerIndex(s, ranges))));
-      split = true;
       for (const s of nonEmpty) {
         const to = ownerIndex(s, ranges);
         if (to === 0 || live.has(s)) continue;
@@ -198,12 +206,16 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
     get migrating() {
       return migrating;
     },
+    async askRedirects() {
+      let n = 0;
+      for (const a of admins) n += Number(/cmdstat_asking:calls=(\d+)/.exec(await a.info('commandstats'))?.[1] ?? 0);
+      return n;
+    },
     async reset() {
       if (background) await background.catch(() => {});
       background = undefined;
       if (cluster) await closeClient(cluster);
       cluster = undefined;
-      split = false;
       await topology.flush();
       await consolidate();
     },

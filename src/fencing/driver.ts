@@ -12,7 +12,8 @@ import { isGateStep, type GateStep } from '../gate/rules.js';
 import type { GateObservations } from '../gate/observations.js';
 import { observeKeyspace } from '../gate/observe.js';
 import { DEFAULT_BOUNDS, NONE, PHASES, type FencingBounds, type FencingState, type Lease, type Mode, type Phase, type Pod } from './state.js';
-import { sessionKeys, type SessionKeys, type SessionRef } from './keys.js';
+import { newLeaseKey, sessionKeys, type SessionKeys, type SessionRef } from './keys.js';
+import { keySlot, SLOT_COUNT } from '../slots/index.js';
 import { DEFAULT_LEASE_TTL_MS, decodeCounter, decodeLease } from './encoding.js';
 import { loadFencingScripts, type FencingScripts } from './scripts.js';
 import type { ImplPatch } from './patch.js';
@@ -87,10 +88,16 @@ interface Records {
 }
 
 let sessionCounter = 0;
-/** A fresh session per driver, so runs never share keys. */
+/**
+ * A fresh session per driver, so runs never share keys. Its tagged pair hashes outside the first
+ * third of the slots, so that Enable's reshard moves it live (the first primary keeps that third).
+ */
 export function freshSession(): SessionRef {
-  sessionCounter += 1;
-  return { community: `fc${process.pid}`, session: `s${Date.now().toString(36)}${sessionCounter}` };
+  for (;;) {
+    sessionCounter += 1;
+    const s = { community: `fc${process.pid}`, session: `s${Date.now().toString(36)}${sessionCounter}` };
+    if (keySlot(newLeaseKey(s)) >= SLOT_COUNT / 3) return s;
+  }
 }
 
 const rank = (p: Phase) => PHASES.indexOf(p);

@@ -12,7 +12,6 @@ export class FaultProxy {
   private server: Server | undefined;
   private readonly pairs = new Set<[Socket, Socket]>();
   private armed = false;
-  private droppedReplies = 0;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -30,7 +29,6 @@ export class FaultProxy {
       upstream.on('data', (chunk: Buffer) => {
         if (this.armed) {
           this.armed = false;
-          this.droppedReplies++;
           this.cut(pair);
         } else if (!client.write(chunk)) {
           upstream.pause();
@@ -52,11 +50,6 @@ export class FaultProxy {
   /** Cancels a dropNextReply() that has not happened yet. */
   disarm(): void {
     this.armed = false;
-  }
-
-  /** Replies lost through dropNextReply() so far. */
-  get dropped(): number {
-    return this.droppedReplies;
   }
 
   /** Destroys every open connection through the proxy (new ones are still accepted). Returns how many. */

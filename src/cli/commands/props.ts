@@ -115,10 +115,10 @@ export const command: Command = {
       });
       const t = suiteTotals(suite);
       const phases = suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`).join(', ');
-      const counts = { runs: t.runs, commands: t.commands, doorCrossings: t.doorCrossings, reshards: t.reshards };
+      const counts = { runs: t.runs, commands: t.commands, doorCrossings: t.doorCrossings, reshards: t.reshards, askRedirects: t.askRedirects };
       const f = suite.failed?.result.failure;
       if (suite.passed) {
-        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards; every check held` }));
+        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held` }));
         return ExitCode.Ok;
       }
       const failed = suite.failed!;
