@@ -46,6 +46,9 @@ export interface PropsResult {
   readonly reshards: number;
   /** ASK redirects met by the runs' clients during live reshards. */
   readonly askRedirects: number;
+  /** Commands after the door (on the cluster) and their time, checks included (for the benchmark). */
+  readonly clusterCommands: number;
+  readonly clusterMs: number;
   readonly followedGateSteps: number;
   readonly durationMs: number;
   readonly failure: PropsFailure | null;
@@ -95,6 +98,8 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   let doorCrossings = 0;
   let reshards = 0;
   let askRedirects = 0;
+  let clusterCommands = 0;
+  let clusterMs = 0;
   let followed = 0;
   // The last failing run is the shrunk counterexample (fast-check shrinks only through failures).
   const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode } | null } = { last: null };
@@ -110,6 +115,8 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     if (r.crossedDoor) doorCrossings += 1;
     if (r.enabled) reshards += 1;
     askRedirects += r.askRedirects;
+    clusterCommands += r.clusterCommands;
+    clusterMs += r.clusterMs;
     followed += r.records.filter((x) => x.followed).length;
     if (r.failure) {
       box.last = { failure: r.failure, records: r.records, intents, expiry };
@@ -122,7 +129,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     seed,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
   });
-  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, followedGateSteps: followed, durationMs: Date.now() - started };
+  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started };
   if (!details.failed) return { ...base, passed: true, failure: null };
   const path = details.counterexamplePath ?? '';
   const found = box.last;

@@ -50,6 +50,9 @@ export interface RunResult {
   readonly enabled: boolean;
   /** ASK redirects clients met during this run's live reshard. */
   readonly askRedirects: number;
+  /** Commands run after the door (on the cluster) and the time they took, checks included. */
+  readonly clusterCommands: number;
+  readonly clusterMs: number;
 }
 
 const rank = (p: Phase) => PHASES.indexOf(p);
@@ -118,10 +121,14 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
   let enabled = false;
   let failure: RunFailure | null = null;
   let askRedirects = 0;
+  let clusterCommands = 0;
+  let clusterMs = 0;
   const asksBefore = ctx.door ? await ctx.door.askRedirects() : 0;
   const pipe: Pipeline = { direction: 'forward' };
   try {
     for (const [i, intent] of intents.entries()) {
+      const onCluster = observed.mode !== 'disabled';
+      const t0 = performance.now();
       const { event, outcome, predicted, mismatch, followed } = await performIntent(ctx, driver, intent, model, observed, pipe);
       if (outcome.status === 'applied' && event?.type === 'EnterCompatible') crossedDoor = true;
       if (outcome.status === 'applied' && event?.type === 'Enable') enabled = true;
@@ -138,6 +145,11 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
       records.push(rec);
       onStep?.(rec);
       const f = await checkStep(ctx, driver, observed, predicted, mismatch);
+      // The door steps themselves (carrying the keyspace, resharding) are setup, not commands.
+      if (onCluster && !(event && ['EnterCompatible', 'RevertDisabled', 'Enable'].includes(event.type))) {
+        clusterCommands += 1;
+        clusterMs += performance.now() - t0;
+      }
       if (f) {
         failure = { ...f, step: i, brokenAtEnd: brokenInvariants(observed, ctx.bounds) };
         break;
@@ -150,7 +162,7 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
     if (enabled && ctx.door) askRedirects = (await ctx.door.askRedirects()) - asksBefore;
     if (crossedDoor) await ctx.door?.reset();
   }
-  return { records, failure, commands: records.length, crossedDoor, enabled, askRedirects };
+  return { records, failure, commands: records.length, crossedDoor, enabled, askRedirects, clusterCommands, clusterMs };
 }
 
 interface Performed {

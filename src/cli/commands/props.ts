@@ -8,7 +8,6 @@ import type { ImplPatch } from '../../fencing/patch.js';
 import { loadManifest, mutantsFor } from '../../mutants/manifest.js';
 import { loadPatch } from '../../mutants/layers/impl.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
-import { formatFailure } from '../../../properties/fencing/props.js';
 import {
   DEFAULT_DOOR_RUNS,
   DEFAULT_MAX_COMMANDS,
@@ -125,7 +124,7 @@ export const command: Command = {
       const summary = f
         ? `${f.check} at step ${f.step + 1} on ${failed.topology} (seed ${f.seed}, path ${f.path}): ${f.message}`
         : `a run threw on ${failed.topology}: ${failed.result.error ?? 'unknown error'}`;
-      if (f && !values.json) process.stderr.write(`${formatFailure(f)}\n  (replay with --topology ${failed.topology})\n`);
+      if (f && !values.json) process.stderr.write(`  (replay with --topology ${failed.topology}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''})\n`);
       emit(
         stageReport({
           stage: 'props',

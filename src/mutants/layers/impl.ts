@@ -13,7 +13,7 @@ import type { MutantResult } from '../verdict.js';
 import { projectRoot } from '../../project-root.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
 import type { ImplPatch } from '../../fencing/patch.js';
-import { startTopology, ValkeyUnavailableError } from '../../valkey/index.js';
+import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
 import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runFencingSuite } from '../../../properties/fencing/suite.js';
 
@@ -87,16 +87,7 @@ async function runOne(entry: MutantEntry, options: LayerRunOptions, seed: number
 
 export const runner: LayerRunner = {
   layer: 'impl',
-  async unavailable() {
-    try {
-      const t = await startTopology({ kind: 'standalone' });
-      await t.stop();
-      return null;
-    } catch (err) {
-      if (err instanceof ValkeyUnavailableError) return err.message;
-      throw err;
-    }
-  },
+  unavailable: valkeyUnavailableReason,
   async run(mutants, options) {
     const selected = mutants.filter((m) => m.system === 'fencing' && (!options.only || options.only.includes(m.id)));
     const seed = options.seed ?? randomSeed();
