@@ -9,12 +9,15 @@
  *                               model's, for both keys, participants or not.
  * Time control: the script reads TIME itself; the model is fed the `now` the script reports (checked
  * against the bracket). Time advances age the stored buckets instead (ts and expiry move back by
- * the advance), which is what elapsed time means to the script.
+ * the advance), which is what elapsed time means to the script. Real time still passes (ε); the
+ * generated grid (arbitraries.ts) keeps every decision independent of ε within CASE_TIME_BOUND_MS,
+ * and every call waits until server time has moved past the last write (ε ≥ 1 ms), so a change a
+ * call makes (a touched second bucket, a refill past capacity) never hides in an unchanged ms.
  */
 import { ABSENT, advance, expireIfIdle, step, type Row, type Stored } from '../../models/limiter/index.js';
 import { bucketSpec, LimiterError, type BucketSpec, type Limiter, type LimiterResult, type Request } from '../../src/limiter/index.js';
 import type { ValkeyClient } from '../../src/valkey/index.js';
-import type { InitialState, LimiterCase, LimiterCommand, Order } from './arbitraries.js';
+import { CASE_TIME_BOUND_MS, HORIZON_MARGIN_MS, type InitialState, type LimiterCase, type LimiterCommand, type Order } from './arbitraries.js';
 import type { ReplyDropper } from './reply-dropper.js';
 import { hostClockOffset, setHostClockOffset } from './host-clock.js';
 import { ageOnServer, expected, observe, sameObservation, serverTimeMs, writeStored } from './observe.js';
@@ -39,15 +42,21 @@ export interface RowStats {
   readonly calls: Record<RowKey, number>;
   /** Cases in which at least one call exercised the row. */
   readonly casesPerRow: Record<RowKey, number>;
+  /** Cases that took CASE_TIME_BOUND_MS of real time or longer (their replay may decide differently). */
+  slowCases: number;
+  /** Longest real time one case took (server TIME, setup to last call). */
+  maxCaseMs: number;
 }
 
 export function emptyRowStats(): RowStats {
   const zero = (): Record<RowKey, number> => ({ 'deny-first': 0, 'deny-second': 0, 'allow-both': 0, 'single-allow': 0, 'single-deny': 0, error: 0, unknown: 0 });
-  return { cases: 0, calls: zero(), casesPerRow: zero() };
+  return { cases: 0, calls: zero(), casesPerRow: zero(), slowCases: 0, maxCaseMs: 0 };
 }
 
 export function addRowStats(into: RowStats, from: RowStats): void {
   into.cases += from.cases;
+  into.slowCases += from.slowCases;
+  into.maxCaseMs = Math.max(into.maxCaseMs, from.maxCaseMs);
   for (const k of Object.keys(into.calls) as RowKey[]) {
     into.calls[k] += from.calls[k];
     into.casesPerRow[k] += from.casesPerRow[k];
@@ -63,12 +72,9 @@ export interface CaseContext {
   readonly dropper?: Pick<ReplyDropper, 'armDrop' | 'disarm' | 'executions'>;
 }
 
-/**
- * Buckets expiring within this margin of server time are deleted on both sides, at every advance
- * and again right before every call, so Valkey's own expiry never races a check: only a stall of
- * this length inside ONE call (its TIME bracket and observation) could reach an expiry.
- */
-const HORIZON_MARGIN_MS = 2000;
+// Buckets expiring within HORIZON_MARGIN_MS of server time are deleted on both sides, at every
+// advance and again right before every call, so Valkey's own expiry never races a check: only a
+// stall of that length inside ONE call (its TIME bracket and observation) could reach an expiry.
 
 /** Ages both keys by `deltaMs` (0: none) on the server and in the model; drops buckets expiring by `horizon`. */
 async function ageBoth(ctx: CaseContext, keys: readonly [string, string], model: Stored[], deltaMs: number, horizon: number): Promise<void> {
@@ -81,9 +87,10 @@ async function ageBoth(ctx: CaseContext, keys: readonly [string, string], model:
   }
 }
 
-const ORDER: Record<Order, readonly number[]> = { A: [0], B: [1], AB: [0, 1], BA: [1, 0] };
+export const ORDER: Record<Order, readonly number[]> = { A: [0], B: [1], AB: [0, 1], BA: [1, 0] };
 
-function initialStored(init: InitialState, t0: number, spec: BucketSpec): Stored {
+/** The model state a generated initial state stands for, written at server time t0. */
+export function initialStored(init: InitialState, t0: number, spec: BucketSpec): Stored {
   if (init.kind !== 'bucket') return init.kind === 'absent' ? ABSENT : { kind: init.kind };
   return { kind: 'bucket', tokens: init.tokens, ts: t0 - init.ageMs, expireAt: t0 + spec.idleTtlMs };
 }
@@ -96,25 +103,47 @@ export async function runCase(ctx: CaseContext, c: LimiterCase, keys: readonly [
   await writeStored(ctx.admin, keys[0], model[0]!);
   await writeStored(ctx.admin, keys[1], model[1]!);
   const hit = new Set<RowKey>();
+  // Server time of the last write that set a ts (t0, then each executed call's `now`).
+  const clock = { lastWrite: t0, last: t0 };
   try {
     for (const [i, cmd] of c.commands.entries()) {
       const where = `command #${i} ${JSON.stringify(cmd)}`;
       if (cmd.op === 'advance') {
-        await ageBoth(ctx, keys, model, cmd.ms, (await serverTimeMs(ctx.admin)) + HORIZON_MARGIN_MS);
+        clock.last = await serverTimeMs(ctx.admin);
+        await ageBoth(ctx, keys, model, cmd.ms, clock.last + HORIZON_MARGIN_MS);
       } else if (cmd.op === 'clock-jump') {
         setHostClockOffset(hostClockOffset() + cmd.ms);
       } else {
-        const row = await runCall(ctx, cmd, specs, keys, model, where);
+        const row = await runCall(ctx, cmd, specs, keys, model, where, clock);
         stats.calls[row]++;
         hit.add(row);
       }
     }
+  } catch (err) {
+    const took = clock.last - t0;
+    if (err instanceof LimiterViolation && took >= CASE_TIME_BOUND_MS) {
+      throw new LimiterViolation(err.check, `${err.message.slice(err.check.length + 2)} [this case took ${took} ms of real time, above the ${CASE_TIME_BOUND_MS} ms bound: a replay may decide differently]`);
+    }
+    throw err;
   } finally {
     setHostClockOffset(0);
     await ctx.admin.del(keys[0], keys[1]);
   }
+  const took = clock.last - t0;
   stats.cases++;
+  stats.maxCaseMs = Math.max(stats.maxCaseMs, took);
+  if (took >= CASE_TIME_BOUND_MS) stats.slowCases++;
   for (const r of hit) stats.casesPerRow[r]++;
+}
+
+/** Server time after `ms` (polled): a call then sees at least 1 ms elapse since the last write. */
+async function serverTimeAfter(client: ValkeyClient, ms: number): Promise<number> {
+  for (;;) {
+    const now = await serverTimeMs(client);
+    if (now > ms) return now;
+    // Only a stepped-back server clock puts the last write more than a ms ahead; never spin on it.
+    if (ms - now > 1000) throw new Error(`server TIME ${now} is ${ms - now} ms behind the last write ${ms}`);
+  }
 }
 
 type Outcome = { readonly ok: LimiterResult } | { readonly err: unknown };
@@ -126,16 +155,17 @@ async function runCall(
   keys: readonly [string, string],
   model: Stored[],
   where: string,
+  clock: { lastWrite: number; last: number },
 ): Promise<RowKey> {
   const idx = ORDER[cmd.order];
   const reqs: Request[] = idx.map((k) => ({ key: keys[k]!, spec: specs[k]! }));
   const drop = cmd.op === 'drop-call';
   const dropper = ctx.dropper;
   if (drop && !dropper) throw new Error('drop-call generated without a reply dropper');
-  const before = await serverTimeMs(ctx.admin);
+  const before = await serverTimeAfter(ctx.admin, clock.lastWrite);
   await ageBoth(ctx, keys, model, 0, before + HORIZON_MARGIN_MS);
   const execsBefore = drop ? await dropper!.executions() : 0;
-  if (drop) dropper!.armDrop(reqs[0]!.key);
+  if (drop) await dropper!.armDrop(reqs[0]!.key);
   let outcome: Outcome;
   try {
     outcome = { ok: await ctx.limiter.allowOrdered(reqs[0]!, reqs[1]) };
@@ -144,6 +174,7 @@ async function runCall(
   }
   if (drop) dropper!.disarm();
   const after = await serverTimeMs(ctx.admin);
+  clock.last = after;
 
   // The model's step at server time `now`, applied to `model` (idle expiry first).
   const modelStep = (now: number) => {
@@ -176,12 +207,20 @@ async function runCall(
     if (executions === 1) {
       // Executed once: its `now` is recoverable from the first bucket's new expiry.
       const first = await observe(ctx.admin, reqs[0]!.key);
+      if (first.type === 'none') {
+        // Every execution writes the first bucket with expiry now + TTL; gone already means that
+        // expiry passed, so the script's now was at most (server time − TTL) — before the bracket
+        // whenever TTL is longer than the bracket (a script on a clock set back, e.g. the host's).
+        const latest = (await serverTimeMs(ctx.admin)) - reqs[0]!.spec.idleTtlMs;
+        if (latest < before) inBracket(latest, 'the latest time consistent with the first bucket already having expired');
+      }
       if (first.type !== 'hash') throw new LimiterViolation('limiter.transition_table', `${where}: executed, but the first bucket is ${JSON.stringify(first)}`);
       const now = first.expireAt - reqs[0]!.spec.idleTtlMs;
       inBracket(now, 'the time implied by the new expiry');
       const { s, commit } = modelStep(now);
       if (s.outcome.kind === 'error') throw new LimiterViolation('limiter.transition_table', `${where}: model says ${s.outcome.code}, yet the script executed`);
       commit();
+      clock.lastWrite = now;
     }
     // Not executed (or executed and failed): nothing may have changed.
     await compareState(executions === 0 ? 'limiter.no_partial_mutation' : 'limiter.transition_table', `after a lost reply (${executions} successful execution(s))`);
@@ -207,6 +246,7 @@ async function runCall(
     throw new LimiterViolation('limiter.transition_table', `${where} at now=${res.serverNowMs}: real ${JSON.stringify({ decision: res.decision, delayMs: res.delayMs })}, model ${JSON.stringify(want)}`);
   }
   commit();
+  clock.lastWrite = res.serverNowMs;
   await compareState('limiter.transition_table', `row ${s.row} at now=${res.serverNowMs}`);
   return s.row;
 }

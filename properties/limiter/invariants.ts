@@ -99,12 +99,13 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     title: 'fresh, partially full, empty and just-refilled buckets',
     notApplicable: ANY,
     async run(ctx) {
-      const spec: BucketSpecInput = { capacity: 3, refillPerSecond: 1, idleTtlMs: 60_000 };
+      // 1 token per 5 s, ages on the 5 s grid: no decision here depends on real elapsed time < 3 s.
+      const spec: BucketSpecInput = { capacity: 3, refillPerSecond: 0.2, idleTtlMs: 60_000 };
       const cases: [string, InitialState, RowKey][] = [
         ['fresh', ABSENT_INIT, 'single-allow'],
         ['partial', bucket(1.5 * TOKEN), 'single-allow'],
         ['empty', bucket(0), 'single-deny'],
-        ['refilled', bucket(0, 1000), 'single-allow'], // exactly one token's worth of elapsed time
+        ['refilled', bucket(0, 5000), 'single-allow'], // exactly one token's worth of elapsed time
       ];
       for (const [name, init, row] of cases) {
         const rows = await scenario(ctx, `states.${name}`, { specs: [spec, spec], initial: [init, ABSENT_INIT], commands: [{ op: 'call', order: 'A' }] });
@@ -294,7 +295,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
         const [k1, k2] = ctx.pair('drop');
         assert.equal(decided(await limiter.allowOrdered({ key: k1, spec: s }, { key: k2, spec: s })), 0);
         const e0 = await dropper.executions();
-        dropper.armDrop(k1);
+        await dropper.armDrop(k1);
         const r = await limiter.allowOrdered({ key: k1, spec: s }, { key: k2, spec: s });
         assert.equal(r.kind, 'unknown', `lost reply: ${JSON.stringify(r)}`);
         const ran = (await settle(() => dropper.executions(), e0 + 1)) - e0;

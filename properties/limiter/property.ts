@@ -5,8 +5,9 @@
  */
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { Limiter, limiterOptions, type LimiterPatch } from '../../src/limiter/index.js';
-import { closeClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
+import { Limiter, limiterOptions, orderedLimiterScript, type LimiterPatch } from '../../src/limiter/index.js';
+import type { LuaScript } from '../../src/scripts/index.js';
+import { closeClient, nodeClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import { limiterCaseArb, type LimiterCase } from './arbitraries.js';
 import { startReplyDropper, type ReplyDropper } from './reply-dropper.js';
 import { addRowStats, emptyRowStats, LimiterViolation, runCase, type CheckName, type RowStats } from './harness.js';
@@ -65,7 +66,12 @@ export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<
   try {
     if (faults) dropper = await startReplyDropper(topology);
     else subject = topology.client();
-    const limiter = new Limiter(dropper?.client ?? subject!, limiterOptions(opts.patch));
+    const options = limiterOptions(opts.patch);
+    // A lost reply must be the script's own: with the script not yet cached, the first drop-call
+    // would lose a NOSCRIPT reply instead (nothing executed) while its replay, on a server that has
+    // the script by then, loses the real one. Deploying the script first makes both runs alike.
+    if (faults) await deployScript(topology, options.script ?? orderedLimiterScript());
+    const limiter = new Limiter(dropper?.client ?? subject!, options);
     const ctx = { admin, limiter, ...(dropper ? { dropper } : {}) };
     const run = randomBytes(3).toString('hex');
     let n = 0;
@@ -102,5 +108,18 @@ export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<
     if (subject) await closeClient(subject);
     await closeClient(admin);
     await dropper?.stop();
+  }
+}
+
+/** SCRIPT LOAD on every primary (what a deployment does before traffic). */
+async function deployScript(topology: Topology, script: LuaScript): Promise<void> {
+  for (const node of topology.nodes.filter((n) => n.role === 'primary')) {
+    const c = nodeClient(node);
+    try {
+      const sha = String(await c.script('LOAD', script.source));
+      if (sha !== script.sha1) throw new Error(`SCRIPT LOAD on ${node.host}:${node.port} returned ${sha}, expected ${script.sha1}`);
+    } finally {
+      await closeClient(c);
+    }
   }
 }

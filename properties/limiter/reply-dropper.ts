@@ -14,8 +14,13 @@ import { totalScriptExecutions } from './observe.js';
 export interface ReplyDropper {
   /** The client under test: every connection runs through a proxy. */
   readonly client: ValkeyClient;
-  /** The next reply from the node that owns `key` is lost, with that client connection. */
-  armDrop(key: string): void;
+  /**
+   * The next reply from the node that owns `key` is lost, with that client connection. Waits first
+   * until the client's connections answer a PING, so the lost reply is the next command's own and
+   * not the handshake of a reconnect still under way after an earlier loss (which would make what
+   * is lost depend on timing, and a counterexample not replay).
+   */
+  armDrop(key: string): Promise<void>;
   /** Cancels every armed drop that has not happened (call it when the call under test settled). */
   disarm(): void;
   /** Script executions summed over every primary (INFO commandstats, read directly). */
@@ -94,7 +99,12 @@ export async function startReplyDropper(topology: Topology): Promise<ReplyDroppe
     }
     return {
       client,
-      armDrop: (key) => proxyFor(key).dropNextReply(),
+      armDrop: async (key) => {
+        const proxy = proxyFor(key);
+        if (client instanceof Cluster) await Promise.all(client.nodes('master').map((n) => n.ping()));
+        else await client.ping();
+        proxy.dropNextReply();
+      },
       disarm: () => proxies.forEach((p) => p.disarm()),
       executions: () => totalScriptExecutions(direct),
       stop: async () => {

@@ -48,7 +48,7 @@ describe('reply dropper on a 3-shard cluster', () => {
     for (let i = 0; i < 12; i++) {
       const key = `lim:{hop${i}}:a`;
       expect((await limiter.allowOrdered({ key, spec })).kind).toBe('decided');
-      dropper!.armDrop(key);
+      await dropper!.armDrop(key);
       expect((await limiter.allowOrdered({ key, spec })).kind).toBe('unknown');
       dropper!.disarm();
       const before = await movedReplies(primaries);

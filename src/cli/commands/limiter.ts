@@ -12,6 +12,7 @@ import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { replayHint, runLimiterProperty, type LimiterPropertyResult } from '../../../properties/limiter/property.js';
 import { runInvariants, type InvariantOutcome } from '../../../properties/limiter/invariants.js';
 import { addRowStats, emptyRowStats, type RowKey, type RowStats } from '../../../properties/limiter/harness.js';
+import { CASE_TIME_BOUND_MS } from '../../../properties/limiter/arbitraries.js';
 
 export const DEFAULT_LIMITER_RUNS = 1000;
 
@@ -131,6 +132,7 @@ export const command: Command = {
     const summary =
       `${total.cases} generated cases on ${runs.filter((r) => r.status === 'ran').map((r) => r.topology).join('+') || 'no topology'}` +
       `; property ${!runs.some((r) => r.property) ? 'not run' : runs.every((r) => r.property?.passed !== false) ? 'held' : 'FAILED'}` +
+      (total.cases > 0 ? `; longest case ${total.maxCaseMs} ms real time (replay bound ${CASE_TIME_BOUND_MS} ms${total.slowCases > 0 ? `, ${total.slowCases} case(s) over it` : ''})` : '') +
       `; invariants ${invAll.filter((i) => i.status === 'passed').length} passed, ${invAll.filter((i) => i.status === 'failed').length} failed, ${invAll.filter((i) => i.status === 'not-run').length} not run` +
       (notRun.length > 0 ? `; not run on ${notRun.map((r) => r.topology).join(', ')}` : '');
 
@@ -138,6 +140,7 @@ export const command: Command = {
       const counts: Record<string, number> = { cases: total.cases };
       for (const [row, n] of Object.entries(total.casesPerRow)) counts[`cases.${row}`] = n;
       for (const [row, n] of Object.entries(total.calls)) counts[`calls.${row}`] = n;
+      counts['cases.over_time_bound'] = total.slowCases;
       counts['invariants.passed'] = invAll.filter((i) => i.status === 'passed').length;
       counts['invariants.failed'] = invAll.filter((i) => i.status === 'failed').length;
       const report = stageReport({
