@@ -6,7 +6,7 @@
  * Shrinking removes intents; every shorter sequence is still a valid run.
  */
 import fc from 'fast-check';
-import type { Pod } from '../../src/fencing/state.js';
+import type { Phase, Pod } from '../../src/fencing/state.js';
 import type { GateStep } from '../../src/gate/rules.js';
 
 export type Intent =
@@ -14,13 +14,31 @@ export type Intent =
   | { readonly kind: 'expire'; readonly which: 'old' | 'new' }
   /** The deploy pipeline's next move: the next gate step that is allowed, else roll a pod (preferably p). */
   | { readonly kind: 'deploy'; readonly p: Pod }
-  | { readonly kind: 'gate'; readonly step: GateStep };
+  | { readonly kind: 'gate'; readonly step: GateStep }
+  /**
+   * A whole deploy-pipeline intent: ship until the target is `to` and every pod runs it (rollout), or
+   * the emergency rollback chain down to `to` with the pods downgrading (retreat). Each of its
+   * steps is an ordinary deploy step the gate decides; it ends when done, stuck, or after a bound.
+   * A canary rollout stops once the target is `to` and one pod runs it (a mixed fleet); a paused
+   * one stops after `pauseAfter` steps (the pipeline interrupted half-way; the next one goes on).
+   */
+  | { readonly kind: 'rollout' | 'retreat'; readonly to: Phase; readonly p: Pod; readonly canary?: boolean; readonly pauseAfter?: number };
+
+export type PipelineIntent = Extract<Intent, { kind: 'rollout' | 'retreat' }>;
+/** An intent that is one step of the real system. */
+export type StepIntent = Exclude<Intent, PipelineIntent>;
+
+export function isPipelineIntent(i: Intent): i is PipelineIntent {
+  return i.kind === 'rollout' || i.kind === 'retreat';
+}
 
 export function intentLabel(i: Intent): string {
   switch (i.kind) {
     case 'expire': return `expire(${i.which})`;
     case 'deploy': return `deploy(${i.p})`;
     case 'gate': return `gate(${i.step})`;
+    case 'rollout':
+    case 'retreat': return `${i.kind}${i.canary ? '-canary' : ''}(${i.to},${i.p}${i.pauseAfter !== undefined ? `,pause@${i.pauseAfter}` : ''})`;
     default: return `${i.kind}(${i.p})`;
   }
 }
@@ -75,9 +93,10 @@ export function intentArbitrary(pods: readonly Pod[], door: boolean, profile: Pr
 }
 
 /**
- * A run's commands: one profile per run, so each run has a consistent character; runs that ship
- * phases first and then meet an emergency-rollback storm (rollbacks mostly come after a phase
- * shipped); and, in door runs, long pushes for the door (~16 pipeline steps away).
+ * A run's commands: one profile per run, so each run has a consistent character; campaigns of whole
+ * pipeline intents (3 in 8 standalone runs, 1 in 7 door runs); runs that ship phases first and then meet an
+ * emergency-rollback storm (rollbacks mostly come after a phase shipped); and, in door runs, long
+ * pushes for the door (~16 pipeline steps away).
  */
 export function runArbitrary(pods: readonly Pod[], door: boolean, maxCommands: number): fc.Arbitrary<Intent[]> {
   const run = (profile: Profile, max: number, min = 1) =>
@@ -87,10 +106,51 @@ export function runArbitrary(pods: readonly Pod[], door: boolean, maxCommands: n
     .tuple(run('ship', shipped, Math.ceil(maxCommands * 0.35)), run('retreat', maxCommands - shipped, Math.ceil(maxCommands / 4)))
     .map(([a, b]) => [...a, ...b].slice(0, maxCommands));
   return fc.oneof(
+    // Fewer in door runs, which spend their budget reaching the door (campaigns stay in disabled mode).
+    { weight: door ? 1 : 3, arbitrary: campaignArbitrary(pods, maxCommands) },
     { weight: 1, arbitrary: run('steady', maxCommands) },
     { weight: 1, arbitrary: run('churn', maxCommands) },
     { weight: 1, arbitrary: run('retreat', maxCommands) },
     { weight: 2, arbitrary: shipThenRetreat },
     ...(door ? [{ weight: 1, arbitrary: run('doorbound', maxCommands, Math.ceil((maxCommands * 2) / 3)) }] : []),
   );
+}
+
+/**
+ * A campaign: episodes of one whole pipeline intent (rollout to A/B/C, or retreat to B/A/O) followed
+ * by a short burst of lease activity on the phase it reached: a pod takes a lease and keeps it, takes
+ * it and gives it back (a lease cycle), releases, renews, or a lease expires. The pod the pipeline
+ * just rolled serves first more often. Uniform events rarely line up a full rollout, a lease taken
+ * and lost on the new keyspace, a full rollback chain into O and a fresh acquisition there; as
+ * episodes they are a handful of commands. Deeper targets are likelier (the rollback matrix is where
+ * the chains are longest), and bursts are short because a run only has MaxGen generations to issue.
+ * The same generator for every run, mutated or not.
+ */
+export function campaignArbitrary(pods: readonly Pod[], maxCommands: number): fc.Arbitrary<Intent[]> {
+  const rollout = fc.tuple(fc.constantFrom<Phase>('A', 'B', 'B', 'C', 'C'), fc.boolean()).map(([to, canary]) => ({ kind: 'rollout' as const, to, ...(canary ? { canary } : {}) }));
+  const retreat = fc.constantFrom<Phase>('O', 'O', 'A', 'A', 'B').map((to) => ({ kind: 'retreat' as const, to }));
+  // One pipeline intent in three is interrupted half-way, so bursts also meet half-rolled fleets.
+  const pause = fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) });
+  const pipeline = fc.tuple(fc.oneof(rollout, retreat), pause).map(([i, pauseAfter]) => (pauseAfter === undefined ? i : { ...i, pauseAfter }));
+  const episode = fc
+    .tuple(pipeline, fc.constantFrom(...pods), fc.array(fc.tuple(fc.constantFrom(...BURST), fc.nat(pods.length)), { minLength: 0, maxLength: 4 }))
+    .map(([pipe, p, burst]): Intent[] => [{ ...pipe, p }, ...burst.flatMap(([what, who]) => burstIntents(what, who === 0 ? p : pods[who - 1]!))]);
+  const maxEpisodes = Math.max(1, Math.min(10, Math.floor(maxCommands / 2)));
+  return fc.array(episode, { minLength: 1, maxLength: maxEpisodes, size: 'max' }).map((es) => es.flat().slice(0, Math.max(1, maxCommands)));
+}
+
+type Burst = 'hold' | 'cycle' | 'release' | 'renew' | 'expire-old' | 'expire-new';
+// Repeats are weights: leases taken (and cycled) most, lost both ways.
+const BURST: readonly Burst[] = ['hold', 'hold', 'cycle', 'cycle', 'release', 'renew', 'expire-old', 'expire-new'];
+
+/** One burst element as plain intents: hold = acquire, cycle = acquire then release by the same pod. */
+function burstIntents(what: Burst, p: Pod): Intent[] {
+  switch (what) {
+    case 'hold': return [{ kind: 'acquire', p }];
+    case 'cycle': return [{ kind: 'acquire', p }, { kind: 'release', p }];
+    case 'release':
+    case 'renew': return [{ kind: what, p }];
+    case 'expire-old': return [{ kind: 'expire', which: 'old' }];
+    case 'expire-new': return [{ kind: 'expire', which: 'new' }];
+  }
 }

@@ -12,7 +12,7 @@ import type { ImplPatch } from '../../src/fencing/patch.js';
 import type { Topology } from '../../src/valkey/index.js';
 import type { GateStep } from '../../src/gate/rules.js';
 import { checkReadSide, firstBrokenInvariant, type CheckFailure, type CheckSet } from './checks.js';
-import { intentLabel, type Intent } from './intents.js';
+import { intentLabel, isPipelineIntent, type Intent, type PipelineIntent, type StepIntent } from './intents.js';
 
 export interface RunContext {
   readonly topology: Topology;
@@ -97,6 +97,28 @@ interface Pipeline {
   direction: 'forward' | 'back';
 }
 
+/** Steps one pipeline intent may take: O→C is 3 advances, 9 pod rolls and a backfill. */
+const PIPELINE_STEP_LIMIT = 16;
+
+/**
+ * The next step of a whole pipeline intent, or null when it is done: a rollout ships forward until
+ * the target is `to` and the fleet (a canary: one pod) runs it; a retreat rolls back (reverting the mode door first, as
+ * the runbook says) until the target is `to` and no pod runs above it. The gate decides each step.
+ */
+function pipelineStep(intent: PipelineIntent, s: FencingState, pipe: Pipeline): StepIntent | null {
+  const pods = Object.values(s.version);
+  if (intent.kind === 'rollout') {
+    if (rank(s.target) >= rank(intent.to) && (intent.canary ? pods.some((v) => v === s.target) : pods.every((v) => v === s.target))) return null;
+    pipe.direction = 'forward';
+    return { kind: 'deploy', p: intent.p };
+  }
+  if (s.mode === 'enabled') return null; // the one-way door: nothing rolls back past it
+  if (s.mode === 'compatible') return { kind: 'gate', step: 'RevertDisabled' };
+  if (rank(s.target) <= rank(intent.to) && pods.every((v) => rank(v) <= rank(s.target))) return null;
+  pipe.direction = 'back';
+  return { kind: 'deploy', p: intent.p };
+}
+
 /** Which lease a pod's renew/release touches, per its version's script (the table's key rule). */
 function expectedRelease(v: Phase, p: Pod, gen: number, s: FencingState): 'old' | 'new' | null {
   const mine = (l: FencingState['oldLease']) => l.owner === p && l.gen === gen;
@@ -127,35 +149,43 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
   const pipe: Pipeline = { direction: 'forward' };
   try {
     for (const [i, intent] of intents.entries()) {
-      const onCluster = observed.mode !== 'disabled';
-      const t0 = performance.now();
-      const { event, outcome, predicted, mismatch, followed } = await performIntent(ctx, driver, intent, model, observed, pipe);
-      if (outcome.status === 'applied' && event?.type === 'EnterCompatible') crossedDoor = true;
-      if (outcome.status === 'applied' && event?.type === 'Enable') enabled = true;
-      observed = await driver.observe();
-      const rec: StepRecord = {
-        intent: intentLabel(intent),
-        ...(event ? { event } : {}),
-        status: outcome.status,
-        note: outcome.note,
-        predicted,
-        observed,
-        ...(followed ? { followed } : {}),
-      };
-      records.push(rec);
-      onStep?.(rec);
-      const f = await checkStep(ctx, driver, observed, predicted, mismatch);
-      // The door steps themselves (carrying the keyspace, resharding) are setup, not commands.
-      if (onCluster && !(event && ['EnterCompatible', 'RevertDisabled', 'Enable'].includes(event.type))) {
-        clusterCommands += 1;
-        clusterMs += performance.now() - t0;
+      // A pipeline intent is a chain of ordinary steps, each recorded and checked like any other.
+      for (let k = 0; k < (isPipelineIntent(intent) ? Math.min(intent.pauseAfter ?? PIPELINE_STEP_LIMIT, PIPELINE_STEP_LIMIT) : 1); k++) {
+        const step: StepIntent | null = isPipelineIntent(intent) ? pipelineStep(intent, observed, pipe) : intent;
+        if (step === null) break;
+        const onCluster = observed.mode !== 'disabled';
+        const t0 = performance.now();
+        const { event, outcome, predicted, mismatch, followed } = await performIntent(ctx, driver, step, model, observed, pipe);
+        if (outcome.status === 'applied' && event?.type === 'EnterCompatible') crossedDoor = true;
+        if (outcome.status === 'applied' && event?.type === 'Enable') enabled = true;
+        observed = await driver.observe();
+        const rec: StepRecord = {
+          intent: isPipelineIntent(intent) ? `${intentLabel(intent)}#${k + 1}` : intentLabel(intent),
+          ...(event ? { event } : {}),
+          status: outcome.status,
+          note: outcome.note,
+          predicted,
+          observed,
+          ...(followed ? { followed } : {}),
+        };
+        records.push(rec);
+        onStep?.(rec);
+        const f = await checkStep(ctx, driver, observed, predicted, mismatch);
+        // The door steps themselves (carrying the keyspace, resharding) are setup, not commands.
+        if (onCluster && !(event && ['EnterCompatible', 'RevertDisabled', 'Enable'].includes(event.type))) {
+          clusterCommands += 1;
+          clusterMs += performance.now() - t0;
+        }
+        if (f) {
+          failure = { ...f, step: i, brokenAtEnd: brokenInvariants(observed, ctx.bounds) };
+          break;
+        }
+        // With conformance off (a mutant run) the model re-bases on the real system after each step.
+        model = ctx.checks.conformance ? predicted : observed;
+        // A pipeline intent stops when the pipeline has nothing to do or a step did not go through.
+        if (isPipelineIntent(intent) && outcome.status !== 'applied') break;
       }
-      if (f) {
-        failure = { ...f, step: i, brokenAtEnd: brokenInvariants(observed, ctx.bounds) };
-        break;
-      }
-      // With conformance off (a mutant run) the model re-bases on the real system after each step.
-      model = ctx.checks.conformance ? predicted : observed;
+      if (failure) break;
     }
   } finally {
     await driver.close();
@@ -174,7 +204,7 @@ interface Performed {
   readonly followed: boolean;
 }
 
-async function performIntent(ctx: RunContext, d: FencingDriver, intent: Intent, model: FencingState, real: FencingState, pipe: Pipeline): Promise<Performed> {
+async function performIntent(ctx: RunContext, d: FencingDriver, intent: StepIntent, model: FencingState, real: FencingState, pipe: Pipeline): Promise<Performed> {
   const b = ctx.bounds;
   const predict = (ev: FencingEvent) => nextState(model, ev, b);
   switch (intent.kind) {

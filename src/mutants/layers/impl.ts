@@ -2,6 +2,8 @@
  * The implementation layer's mutant runner: for each fencing mutant, load its patch module
  * (mutants/impl/Mx.ts: mutated Lua or a gate without one rule) and run the ordinary fencing property
  * suite against it, checking the mutant's expected invariant alone (with TypeOK) on the real keyspace.
+ * A search budget: a suite that passes is followed by the same suite with a fresh derived seed, up to
+ * SEARCH_BUDGET suites, stopping at the first failure (more search, never a retried assertion).
  * Two mutants run at a time (two cores); each has its own Valkey processes.
  */
 import { availableParallelism } from 'node:os';
@@ -15,10 +17,18 @@ import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js
 import type { ImplPatch } from '../../fencing/patch.js';
 import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
-import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runFencingSuite } from '../../../properties/fencing/suite.js';
+import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runFencingSuite, type SuiteResult } from '../../../properties/fencing/suite.js';
 
-export /** Runs of the unpatched suite before any mutant (its full run is `fencecheck props`). */
-const BASE_RUNS = 100;
+/** Runs of the unpatched suite before any mutant (its full run is `fencecheck props`). */
+export const BASE_RUNS = 100;
+
+/** At most this many whole suites per mutant, each with a fresh seed, stopping at the first failure. */
+export const SEARCH_BUDGET = 3;
+
+/** The seed of the k-th suite of a mutant's search: k = 0 is the given seed; the others are derived so a run replays. */
+export function searchSeed(seed: number, k: number): number {
+  return k === 0 ? seed : (seed + Math.imul(k, 0x2545f491)) | 0;
+}
 
 /** The ImplPatch a manifest entry names (mutants/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
@@ -45,21 +55,27 @@ async function runOne(entry: MutantEntry, options: LayerRunOptions, seed: number
     return { ...base, verdict: 'invalid', reason: `patch: ${(err as Error).message}`, durationMs: Date.now() - started };
   }
   try {
-    const suite = await runFencingSuite({
-      topology: 'both',
-      runs: options.numRuns ?? DEFAULT_RUNS,
-      doorRuns: Math.min(options.numRuns ?? DEFAULT_DOOR_RUNS, DEFAULT_DOOR_RUNS),
-      maxCommands: DEFAULT_MAX_COMMANDS,
-      seed,
-      patch,
-      checks: invariantAlone(entry.expectedInvariant),
-      traceLabel: entry.id,
-      log: (l) => log(`[impl ${entry.id}] ${l}`),
-    });
+    // The search budget: the ordinary suite again with a fresh seed, until the first failure or
+    // SEARCH_BUDGET suites. Nothing is retried: each suite is a new search, and any failure counts.
+    const searched: string[] = [];
+    let suite: SuiteResult | undefined;
+    for (let k = 0; k < SEARCH_BUDGET && (suite === undefined || suite.passed); k++) {
+      suite = await runFencingSuite({
+        topology: 'both',
+        runs: options.numRuns ?? DEFAULT_RUNS,
+        doorRuns: Math.min(options.numRuns ?? DEFAULT_DOOR_RUNS, DEFAULT_DOOR_RUNS),
+        maxCommands: DEFAULT_MAX_COMMANDS,
+        seed: searchSeed(seed, k),
+        patch,
+        checks: invariantAlone(entry.expectedInvariant),
+        traceLabel: entry.id,
+        log: (l) => log(`[impl ${entry.id}] ${l}`),
+      });
+      searched.push(...suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`));
+    }
     const durationMs = Date.now() - started;
-    if (suite.passed) {
-      const runs = suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`).join(', ');
-      return { ...base, verdict: 'survived', reason: `nothing broke in ${runs}`, seed, durationMs };
+    if (!suite || suite.passed) {
+      return { ...base, verdict: 'survived', reason: `nothing broke in ${searched.join(', ')}`, seed, durationMs };
     }
     const r = suite.failed!.result;
     if (!r.failure) return { ...base, verdict: 'invalid', reason: r.error ?? 'a run failed without a check', seed: r.seed, durationMs };
