@@ -148,9 +148,21 @@ export async function parityTables(root = projectRoot): Promise<ParityTables> {
   const guards = SPEC_GUARD_NAMES.map((g): GuardRow => ({
     guard: g,
     tla: defined(g) ? 'named definition' : 'inline conjunct',
-    implementation: gate === null ? 'pending' : gate.names.includes(g) ? `gate rule (${gate.stepOf(g)})` : guardAction(g) in IMPLEMENTATION && IMPLEMENTATION[guardAction(g) as FencingEventType].gate ? 'state check' : 'in the script',
+    implementation: guardImplementation(g, gate),
   }));
   return { actions, invariants, guards };
+}
+
+/** Where the implementation enforces a named guard: a gate rule, a gate state check, a Lua script, or the step driver. */
+function guardImplementation(guard: string, gate: Awaited<ReturnType<typeof gateRules>>): string {
+  if (gate === null) return 'pending';
+  if (gate.names.includes(guard)) return `gate rule (${gate.stepOf(guard)})`;
+  const action = guardAction(guard);
+  if (!(action in IMPLEMENTATION)) return 'in the script';
+  const impl = IMPLEMENTATION[action as FencingEventType];
+  if (impl.gate) return 'state check';
+  // Pod image changes have no script: the step driver replaces the pod.
+  return impl.scripts.length > 0 ? 'in the script' : 'in the step driver';
 }
 
 /** The action a guard belongs to: its name's prefix (AdvanceToC_Gate and RollbackToO_* are AdvanceTarget/RollbackPhase). */
