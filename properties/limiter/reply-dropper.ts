@@ -5,9 +5,9 @@
  * the "connection failure after send" of the no-resend rule: the script executed, the caller
  * cannot know. (Arm a drop only while the client under test has its one call in flight.)
  */
-import { Cluster, type ClusterOptions } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { keySlot } from '../../src/slots/index.js';
-import { closeClient, clusterClientOptions, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
+import { closeClient, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import { FaultProxy } from '../../src/valkey/fault-proxy.js';
 import { totalScriptExecutions } from './observe.js';
 
@@ -26,40 +26,6 @@ export interface ReplyDropper {
   /** Script executions summed over every primary (INFO commandstats, read directly). */
   executions(): Promise<number>;
   stop(): Promise<void>;
-}
-
-type NatTable = Readonly<Record<string, { readonly host: string; readonly port: number }>>;
-
-/**
- * A MOVED/ASK redirect with its target address translated through the NAT table (unchanged when it
- * is no redirect or the address is not in the table).
- */
-export function natMappedRedirect(error: Error, nat: NatTable): Error {
-  const m = /^(MOVED|ASK) (\d+) (\S+)$/.exec(error.message);
-  const to = m ? nat[m[3]!] : undefined;
-  if (!m || !to) return error;
-  return Object.assign(new Error(`${m[1]} ${m[2]} ${to.host}:${to.port}`), { name: error.name });
-}
-
-/**
- * ioredis records a MOVED target in its slot table as the server wrote it, without natMap, while
- * its connection pool is keyed by the mapped address (redis/ioredis#1582). Every retry then misses
- * the pool and goes to a random node until a background slot refresh lands; when the lost reply
- * has just closed a node's connection, a call can exhaust its 16 redirections first ("Too many
- * Cluster redirections") — more often the more loaded the machine. Translating the redirect first
- * keeps the slot table in the proxies' address space, so a MOVED is followed in one hop, exactly
- * as it is without a NAT.
- */
-export class NatMappedCluster extends Cluster {
-  constructor(seeds: readonly { host: string; port: number }[], options: ClusterOptions) {
-    // clusterClientOptions() leaves redisOptions.replyMapping unset: the legacy mapping.
-    super([...seeds], options as ConstructorParameters<typeof Cluster<'legacy'>>[1]);
-  }
-
-  override handleError(...[error, ttl, handlers]: Parameters<Cluster['handleError']>): void {
-    const nat = this.options.natMap;
-    super.handleError(nat && typeof nat === 'object' ? natMappedRedirect(error, nat) : error, ttl, handlers);
-  }
 }
 
 export async function startReplyDropper(topology: Topology): Promise<ReplyDropper> {
@@ -86,9 +52,7 @@ export async function startReplyDropper(topology: Topology): Promise<ReplyDroppe
     } else {
       const natMap: Record<string, { host: string; port: number }> = {};
       for (const [addr, p] of proxies) natMap[addr] = { host: '127.0.0.1', port: p.port };
-      const cluster = new NatMappedCluster([...proxies.values()].map((p) => ({ host: '127.0.0.1', port: p.port })), { ...clusterClientOptions(natMap), ...prefix });
-      cluster.on('error', () => {});
-      client = cluster;
+      client = createClient({ kind: 'cluster', seeds: [...proxies.values()].map((p) => ({ host: '127.0.0.1', port: p.port })) }, { ...prefix, natMap });
       const owner = await slotOwners(direct[0]!);
       proxyFor = (key) => {
         const addr = owner[keySlot(topology.keyPrefix + key)];

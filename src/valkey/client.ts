@@ -1,6 +1,7 @@
 import { Redis, Cluster, type RedisOptions, type ClusterOptions, type NatMap } from 'ioredis';
 import type { ClientTarget, ValkeyClient } from './types.js';
 import { UnsafeOperationError } from './errors.js';
+import { NatMappedCluster } from './nat-cluster.js';
 
 /**
  * Connection options that never re-send a command that may have executed.
@@ -56,10 +57,10 @@ export function createClient(target: ClientTarget, extras: ClientExtras = {}): V
     client = new Redis({ ...standaloneClientOptions(), ...prefix, host: target.host, port: target.port });
   } else {
     if (target.seeds.length === 0) throw new Error('createClient: a cluster needs at least one seed');
-    client = new Cluster(
-      target.seeds.map((s) => ({ host: s.host, port: s.port })),
-      { ...clusterClientOptions(extras.natMap), ...prefix },
-    );
+    const seeds = target.seeds.map((s) => ({ host: s.host, port: s.port }));
+    const options = { ...clusterClientOptions(extras.natMap), ...prefix };
+    // Behind a NAT (fault proxies), redirects must be translated too: see nat-cluster.ts.
+    client = extras.natMap ? new NatMappedCluster(seeds, options) : new Cluster(seeds, options);
   }
   // An unhandled 'error' event would crash the process; command failures reach their callers anyway.
   client.on('error', () => {});

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketSpec, Limiter } from '../../src/limiter/index.js';
 import { closeClient, createClient, startTopology, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
-import { natMappedRedirect, startReplyDropper, type ReplyDropper } from '../../properties/limiter/reply-dropper.js';
+import { startReplyDropper, type ReplyDropper } from '../../properties/limiter/reply-dropper.js';
+import { natMappedRedirect } from '../../src/valkey/nat-cluster.js';
 
 describe('natMappedRedirect', () => {
   const nat = { '127.0.0.1:7000': { host: '127.0.0.1', port: 9000 } };
