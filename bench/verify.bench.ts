@@ -37,7 +37,8 @@ export const section: BenchSection = {
     print(`sum of stage times ${formatDuration(serial)} → parallel speed-up ×${(serial / Math.max(1, doc.durationMs)).toFixed(2)} with --jobs ${doc.options.jobs} on ${doc.host.cpus} CPUs`);
     const w = Math.max(...doc.stages.map((s) => s.stage.length));
     for (const s of [...doc.stages].sort((a, b) => b.durationMs - a.durationMs)) {
-      const counts = formatCounts(s.counts);
+      // A stage without figures says why (e.g. TLC not run: no jar), so a failed verdict is explained.
+      const counts = formatCounts(s.counts) || (s.reason ?? '');
       print(`  ${s.stage.padEnd(w)}  ${formatDuration(s.durationMs).padStart(8)}  ${s.status.padEnd(8)}  ${counts.length > 90 ? `${counts.slice(0, 90)}…` : counts}`);
     }
   },

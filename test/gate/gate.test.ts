@@ -4,7 +4,7 @@ import { nextState } from '../../models/fencing/index.js';
 import { createGate } from '../../src/gate/gate.js';
 import { GATE_RULES, GATE_RULE_NAMES, GATE_STEPS, type GateStep } from '../../src/gate/rules.js';
 import type { GateObservations } from '../../src/gate/observations.js';
-import { DEFAULT_BOUNDS, MODES, NONE, PHASES, type FencingState, type Lease, type Pod } from '../../src/fencing/state.js';
+import { DEFAULT_BOUNDS, MODES, NONE, PHASES, initialState, type FencingState, type Lease, type Pod } from '../../src/fencing/state.js';
 import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
 
 const b = DEFAULT_BOUNDS;
@@ -81,18 +81,7 @@ describe('deployment gate', () => {
 });
 
 function observeBase(): FencingState {
-  return {
-    version: { p1: 'B', p2: 'B', p3: 'B' },
-    target: 'B',
-    oldLease: { owner: NONE, gen: 0 },
-    newLease: { owner: NONE, gen: 0 },
-    oldGen: 2,
-    newGen: 2,
-    backfilled: false,
-    mode: 'disabled',
-    lastIssued: 2,
-    monoOk: true,
-  };
+  return { ...initialState(), version: { p1: 'B', p2: 'B', p3: 'B' }, target: 'B', oldGen: 2, newGen: 2, lastIssued: 2 };
 }
 
 /** An observation that only the named rule refuses. */
