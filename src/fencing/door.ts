@@ -17,8 +17,11 @@ export interface DoorBackend {
   enter(from: ValkeyClient, keys: readonly string[]): Promise<ValkeyClient>;
   /** Carries the keys back onto the standalone node (compatible → disabled). */
   revert(to: ValkeyClient, keys: readonly string[]): Promise<void>;
-  /** Starts the live resharding onto every primary; the live keys' slot moves in the background. */
-  enable(liveKeys: readonly string[]): Promise<void>;
+  /**
+   * Starts the live resharding onto every primary; the live keys' slot moves in the background.
+   * A door whose enabled mode is another topology returns the connection to use from now on.
+   */
+  enable(liveKeys: readonly string[]): Promise<ValkeyClient | void>;
   /** True while a live slot migration is under way. */
   readonly migrating: boolean;
   /** ASKING commands the primaries have served so far: each is a client that met an ASK redirect. */
@@ -59,6 +62,19 @@ async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs = 15_
   while (!(await ok())) {
     if (Date.now() > deadline) throw new Error(`door: timed out waiting for ${what}`);
     await sleep(20);
+  }
+}
+
+/**
+ * Carries keys from one topology to another as the mode change does: DUMP with the remaining TTL,
+ * RESTORE on the other side, DEL at the source. A missing key is skipped.
+ */
+export async function carryKeys(from: ValkeyClient, to: ValkeyClient, keys: readonly string[]): Promise<void> {
+  for (const k of keys) {
+    const [dump, pttl] = await Promise.all([from.dumpBuffer(k), from.pttl(k)]);
+    if (dump === null) continue;
+    await to.restore(k, pttl > 0 ? pttl : 0, dump, 'REPLACE');
+    await from.del(k);
   }
 }
 
@@ -140,15 +156,6 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
     await waitFor('every node to see one shard owning all slots', () => viewsAgree(() => 0));
   }
 
-  async function carry(from: ValkeyClient, to: ValkeyClient, keys: readonly string[]): Promise<void> {
-    for (const k of keys) {
-      const [dump, pttl] = await Promise.all([from.dumpBuffer(k), from.pttl(k)]);
-      if (dump === null) continue;
-      await to.restore(k, pttl > 0 ? pttl : 0, dump, 'REPLACE');
-      await from.del(k);
-    }
-  }
-
   // Start from the compatible shape (a freshly formed cluster splits the slots evenly).
   await topology.flush();
   await consolidate();
@@ -160,12 +167,12 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
     },
     async enter(from, keys) {
       cluster ??= topology.client();
-      await carry(from, cluster, keys);
+      await carryKeys(from, cluster, keys);
       return cluster;
     },
     async revert(to, keys) {
       if (!cluster) throw new Error('door: revert before enter');
-      await carry(cluster, to, keys);
+      await carryKeys(cluster, to, keys);
     },
     async enable(liveKeys) {
       const live = new Set(liveKeys.map(keySlot));

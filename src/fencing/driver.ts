@@ -34,6 +34,16 @@ export interface FencingDriverOptions {
   readonly door?: DoorBackend;
   /** Scripts already loaded with this patch (a suite loads them once). */
   readonly scripts?: FencingScripts;
+  /**
+   * Shared connections (the conformance tour): `standalone` for mode disabled and `current` for the
+   * injected state's mode. The driver neither opens nor closes them.
+   */
+  readonly connections?: { readonly standalone: ValkeyClient; readonly current: ValkeyClient };
+  /**
+   * Start in this state instead of Init: the deploy records (versions, target, backfill record, mode,
+   * T2's history) and what each pod remembers holding. The keyspace itself is the caller's to write.
+   */
+  readonly initial?: { readonly state: FencingState; readonly held?: Readonly<Partial<Record<Pod, number>>> };
 }
 
 export type StepStatus = 'applied' | 'refused' | 'ambiguous' | 'skipped';
@@ -66,6 +76,8 @@ export interface FencingDriver {
   client(version: Phase): FencingClient;
   /** What pod p remembers holding (its last issued generation), if anything. */
   remembered(p: Pod): number | undefined;
+  /** Sets what pod p remembers holding (a replayed attempt by a pod with a stale or foreign memory). */
+  remember(p: Pod, gen: number | undefined): void;
   /** Pod p's renew tick with its version's script (B: migrate-then-renew); null when p remembers no lease. */
   renew(p: Pod): Promise<RenewResult | null>;
   /** Pod p releases the lease it remembers with its version's script (a lost lease: a no-op). */
@@ -111,19 +123,23 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
   const ttlMs = opts.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   const expiry = opts.expiry ?? 'release';
   const scripts = opts.scripts ?? loadFencingScripts(opts.patch);
-  const gate = createGate({ drop: opts.patch?.dropGateRules ?? [] });
+  const gate = createGate({ drop: opts.patch?.dropGateRules ?? [], ...(opts.patch?.gateRules ? { rewrite: opts.patch.gateRules } : {}) });
   const door = opts.door;
-  const standalone = topology.client();
-  let conn: ValkeyClient = standalone;
-  const rec: Records = {
-    version: Object.fromEntries(bounds.pods.map((p) => [p, 'O'])) as Record<Pod, Phase>,
-    target: 'O',
-    backfilled: false,
-    mode: 'disabled',
-    lastIssued: 0,
-    monoOk: true,
-  };
-  const held = new Map<Pod, number>();
+  const ownsConnection = opts.connections === undefined;
+  const standalone = opts.connections?.standalone ?? topology.client();
+  let conn: ValkeyClient = opts.connections?.current ?? standalone;
+  const start = opts.initial?.state;
+  const rec: Records = start
+    ? { version: { ...start.version }, target: start.target, backfilled: start.backfilled, mode: start.mode, lastIssued: start.lastIssued, monoOk: start.monoOk }
+    : {
+        version: Object.fromEntries(bounds.pods.map((p) => [p, 'O'])) as Record<Pod, Phase>,
+        target: 'O',
+        backfilled: false,
+        mode: 'disabled',
+        lastIssued: 0,
+        monoOk: true,
+      };
+  const held = new Map<Pod, number>(Object.entries(opts.initial?.held ?? {}).filter((e): e is [Pod, number] => e[1] !== undefined) as [Pod, number][]);
   const versionOf = (p: Pod): Phase => {
     const v = rec.version[p];
     if (v === undefined) throw new RangeError(`unknown pod ${p} (bounds: ${bounds.pods.join(', ')})`);
@@ -200,7 +216,7 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
 
   async function gateObservations(): Promise<GateObservations> {
     const ks = await observeKeyspace(conn, scripts, [session]);
-    return {
+    const obs: GateObservations = {
       podPhases: { ...rec.version },
       target: rec.target,
       mode: rec.mode,
@@ -210,6 +226,8 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
       counters: ks.counters,
       keyslot: door ? await door.keyslotCheck([keys.newLease, keys.newGen]) : null,
     };
+    // A patch may change what the deploy records tell the gate (an implementation-layer mutant).
+    return opts.patch?.observations ? opts.patch.observations(obs) : obs;
   }
 
   async function acquire(ev: FencingEvent & { p: Pod }, version: Phase): Promise<StepOutcome> {
@@ -313,10 +331,12 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
         conn = standalone;
         rec.mode = 'disabled';
         return done('keyspace carried back to the standalone node');
-      case 'Enable':
-        await door!.enable([keys.newLease, keys.newGen]);
+      case 'Enable': {
+        const next = await door!.enable([keys.newLease, keys.newGen]);
+        if (next) conn = next;
         rec.mode = 'enabled';
         return done('resharding onto 3 shards under way');
+      }
     }
   }
 
@@ -355,6 +375,11 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
     observe,
     client,
     remembered: (p) => held.get(p),
+    remember(p, gen) {
+      versionOf(p);
+      if (gen === undefined) held.delete(p);
+      else held.set(p, gen);
+    },
     async renew(p) {
       const gen = held.get(p);
       if (gen === undefined) return null;
@@ -375,7 +400,7 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
       return rec.mode;
     },
     async close() {
-      await closeClient(standalone);
+      if (ownsConnection) await closeClient(standalone);
     },
   };
 }

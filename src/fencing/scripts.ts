@@ -49,9 +49,9 @@ export interface FencingScripts {
 }
 
 let prelude: string | undefined;
-function preludeSource(): string {
+function preludeSource(patch?: ImplPatch): string {
   prelude ??= readFileSync(resolve(LUA_DIR, 'lib/prelude.lua'), 'utf8');
-  return prelude;
+  return patch?.lua ? patch.lua('lib/prelude', prelude) : prelude;
 }
 
 /**
@@ -61,8 +61,9 @@ function preludeSource(): string {
  */
 export function loadFencingScripts(patch?: ImplPatch): FencingScripts {
   const scripts = new Map<FencingScriptName, LuaScript>();
+  const lib = preludeSource(patch);
   for (const name of allScriptNames()) {
-    const transform = (source: string) => `${preludeSource()}\n${patch?.lua ? patch.lua(name, source) : source}`;
+    const transform = (source: string) => `${lib}\n${patch?.lua ? patch.lua(name, source) : source}`;
     scripts.set(name, loadLuaScript(scriptPath(name), { name: `fencing/${name}`, transform }));
   }
   return {

@@ -3,7 +3,7 @@
  * phase advance, a backfill, a rollback, a reverse merge or a mode door. A mutated gate is this same
  * gate built without one rule.
  */
-import { GATE_RULES, GATE_RULE_NAMES, type GateRuleName, type GateStep } from './rules.js';
+import { GATE_RULES, GATE_RULE_NAMES, type GateRule, type GateRuleName, type GateStep } from './rules.js';
 import type { GateObservations } from './observations.js';
 
 export interface GateRefusal {
@@ -24,10 +24,12 @@ export interface Gate {
   decide(step: GateStep, obs: GateObservations): GateDecision;
 }
 
-export function createGate(opts: { drop?: readonly GateRuleName[] } = {}): Gate {
+/** `drop`: rules left out (by name); `rewrite`: a change to the rule list itself (an impl mutant). */
+export function createGate(opts: { drop?: readonly GateRuleName[]; rewrite?: (rules: readonly GateRule[]) => readonly GateRule[] } = {}): Gate {
   const dropped = [...(opts.drop ?? [])];
   for (const d of dropped) if (!GATE_RULE_NAMES.includes(d)) throw new RangeError(`no gate rule named ${d}`);
-  const rules = GATE_RULES.filter((r) => !dropped.includes(r.name));
+  const kept: readonly GateRule[] = GATE_RULES.filter((r) => !dropped.includes(r.name));
+  const rules = opts.rewrite ? opts.rewrite(kept) : kept;
   return {
     dropped,
     decide(step, obs) {
@@ -35,9 +37,9 @@ export function createGate(opts: { drop?: readonly GateRuleName[] } = {}): Gate 
       const refusedBy: GateRefusal[] = [];
       for (const r of mine) {
         const reason = r.check(obs);
-        if (reason !== null) refusedBy.push({ rule: r.name, reason });
+        if (reason !== null) refusedBy.push({ rule: r.name as GateRuleName, reason });
       }
-      return { step, allowed: refusedBy.length === 0, refusedBy, checked: mine.map((r) => r.name) };
+      return { step, allowed: refusedBy.length === 0, refusedBy, checked: mine.map((r) => r.name as GateRuleName) };
     },
   };
 }
