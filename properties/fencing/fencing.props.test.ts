@@ -2,8 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
-import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
-import { runner } from '../../src/mutants/layers/impl.js';
 import { TRACE_SCHEMA, type FencingTrace } from '../../src/trace/format.js';
 import M1 from '../../mutants/impl/M1.js';
 import { invariantAlone } from './checks.js';
@@ -43,12 +41,4 @@ describe('fencing properties on real Valkey', () => {
     expect(trace.steps.at(-1)!.state.newLease.owner).not.toBe('None');
   });
 
-  it('the impl mutant runner kills a script mutant and a gate mutant by their expected invariants', async () => {
-    const results = await runner.run(mutantsFor(loadManifest(), 'impl'), { only: ['M3', 'M4'], seed: 42 });
-    expect(results.map((r) => [r.id, r.verdict, r.violated])).toEqual([
-      ['M3', 'killed', 'Inv_Monotonic'],
-      ['M4', 'killed', 'Inv_SingleAuthority'],
-    ]);
-    for (const r of results) expect(r.seed).toBe(42);
-  });
 });

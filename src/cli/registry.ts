@@ -14,6 +14,7 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   diagram: () => import('./commands/diagram.js'),
   mutants: () => import('./commands/mutants.js'),
   props: () => import('./commands/props.js'),
+  conform: () => import('./commands/conform.js'),
   gate: () => import('./commands/gate.js'),
   limiter: () => import('./commands/limiter.js'),
   trace: () => import('./commands/trace.js'),

@@ -11,6 +11,7 @@ import type { FencingScripts } from '../fencing/scripts.js';
 import type { ImplPatch } from '../fencing/patch.js';
 import type { FencingBounds, FencingState, Pod } from '../fencing/state.js';
 import type { FencingEvent } from '../../models/fencing/index.js';
+import { classifyFault } from '../valkey/fault.js';
 import type { Attempt, Decision } from './attempts.js';
 import { injectKeyspace, readTtls, tourDoor, type TourWorld } from './world.js';
 
@@ -44,6 +45,8 @@ export class ObservationError extends Error {
 
 /** A script's own error reply, or a reply of the wrong shape: an observation, not a fault. */
 function scriptFailure(err: unknown): string | null {
+  // NOPERM, BUSY, LOADING, CLUSTERDOWN... are server replies too, but faults: never an observation.
+  if (classifyFault(err) !== null) return null;
   if (err instanceof ReplyError) return (err as Error).message.split('\n')[0]!.slice(0, 200);
   if (err instanceof Error && /unexpected reply|not a lease|not a generation counter/i.test(err.message)) return err.message.slice(0, 200);
   return null;

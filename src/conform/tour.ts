@@ -160,7 +160,8 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
     const readSide = conformance ? await pool(frontier, width, (n) => readSideFailure(world, scripts, n.state, bounds, INJECTED_TTL_MS)) : [];
     readSideChecks += readSide.length;
     const next: Node[] = [];
-    const fail = (node: Node, f: TourCheckFailure & Partial<TourFailure>) => (failure = { ...f, path: pathTo(node) });
+    // An attempt's finding ends the path with that attempt and what the real system did.
+    const fail = (node: Node, f: TourCheckFailure & Partial<TourFailure>, last?: PathStep) => (failure = { ...f, path: last ? [...pathTo(node), last] : pathTo(node) });
     // Read-side findings belong to the state itself: they come before its attempts' findings.
     for (const [i, f] of readSide.entries()) {
       if (f) {
@@ -186,11 +187,12 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
       const key = canonicalKey(r.state);
       lines.push(edgeLine(node.key, attempt, d, key));
       const predicted = model.predictions.get(predictionKey(node.key, attempt));
+      const step: PathStep = { attempt, decision: d, state: r.state, note: r.note };
       if (conformance) {
         const want = predicted ? `${decisionLabel(predicted.decision)} → ${canonicalKey(predicted.next)}` : 'nothing: the model never reaches this state';
         const got = `${decisionLabel(d)} → ${key}`;
         if (!predicted || decisionLabel(predicted.decision) !== decisionLabel(d) || canonicalKey(predicted.next) !== key) {
-          fail(node, { check: 'Conformance', message: `${label}: the real system did ${decisionLabel(d)} (${r.note}), the model predicts ${predicted ? decisionLabel(predicted.decision) : 'nothing'}`, attempt: label, real: got, predicted: want });
+          fail(node, { check: 'Conformance', message: `${label}: the real system did ${decisionLabel(d)} (${r.note}), the model predicts ${predicted ? decisionLabel(predicted.decision) : 'nothing'}`, attempt: label, real: got, predicted: want }, step);
           break;
         }
         if (predicted.decision.kind === 'refused') {
@@ -199,7 +201,7 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
         }
         const f = ttlFailure(r, ctx.leaseTtlMs, INJECTED_TTL_MS) ?? (r.breaches.length > 0 ? { check: 'T3_SlotBreach', message: r.breaches.join('; ') } : null);
         if (f) {
-          fail(node, { ...f, attempt: label, real: got });
+          fail(node, { ...f, attempt: label, real: got }, step);
           break;
         }
       } else if (predicted?.decision.kind === 'refused' && d.kind === 'refused') {

@@ -6,7 +6,7 @@ import type { FencingBounds, FencingState } from '../fencing/state.js';
 
 export const TRACE_SCHEMA = 'fencecheck.trace/1' as const;
 
-export type TraceSource = 'tlc' | 'model' | 'props' | 'limiter';
+export type TraceSource = 'tlc' | 'model' | 'props' | 'limiter' | 'conform';
 
 /** One step: the TLA+ action that produced `state` (the first step is `Init`). */
 export interface TraceStep {

@@ -7,7 +7,7 @@ export class TraceFormatError extends Error {
   override readonly name = 'TraceFormatError';
 }
 
-const SOURCES = ['tlc', 'model', 'props', 'limiter'];
+const SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform'];
 
 /** Reads and validates one trace file; throws TraceFormatError naming the first problem. */
 export function loadTrace(path: string): FencingTrace {

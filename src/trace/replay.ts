@@ -8,7 +8,9 @@
  */
 import type { FencingEvent } from '../../models/fencing/index.js';
 import type { DoorBackend } from '../fencing/door.js';
-import { createFencingDriver, type StepStatus } from '../fencing/driver.js';
+import { createFencingDriver, type ExpiryMode, type FencingDriver, type StepOutcome, type StepStatus } from '../fencing/driver.js';
+import type { SessionRef } from '../fencing/keys.js';
+import type { ValkeyClient } from '../valkey/index.js';
 import { brokenInvariants } from '../fencing/invariants.js';
 import type { ImplPatch } from '../fencing/patch.js';
 import type { FencingScripts } from '../fencing/scripts.js';
@@ -92,6 +94,35 @@ export interface ReplayOptions {
   readonly scripts?: FencingScripts;
   readonly patch?: { path: string; patch: ImplPatch };
   readonly onStep?: (step: ReplayStep) => void;
+  /** A conformance-tour trace replays on the tour's topologies: its session, connections and TTL expiry. */
+  readonly session?: SessionRef;
+  readonly connections?: { readonly standalone: ValkeyClient; readonly current: ValkeyClient };
+  readonly expiry?: ExpiryMode;
+}
+
+/**
+ * One step on the driver. A step with a remembered generation (`gen`, from the conformance tour) is
+ * the pod's renew or release with that memory; a tour step named after an attempt (`Acquire`,
+ * `Upgrade`, ...) is that attempt; anything else is the model event.
+ */
+async function performStep(driver: FencingDriver, step: TraceStep, prev: FencingState): Promise<{ status: StepStatus; note: string }> {
+  const p = stepPod(step);
+  const gen = step.params.gen;
+  const byRenew = step.action === 'MigrateB' || step.action === 'Renew';
+  const byRelease = step.action === 'Release' || ((step.action === 'ExpireOld' || step.action === 'ExpireNew') && p !== '');
+  if (typeof gen === 'number' && p !== '' && (byRenew || byRelease)) {
+    driver.remember(p, gen);
+    if (byRenew) {
+      const r = await driver.renew(p);
+      return { status: r?.kind === 'migrated' ? 'applied' : 'refused', note: `${p} renews ${gen}: ${r?.kind ?? 'nothing remembered'}` };
+    }
+    const r = await driver.release(p);
+    return { status: r?.kind === 'released' ? 'applied' : 'refused', note: `${p} releases ${gen}: ${r?.kind ?? 'nothing remembered'}${r?.kind === 'released' ? ` ${r.where}` : ''}` };
+  }
+  const attempt: Record<string, string> = { Acquire: `Acquire${p ? prev.version[p] : ''}`, Upgrade: 'UpgradePod', Downgrade: 'DowngradePod', Expire: step.params.which === 'new' ? 'ExpireNew' : 'ExpireOld' };
+  const action = attempt[step.action] ?? step.action;
+  const outcome: StepOutcome = await driver.apply(stepEvent({ ...step, action }), prev);
+  return { status: outcome.status, note: outcome.note };
 }
 
 export async function replayTrace(trace: FencingTrace, opts: ReplayOptions): Promise<ReplayResult> {
@@ -100,6 +131,9 @@ export async function replayTrace(trace: FencingTrace, opts: ReplayOptions): Pro
     ...(opts.patch ? { patch: opts.patch.patch } : {}),
     ...(opts.door ? { door: opts.door } : {}),
     ...(opts.scripts ? { scripts: opts.scripts } : {}),
+    ...(opts.session ? { session: opts.session } : {}),
+    ...(opts.connections ? { connections: opts.connections } : {}),
+    ...(opts.expiry ? { expiry: opts.expiry } : {}),
   });
   const columns = stateColumns(trace.bounds.pods);
   const steps: ReplayStep[] = [];
@@ -110,9 +144,7 @@ export async function replayTrace(trace: FencingTrace, opts: ReplayOptions): Pro
       let status: ReplayStep['status'] = 'init';
       let note = 'initial state';
       if (index > 0) {
-        const outcome = await driver.apply(stepEvent(step), trace.steps[index - 1]!.state);
-        status = outcome.status;
-        note = outcome.note;
+        ({ status, note } = await performStep(driver, step, trace.steps[index - 1]!.state));
       }
       const real = await driver.observe();
       const slotBreaches = driver.takeSlotBreaches().map((b) => `${b.script}: ${b.what}`);

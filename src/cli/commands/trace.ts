@@ -111,6 +111,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   if (provider !== undefined && !['auto', 'native', 'testcontainers', 'external'].includes(provider)) throw new UsageError(`--provider: unknown provider '${provider}'`);
   // The property suite's environment: the standalone node, plus the door's cluster when the trace crosses it.
   if (provider !== undefined) process.env.FENCECHECK_VALKEY_PROVIDER = provider;
+  if (trace.source === 'conform') return replayTour(trace, mod, valkey, patch, values.json === true);
   const door = mod.needsDoor(trace);
   let env;
   try {
@@ -142,5 +143,55 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
     return result.stoppedAt === null ? ExitCode.Ok : ExitCode.Failed;
   } finally {
     await env.close();
+  }
+}
+
+/**
+ * A conformance-tour trace replays from Init on one session, on the tour's three topologies
+ * (standalone, one-shard and three-shard cluster), with the pods' remembered generations and TTL
+ * expiry as the tour ran them.
+ */
+async function replayTour(
+  trace: FencingTrace,
+  mod: typeof import('../../trace/replay.js'),
+  valkey: typeof import('../../valkey/index.js'),
+  patch: { path: string; patch: import('../../fencing/patch.js').ImplPatch } | undefined,
+  json: boolean,
+): Promise<ExitCode> {
+  const { openTourWorld, tourDoor } = await import('../../conform/world.js');
+  const { loadFencingScripts } = await import('../../fencing/scripts.js');
+  let world;
+  try {
+    world = await openTourWorld();
+  } catch (err) {
+    if (err instanceof valkey.ValkeyUnavailableError) {
+      process.stderr.write(`fencecheck trace replay: not run: ${err.message}\n`);
+      return ExitCode.NotRun;
+    }
+    throw err;
+  }
+  const log = (s: string) => (json ? process.stderr : process.stdout).write(`${s}\n`);
+  log(`replaying ${traceHeadline(trace)}${patch ? ` with ${patch.path}` : ''} from Init on one session: standalone, 1-shard and 3-shard cluster (${world.topologies.disabled.provider})`);
+  try {
+    const session = world.session();
+    const result = await mod.replayTrace(trace, {
+      topology: world.topologies.disabled,
+      scripts: loadFencingScripts(patch?.patch),
+      door: tourDoor(world, session),
+      session,
+      connections: { standalone: world.conns.disabled, current: world.conns.disabled },
+      expiry: 'ttl',
+      ...(patch ? { patch } : {}),
+      onStep: (s) => log(`step ${s.index} ${s.action}${Object.values(s.params).length ? `(${Object.values(s.params).join(',')})` : ''}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — real keyspace breaks ${s.brokenReal.join(', ')}` : ''}`),
+    });
+    if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      const { formatReplayTable, replayVerdict } = await import('../../trace/replay-table.js');
+      const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
+      process.stdout.write(`\n${formatReplayTable(result, trace.bounds.pods, color)}\n\n${replayVerdict(result, trace.steps.length)}\n`);
+    }
+    return result.stoppedAt === null ? ExitCode.Ok : ExitCode.Failed;
+  } finally {
+    await world.close();
   }
 }

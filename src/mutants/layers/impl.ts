@@ -1,41 +1,34 @@
 /**
- * The implementation layer's mutant runner: for each fencing mutant, load its patch module
- * (mutants/impl/Mx.ts: mutated Lua or a gate without one rule) and run the ordinary fencing property
- * suite against it, checking the mutant's expected invariant alone (with TypeOK) on the real keyspace.
- * A search budget: a suite that passes is followed by the same suite with a fresh derived seed, up to
- * SEARCH_BUDGET suites, stopping at the first failure (more search, never a retried assertion).
- * Two mutants run at a time (two cores); each has its own Valkey processes.
+ * The implementation layer's mutant runner, on the conformance tour: for each fencing mutant, its
+ * patch (mutants/impl/Mx.ts: mutated Lua, the prelude, a changed or dropped gate rule, changed deploy
+ * records) is applied and the real implementation's own state graph is explored breadth-first on
+ * real Valkey, checking the mutant's expected invariant alone (with TypeOK) in every real state.
+ * Deterministic: no seed, no search budget. Killed = the expected invariant breaks in a state of the
+ * mutant's real graph (the BFS path from Init is the counterexample, replayed by `trace replay`);
+ * equivalent = the real graph is the unmutated one (same states, same labelled edges, the same
+ * decision in every reply); survived = a different graph where nothing broke.
+ * A kill means something only when the unpatched implementation passes the full tour first.
  */
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
+import type { LayerRunner } from '../layer-runner.js';
 import type { MutantEntry } from '../manifest.js';
 import type { MutantResult } from '../verdict.js';
 import { projectRoot } from '../../project-root.js';
-import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
-import type { ImplPatch } from '../../fencing/patch.js';
+import { brokenInvariants, INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
+import { isImplPatch, type ImplPatch } from '../../fencing/patch.js';
+import { DEFAULT_BOUNDS } from '../../fencing/state.js';
 import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
-import { invariantAlone } from '../../../properties/fencing/checks.js';
-import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runFencingSuite, type SuiteResult } from '../../../properties/fencing/suite.js';
-
-/** Runs of the unpatched suite before any mutant (its full run is `fencecheck props`). */
-export const BASE_RUNS = 100;
-
-/** At most this many whole suites per mutant, each with a fresh seed, stopping at the first failure. */
-export const SEARCH_BUDGET = 3;
-
-/** The seed of the k-th suite of a mutant's search: k = 0 is the given seed; the others are derived so a run replays. */
-export function searchSeed(seed: number, k: number): number {
-  return k === 0 ? seed : (seed + Math.imul(k, 0x2545f491)) | 0;
-}
+import { asInfrastructureFault } from '../../valkey/fault.js';
+import { runConform } from '../../conform/run.js';
+import { openTourWorld, type TourWorld } from '../../conform/world.js';
 
 /** The ImplPatch a manifest entry names (mutants/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
   const file = entry.layers.impl?.patch;
   if (!file) throw new Error(`${entry.id} names no impl patch`);
-  const mod = (await import(pathToFileURL(resolve(projectRoot, file)).href)) as { default?: ImplPatch };
-  if (!mod.default || (mod.default.lua === undefined && mod.default.dropGateRules === undefined)) throw new Error(`${file} default-exports no ImplPatch`);
+  const mod = (await import(pathToFileURL(resolve(projectRoot, file)).href)) as { default?: unknown };
+  if (!isImplPatch(mod.default)) throw new Error(`${file} default-exports no ImplPatch`);
   return mod.default;
 }
 
@@ -43,10 +36,15 @@ function isInvariant(name: string): name is InvariantName {
   return (INVARIANT_NAMES as readonly string[]).includes(name);
 }
 
-async function runOne(entry: MutantEntry, options: LayerRunOptions, seed: number): Promise<MutantResult> {
+/** A fault (Valkey lost, a timeout, a permission) is "could not run", never a verdict. */
+function notRun(err: unknown): string | null {
+  if (err instanceof ValkeyUnavailableError) return err.message;
+  return asInfrastructureFault(err)?.message ?? null;
+}
+
+async function runOne(entry: MutantEntry, world: TourWorld, log: (l: string) => void): Promise<MutantResult> {
   const started = Date.now();
   const base = { id: entry.id, layer: 'impl' as const, expectedInvariant: entry.expectedInvariant };
-  const log = options.log ?? (() => {});
   if (!isInvariant(entry.expectedInvariant)) return { ...base, verdict: 'invalid', reason: `unknown invariant ${entry.expectedInvariant}` };
   let patch: ImplPatch;
   try {
@@ -55,48 +53,29 @@ async function runOne(entry: MutantEntry, options: LayerRunOptions, seed: number
     return { ...base, verdict: 'invalid', reason: `patch: ${(err as Error).message}`, durationMs: Date.now() - started };
   }
   try {
-    // The search budget: the ordinary suite again with a fresh seed, until the first failure or
-    // SEARCH_BUDGET suites. Nothing is retried: each suite is a new search, and any failure counts.
-    const searched: string[] = [];
-    let suite: SuiteResult | undefined;
-    for (let k = 0; k < SEARCH_BUDGET && (suite === undefined || suite.passed); k++) {
-      suite = await runFencingSuite({
-        topology: 'both',
-        runs: options.numRuns ?? DEFAULT_RUNS,
-        doorRuns: Math.min(options.numRuns ?? DEFAULT_DOOR_RUNS, DEFAULT_DOOR_RUNS),
-        maxCommands: DEFAULT_MAX_COMMANDS,
-        seed: searchSeed(seed, k),
-        patch,
-        checks: invariantAlone(entry.expectedInvariant),
-        traceLabel: entry.id,
-        log: (l) => log(`[impl ${entry.id}] ${l}`),
-      });
-      searched.push(...suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`));
-    }
+    const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: entry.expectedInvariant, mutant: entry.id, world });
+    const r = run.result;
     const durationMs = Date.now() - started;
-    if (!suite || suite.passed) {
-      return { ...base, verdict: 'survived', reason: `nothing broke in ${searched.join(', ')}`, seed, durationMs };
+    if (!r.failure) {
+      return r.equalToModel
+        ? { ...base, verdict: 'equivalent', reason: `the real graph equals the unmutated one within the bounds (${r.states} states, ${r.attempts} attempts, the same decision in every reply)`, durationMs }
+        : { ...base, verdict: 'survived', reason: `the real graph differs (${r.states} states) but ${entry.expectedInvariant} holds in every state of it`, durationMs };
     }
-    const r = suite.failed!.result;
-    if (!r.failure) return { ...base, verdict: 'invalid', reason: r.error ?? 'a run failed without a check', seed: r.seed, durationMs };
     const f = r.failure;
     const common = {
       ...base,
       violated: f.check,
-      alsoBroken: f.brokenAtEnd.filter((n) => n !== f.check),
-      traceLength: f.traceLength,
-      ...(f.tracePath ? { tracePath: f.tracePath } : {}),
-      seed: f.seed,
-      path: f.path,
+      alsoBroken: brokenInvariants(f.path.at(-1)!.state, DEFAULT_BOUNDS).filter((n) => n !== f.check),
+      traceLength: f.path.length,
+      ...(run.tracePath ? { tracePath: run.tracePath } : {}),
       durationMs,
     };
-    const replay = `replay: fencecheck props --mutant ${entry.id} --invariant ${entry.expectedInvariant} --topology ${suite.failed!.topology} --seed ${f.seed} --path ${f.path}; shrunk (${f.intents.length}): ${f.intents.join(' · ')}`;
-    log(`[impl ${entry.id}] ${f.check} at step ${f.step + 1}; ${replay}`);
-    return f.check === entry.expectedInvariant
-      ? { ...common, verdict: 'killed', reason: replay }
-      : { ...common, verdict: 'wrong-invariant', reason: `${f.check} fired: ${f.message}; ${replay}` };
+    const replay = `${f.check} after ${f.path.length - 1} steps of the real graph; replay: ${run.replay ?? `fencecheck conform --mutant ${entry.id}`}`;
+    log(`[impl ${entry.id}] ${replay}`);
+    return f.check === entry.expectedInvariant ? { ...common, verdict: 'killed', reason: replay } : { ...common, verdict: 'wrong-invariant', reason: `${f.check} fired: ${f.message}; ${replay}` };
   } catch (err) {
-    if (err instanceof ValkeyUnavailableError) return { ...base, verdict: 'not-run', reason: err.message };
+    const why = notRun(err);
+    if (why !== null) return { ...base, verdict: 'not-run', reason: why };
     return { ...base, verdict: 'invalid', reason: (err as Error).stack ?? String(err), durationMs: Date.now() - started };
   }
 }
@@ -106,30 +85,45 @@ export const runner: LayerRunner = {
   unavailable: valkeyUnavailableReason,
   async run(mutants, options) {
     const selected = mutants.filter((m) => m.system === 'fencing' && (!options.only || options.only.includes(m.id)));
-    const seed = options.seed ?? randomSeed();
     if (selected.length === 0) return [];
-    // A kill means something only if the unpatched scripts and gate pass the same suite (all checks).
-    const base = await runFencingSuite({ topology: 'standalone', runs: BASE_RUNS, doorRuns: 0, maxCommands: DEFAULT_MAX_COMMANDS, seed });
-    if (!base.passed) {
-      const f = base.failed?.result.failure;
-      const reason = f
-        ? `the unpatched implementation fails its own suite: ${f.check} (replay: fencecheck props --topology standalone --seed ${f.seed} --path ${f.path})`
-        : `the unpatched implementation's suite threw: ${base.failed?.result.error ?? 'unknown error'}`;
-      options.log?.(`[impl] ${reason}`);
-      return selected.map((m) => ({ id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason }));
+    const log = options.log ?? (() => {});
+    const allNotRun = (reason: string): MutantResult[] => selected.map((m) => ({ id: m.id, layer: 'impl', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason }));
+    let world: TourWorld;
+    try {
+      world = await openTourWorld();
+    } catch (err) {
+      const why = notRun(err);
+      if (why !== null) return allNotRun(why);
+      throw err;
     }
-    const results = new Map<string, MutantResult>();
-    const queue = [...selected];
-    const width = Math.max(1, Math.min(2, availableParallelism()));
-    const worker = async () => {
-      for (let m = queue.shift(); m; m = queue.shift()) {
-        options.log?.(`[impl ${m.id}] running the property suite against ${m.layers.impl?.patch} (seed ${seed})`);
-        const r = await runOne(m, options, seed);
-        options.log?.(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}`);
-        results.set(m.id, r);
+    try {
+      // A kill means something only if the unpatched scripts and gate pass the full tour.
+      log('[impl] the unpatched implementation: full conformance tour');
+      let reason: string | null = null;
+      try {
+        const base = await runConform({ bounds: DEFAULT_BOUNDS, world });
+        if (base.result.failure) reason = `the unpatched implementation fails its own conformance tour: ${base.result.failure.check}: ${base.result.failure.message} (${base.replay ?? 'fencecheck conform'})`;
+        else if (!base.result.equalToModel) reason = 'the unpatched implementation\'s real graph differs from the model\'s (fencecheck conform)';
+        else log(`[impl] unpatched: ${base.result.states} states, ${base.result.attempts} attempts, the model's graph (${(base.result.durationMs / 1000).toFixed(1)} s)`);
+      } catch (err) {
+        const why = notRun(err);
+        if (why !== null) return allNotRun(why);
+        throw err;
       }
-    };
-    await Promise.all(Array.from({ length: width }, worker));
-    return selected.map((m) => results.get(m.id)!);
+      if (reason !== null) {
+        log(`[impl] ${reason}`);
+        return selected.map((m) => ({ id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason }));
+      }
+      const results: MutantResult[] = [];
+      for (const m of selected) {
+        log(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant} alone`);
+        const r = await runOne(m, world, log);
+        log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}`);
+        results.push(r);
+      }
+      return results;
+    } finally {
+      await world.close();
+    }
   },
 };

@@ -1,0 +1,141 @@
+import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
+import { ExitCode } from '../exit-codes.js';
+import { stageReport } from '../../report/stage.js';
+import { boundsFromArgs, boundsLabel } from '../../model/bounds.js';
+import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
+import { isProviderChoice } from '../../valkey/start.js';
+import { ValkeyUnavailableError } from '../../valkey/errors.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
+
+const HELP = `Usage: fencecheck conform [--pods N] [--max-gen G] [--mutant ID] [--invariant NAME]
+                         [--concurrency N] [--provider P] [--json]
+
+The exhaustive conformance tour: the real Lua scripts, deployment gate and mode door, explored
+breadth-first on real Valkey (mode disabled on a standalone node, compatible on a one-shard cluster,
+enabled on a three-shard cluster). From Init, in every state reached and for every attempt in it —
+every transition the model enables and every attempt it refuses (acquire while held, renew and
+release by every pod with its own, a lost or another pod's generation, expiry of a free key, every
+gate step) — the real system is put into exactly that state, the attempt runs, and the keyspace read
+back is the successor. Checked on the real keyspace: the model's prediction of every step (decision
+and successor), every invariant, the TTL rules, T3 on the wire, and in every state the read-side
+rules of every version. No randomness: the same code gives the same verdict on every run.
+
+Options:
+  --pods N          number of pods (default 3)
+  --max-gen G       MaxGen (default 4)
+  --mutant ID       run against the impl patch of a mutant (mutants/manifest.json); checks its
+                    expected invariant alone, following the real graph wherever it leads
+  --invariant NAME  check this invariant alone (with TypeOK) instead of full conformance
+  --concurrency N   attempts in flight at once (default 128)
+  --provider P      auto, native, testcontainers or external (default FENCECHECK_VALKEY_PROVIDER or auto)
+  --json            print a StageReport (fencecheck.stage/1)
+
+Exit codes: 0 the real graph is the model's (or, with an invariant alone, it holds) · 1 a check
+failed (path from Init printed, trace saved; 'fencecheck trace replay FILE' runs it) · 2 not run
+(no Valkey) · 3 unknown mutant or a patch that cannot be applied · 64 usage`;
+
+export const command: Command = {
+  name: 'conform',
+  summary: 'exhaustive conformance tour: every model transition and refused attempt on real Valkey',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, {
+      pods: { type: 'string' },
+      'max-gen': { type: 'string' },
+      mutant: { type: 'string' },
+      invariant: { type: 'string' },
+      concurrency: { type: 'string' },
+      provider: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    const bounds = boundsFromArgs(values);
+    const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+    if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 4096)) throw new UsageError('--concurrency takes an integer from 1 to 4096');
+    if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`--provider: unknown provider '${values.provider}'`);
+    let invariant = values.invariant as InvariantName | undefined;
+    if (invariant !== undefined && !(INVARIANT_NAMES as readonly string[]).includes(invariant)) throw new UsageError(`--invariant: unknown invariant '${invariant}' (${INVARIANT_NAMES.join(', ')})`);
+    const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+    const startedAt = new Date();
+
+    let patch;
+    if (values.mutant !== undefined) {
+      try {
+        const entry = mutantsFor(loadManifest(), 'impl').find((m) => m.id === values.mutant);
+        if (!entry) throw new ManifestError(`no impl-layer mutant ${values.mutant} in mutants/manifest.json`);
+        const { loadPatch } = await import('../../mutants/layers/impl.js');
+        patch = await loadPatch(entry);
+        invariant ??= entry.expectedInvariant as InvariantName;
+      } catch (err) {
+        process.stderr.write(`fencecheck conform: ${(err as Error).message}\n`);
+        return ExitCode.BadInput;
+      }
+    }
+
+    const { runConform } = await import('../../conform/run.js');
+    const { coverageLines, actionTable, headline, pathLines } = await import('../../conform/report.js');
+    const label = `${boundsLabel(bounds)}${values.mutant ? `, mutant ${values.mutant}` : ''}`;
+    out(`conform: real scripts, gate and door on real Valkey, ${label}${invariant ? `, ${invariant} alone` : ', full conformance'}`);
+    let run;
+    try {
+      run = await runConform({
+        bounds,
+        ...(patch ? { patch } : {}),
+        ...(invariant ? { invariant } : {}),
+        ...(values.mutant ? { mutant: values.mutant } : {}),
+        ...(concurrency ? { concurrency } : {}),
+        ...(values.provider ? { start: { provider: values.provider as 'auto' } } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof ValkeyUnavailableError)) throw err;
+      if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'conform', status: 'not-run', reason: err.message, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `conform not run: ${err.message}` }), null, 2)}\n`);
+      else process.stderr.write(`fencecheck conform: not run: ${err.message}\n`);
+      return ExitCode.NotRun;
+    }
+    const r = run.result;
+    for (const l of coverageLines(r)) out(l);
+    out('');
+    out(actionTable(r));
+    out('');
+    if (r.failure) {
+      out(`FAILED ${r.failure.check}: ${r.failure.message}`);
+      if (r.failure.predicted) out(`  real:    ${r.failure.real}\n  model:   ${r.failure.predicted}`);
+      else if (r.failure.real) out(`  real:    ${r.failure.real}`);
+      out(`path from Init (${r.failure.path.length - 1} steps):`);
+      for (const l of pathLines(r)) out(l);
+      if (run.replay) out(`trace: ${run.tracePath}\nreplay: ${run.replay}`);
+    } else out(headline(r));
+    const passed = r.failure === null && (invariant !== undefined || r.equalToModel === true);
+    if (values.json) {
+      const { failure, ...rest } = r;
+      process.stdout.write(
+        `${JSON.stringify(
+          stageReport({
+            stage: 'conform',
+            status: passed ? 'passed' : 'failed',
+            ...(passed ? {} : { reason: r.failure ? `${r.failure.check}: ${r.failure.message}` : 'the real graph differs from the model' }),
+            startedAt: startedAt.toISOString(),
+            durationMs: Date.now() - startedAt.getTime(),
+            summary: headline(r),
+            counts: {
+              states: r.covered.states,
+              modelStates: r.model.states,
+              transitions: r.covered.transitions,
+              modelTransitions: r.model.transitions,
+              refused: r.covered.refused,
+              modelRefused: r.model.refused,
+              attempts: r.attempts,
+              realStates: r.states,
+              tourMs: Math.round(r.durationMs),
+            },
+            ...(run.tracePath ? { traces: [run.tracePath] } : {}),
+            details: { ...rest, ...(failure ? { failure: { ...failure, path: failure.path.length } } : {}), ...(run.replay ? { replay: run.replay } : {}) },
+          }),
+          null,
+          2,
+        )}\n`,
+      );
+    }
+    return passed ? ExitCode.Ok : ExitCode.Failed;
+  },
+};
