@@ -4,7 +4,7 @@
  */
 import type { Layer } from '../mutants/manifest.js';
 
-export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter'] as const;
+export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** verify's --topology values: the standalone node, the cluster (props: the runs crossing the door onto it), both. */
@@ -44,8 +44,9 @@ export interface StageSpec {
 /** In start order: the longest stages first, so two slots finish together rather than one idling. */
 export const STAGES: readonly StageSpec[] = [
   { name: 'tlc', argv: ['tlc', '--mutants'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on the base config and every mutant config (needs Java + tla2tools.jar)' },
-  { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: ['runs', 'seed'], heavy: true, layer: 'impl', what: 'M1–M9 applied to the Lua scripts and the gate, killed on real Valkey' },
+  { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', what: 'M1–M9 applied to the Lua scripts and the gate, each killed in its real state graph on Valkey (no seed)' },
   { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, what: 'model-based runs of the real scripts on Valkey, T1/T2/T3 on the real keyspace' },
+  { name: 'conform', argv: ['conform'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on real Valkey' },
   { name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'limiter script against its reference model and the required invariant tests' },
   { name: 'mutants:limiter', argv: ['mutants', '--layer', 'limiter'], forwards: ['runs', 'seed'], heavy: true, layer: 'limiter', what: 'L1–L6 applied to the limiter, killed by its properties' },
   { name: 'explore', argv: ['explore'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },

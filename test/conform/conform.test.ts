@@ -1,0 +1,121 @@
+/**
+ * The conformance tour on real Valkey: the unmutated implementation's graph is the model's, small
+ * realistic bugs are each reported by the check that should catch them, and M1–M9 are killed in
+ * their real graphs with the same counterexample lengths TLC found.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/project-root.js';
+import { runConform } from '../../src/conform/run.js';
+import { openTourWorld, type TourWorld } from '../../src/conform/world.js';
+import { modelTour } from '../../src/conform/model-graph.js';
+import { DEFAULT_BOUNDS } from '../../src/fencing/state.js';
+import { replaceExactly, rewriteLine, type ImplPatch } from '../../src/fencing/patch.js';
+import type { InvariantName } from '../../src/fencing/invariants.js';
+import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
+import { loadPatch } from '../../src/mutants/layers/impl.js';
+
+let world: TourWorld;
+beforeAll(async () => {
+  world = await openTourWorld({ provider: 'native' });
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+const evidence = (name: string) => JSON.parse(readFileSync(resolve(projectRoot, `evidence/tlc/${name}.json`), 'utf8')) as { distinct: number; traceLength?: number; violated?: string };
+
+describe('the conformance tour', () => {
+  it('the model side counts what TLC counts: 4117 states and its labelled transitions', () => {
+    const m = modelTour(DEFAULT_BOUNDS);
+    expect(m.totals.states).toBe(evidence('base').distinct);
+    expect(m.totals.transitions).toBe(15636);
+    expect(m.totals.refused).toBeGreaterThan(m.totals.transitions);
+  });
+
+  it('the unmutated scripts, gate and door: the real graph is the model graph, every refusal included', async () => {
+    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world, saveTrace: false });
+    expect(r.failure, r.failure ? `${r.failure.check}: ${r.failure.message}` : '').toBeNull();
+    expect(r.covered).toEqual({ states: r.model.states, transitions: r.model.transitions, refused: r.model.refused });
+    expect(r.states).toBe(4117);
+    expect(r.attempts).toBe(r.model.attempts);
+    expect(r.renewed).toBe(r.model.renewed);
+    expect(r.readSideChecks).toBe(4117);
+    expect(r.equalToModel).toBe(true);
+    // Every mode was visited on its own topology: some states are compatible and enabled.
+    for (const [name, c] of Object.entries(r.byAction)) {
+      expect(c.transitions, name).toBe(c.modelTransitions);
+      expect(c.refused, name).toBe(c.modelRefused);
+    }
+    expect(r.byAction.Enable!.transitions).toBeGreaterThan(0);
+  });
+
+  // Small, realistic bugs and the check that must report each (the closing note lists them).
+  const lua = (script: Parameters<typeof rewriteLine>[0], from: string, to: string): ImplPatch => ({
+    lua: (name, source) => (name === script ? (source.includes(from) ? source.replace(from, to) : (() => { throw new Error(`'${from}' not in ${script}`); })()) : source),
+  });
+  const bugs: { name: string; patch: ImplPatch; check: string; attempt?: RegExp }[] = [
+    { name: 'B renews the old key instead of the new one', patch: lua('B/renew', "redis.call('PEXPIRE', KEYS[2], ttl)", "redis.call('PEXPIRE', KEYS[1], ttl)"), check: 'TTL', attempt: /^renew/ },
+    { name: 'C writes its lease without a TTL', patch: lua('C/acquire', ", 'PX', ttl)", ')'), check: 'TTL', attempt: /^acquire/ },
+    { name: 'A writes the generation counter with a TTL', patch: lua('A/acquire', 'redis.call(\'SET\', KEYS[2], g)', "redis.call('SET', KEYS[2], g, 'PX', ttl)"), check: 'TTL', attempt: /^acquire/ },
+    { name: 'O releases without the owner check', patch: lua('O/release', 'if not fc_is(oldLease, owner, gen) then', 'if not oldLease then'), check: 'Conformance', attempt: /^release/ },
+    { name: 'A releases checking the owner but not the generation', patch: lua('A/release', 'if not fc_is(oldLease, owner, gen) then', 'if not (oldLease and oldLease.owner == owner) then'), check: 'Conformance', attempt: /^release/ },
+    { name: 'C renews without the owner check', patch: lua('C/renew', 'if not fc_is(newLease, owner, gen) then', 'if not newLease then'), check: 'Conformance', attempt: /^renew/ },
+    { name: 'the shared prelude validates without the owner check', patch: lua('lib/prelude', "if lease.owner ~= owner or lease.gen ~= gen then return { 0, 'not-owner' } end", "if lease.gen ~= gen then return { 0, 'not-owner' } end"), check: 'ReadSide' },
+    {
+      name: 'the C-gate counts only the backfill record, not the old-lease census (a part of a gate rule)',
+      patch: { gateRules: (rules) => rules.map((r) => (r.name === 'AdvanceToC_Gate' ? { ...r, check: (o) => (o.target === 'B' && !o.backfilled ? 'no backfill' : null) } : r)) },
+      check: 'Conformance',
+      attempt: /^AdvanceTarget$/,
+    },
+    { name: 'the backfill record reads true before any backfill ran (the deploy records)', patch: { observations: (o) => ({ ...o, backfilled: true }) }, check: 'Conformance' },
+  ];
+  it.each(bugs)('reports a small bug: $name', async ({ patch, check, attempt }) => {
+    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world, patch, saveTrace: false });
+    expect(r.failure?.check, r.failure?.message).toBe(check);
+    if (attempt) expect(r.failure?.attempt).toMatch(attempt);
+    expect(r.failure!.path[0]!.attempt).toBeNull();
+  });
+
+  it('a patch that changes nothing the real system does is equivalent; one that changes the graph but not the invariant survives', async () => {
+    const same = await runConform({ bounds: DEFAULT_BOUNDS, world, invariant: 'Inv_SingleAuthority', patch: lua('B/acquire', '-- guard AcquireB_OldLeaseFree', '-- (reworded comment)'), saveTrace: false });
+    expect(same.result.failure).toBeNull();
+    expect(same.result.equalToModel).toBe(true);
+    // A gate that never opens the one-way door: fewer states, and none of them unsafe.
+    const noEnable: ImplPatch = { gateRules: (rules) => [...rules, { name: 'Enable_Never', step: 'Enable', check: () => 'closed' }] };
+    const other = await runConform({ bounds: DEFAULT_BOUNDS, world, invariant: 'Inv_SlotRulesSafe', patch: noEnable, saveTrace: false });
+    expect(other.result.failure).toBeNull();
+    expect(other.result.equalToModel).toBe(false);
+    expect(other.result.states).toBeLessThan(4117);
+  });
+
+  it('M1–M9: each killed in its real graph by its expected invariant, with the counterexample length TLC found', async () => {
+    const rows: [string, string | undefined, number | undefined][] = [];
+    const want: [string, string | undefined, number | undefined][] = [];
+    for (const m of mutantsFor(loadManifest(), 'impl')) {
+      const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world, invariant: m.expectedInvariant as InvariantName, patch: await loadPatch(m), saveTrace: false });
+      rows.push([m.id, r.failure?.check, r.failure?.path.length]);
+      want.push([m.id, m.expectedInvariant, evidence(m.id).traceLength]);
+    }
+    expect(rows).toEqual(want);
+  });
+
+  it('a counterexample is saved as a trace that `trace replay` runs from Init to the same violation', async () => {
+    const m6 = mutantsFor(loadManifest(), 'impl').find((m) => m.id === 'M6')!;
+    const run = await runConform({ bounds: DEFAULT_BOUNDS, world, invariant: 'Inv_SingleAuthority', patch: await loadPatch(m6), mutant: 'M6' });
+    expect(run.replay).toBe(`fencecheck trace replay ${run.tracePath}`);
+    let out = '';
+    let code = 0;
+    try {
+      out = execFileSync(process.execPath, ['bin/fencecheck.mjs', 'trace', 'replay', run.tracePath!], { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' } });
+    } catch (err) {
+      const e = err as { status: number; stdout: string };
+      code = e.status;
+      out = e.stdout;
+    }
+    expect(code).toBe(1);
+    expect(out).toMatch(new RegExp(`real keyspace breaks Inv_SingleAuthority at step ${run.result.failure!.path.length - 1}`));
+  });
+});
