@@ -129,18 +129,9 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
       scripts: env.ctx.scripts,
       ...(env.ctx.door ? { door: env.ctx.door } : {}),
       ...(patch ? { patch } : {}),
-      onStep: (s) =>
-        log(
-          `step ${s.index} ${s.action}${Object.values(s.params).length ? `(${Object.values(s.params).join(',')})` : ''}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — real keyspace breaks ${s.brokenReal.join(', ')}` : ''}${s.slotBreaches.length ? ` — T3 on the wire: ${s.slotBreaches.join('; ')}` : ''}`,
-        ),
+      onStep: (s) => log(replayStepLine(s)),
     });
-    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    else {
-      const { formatReplayTable, replayVerdict } = await import('../../trace/replay-table.js');
-      const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-      process.stdout.write(`\n${formatReplayTable(result, trace.bounds.pods, color)}\n\n${replayVerdict(result, trace.steps.length)}\n`);
-    }
-    return result.stoppedAt === null ? ExitCode.Ok : ExitCode.Failed;
+    return printReplay(result, trace, values.json === true);
   } finally {
     await env.close();
   }
@@ -182,16 +173,29 @@ async function replayTour(
       connections: { standalone: world.conns.disabled, current: world.conns.disabled },
       expiry: 'ttl',
       ...(patch ? { patch } : {}),
-      onStep: (s) => log(`step ${s.index} ${s.action}${Object.values(s.params).length ? `(${Object.values(s.params).join(',')})` : ''}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — real keyspace breaks ${s.brokenReal.join(', ')}` : ''}`),
+      onStep: (s) => log(replayStepLine(s)),
     });
-    if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    else {
-      const { formatReplayTable, replayVerdict } = await import('../../trace/replay-table.js');
-      const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-      process.stdout.write(`\n${formatReplayTable(result, trace.bounds.pods, color)}\n\n${replayVerdict(result, trace.steps.length)}\n`);
-    }
-    return result.stoppedAt === null ? ExitCode.Ok : ExitCode.Failed;
+    return printReplay(result, trace, json);
   } finally {
     await world.close();
   }
+}
+
+type ReplayModule = typeof import('../../trace/replay.js');
+
+/** One progress line per replayed step. */
+function replayStepLine(s: Parameters<NonNullable<Parameters<ReplayModule['replayTrace']>[1]['onStep']>>[0]): string {
+  const params = Object.values(s.params);
+  return `step ${s.index} ${s.action}${params.length ? `(${params.join(',')})` : ''}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — real keyspace breaks ${s.brokenReal.join(', ')}` : ''}${s.slotBreaches.length ? ` — T3 on the wire: ${s.slotBreaches.join('; ')}` : ''}`;
+}
+
+/** The replay as JSON or as the model/real table with its verdict; exit 1 when an invariant broke on the real keyspace. */
+async function printReplay(result: Awaited<ReturnType<ReplayModule['replayTrace']>>, trace: FencingTrace, json: boolean): Promise<ExitCode> {
+  if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    const { formatReplayTable, replayVerdict } = await import('../../trace/replay-table.js');
+    const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
+    process.stdout.write(`\n${formatReplayTable(result, trace.bounds.pods, color)}\n\n${replayVerdict(result, trace.steps.length)}\n`);
+  }
+  return result.stoppedAt === null ? ExitCode.Ok : ExitCode.Failed;
 }
