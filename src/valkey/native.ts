@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { valkeyBinary } from './binary.js';
 import { ValkeyUnavailableError } from './errors.js';
 import { trackServer, untrackServer } from './hygiene.js';
 import { freeLoopbackPort } from './ports.js';
-import { forgetServer, processStart, recordServer } from './registry.js';
+import { forgetServer, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from './registry.js';
 import { delay } from './wait.js';
 import { valkeyArgs, type LaunchedNode, type NodeLauncher } from './node-args.js';
 
@@ -37,7 +36,8 @@ export const nativeLauncher: NodeLauncher = {
 type SpawnResult = { ok: true; node: LaunchedNode } | { ok: false; log: string };
 
 async function spawnNode(bin: string, port: number, busPort: number | undefined, cluster: boolean, nodeTimeoutMs: number): Promise<SpawnResult> {
-  const dir = mkdtempSync(join(tmpdir(), `fencecheck-valkey-${port}-`));
+  // Inside the harness's private root (<root>/nodes/), the only place the reaper ever removes.
+  const dir = makeNodeDir(port);
   const logPath = join(dir, 'valkey.log');
   const fd = openSync(logPath, 'a');
   const args = valkeyArgs({ port, busPort, cluster, nodeTimeoutMs, dir });
@@ -57,11 +57,11 @@ async function spawnNode(bin: string, port: number, busPort: number | undefined,
   const pid = child.pid;
   if (pid === undefined) {
     const err = await spawnError;
-    rmSync(dir, { recursive: true, force: true });
+    removeNodeDir(dir);
     throw new ValkeyUnavailableError(`cannot run ${bin}: ${err.message}`, { cause: err });
   }
   const ownerStart = processStart(process.pid);
-  const rec = { pid, ownerPid: process.pid, ...(ownerStart !== undefined ? { ownerStart } : {}), port, dir, startedAt: new Date().toISOString() };
+  const rec: ServerRecord = { pid, ownerPid: process.pid, ...(ownerStart !== undefined ? { ownerStart } : {}), port, dir, startedAt: new Date().toISOString() };
   recordServer(rec);
   trackServer(rec);
   child.unref(); // a forgotten stop() must not keep the process alive; the exit hook kills it
@@ -80,20 +80,29 @@ async function spawnNode(bin: string, port: number, busPort: number | undefined,
     }
     untrackServer(pid);
     forgetServer(pid);
-    rmSync(dir, { recursive: true, force: true });
+    removeNodeDir(dir);
   };
 
   const ready = await waitForPing(port, exited);
-  if (!ready) {
+  if (ready === false) {
     const log = logTail();
     await stop();
     return { ok: false, log };
   }
+  if (ready.runId !== undefined && !stopped) {
+    // The run id tells this server from any other later found on the same port (isHarnessServer).
+    const withRunId: ServerRecord = { ...rec, runId: ready.runId };
+    recordServer(withRunId);
+    trackServer(withRunId);
+  }
   return { ok: true, node: { host: '127.0.0.1', port, ...(busPort !== undefined ? { busPort } : {}), pid, stop, logTail } };
 }
 
-/** Polls PING until the server answers; false when it exited or did not answer in time. */
-async function waitForPing(port: number, exited: Promise<unknown>): Promise<boolean> {
+/**
+ * Polls PING until the server answers, then reads its `INFO server` run_id; false when it exited or
+ * did not answer in time.
+ */
+async function waitForPing(port: number, exited: Promise<unknown>): Promise<{ runId?: string } | false> {
   let gone = false;
   void exited.then(() => (gone = true));
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -102,7 +111,10 @@ async function waitForPing(port: number, exited: Promise<unknown>): Promise<bool
     probe.on('error', () => {});
     try {
       await probe.connect();
-      if ((await probe.ping()) === 'PONG') return true;
+      if ((await probe.ping()) === 'PONG') {
+        const runId = /^run_id:([0-9a-f]+)\s*$/m.exec(await probe.info('server'))?.[1];
+        return runId !== undefined ? { runId } : {};
+      }
     } catch {
       /* not listening yet */
     } finally {

@@ -1,13 +1,20 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { ValkeyUnavailableError } from './errors.js';
 
 /**
- * A record of every valkey-server this machine's fencecheck processes started: one JSON file per
- * server, named by its PID. The owner is the process that started it. A server whose owner is dead
- * (a test worker killed by SIGKILL, a crashed CLI) is reaped by the next run and by the vitest
- * global teardown. Stopping always goes by PID, and only after checking that the PID is still the
- * valkey-server on the recorded port (PIDs get reused).
+ * A record of every valkey-server this user's fencecheck processes started: one JSON file per
+ * server, named by its PID, in the registry of the harness's private temporary root
+ * (`harnessTempRoot()`: a folder owned by us, mode 0700). The owner is the process that started it.
+ * A server whose owner is dead (a test worker killed by SIGKILL, a crashed CLI) is reaped by the
+ * next run and by the vitest global teardown.
+ *
+ * Nothing in a record is acted on (a PID killed, a folder removed) unless every check holds:
+ * the root is ours and private, the record file is a regular file of ours in the registry, and
+ * — to kill — the PID is a live valkey-server of our uid, listening on the recorded port, whose
+ * working folder is the record's dir, a folder directly inside `<root>/nodes/` (realpath).
+ * A folder is removed only when it is a real folder of ours directly inside `<root>/nodes/`.
  */
 export interface ServerRecord {
   readonly pid: number;
@@ -17,39 +24,212 @@ export interface ServerRecord {
   readonly port: number;
   readonly dir: string;
   readonly startedAt: string;
+  /** `INFO server` run_id, once the node answered PING: tells this server from another on the same port. */
+  readonly runId?: string;
+}
+
+const myUid = (): number | undefined => process.getuid?.();
+
+/**
+ * The harness's own temporary root: `FENCECHECK_REGISTRY_DIR`, or `os.tmpdir()/fencecheck-<uid>`.
+ * It holds `registry/` (the records) and `nodes/` (every native server's data dir).
+ */
+export function harnessTempRoot(): string {
+  const override = process.env.FENCECHECK_REGISTRY_DIR;
+  if (override) return resolve(override);
+  return join(tmpdir(), `fencecheck-${myUid() ?? userInfo().username}`);
 }
 
 export function registryDir(): string {
-  return process.env.FENCECHECK_REGISTRY_DIR ?? join(tmpdir(), 'fencecheck-valkey');
+  return join(harnessTempRoot(), 'registry');
+}
+
+export function nodesDir(): string {
+  return join(harnessTempRoot(), 'nodes');
+}
+
+/** Why `path` may not be used as one of our private folders, or undefined when it may (or is absent: 'absent'). */
+function privateDirProblem(path: string): string | undefined | 'absent' {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    return `cannot lstat it (${(err as Error).message})`;
+  }
+  const problems: string[] = [];
+  if (st.isSymbolicLink()) problems.push('it is a symbolic link');
+  else if (!st.isDirectory()) problems.push('it is not a directory');
+  const me = myUid();
+  if (me !== undefined) {
+    if (st.uid !== me) problems.push(`it is owned by uid ${st.uid}, not by us (uid ${me})`);
+    if (!st.isSymbolicLink() && (st.mode & 0o077) !== 0) problems.push(`its mode is ${(st.mode & 0o777).toString(8).padStart(3, '0')}: group/other may use it (must be 700)`);
+  }
+  return problems.length > 0 ? problems.join('; ') : undefined;
+}
+
+function refuse(path: string, what: string, problem: string): never {
+  throw new ValkeyUnavailableError(
+    `refusing to use ${path} as fencecheck's ${what}: ${problem}. Nothing in it was touched; ` +
+      `remove it, or set FENCECHECK_REGISTRY_DIR to a folder of yours with mode 700`,
+  );
+}
+
+/** Checks the root and its two subfolders if they exist; false when the root does not exist yet. Throws when unsafe. */
+function checkRoot(): boolean {
+  const root = harnessTempRoot();
+  const p = privateDirProblem(root);
+  if (p === 'absent') return false;
+  if (p !== undefined) refuse(root, 'temporary root', p);
+  for (const [sub, what] of [['registry', 'process registry'], ['nodes', 'node folder']] as const) {
+    const q = privateDirProblem(join(root, sub));
+    if (q !== undefined && q !== 'absent') refuse(join(root, sub), what, q);
+  }
+  return true;
+}
+
+/** Non-throwing: the root, `registry/` and `nodes/` all exist and are ours and private. */
+function rootIsSafe(): boolean {
+  const root = harnessTempRoot();
+  return [root, join(root, 'registry'), join(root, 'nodes')].every((d) => privateDirProblem(d) === undefined);
+}
+
+function ensurePrivateDir(path: string, what: string): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ValkeyUnavailableError(`cannot create fencecheck's ${what} ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  const p = privateDirProblem(path);
+  if (p !== undefined) refuse(path, what, p === 'absent' ? 'it vanished after it was created' : p);
+}
+
+/** Creates (mode 0700) or verifies the root, `registry/` and `nodes/`; ValkeyUnavailableError when one is not ours and private. */
+export function ensureHarnessRoot(): string {
+  const root = harnessTempRoot();
+  mkdirSync(dirname(root), { recursive: true });
+  ensurePrivateDir(root, 'temporary root');
+  ensurePrivateDir(join(root, 'registry'), 'process registry');
+  ensurePrivateDir(join(root, 'nodes'), 'node folder');
+  return root;
+}
+
+/** A fresh data dir for a server on `port`, inside `<root>/nodes/`. */
+export function makeNodeDir(port: number): string {
+  ensureHarnessRoot();
+  return mkdtempSync(join(nodesDir(), `${port}-`));
+}
+
+/**
+ * The real path of `dir` when it is a real folder (not a symlink) of ours directly inside
+ * `<root>/nodes/`; undefined otherwise. The only folders the harness ever removes.
+ */
+export function nodeDirRealPath(dir: unknown): string | undefined {
+  if (typeof dir !== 'string' || !isAbsolute(dir)) return undefined;
+  try {
+    const st = lstatSync(dir);
+    const me = myUid();
+    if (!st.isDirectory() || (me !== undefined && st.uid !== me)) return undefined;
+    if (!rootIsSafe()) return undefined;
+    const nodes = nodesDir();
+    const real = realpathSync(dir);
+    return dirname(real) === realpathSync(nodes) && basename(real) !== '' ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes a node's data dir, only if it passes nodeDirRealPath right now; true when removed. */
+export function removeNodeDir(dir: string): boolean {
+  const real = nodeDirRealPath(dir);
+  if (real === undefined) return false;
+  rmSync(real, { recursive: true, force: true });
+  return true;
 }
 
 function recordPath(pid: number): string {
   return join(registryDir(), `${pid}.json`);
 }
 
+/** Writes (atomically: temp file + rename, mode 0600) the record of a server. */
 export function recordServer(rec: ServerRecord): void {
-  mkdirSync(registryDir(), { recursive: true });
-  writeFileSync(recordPath(rec.pid), `${JSON.stringify(rec)}\n`);
+  ensureHarnessRoot();
+  const tmp = `${recordPath(rec.pid)}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(rec)}\n`, { mode: 0o600 });
+  renameSync(tmp, recordPath(rec.pid));
 }
 
 export function forgetServer(pid: number): void {
-  rmSync(recordPath(pid), { force: true });
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    // Never through a symlink or a folder that is not ours: the root and registry must check out.
+    if (!rootIsSafe()) return;
+    rmSync(recordPath(pid), { force: true });
+  } catch {
+    /* gone already */
+  }
 }
 
-export function listRecords(): ServerRecord[] {
+const isPid = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
+const optString = (v: unknown) => v === undefined || typeof v === 'string';
+
+function wellFormed(v: unknown, file: string): v is ServerRecord {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    isPid(r.pid) &&
+    file === `${r.pid}.json` &&
+    isPid(r.ownerPid) &&
+    Number.isInteger(r.port) &&
+    (r.port as number) > 0 &&
+    (r.port as number) < 65536 &&
+    typeof r.dir === 'string' &&
+    optString(r.ownerStart) &&
+    optString(r.runId) &&
+    optString(r.startedAt)
+  );
+}
+
+/**
+ * The records in our registry that can be trusted: regular files owned by us, well-formed. Throws
+ * ValkeyUnavailableError when the root exists but is not ours and private. With `prune`, deletes
+ * malformed record files of ours (writes are atomic, so a malformed record is garbage).
+ */
+function readRecords(prune: boolean): ServerRecord[] {
+  if (!checkRoot()) return [];
   const dir = registryDir();
-  if (!existsSync(dir)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const me = myUid();
   const out: ServerRecord[] = [];
-  for (const f of readdirSync(dir)) {
+  for (const f of names) {
     if (!f.endsWith('.json')) continue;
+    const file = join(dir, f);
     try {
-      const rec = JSON.parse(readFileSync(join(dir, f), 'utf8')) as ServerRecord;
-      if (Number.isInteger(rec.pid) && Number.isInteger(rec.ownerPid)) out.push(rec);
+      const st = lstatSync(file);
+      if (!st.isFile() || (me !== undefined && st.uid !== me)) continue; // not ours: never read, never acted on
+      let rec: unknown;
+      try {
+        rec = JSON.parse(readFileSync(file, 'utf8'));
+      } catch {
+        rec = undefined;
+      }
+      if (wellFormed(rec, f)) out.push(rec);
+      else if (prune) rmSync(file, { force: true });
     } catch {
-      // A half-written record: its writer is alive and will finish it, or it is garbage.
+      /* vanished meanwhile */
     }
   }
   return out;
+}
+
+/** Every trusted record (see readRecords); throws ValkeyUnavailableError when the root is unsafe. */
+export function listRecords(): ServerRecord[] {
+  return readRecords(true);
 }
 
 export function isAlive(pid: number): boolean {
@@ -79,7 +259,38 @@ export function ownerAlive(rec: Pick<ServerRecord, 'ownerPid' | 'ownerStart'>): 
   return now === undefined || now === rec.ownerStart;
 }
 
-/** True when `pid` is (still) a valkey-server listening on the recorded port, not a reused PID. */
+let configuredExe: string | null | undefined;
+
+/** Real path of the valkey-server the harness runs (FENCECHECK_VALKEY_SERVER or PATH), null if not found. */
+function configuredValkeyExe(): string | null {
+  if (configuredExe !== undefined) return configuredExe;
+  const name = process.env.FENCECHECK_VALKEY_SERVER ?? 'valkey-server';
+  configuredExe = null;
+  const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, name));
+  for (const c of candidates) {
+    try {
+      configuredExe = realpathSync(c);
+      break;
+    } catch {
+      /* not there: next PATH entry (none: only the basename rule applies) */
+    }
+  }
+  return configuredExe;
+}
+
+/** Whether the executable image of `pid` is valkey-server (Debian's valkey-server is a link to valkey-check-rdb). */
+function isValkeyExecutable(pid: number): boolean {
+  const exe = readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
+  if (/^valkey-(server|check-rdb|check-aof)$/.test(basename(exe))) return true;
+  const configured = configuredValkeyExe();
+  try {
+    return configured !== null && realpathSync(exe) === configured;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `pid` is a valkey-server listening on the recorded port (its title or argv says so). */
 export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port'>): boolean {
   try {
     const cmdline = readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8').split('\0');
@@ -88,15 +299,34 @@ export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port'>): boole
     const title = new RegExp(`:${rec.port}(\\s|$)`);
     return cmdline.some((a) => title.test(a)) || cmdline.some((a, i) => a === '--port' && cmdline[i + 1] === String(rec.port));
   } catch {
-    // No /proc (not Linux) or the process is gone: only a live PID can be ours.
-    return process.platform !== 'linux' && isAlive(rec.pid);
+    return false;
   }
 }
 
-/** SIGKILL a recorded server (synchronously) and drop its record and temp dir. */
+/**
+ * True only when the record's PID is, right now, the server the harness recorded: alive, owned by
+ * our uid, a valkey-server executable, listening on the recorded port, with its working folder
+ * (valkey-server chdirs into --dir) equal to the record's dir, itself a real folder of ours directly
+ * inside `<root>/nodes/`. Linux only (/proc): elsewhere nothing can be verified, so nothing is killed.
+ */
+export function isHarnessProcess(rec: Pick<ServerRecord, 'pid' | 'port' | 'dir'>): boolean {
+  if (process.platform !== 'linux' || !isPid(rec.pid) || !isAlive(rec.pid)) return false;
+  try {
+    const me = myUid();
+    if (me !== undefined && statSync(`/proc/${rec.pid}`).uid !== me) return false;
+    if (!isValkeyExecutable(rec.pid)) return false;
+    if (!isRecordedServer(rec)) return false;
+    const dir = nodeDirRealPath(rec.dir);
+    return dir !== undefined && readlinkSync(`/proc/${rec.pid}/cwd`) === dir;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL a recorded server (synchronously) if it passes isHarnessProcess; drop its record and (safe) dir. */
 export function killRecordedSync(rec: ServerRecord): boolean {
   let killed = false;
-  if (isRecordedServer(rec)) {
+  if (isHarnessProcess(rec)) {
     try {
       process.kill(rec.pid, 'SIGKILL');
       killed = true;
@@ -105,26 +335,49 @@ export function killRecordedSync(rec: ServerRecord): boolean {
     }
   }
   forgetServer(rec.pid);
-  if (rec.dir) rmSync(rec.dir, { recursive: true, force: true });
+  removeNodeDir(rec.dir);
   return killed;
 }
 
 /**
- * Kills every recorded server whose owner process is dead; forgets records of servers already gone.
- * Returns the PIDs it killed.
+ * Kills every recorded server whose owner process is dead and that passes isHarnessProcess; drops
+ * the records (and removes the node dirs, when they pass nodeDirRealPath) of dead owners whose
+ * server PID is dead. Records of live owners are theirs to handle; a record whose PID is alive but
+ * fails the checks is ignored. Returns the PIDs it killed.
+ * Throws ValkeyUnavailableError (acting on nothing) when the root is not ours and private.
  */
 export function reapOrphans(): number[] {
   const killed: number[] = [];
   for (const rec of listRecords()) {
-    const serverGone = !isAlive(rec.pid) || !isRecordedServer(rec);
-    if (serverGone) {
-      forgetServer(rec.pid);
-      if (!ownerAlive(rec) && rec.dir) rmSync(rec.dir, { recursive: true, force: true });
+    if (ownerAlive(rec)) continue;
+    if (isHarnessProcess(rec)) {
+      if (killRecordedSync(rec)) killed.push(rec.pid);
       continue;
     }
-    if (rec.ownerPid !== process.pid && !ownerAlive(rec)) {
-      if (killRecordedSync(rec)) killed.push(rec.pid);
-    }
+    // A live PID that is not verifiably the recorded server (reused, or not ours) is left alone, and
+    // so is its record. Only once the PID is dead are the record and our own dir cleaned up.
+    if (isAlive(rec.pid)) continue;
+    forgetServer(rec.pid);
+    removeNodeDir(rec.dir);
   }
   return killed;
+}
+
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * Whether `host:port` is a valkey-server this user's harness started and still runs: a loopback
+ * address, a trusted record for that port whose server passes isHarnessProcess, and whose run id
+ * equals `runId` (read from the endpoint's `INFO server`). False on any doubt (never throws).
+ */
+export function isHarnessServer(host: string, port: number, runId: string): boolean {
+  if (!isLoopback(host) || !Number.isInteger(port) || typeof runId !== 'string' || runId === '') return false;
+  try {
+    return readRecords(false).some((r) => r.port === port && r.runId === runId && isHarnessProcess(r));
+  } catch {
+    return false;
+  }
 }

@@ -18,7 +18,9 @@ start   starts a topology, prints its nodes, and keeps it running until Ctrl-C (
         --kind cluster, 3 shards and no replicas unless --shards/--replicas say otherwise.
 status  lists every valkey-server fencecheck processes on this machine started and have not
         stopped (the registry), with its owner process and whether it answers.
-reap    stops recorded servers whose owner process is dead (a crashed or SIGKILLed run).
+reap    stops recorded servers whose owner process is dead (a crashed or SIGKILLed run), only
+        after checking each is still the harness's valkey-server (see docs/valkey.md, Process
+        hygiene); refuses (exit 2) a registry folder that is not ours with mode 700.
 
 Options:
   --kind K            standalone (default) or cluster
@@ -30,7 +32,8 @@ Options:
   --json              print a fencecheck.stage/1 report (start: once the topology is up)
 
 Exit codes: 0 ok · 1 status found a recorded server that does not answer · 2 could not start
-(no valkey-server, no Docker for --provider testcontainers, external endpoint unreachable) · 64 usage`;
+(no valkey-server, no Docker for --provider testcontainers, external endpoint unreachable; an unsafe
+registry folder) · 64 usage`;
 
 function intOption(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -117,8 +120,16 @@ function waitForStop(seconds: number | undefined): Promise<void> {
 async function status(argv: readonly string[]): Promise<ExitCode> {
   const startedAt = new Date();
   const { values } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } });
+  let records: ReturnType<typeof listRecords>;
+  try {
+    records = listRecords();
+  } catch (err) {
+    if (!(err instanceof ValkeyUnavailableError)) throw err;
+    print(values.json, 'not-run', startedAt, 'the process registry is not safe to read', {}, '', err.message);
+    return ExitCode.NotRun;
+  }
   const rows = await Promise.all(
-    listRecords().map(async (r) => {
+    records.map(async (r) => {
       let answer = 'no answer';
       if (isAlive(r.pid)) {
         const c = createClient({ kind: 'standalone', host: '127.0.0.1', port: r.port });
@@ -151,7 +162,15 @@ async function status(argv: readonly string[]): Promise<ExitCode> {
 async function reap(argv: readonly string[]): Promise<ExitCode> {
   const startedAt = new Date();
   const { values } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } });
-  const killed = reapOrphans();
+  let killed: number[];
+  try {
+    killed = reapOrphans();
+  } catch (err) {
+    // An unsafe registry root (not ours, not private, a symlink): refused, nothing acted on.
+    if (!(err instanceof ValkeyUnavailableError)) throw err;
+    print(values.json, 'not-run', startedAt, 'reaped nothing: the process registry is not safe to act on', { killed: [] }, '', err.message);
+    return ExitCode.NotRun;
+  }
   print(values.json, 'passed', startedAt, `reaped ${killed.length} orphaned valkey-server(s)`, { killed }, `reaped ${killed.length} orphaned valkey-server(s)${killed.length ? `: ${killed.join(', ')}` : ''}\n`);
   return ExitCode.Ok;
 }
