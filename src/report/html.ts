@@ -7,6 +7,7 @@ import { traceMermaid } from '../trace/mermaid.js';
 import { stepTable } from '../trace/steps.js';
 import { escapeXml as esc, traceSvg } from '../trace/svg.js';
 import { traceHeadline } from '../trace/text-table.js';
+import { hasObservedColumn, observedText } from './conform-view.js';
 import type { Block, Cell, ReportView } from './view.js';
 
 const CSS = `
@@ -25,13 +26,14 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f1f3f5; }
 table.kv th { width: 14em; }
-#mutation-matrix-table td { white-space: nowrap; }
+#mutation-matrix-table td, #conform-actions td, #conform-coverage td { white-space: nowrap; }
 td a { color: inherit; }
 td.ok { color: var(--ok); font-weight: 600; } td.bad { color: var(--bad); font-weight: 700; background: #fff5f5; }
 td.warn { color: var(--warn); } td.muted { color: var(--muted); }
 p.ok { color: var(--ok); font-weight: 600; } p.bad { color: var(--bad); font-weight: 600; } p.warn { color: var(--warn); } p.muted { color: var(--muted); }
 table.steps td { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 table.steps td.changed { background: #fff3bf; font-weight: 700; }
+table.steps td.observed { white-space: nowrap; font-family: inherit; }
 table.steps tr.broken td { background: #ffe3e3; }
 pre { background: #f1f3f5; padding: 8px; overflow-x: auto; font-size: 12px; }
 .diagram { overflow-x: auto; margin: 8px 0; }
@@ -66,12 +68,14 @@ function blockHtml(b: Block): string {
       return `<pre>${esc(b.text)}</pre>`;
     case 'trace': {
       const t = stepTable(b.trace);
-      const head = `<tr><th>#</th><th>action</th><th>pod</th>${t.columns.map((c) => `<th>${esc(c)}</th>`).join('')}<th>broken</th></tr>`;
+      // A conform trace says what the real system did at each step (attempt, decision, note).
+      const observed = hasObservedColumn(b.trace);
+      const head = `<tr><th>#</th><th>action</th><th>pod</th>${t.columns.map((c) => `<th>${esc(c)}</th>`).join('')}<th>broken</th>${observed ? '<th>real system</th>' : ''}</tr>`;
       const rows = t.rows.map(
         (r) =>
           `<tr${r.newlyBroken.length > 0 ? ' class="broken"' : ''} data-step="${r.index}"><td>${r.index}</td><td>${esc(r.action)}</td><td>${esc(r.pod || '-')}</td>${t.columns
             .map((c) => `<td${r.changed.has(c) ? ' class="changed"' : ''}>${esc(r.cells[c] ?? '')}</td>`)
-            .join('')}<td>${esc(r.broken.join(', '))}</td></tr>`,
+            .join('')}<td>${esc(r.broken.join(', '))}</td>${observed ? `<td class="observed">${esc(observedText(b.trace.steps[r.index]!))}</td>` : ''}</tr>`,
       );
       return [
         `<article class="trace" id="${esc(b.anchor)}">`,

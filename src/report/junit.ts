@@ -1,12 +1,13 @@
 /**
- * JUnit XML for CI systems: one testcase per stage, one per mutant × layer, and one for the
- * not-run gate. Not run = <skipped> with the reason; failed = <failure>; a stage that did not
- * complete = <error>.
+ * JUnit XML for CI systems: one testcase per stage, one per mutant × layer, one per action of the
+ * conformance tour, and one for the not-run gate. Not run = <skipped> with the reason; failed =
+ * <failure>; a stage that did not complete = <error>.
  */
+import { actionFiguresText, conformSummary, failureLines, figureComplete, figureText } from './conform-summary.js';
 import { cellText } from './matrix.js';
-import type { MatrixCell, VerifyReport } from './verify-doc.js';
+import type { ConformSummary, MatrixCell, VerifyReport } from './verify-doc.js';
 
-interface Case {
+export interface Case {
   readonly classname: string;
   readonly name: string;
   readonly seconds: number;
@@ -62,9 +63,11 @@ export function junitXml(report: VerifyReport): string {
     result: unwaived.length === 0 ? { kind: 'pass' } : { kind: 'failure', message: `not run and not allowed: ${unwaived.join(', ')}` },
   };
 
+  const conform = report.conform !== undefined ? report.conform : conformSummary(report.stages);
   const suites: [string, Case[]][] = [
     ['fencecheck.stages', stageCases],
     ['fencecheck.mutants', mutantCases],
+    ...(conform ? [['fencecheck.conform', conformCases(conform)] as [string, Case[]]] : []),
     ['fencecheck.verify', [gate]],
   ];
   const count = (cs: Case[], kind: string) => cs.filter((c) => c.result.kind === kind).length;
@@ -111,4 +114,59 @@ function mutantResult(cell: MatrixCell, expected: string): Case['result'] {
     default:
       return { kind: 'failure', message: `${cellText(cell)} (expected ${expected} to kill it)${cell.reason ? `: ${cell.reason}` : ''}` };
   }
+}
+
+const CONFORM_CLASS = 'fencecheck.conform';
+export const CONFORM_TOUR_CASE = 'conformance tour';
+
+/**
+ * The conform suite: one case for the tour (the stage's verdict, and full coverage of the model's
+ * states, transitions and refused attempts), then one per action or attempt kind: it passes when
+ * every model transition and refused attempt of that action was executed, and fails otherwise or when
+ * the first mismatch was an attempt of it. Failures carry the first mismatch and its replay command.
+ */
+export function conformCases(s: ConformSummary): Case[] {
+  const seconds = (s.tourMs ?? 0) / 1000;
+  if (!s.coverage || !s.actions) {
+    const why = s.reason ?? s.summary;
+    const result: Case['result'] =
+      s.status === 'not-run'
+        ? { kind: 'skipped', message: `not run: ${why}` }
+        : s.status === 'error'
+          ? { kind: 'error', message: `the conform stage did not complete: ${why}` }
+          : { kind: 'failure', message: `the conform stage reported no coverage figures (${s.status}): ${why}`, body: failureLines(s).join('\n') };
+    return [{ classname: CONFORM_CLASS, name: CONFORM_TOUR_CASE, seconds: 0, result }];
+  }
+  const c = s.coverage;
+  const mismatch = failureLines(s).join('\n');
+  const coverageText = [`states ${figureText(c.states)}`, `transitions ${figureText(c.transitions)}`, `refused attempts ${figureText(c.refused)}`];
+  const short = [c.states, c.transitions, c.refused].some((f) => !figureComplete(f));
+  const tour: Case = {
+    classname: CONFORM_CLASS,
+    name: CONFORM_TOUR_CASE,
+    seconds,
+    result:
+      s.status === 'passed' && !short
+        ? { kind: 'pass' }
+        : {
+            kind: 'failure',
+            message: s.status === 'passed' ? `the stage passed but the tour executed only ${coverageText.join(', ')}` : (s.failure ? `${s.failure.check}: ${s.failure.message}` : (s.reason ?? s.summary)),
+            body: [mismatch, `coverage: ${coverageText.join(', ')}`].filter(Boolean).join('\n'),
+          },
+    out: [s.summary, `checks: ${s.checks ?? '?'}`, ...coverageText, s.attempts !== undefined ? `attempts: ${s.attempts}` : ''].filter(Boolean).join('\n'),
+  };
+  const actionCases = s.actions.map((row): Case => {
+    const figures = actionFiguresText(row);
+    const result: Case['result'] = row.mismatch
+      ? { kind: 'failure', message: `first mismatch at ${s.failure?.attempt ?? row.action}: ${s.failure?.check ?? ''}: ${s.failure?.message ?? ''}`, body: [mismatch, figures].filter(Boolean).join('\n') }
+      : row.complete
+        ? { kind: 'pass' }
+        : {
+            kind: 'failure',
+            message: `${row.action}: executed ${row.percent.toFixed(1)} % of the model (${figures})${s.failure ? `; the tour stopped at ${s.failure.check}` : ''}`,
+            body: [mismatch, figures].filter(Boolean).join('\n'),
+          };
+    return { classname: CONFORM_CLASS, name: row.action, seconds: 0, result, out: figures };
+  });
+  return [tour, ...actionCases];
 }

@@ -1,6 +1,7 @@
 import { traceMermaid } from '../trace/mermaid.js';
 import { stepTable } from '../trace/steps.js';
 import { traceHeadline } from '../trace/text-table.js';
+import { hasObservedColumn, observedText } from './conform-view.js';
 import type { Block, Cell, ReportView } from './view.js';
 
 const TONE_MARK: Record<string, string> = { ok: '✅ ', bad: '❌ ', warn: '⚠️ ', muted: '' };
@@ -34,12 +35,14 @@ function block(b: Block): string[] {
       return ['```', b.text, '```', ''];
     case 'trace': {
       const t = stepTable(b.trace);
+      const observed = hasObservedColumn(b.trace);
       const rows = t.rows.map((r) => [
         String(r.index),
         esc(r.action),
         r.pod || '-',
         ...t.columns.map((c) => (r.changed.has(c) ? `**${esc(r.cells[c] ?? '')}**` : esc(r.cells[c] ?? ''))),
         r.newlyBroken.length > 0 ? `❌ ${r.newlyBroken.join(', ')}` : r.broken.length > 0 ? r.broken.join(', ') : '',
+        ...(observed ? [esc(observedText(b.trace.steps[r.index]!))] : []),
       ]);
       return [
         `<a id="${b.anchor}"></a>`,
@@ -49,7 +52,7 @@ function block(b: Block): string[] {
         '',
         'Changed variables are **bold**.',
         '',
-        ...table(['#', 'action', 'pod', ...t.columns, 'broken'], rows),
+        ...table(['#', 'action', 'pod', ...t.columns, 'broken', ...(observed ? ['real system'] : [])], rows),
         '',
         '```mermaid',
         traceMermaid(b.trace),

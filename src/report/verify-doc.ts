@@ -79,6 +79,63 @@ export interface TlcSummary {
   readonly outcome?: string;
 }
 
+/** executed / model total: how much of the model the conformance tour executed on real Valkey. */
+export interface ConformFigure {
+  readonly executed: number;
+  readonly model: number;
+  /** 100 × executed / model, one decimal, rounded down (so 100.0 means every one); 100 when the model has none. */
+  readonly percent: number;
+}
+
+/** One action of the model, or one attempt kind (acquire, renew, …) or gate step the model refuses. */
+export interface ConformActionRow {
+  readonly action: string;
+  readonly transitions: ConformFigure;
+  readonly refused: ConformFigure;
+  /** Transitions and refused attempts together. */
+  readonly percent: number;
+  /** Every model transition and every refused attempt of this action was executed. */
+  readonly complete: boolean;
+  /** The first mismatch was an attempt of this kind (or gate step). */
+  readonly mismatch: boolean;
+}
+
+/** The first (state, attempt) where the real system and the model parted, or the first state breaking a check. */
+export interface ConformFailure {
+  /** `Conformance`, `TTL`, `ReadSide`, `T3_SlotBreach`, `Observation`, or an invariant name. */
+  readonly check: string;
+  readonly message: string;
+  /** The attempt (`acquire(p1)`, `renew(p2@3)`, `AdvanceTarget`), what the real system did, what the model predicts. */
+  readonly attempt?: string;
+  readonly real?: string;
+  readonly predicted?: string;
+  /** Steps from Init to the failing state or attempt. */
+  readonly steps?: number;
+}
+
+/** The conform stage's figures, read from its StageReport (`counts` and `details`). */
+export interface ConformSummary {
+  readonly status: OutcomeStatus;
+  readonly reason?: string;
+  readonly summary: string;
+  /** `conformance` (every decision and successor against the model) or `<invariant> alone`. */
+  readonly checks?: string;
+  readonly bounds?: { readonly pods: readonly string[]; readonly maxGen: number };
+  readonly coverage?: { readonly states: ConformFigure; readonly transitions: ConformFigure; readonly refused: ConformFigure };
+  /** Real states reached (more than the model's when a mutated script leaves its graph), attempts made. */
+  readonly realStates?: number;
+  readonly attempts?: number;
+  readonly depth?: number;
+  readonly tourMs?: number;
+  /** The real graph equals the model's (every edge, every decision); null when the tour stopped early. */
+  readonly equalToModel?: boolean | null;
+  readonly actions?: readonly ConformActionRow[];
+  readonly failure?: ConformFailure | null;
+  /** The saved first-mismatch trace (relative to the project root) and the command that replays it. */
+  readonly tracePath?: string;
+  readonly replay?: string;
+}
+
 export interface VerifyOptions {
   readonly stages: readonly string[];
   /** Stages left out by --stages/--skip (shown, not run, not a failure). */
@@ -116,6 +173,8 @@ export interface VerifyReport {
   readonly stages: readonly StageOutcome[];
   readonly tlc: TlcSummary | null;
   readonly mutationMatrix: MutationMatrix;
+  /** The conformance tour's coverage and first mismatch; null when the conform stage was not selected. */
+  readonly conform?: ConformSummary | null;
   /** Every trace file a stage or mutant result names, relative to the project root. */
   readonly traces: readonly string[];
 }

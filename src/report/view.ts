@@ -3,6 +3,8 @@
  * and rendered twice: Markdown (markdown.ts) and self-contained HTML (html.ts).
  */
 import type { FencingTrace } from '../trace/format.js';
+import { conformSummary } from './conform-summary.js';
+import { CONFORM_INTRO, conformBlocks } from './conform-view.js';
 import { limiterBlocks } from './limiter-view.js';
 import { cellText } from './matrix.js';
 import type { MatrixCell, StageOutcome, VerifyReport } from './verify-doc.js';
@@ -55,17 +57,25 @@ function stageStatusText(o: StageOutcome): string {
 
 /** `link` turns a project-root-relative path into a link from where the report is written. */
 export function buildView(r: VerifyReport, traces: TraceSet, link: (fromRoot: string) => string = (p) => p): ReportView {
-  const embedded = [...traces.entries()].filter(([, t]) => 'trace' in t).slice(0, MAX_EMBEDDED_TRACES);
-  const embeddedPaths = new Set(embedded.map(([p]) => p));
+  const conform = r.conform !== undefined ? r.conform : conformSummary(r.stages);
+  // The conform stage's first mismatch is drawn in its own section (always, whatever the limit); the
+  // other traces in the traces section.
+  const conformTrace = conform?.failure || conform?.status === 'failed' ? conform.tracePath : undefined;
+  const conformLoaded = conformTrace !== undefined ? traces.get(conformTrace) : undefined;
+  const conformEmbedded = conformTrace !== undefined && conformLoaded !== undefined && 'trace' in conformLoaded;
+  const elsewhere = new Set(conformEmbedded ? [conformTrace] : []);
+  const embedded = [...traces.entries()].filter(([p, t]) => 'trace' in t && !elsewhere.has(p)).slice(0, MAX_EMBEDDED_TRACES - elsewhere.size);
+  const embeddedPaths = new Set([...embedded.map(([p]) => p), ...elsewhere]);
   const sections: Section[] = [
     verdictSection(r),
     stagesSection(r),
     tlcSection(r),
     matrixSection(r, embeddedPaths, link),
     stageDetailSection(r, 'parity', 'Parity report', 'The XState machine\'s reachable states against the TLC state dump, and the action ↔ event ↔ script table.'),
+    conformSection(r, conform, conformTrace !== undefined ? { path: conformTrace, anchor: traceAnchor(conformTrace), loaded: conformLoaded } : undefined),
     stageDetailSection(r, 'limiter', 'Limiter table', 'The ordered two-bucket limiter: transition-table rows and how many generated cases exercised each.'),
     ...(['explore', 'props', 'evidence'] as const).map((s) => stageDetailSection(r, s, `Stage: ${s}`, '')),
-    tracesSection(traces, embedded),
+    tracesSection(traces, embedded, elsewhere),
   ].filter((s): s is Section => s !== null);
   return { title: `fencecheck verify — ${r.verdict.status.toUpperCase()}`, status: r.verdict.status, sections };
 }
@@ -217,6 +227,20 @@ function stageDetailSection(r: VerifyReport, stage: string, title: string, intro
   return { id: `stage-${stage}`, title, blocks };
 }
 
+function conformSection(r: VerifyReport, s: ReturnType<typeof conformSummary>, trace: Parameters<typeof conformBlocks>[1]): Section | null {
+  const o = r.stages.find((x) => x.stage === 'conform');
+  if (!s || !o) return null;
+  const blocks: Block[] = [
+    { kind: 'p', text: CONFORM_INTRO },
+    { kind: 'p', text: `${stageStatusText(o)}: ${o.status === 'passed' ? o.summary : (o.reason ?? o.summary)}`, tone: STATUS_TONE[o.status] ?? 'muted' },
+  ];
+  const figures = conformBlocks(s, trace);
+  if (figures.length > 0) blocks.push(...figures);
+  // Details of a shape this section does not know are shown generically rather than dropped.
+  if (!s.coverage && o.report?.details !== undefined) blocks.push(...detailBlocks(o.report.details, 2));
+  return { id: 'conformance', title: 'Conformance', blocks };
+}
+
 /** Any stage's `details`, shown generically: flat fields as key/value rows, arrays of rows as tables. */
 export function detailBlocks(details: unknown, depth: number): Block[] {
   if (isRowArray(details)) return [rowsTable(details)];
@@ -253,11 +277,11 @@ function truncate(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s;
 }
 
-function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: FencingTrace } | { error: string }][]): Section | null {
-  if (traces.size === 0) return null;
+function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: FencingTrace } | { error: string }][], elsewhere: ReadonlySet<string>): Section | null {
+  if ([...traces.keys()].every((p) => elsewhere.has(p))) return null;
   const blocks: Block[] = [];
   const unreadable = [...traces.entries()].filter(([, t]) => 'error' in t).map(([p, t]) => `${p}: ${'error' in t ? t.error : ''}`);
-  const readable = [...traces.values()].filter((t) => 'trace' in t).length;
+  const readable = [...traces.entries()].filter(([p, t]) => 'trace' in t && !elsewhere.has(p)).length;
   if (readable > embedded.length) blocks.push({ kind: 'p', text: `${readable - embedded.length} more traces are not embedded (limit ${MAX_EMBEDDED_TRACES}); see reports/traces.`, tone: 'muted' });
   if (unreadable.length > 0) blocks.push({ kind: 'p', text: 'Traces that could not be read:', tone: 'warn' }, { kind: 'list', items: unreadable });
   for (const [path, t] of embedded) if ('trace' in t) blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace });

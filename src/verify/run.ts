@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadManifest, type MutantManifest } from '../mutants/manifest.js';
 import { projectRoot } from '../project-root.js';
+import { conformSummary } from '../report/conform-summary.js';
 import { mutationMatrix } from '../report/matrix.js';
 import { tlcSummary } from '../report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../report/verify-doc.js';
@@ -113,6 +114,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
     stages: outcomes,
     tlc: tlcSummary(outcomes),
     mutationMatrix: matrix,
+    conform: conformSummary(outcomes),
     traces: [...traces].sort(),
   };
 }

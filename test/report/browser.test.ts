@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { traceAnchor } from '../../src/report/view.js';
 import { writeVerifyReports } from '../../src/report/write.js';
-import { fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
+import { CONFORM_M1_TRACE_PATH, fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -23,11 +23,15 @@ describe('HTML report in headless Chromium', () => {
   let userDataDir: string;
   let htmlPath: string;
   let junitPath: string;
+  let conformHtmlPath: string;
+  let conformJunitPath: string;
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/setup (installs the Debian package chromium)`);
     const root = fixtureRoot();
     ({ html: htmlPath, junit: junitPath } = writeVerifyReports(fixtureReport(), join(root, 'reports'), root));
+    // The same run with a failing conform stage (the captured `conform --mutant M1 --json`).
+    ({ html: conformHtmlPath, junit: conformJunitPath } = writeVerifyReports(fixtureReport({ conform: 'M1' }), join(root, 'reports-conform'), root));
     userDataDir = mkdtempSync(join(tmpdir(), 'fencecheck-chromium-'));
     // headless: true passes --headless; launchPersistentContext passes the fresh --user-data-dir.
     context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 1000 } });
@@ -101,5 +105,51 @@ describe('HTML report in headless Chromium', () => {
     expect(parsed.cases).toBe(parsed.declared);
     expect(parsed.skipped).toBeGreaterThan(0);
     expect(parsed.tlcSkip).toBe('not run: no tla2tools.jar (set TLA2TOOLS_JAR) (allowed)');
+  });
+
+  it('renders the Conformance section offline: coverage, the per-action table, the first mismatch as an SVG trace', async () => {
+    const page = await context.newPage();
+    const external: string[] = [];
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+      external.push(url);
+      return route.abort();
+    });
+    await page.goto(pathToFileURL(conformHtmlPath).href);
+    const section = page.locator('section#conformance');
+    await expect(section.locator('h2').textContent()).resolves.toBe('Conformance');
+    await expect(section.locator('#conform-coverage tbody tr').first().locator('td').allTextContents()).resolves.toEqual(['states', '220', '4117', '5.3 %']);
+    const acquireB = section.locator('#conform-actions tbody tr').filter({ has: page.locator('td:first-child', { hasText: /^AcquireB$/ }) });
+    await expect(acquireB.locator('td').nth(1).textContent()).resolves.toBe('3 / 624 (0.5 %)');
+    await expect(acquireB.locator('td').nth(1).evaluate((el) => getComputedStyle(el).color)).resolves.toBe('rgb(201, 42, 42)');
+    await expect(section.locator('pre').first().textContent()).resolves.toBe(`fencecheck trace replay ${CONFORM_M1_TRACE_PATH}`);
+    const svg = section.locator(`#${traceAnchor(CONFORM_M1_TRACE_PATH)} svg.seq`);
+    await expect(svg.count()).resolves.toBe(1);
+    expect((await svg.boundingBox())?.height).toBeGreaterThan(300);
+    await expect(svg.locator('g.message[data-step="8"] text').textContent()).resolves.toBe('8. AcquireB → lease p1/2');
+    await expect(svg.locator('g.note.alarm text').textContent()).resolves.toContain('two live leases');
+    await expect(section.locator('table.steps tr[data-step="8"] td.observed').textContent()).resolves.toBe('acquire: issued 2');
+    mkdirSync(join(projectRoot, 'reports', 'browser'), { recursive: true });
+    await section.screenshot({ path: join(projectRoot, 'reports', 'browser', 'verify-conformance.png') });
+    expect(external).toEqual([]);
+
+    const xml = readFileSync(conformJunitPath, 'utf8');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      const suite = doc.querySelector('testsuite[name="fencecheck.conform"]');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        declared: Number(doc.documentElement.getAttribute('tests')),
+        cases: doc.querySelectorAll('testcase').length,
+        suiteFailures: Number(suite?.getAttribute('failures')),
+        suiteCases: suite?.querySelectorAll('testcase').length ?? 0,
+        tourBody: suite?.querySelector('testcase[name="conformance tour"] > failure')?.textContent ?? null,
+      };
+    }, xml);
+    expect(parsed.error).toBeNull();
+    expect(parsed.cases).toBe(parsed.declared);
+    expect(parsed.suiteFailures).toBe(parsed.suiteCases);
+    expect(parsed.tourBody).toContain(`replay: fencecheck trace replay ${CONFORM_M1_TRACE_PATH}`);
   });
 });

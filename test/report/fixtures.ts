@@ -3,20 +3,54 @@
  * kind, and one real trace file on disk. Built through the same functions verify uses (matrix,
  * verdict, TLC summary), so the fixture cannot drift from the document's shape.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadManifest } from '../../src/mutants/manifest.js';
 import type { MutantResult } from '../../src/mutants/verdict.js';
+import { conformSummary } from '../../src/report/conform-summary.js';
 import { mutationMatrix } from '../../src/report/matrix.js';
 import { stageReport, type StageReport } from '../../src/report/stage.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../../src/report/verify-doc.js';
+import { interpretStage } from '../../src/verify/interpret.js';
 import { verifyVerdict } from '../../src/verify/verdict.js';
 import { STAGE_OF_LAYER } from '../../src/verify/stages.js';
 import { m1Trace } from '../trace/fixtures.js';
 
 export const M1_TRACE_PATH = 'reports/traces/model-M1.trace.json';
+
+/**
+ * Real `fencecheck conform --json` outputs, captured by running the command (Pods=3 MaxGen=4):
+ * conform-pass.json (`conform --json`: the real graph is the model's) and conform-M1.json
+ * (`conform --mutant M1 --json`: Inv_SingleAuthority breaks after 8 steps; exit 1), with the trace
+ * that run saved (conform-M1.trace.json, at CONFORM_M1_TRACE_PATH in the fixture root).
+ */
+const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+export const CONFORM_M1_TRACE_PATH = 'reports/traces/conform-M1-Inv_SingleAuthority.json';
+export type ConformFixture = 'pass' | 'M1';
+
+export function conformStdout(which: ConformFixture): string {
+  return readFileSync(join(FIXTURE_DIR, `conform-${which}.json`), 'utf8');
+}
+
+export function conformTraceText(): string {
+  return readFileSync(join(FIXTURE_DIR, 'conform-M1.trace.json'), 'utf8');
+}
+
+/** The conform stage's outcome, interpreted from the captured stdout exactly as verify interprets a child's. */
+export function conformOutcome(which: ConformFixture | { stdout: string; exitCode: number }): StageOutcome {
+  const { stdout, exitCode } = typeof which === 'string' ? { stdout: conformStdout(which), exitCode: which === 'pass' ? 0 : 1 } : which;
+  return interpretStage({
+    stage: 'conform',
+    command: ['conform', '--json'],
+    allowedNotRun: false,
+    timeoutMs: 2_700_000,
+    logPath: 'stages/conform.log',
+    child: { exitCode, signal: null, stdout, stderr: 'conform: real scripts, gate and door on real Valkey\n', startedAt: at, durationMs: 23_800, timedOut: false, leftoverProcesses: 0 },
+  });
+}
 
 function outcome(stage: string, report: StageReport, extra: Partial<StageOutcome> = {}): StageOutcome {
   return {
@@ -82,8 +116,17 @@ export function fixtureOutcomes(): StageOutcome[] {
   ];
 }
 
-export function fixtureReport(): VerifyReport {
-  const outcomes = fixtureOutcomes();
+/** The fixture run; with `conform`, the conform stage's outcome too (a captured fixture, or one built by the test). */
+export function fixtureReport(opts: { conform?: ConformFixture | StageOutcome } = {}): VerifyReport {
+  const base = fixtureOutcomes();
+  const conform = opts.conform === undefined ? undefined : typeof opts.conform === 'string' ? conformOutcome(opts.conform) : opts.conform;
+  // In the stage catalogue's order: conform after parity.
+  const outcomes = conform ? [...base.slice(0, 4), conform, ...base.slice(4)] : base;
+  const traces = new Set<string>();
+  for (const o of outcomes) {
+    for (const t of o.report?.traces ?? []) traces.add(t);
+    for (const m of o.report?.mutants ?? []) if (m.tracePath) traces.add(m.tracePath);
+  }
   const matrix = mutationMatrix(loadManifest(), outcomes, STAGE_OF_LAYER);
   return {
     schema: VERIFY_SCHEMA,
@@ -98,7 +141,8 @@ export function fixtureReport(): VerifyReport {
     stages: outcomes,
     tlc: tlcSummary(outcomes, '/nonexistent'),
     mutationMatrix: matrix,
-    traces: [M1_TRACE_PATH],
+    conform: conformSummary(outcomes),
+    traces: [...traces].sort(),
   };
 }
 
@@ -107,5 +151,6 @@ export function fixtureRoot(): string {
   const root = mkdtempSync(join(tmpdir(), 'fencecheck-report-'));
   mkdirSync(join(root, 'reports/traces'), { recursive: true });
   writeFileSync(join(root, M1_TRACE_PATH), JSON.stringify(m1Trace(), null, 2));
+  writeFileSync(join(root, CONFORM_M1_TRACE_PATH), conformTraceText());
   return root;
 }

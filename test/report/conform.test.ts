@@ -1,0 +1,310 @@
+/**
+ * The conform stage in verify's reports, from real `fencecheck conform --json` outputs captured by
+ * running the command (test/report/fixtures/conform-pass.json, conform-M1.json): the verify JSON
+ * keeps the stage's figures, JUnit has a conform suite with one case per action, and the Markdown
+ * and HTML reports have a Conformance section with the coverage, the per-action table and the first
+ * mismatch drawn as a trace with its replay command.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { actionFiguresText, conformSummary, coveragePercent } from '../../src/report/conform-summary.js';
+import { renderHtml } from '../../src/report/html.js';
+import { junitXml } from '../../src/report/junit.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import type { VerifyReport } from '../../src/report/verify-doc.js';
+import { buildView, traceAnchor } from '../../src/report/view.js';
+import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';
+import type { FencingTrace, TraceStep } from '../../src/trace/format.js';
+import { traceMermaid } from '../../src/trace/mermaid.js';
+import { traceSvg } from '../../src/trace/svg.js';
+import { CONFORM_M1_TRACE_PATH, conformOutcome, conformStdout, conformTraceText, fixtureReport, fixtureRoot } from './fixtures.js';
+
+const REPLAY = `fencecheck trace replay ${CONFORM_M1_TRACE_PATH}`;
+
+/** The captured stdout, edited: one way a real report could differ. */
+function edited(which: 'pass' | 'M1', edit: (raw: any) => void): VerifyReport {
+  const raw = JSON.parse(conformStdout(which));
+  edit(raw);
+  return fixtureReport({ conform: conformOutcome({ stdout: JSON.stringify(raw), exitCode: raw.status === 'passed' ? 0 : 1 }) });
+}
+
+/** The <testsuite name="fencecheck.conform"> element, and its testcase named `name`. */
+function conformSuite(xml: string): string {
+  const m = xml.match(/<testsuite name="fencecheck.conform"[\s\S]*?<\/testsuite>/);
+  if (!m) throw new Error('no conform testsuite');
+  return m[0];
+}
+function testcase(xml: string, name: string): string {
+  const m = conformSuite(xml).match(new RegExp(`<testcase classname="fencecheck.conform" name="${name}"[^>]*?(/>|>[\\s\\S]*?</testcase>)`));
+  if (!m) throw new Error(`no conform testcase ${name}`);
+  return m[0];
+}
+function html(r: VerifyReport, root = fixtureRoot()): string {
+  return renderHtml(buildView(r, loadReportTraces(r, root)));
+}
+function section(doc: string, id: string): string {
+  const m = doc.match(new RegExp(`<section id="${id}">[\\s\\S]*?</section>`));
+  if (!m) throw new Error(`no section ${id}`);
+  return m[0];
+}
+function mdSection(md: string, title: string): string {
+  const start = md.indexOf(`## ${title}\n`);
+  if (start < 0) throw new Error(`no ${title} section`);
+  const end = md.indexOf('\n## ', start + 1);
+  return md.slice(start, end < 0 ? undefined : end);
+}
+
+describe('verify JSON', () => {
+  it("keeps the conform stage's report whole and adds its coverage summary", () => {
+    const raw = JSON.parse(conformStdout('pass'));
+    const r = fixtureReport({ conform: 'pass' });
+    const o = r.stages.find((s) => s.stage === 'conform')!;
+    expect(o).toMatchObject({ status: 'passed', exitCode: 0, counts: raw.counts });
+    // Interpreted as verify interprets a child: the stage's details survive untouched.
+    expect(o.report).toEqual(raw);
+    expect(r.conform).toMatchObject({
+      status: 'passed',
+      checks: 'conformance',
+      bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 },
+      coverage: { states: { executed: 4117, model: 4117, percent: 100 }, transitions: { executed: 15636, model: 15636, percent: 100 }, refused: { executed: 84378, model: 84378, percent: 100 } },
+      realStates: 4117,
+      attempts: 104958,
+      equalToModel: true,
+      failure: null,
+    });
+    expect(r.conform!.actions).toHaveLength(Object.keys(raw.details.byAction).length);
+    expect(r.conform!.actions!.find((a) => a.action === 'AdvanceTarget')).toEqual({
+      action: 'AdvanceTarget',
+      transitions: { executed: 253, model: 253, percent: 100 },
+      refused: { executed: 3864, model: 3864, percent: 100 },
+      percent: 100,
+      complete: true,
+      mismatch: false,
+    });
+    expect(r.verdict.exitCode).toBe(1); // the base fixture's own failures; conform adds none
+    expect(r.verdict.reasons.some((l) => l.includes('conform'))).toBe(false);
+  });
+
+  it('a failing tour: the failure, the trace, the replay command, and a verdict reason', () => {
+    const r = fixtureReport({ conform: 'M1' });
+    expect(r.conform).toMatchObject({
+      status: 'failed',
+      checks: 'Inv_SingleAuthority alone',
+      coverage: { states: { executed: 220, model: 4117, percent: 5.3 } },
+      realStates: 221,
+      equalToModel: null,
+      failure: { check: 'Inv_SingleAuthority', message: 'Inv_SingleAuthority violated on the real keyspace', steps: 8 },
+      tracePath: CONFORM_M1_TRACE_PATH,
+      replay: REPLAY,
+    });
+    expect(r.traces).toContain(CONFORM_M1_TRACE_PATH);
+    expect(r.verdict.reasons).toContain('stage conform failed: Inv_SingleAuthority: Inv_SingleAuthority violated on the real keyspace');
+    // The written verify.json is the document, summary and stage details included.
+    const root = fixtureRoot();
+    const files = writeVerifyReports(r, join(root, 'out'), root);
+    const doc = JSON.parse(readFileSync(files.json, 'utf8')) as VerifyReport;
+    expect(doc.conform).toEqual(r.conform);
+    expect(doc.stages.find((s) => s.stage === 'conform')!.report).toEqual(JSON.parse(conformStdout('M1')));
+  });
+
+  it('coverage short of every one is never 100.0 %, and nothing in the model is 100 %', () => {
+    expect(coveragePercent(15635, 15636)).toBe(99.9);
+    expect(coveragePercent(713, 15636)).toBe(4.6); // as `fencecheck conform` prints it
+    expect(coveragePercent(0, 0)).toBe(100);
+    const row = fixtureReport({ conform: 'M1' }).conform!.actions!.find((a) => a.action === 'acquire')!;
+    expect(actionFiguresText(row)).toBe('refused attempts 342 / 10593 (3.2 %)');
+  });
+
+  it('not selected: no summary; not run: the reason and no figures', () => {
+    expect(fixtureReport().conform).toBeNull();
+    const notRun = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH' });
+    const s = conformSummary([conformOutcome({ stdout: notRun, exitCode: 2 })]);
+    expect(s).toEqual({ status: 'not-run', reason: 'no valkey-server on PATH', summary: 'conform not run: no valkey-server on PATH' });
+  });
+});
+
+describe('JUnit: the fencecheck.conform suite', () => {
+  it('a passing tour: one passing case for the tour and one per action or attempt kind', () => {
+    const xml = junitXml(fixtureReport({ conform: 'pass' }));
+    const actions = Object.keys(JSON.parse(conformStdout('pass')).details.byAction);
+    expect(conformSuite(xml)).toMatch(new RegExp(`^<testsuite name="fencecheck.conform" tests="${actions.length + 1}" failures="0" errors="0" skipped="0"`));
+    for (const a of actions) expect(testcase(xml, a)).not.toMatch(/<failure|<error|<skipped/);
+    expect(testcase(xml, 'AcquireB')).toContain('<system-out>transitions 624 / 624 (100.0 %)</system-out>');
+    expect(testcase(xml, 'AdvanceTarget')).toContain('<system-out>transitions 253 / 253 (100.0 %), refused attempts 3864 / 3864 (100.0 %)</system-out>');
+    expect(testcase(xml, 'conformance tour')).toContain('states 4117 / 4117 (100.0 %)\ntransitions 15636 / 15636 (100.0 %)\nrefused attempts 84378 / 84378 (100.0 %)');
+    // The whole file still adds up: the conform suite's cases are in the top-level count.
+    const total = (xml.match(/<testcase /g) ?? []).length;
+    expect(xml).toMatch(new RegExp(`<testsuites name="fencecheck verify" tests="${total}" `));
+  });
+
+  it('a failing tour: failing cases whose body holds the failure and the replay command', () => {
+    const xml = junitXml(fixtureReport({ conform: 'M1' }));
+    const tour = testcase(xml, 'conformance tour');
+    expect(tour).toContain('<failure message="Inv_SingleAuthority: Inv_SingleAuthority violated on the real keyspace">');
+    expect(tour).toContain(`replay: ${REPLAY}`);
+    const acquireB = testcase(xml, 'AcquireB');
+    expect(acquireB).toContain('<failure message="AcquireB: executed 0.5 % of the model (transitions 3 / 624 (0.5 %)); the tour stopped at Inv_SingleAuthority">');
+    expect(acquireB).toContain(`trace: ${CONFORM_M1_TRACE_PATH}\nreplay: ${REPLAY}`);
+    // The tour stopped after 8 steps: no action is fully covered.
+    const n = Object.keys(JSON.parse(conformStdout('M1')).details.byAction).length;
+    expect(conformSuite(xml)).toMatch(new RegExp(`tests="${n + 1}" failures="${n + 1}" errors="0"`));
+  });
+
+  it('fails exactly the action whose coverage falls short, even when the stage passed', () => {
+    const xml = junitXml(edited('pass', (raw) => (raw.details.byAction.MigrateB.transitions -= 1)));
+    expect(testcase(xml, 'MigrateB')).toContain('<failure message="MigrateB: executed 99.7 % of the model (transitions 347 / 348 (99.7 %))">');
+    expect(conformSuite(xml)).toMatch(/failures="1"/);
+    // Counts short of the model's totals fail the tour case, whatever the stage said.
+    const short = junitXml(edited('pass', (raw) => (raw.counts.refused -= 1)));
+    expect(testcase(short, 'conformance tour')).toContain('<failure message="the stage passed but the tour executed only states 4117 / 4117 (100.0 %), transitions 15636 / 15636 (100.0 %), refused attempts 84377 / 84378 (99.9 %)">');
+  });
+
+  it('marks the action of a conformance mismatch, with the real outcome and the model prediction', () => {
+    const r = edited('M1', (raw) => {
+      raw.details.checks = { kind: 'conformance' };
+      raw.details.failure = { check: 'Conformance', message: 'renew(p1@1): the real system did refused (no lease), the model predicts renewed old', attempt: 'renew(p1@1)', real: 'refused → k1', predicted: 'renewed old → k1', path: 3 };
+    });
+    expect(r.conform!.actions!.filter((a) => a.mismatch).map((a) => a.action)).toEqual(['renew']);
+    const xml = junitXml(r);
+    const renew = testcase(xml, 'renew');
+    expect(renew).toContain('<failure message="first mismatch at renew(p1@1): Conformance: renew(p1@1): the real system did refused (no lease), the model predicts renewed old">');
+    expect(renew).toContain('attempt: renew(p1@1)\nreal:    refused → k1\nmodel:   renewed old → k1\npath: 2 steps from Init');
+    expect(renew).toContain(`replay: ${REPLAY}`);
+    const h = section(html(r), 'conformance');
+    expect(h).toMatch(/<tr><td>renew<\/td>.*<td class="bad">renew\(p1@1\)<\/td><\/tr>/);
+    expect(h).toContain('<tr><th>model predicts</th><td>renewed old → k1</td></tr>');
+  });
+
+  it('a conform stage that did not run is one skipped case; one without figures fails; one that crashed is an error', () => {
+    const notRun = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH' });
+    const skipped = conformSuite(junitXml(fixtureReport({ conform: conformOutcome({ stdout: notRun, exitCode: 2 }) })));
+    expect(skipped).toMatch(/tests="1" failures="0" errors="0" skipped="1"/);
+    expect(skipped).toContain('<skipped message="not run: no valkey-server on PATH"/>');
+    const crashed = conformSuite(junitXml(fixtureReport({ conform: conformOutcome({ stdout: '', exitCode: 1 }) })));
+    expect(crashed).toMatch(/tests="1" failures="1" errors="0"/);
+    expect(crashed).toContain('<failure message="the conform stage reported no coverage figures (failed): conform: real scripts, gate and door on real Valkey">');
+    const killed = { ...conformOutcome({ stdout: '', exitCode: 1 }), status: 'error' as const, reason: 'killed by SIGKILL', exitCode: null, signal: 'SIGKILL' };
+    expect(conformSuite(junitXml(fixtureReport({ conform: killed })))).toContain('<error message="the conform stage did not complete: killed by SIGKILL"/>');
+    expect(junitXml(fixtureReport())).not.toContain('fencecheck.conform');
+  });
+});
+
+describe('Markdown and HTML: the Conformance section', () => {
+  it('a passing tour: coverage executed / model total and %, the per-action table, no mismatch', () => {
+    const r = fixtureReport({ conform: 'pass' });
+    const md = mdSection(renderMarkdown(buildView(r, loadReportTraces(r, fixtureRoot()))), 'Conformance');
+    expect(md).toContain('✅ passed: Pods=3 MaxGen=4, conformance');
+    expect(md).toContain('| coverage | executed | model total | % |');
+    expect(md).toContain('| states | 4117 | 4117 | ✅ 100.0 % |');
+    expect(md).toContain('| transitions | 15636 | 15636 | ✅ 100.0 % |');
+    expect(md).toContain('| refused attempts | 84378 | 84378 | ✅ 100.0 % |');
+    expect(md).toContain("| **real graph = model's** | yes |");
+    expect(md).toContain('| action or attempt | transitions | refused attempts | coverage |\n');
+    expect(md).toContain('| AdvanceTarget | ✅ 253 / 253 (100.0 %) | ✅ 3864 / 3864 (100.0 %) | ✅ 100.0 % |\n');
+    expect(md).toContain('| renew | — | ✅ 12780 / 12780 (100.0 %) | ✅ 100.0 % |\n');
+    expect(md).not.toContain('First mismatch');
+    const h = section(html(r), 'conformance');
+    expect(h).toContain('<h2>Conformance</h2>');
+    expect(h).toContain('<tr><td>states</td><td>4117</td><td>4117</td><td class="ok">100.0 %</td></tr>');
+    expect(h).toMatch(/<table id="conform-actions">/);
+    expect(h).not.toContain('<article class="trace"');
+  });
+
+  it('a failing tour: the first mismatch drawn as its trace, with the replay command', () => {
+    const r = fixtureReport({ conform: 'M1' });
+    const root = fixtureRoot();
+    const full = renderMarkdown(buildView(r, loadReportTraces(r, root)));
+    const md = mdSection(full, 'Conformance');
+    expect(md).toContain('| states | 220 | 4117 | ❌ 5.3 % |');
+    expect(md).toContain('| **real states reached** | 221 (1 the model never reaches) |');
+    expect(md).toContain('| AcquireB | ❌ 3 / 624 (0.5 %) | — | ❌ 0.5 % |\n');
+    expect(md).toContain('#### First mismatch\n\n❌ Inv_SingleAuthority: Inv_SingleAuthority violated on the real keyspace');
+    expect(md).toContain(`\`\`\`\n${REPLAY}\n\`\`\``);
+    expect(md).toContain(`<a id="${traceAnchor(CONFORM_M1_TRACE_PATH)}"></a>`);
+    // The steps are the model's actions, and what the real system did at each.
+    expect(md).toContain('| # | action | pod | p1 | p2 | p3 | target | oldLease | newLease | oldGen | newGen | backfilled | mode | lastIssued | monoOk | broken | real system |');
+    expect(md).toMatch(/\| 8 \| AcquireB \| p1 \| B \| A \| A \| B \| p1\/1 \| \*\*p1\/2\*\* \|.*\| ❌ Inv_SingleAuthority \| acquire: issued 2 \|/);
+    expect(md).toContain('```mermaid\nsequenceDiagram\n  title conform trace under M1 violating Inv_SingleAuthority');
+    // Drawn once, in its section, not again among the other traces.
+    expect(full.split(`<a id="${traceAnchor(CONFORM_M1_TRACE_PATH)}">`)).toHaveLength(2);
+
+    const doc = html(r, root);
+    const h = section(doc, 'conformance');
+    expect(h).toContain('<tr><td>transitions</td><td>713</td><td>15636</td><td class="bad">4.6 %</td></tr>');
+    expect(h).toContain(`<pre>${REPLAY}</pre>`);
+    expect(h).toContain(`<article class="trace" id="${traceAnchor(CONFORM_M1_TRACE_PATH)}">`);
+    expect(h).toContain(`<svg xmlns="http://www.w3.org/2000/svg" class="seq" id="svg-${traceAnchor(CONFORM_M1_TRACE_PATH)}"`);
+    expect(h).toContain('<td class="observed">acquire: issued 2</td>');
+    expect(doc.match(new RegExp(`id="${traceAnchor(CONFORM_M1_TRACE_PATH)}"`, 'g'))).toHaveLength(1);
+    expect(doc).not.toMatch(/<script|<link |src="http|href="http|url\(http/);
+    expect(section(doc, 'traces')).not.toContain(CONFORM_M1_TRACE_PATH);
+  });
+
+  it('says so when the trace cannot be read, and still gives the replay command', () => {
+    const r = fixtureReport({ conform: 'M1' });
+    const h = section(renderHtml(buildView(r, new Map())), 'conformance');
+    expect(h).toContain(`<pre>${REPLAY}</pre>`);
+    expect(h).toContain('<p class="warn">The trace could not be read: not found</p>');
+  });
+
+  it('a conform stage that did not run: its reason, no figures', () => {
+    const notRun = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH' });
+    const h = section(html(fixtureReport({ conform: conformOutcome({ stdout: notRun, exitCode: 2 }) })), 'conformance');
+    expect(h).toContain('<p class="warn">not run: no valkey-server on PATH</p>');
+    expect(h).not.toContain('<table');
+    expect(html(fixtureReport())).not.toContain('id="conformance"');
+  });
+});
+
+describe('conform traces with attempt steps render', () => {
+  // A mutated script that changes the keyspace where the model refuses gives steps named after the
+  // attempt (Acquire, Renew, Release, Expire, Upgrade, Downgrade) instead of a model action.
+  const base = JSON.parse(conformTraceText()) as FencingTrace;
+  const last = base.steps[base.steps.length - 1]!;
+  const s = last.state;
+  const step = (action: string, params: TraceStep['params'], state: TraceStep['state'], decision: string, note: string): TraceStep => ({ action, params, state, observed: { attempt: action.toLowerCase(), decision, note } });
+  const released = { ...s, oldLease: { owner: 'None' as const, gen: 0 } };
+  const expired = { ...released, newLease: { owner: 'None' as const, gen: 0 } };
+  const upgraded = { ...expired, version: { ...expired.version, p3: 'B' as const } };
+  const trace: FencingTrace = {
+    ...base,
+    steps: [
+      ...base.steps.slice(0, -1),
+      { ...last, action: 'Acquire', observed: { attempt: 'acquire', decision: 'transition', note: 'issued 2' } },
+      step('Renew', { p: 'p2', gen: 1 }, s, 'refused', 'not the owner'),
+      step('Release', { p: 'p1', gen: 1 }, released, 'transition', 'old lease deleted'),
+      step('Expire', { which: 'new' }, expired, 'transition', 'new lease gone'),
+      step('Upgrade', { p: 'p3' }, upgraded, 'transition', 'p3: A → B'),
+      step('Downgrade', { p: 'p3' }, { ...upgraded, version: { ...upgraded.version, p3: 'A' } }, 'transition', 'p3: B → A'),
+    ],
+  };
+
+  it('as SVG and Mermaid: each step a message from its pod to what it changed', () => {
+    const svg = traceSvg(trace, 'x');
+    const label = (i: number) => svg.match(new RegExp(`<g class="message" data-step="${i}">[\\s\\S]*?<text[^>]*>([^<]*)</text>`))?.[1];
+    expect(label(8)).toBe('8. Acquire newLease=p1/2 newGen=2 lastIssued=2');
+    expect(label(9)).toBe('9. Renew');
+    expect(label(10)).toBe('10. Release oldLease=None/0');
+    expect(label(11)).toBe('11. Expire newLease=None/0');
+    expect(label(12)).toBe('12. Upgrade p3=B');
+    expect(label(13)).toBe('13. Downgrade p3=A');
+    const mermaid = traceMermaid(trace);
+    expect(mermaid).toContain('p1->>new: 8. Acquire newLease=p1/2 newGen=2 lastIssued=2');
+    expect(mermaid).toContain('p2->>p2: 9. Renew');
+    expect(mermaid).toContain('p1->>old: 10. Release oldLease=None/0');
+    expect(mermaid).toContain('deploy->>new: 11. Expire newLease=None/0');
+  });
+
+  it('in the report: the step table names the attempt, its pod, and what the real system did', () => {
+    const r = fixtureReport({ conform: 'M1' });
+    const view = buildView(r, new Map([[CONFORM_M1_TRACE_PATH, { trace }]]));
+    const h = section(renderHtml(view), 'conformance');
+    expect(h).toMatch(/<tr data-step="9"><td>9<\/td><td>Renew<\/td><td>p2<\/td>.*<td class="observed">renew \(refused\): not the owner<\/td><\/tr>/);
+    expect(h).toMatch(/<tr data-step="11"><td>11<\/td><td>Expire<\/td><td>-<\/td>/);
+    expect(h).toContain('<g class="message" data-step="13">');
+    const md = mdSection(renderMarkdown(view), 'Conformance');
+    expect(md).toMatch(/\| 10 \| Release \| p1 \| .*\| release: old lease deleted \|/);
+    expect(md).toContain('p3->>p3: 13. Downgrade p3=A');
+  });
+});
