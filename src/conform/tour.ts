@@ -215,7 +215,7 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
         next.push(child);
         const f = stateFailure(r.state);
         if (f) {
-          fail(child, f);
+          fail(child, { ...f, attempt: label });
           break;
         }
       }

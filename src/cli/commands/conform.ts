@@ -129,7 +129,7 @@ export const command: Command = {
               tourMs: Math.round(r.durationMs),
             },
             ...(run.tracePath ? { traces: [run.tracePath] } : {}),
-            details: { ...rest, ...(failure ? { failure: { ...failure, path: failure.path.length } } : {}), ...(run.replay ? { replay: run.replay } : {}) },
+            details: { ...rest, ...(values.mutant ? { mutant: values.mutant } : {}), ...(failure ? { failure: { ...failure, path: failure.path.length } } : {}), ...(run.replay ? { replay: run.replay } : {}) },
           }),
           null,
           2,
