@@ -6,5 +6,6 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   model: () => import('./model.bench.js'),
   props: () => import('./props.bench.js'),
   limiter: () => import('./limiter.bench.js'),
+  conform: () => import('./conform.bench.js'),
   verify: () => import('./verify.bench.js'),
 };

@@ -7,7 +7,8 @@ const HELP = `Usage: fencecheck bench [SECTION...]   (npm run bench)
 
 Runs the benchmarks and prints figures: topology start times, script-call rates beside
 valkey-benchmark, exploration time beside TLC's, model-based commands per second, limiter decisions
-per second, verify's wall time per stage. Speed is measured here, never asserted in tests.
+per second, the whole conformance tour beside the raw script-call ceiling, verify's wall time per
+stage. Speed is measured here, never asserted in tests.
 
 Sections: ${Object.keys(benchSections).join(', ')} (default: all)
 

@@ -1,0 +1,191 @@
+import { availableParallelism } from 'node:os';
+import type { BenchSection } from './section.js';
+import { closeClient, nodeClient, ValkeyUnavailableError, type Topology, type ValkeyClient } from '../src/valkey/index.js';
+import { evalScript, luaScript } from '../src/scripts/index.js';
+import { DEFAULT_BOUNDS } from '../src/fencing/state.js';
+import { boundsLabel } from '../src/model/bounds.js';
+import { runConform } from '../src/conform/run.js';
+import { headline } from '../src/conform/report.js';
+import { openTourWorld, type TourWorld } from '../src/conform/world.js';
+import type { TourResult } from '../src/conform/tour.js';
+
+/**
+ * The whole conformance tour at the base bounds (issue 10: at most 60 s on a 2-core machine), on
+ * one set of topologies: wall time, attempts/s, states/s, the commands the tour sent on its three
+ * connections and the calls Valkey executed (INFO commandstats deltas over the five nodes, scripts'
+ * own calls included), the CPU time of this process and of the servers — beside the raw script-call
+ * ceiling measured in the same run: a trivial EVALSHA through the same evalScript, one connection,
+ * as many calls in flight as the tour has attempts, on the tour's standalone node. Then a sweep of
+ * `concurrency` (attempts in flight) within a time budget (FENCECHECK_BENCH_CONFORM_BUDGET_MS).
+ * The target line is printed, not asserted: the figures depend on the machine's load, the ratio to
+ * the ceiling less so. The foundation section has valkey-benchmark's EVALSHA ceiling.
+ */
+const DEFAULT_CONCURRENCY = 128; // runTour's default
+const SWEEP = [16, 64, 128, 256] as const;
+const TARGET_S = 60;
+const WINDOW_MS = 2000;
+const BUDGET_MS = Number(process.env.FENCECHECK_BENCH_CONFORM_BUDGET_MS ?? 90_000);
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Server-side figures summed over every node: calls per command (lower case; INFO's own left out), CPU seconds. */
+async function serverTotals(topologies: readonly Topology[]): Promise<{ calls: Map<string, number>; cpuS: number }> {
+  const calls = new Map<string, number>();
+  let cpuS = 0;
+  for (const node of topologies.flatMap((t) => t.nodes)) {
+    const c = nodeClient(node);
+    try {
+      const info = String(await c.call('INFO', 'commandstats', 'cpu'));
+      for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (m[1] !== 'info') calls.set(m[1]!, (calls.get(m[1]!) ?? 0) + Number(m[2]));
+      for (const m of info.matchAll(/^used_cpu_(?:user|sys):([\d.]+)/gm)) cpuS += Number(m[1]);
+    } finally {
+      await closeClient(c);
+    }
+  }
+  return { calls, cpuS };
+}
+
+/**
+ * Counts the commands the tour sends on the world's connections (what goes over the wire; INFO
+ * commandstats also counts the calls scripts make inside Valkey). Returns the stop function.
+ */
+function countSent(conns: readonly ValkeyClient[], sent: Map<string, number>): () => void {
+  const undo = conns.map((conn) => {
+    const target = conn as unknown as { sendCommand(cmd: { name: string }, ...rest: unknown[]): unknown };
+    const own = Object.hasOwn(target, 'sendCommand');
+    const original = target.sendCommand;
+    target.sendCommand = function (this: unknown, cmd, ...rest) {
+      sent.set(cmd.name, (sent.get(cmd.name) ?? 0) + 1);
+      return original.call(this, cmd, ...rest);
+    };
+    return () => {
+      if (own) target.sendCommand = original;
+      else delete (target as Partial<typeof target>).sendCommand;
+    };
+  });
+  return () => undo.forEach((u) => u());
+}
+
+const sum = (m: ReadonlyMap<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+const delta = (after: ReadonlyMap<string, number>, before: ReadonlyMap<string, number>) =>
+  new Map([...after].map(([k, n]) => [k, n - (before.get(k) ?? 0)] as const).filter(([, n]) => n > 0));
+
+interface Tour {
+  readonly result: TourResult;
+  /** Commands the tour sent, by command; and the calls Valkey executed (scripts' own calls included). */
+  readonly sent: ReadonlyMap<string, number>;
+  readonly executed: ReadonlyMap<string, number>;
+  /** CPU seconds of this process and of the five valkey-servers during the tour. */
+  readonly harnessCpuS: number;
+  readonly valkeyCpuS: number;
+}
+
+/** One full tour on an emptied world (every topology flushed first), its commands counted. */
+async function tour(world: TourWorld, concurrency: number): Promise<Tour> {
+  const topologies = Object.values(world.topologies);
+  await Promise.all(topologies.map((t) => t.flush()));
+  const before = await serverTotals(topologies);
+  const sent = new Map<string, number>();
+  const stop = countSent(Object.values(world.conns), sent);
+  const cpu0 = process.cpuUsage();
+  let result: TourResult;
+  try {
+    result = (await runConform({ bounds: DEFAULT_BOUNDS, concurrency, world, saveTrace: false })).result;
+  } finally {
+    stop();
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const after = await serverTotals(topologies);
+  return { result, sent, executed: delta(after.calls, before.calls), harnessCpuS: (cpu.user + cpu.system) / 1e6, valkeyCpuS: after.cpuS - before.cpuS };
+}
+
+/** Trivial-script calls per second for WINDOW_MS with `inFlight` callers on one connection. */
+async function ceiling(topology: Topology, inFlight: number): Promise<number> {
+  const conn = topology.client();
+  const trivial = luaScript('bench-conform-trivial', 'return 1');
+  try {
+    await evalScript(conn, trivial, [], []); // loads it (NOSCRIPT → EVAL) outside the window
+    let done = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (performance.now() - t0 < WINDOW_MS) {
+          await evalScript(conn, trivial, [], []);
+          done++;
+        }
+      }),
+    );
+    return done / ((performance.now() - t0) / 1000);
+  } finally {
+    await closeClient(conn);
+  }
+}
+
+const perSecond = (n: number, ms: number) => n / (ms / 1000);
+const byCount = (m: ReadonlyMap<string, number>, n: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([cmd, k]) => `${cmd} ${fmt(k)}`)
+    .join(', ');
+
+export const section: BenchSection = {
+  name: 'conform',
+  title: `conform: the whole conformance tour at the base bounds (${boundsLabel(DEFAULT_BOUNDS)}) beside the raw script-call ceiling`,
+  async run(print) {
+    const t0 = performance.now();
+    let world: TourWorld;
+    try {
+      world = await openTourWorld({ provider: 'native' });
+    } catch (err) {
+      if (err instanceof ValkeyUnavailableError) return print(`  not run: ${err.message}`);
+      throw err;
+    }
+    try {
+      const startMs = performance.now() - t0;
+      const main = await tour(world, DEFAULT_CONCURRENCY);
+      const r = main.result;
+      const raw = await ceiling(world.topologies.disabled, DEFAULT_CONCURRENCY);
+      const sent = sum(main.sent);
+      const sentRate = perSecond(sent, r.durationMs);
+      const executed = sum(main.executed);
+      print(`  ${headline(r)}`);
+      print(`  start the three topologies  ${secs(startMs).padStart(9)}   (standalone, 1-shard and 3-shard cluster, in parallel)`);
+      print(`  tour wall time              ${secs(r.durationMs).padStart(9)}   concurrency ${DEFAULT_CONCURRENCY} (the default), depth ${r.depth}`);
+      print(`  states                      ${fmt(r.states).padStart(9)}   ${fmt(perSecond(r.states, r.durationMs)).padStart(9)} states/s`);
+      print(`  attempts                    ${fmt(r.attempts).padStart(9)}   ${fmt(perSecond(r.attempts, r.durationMs)).padStart(9)} attempts/s   (+ ${fmt(r.readSideChecks)} read-side checks)`);
+      print(`  commands sent               ${fmt(sent).padStart(9)}   ${fmt(sentRate).padStart(9)} commands/s   (${(sent / r.attempts).toFixed(1)} an attempt, on the tour's 3 connections)`);
+      print(`    ${byCount(main.sent, 8)}`);
+      print(`  calls Valkey executed       ${fmt(executed).padStart(9)}   ${fmt(perSecond(executed, r.durationMs)).padStart(9)} calls/s      (INFO commandstats on all 5 nodes, scripts' own calls included)`);
+      print(`    ${byCount(main.executed, 8)}`);
+      print(`  CPU during the tour         harness ${main.harnessCpuS.toFixed(1)} s, valkey-servers ${main.valkeyCpuS.toFixed(1)} s, in ${secs(r.durationMs)} on ${availableParallelism()} cores`);
+      print(`  raw ceiling                             ${fmt(raw).padStart(9)} calls/s      (trivial EVALSHA via evalScript, 1 connection, ${DEFAULT_CONCURRENCY} in flight, the tour's standalone node)`);
+      print(`  ratio commands sent/s ÷ ceiling         ${(sentRate / raw).toFixed(2).padStart(9)}`);
+      const endToEnd = startMs + r.durationMs;
+      print(`  target: ≤ ${TARGET_S} s → ${endToEnd <= TARGET_S * 1000 ? 'PASS' : 'FAIL'}   (${secs(endToEnd)} with the topologies' start, ${secs(r.durationMs)} the tour alone; information, not an assertion)`);
+
+      // The default's neighbours first, so that a tight budget still shows them.
+      const rows = new Map<number, Tour | null>([[DEFAULT_CONCURRENCY, main]]);
+      for (const width of [...SWEEP].filter((w) => w !== DEFAULT_CONCURRENCY).sort((a, b) => Math.abs(Math.log(a / DEFAULT_CONCURRENCY)) - Math.abs(Math.log(b / DEFAULT_CONCURRENCY)))) {
+        rows.set(width, performance.now() - t0 + r.durationMs > BUDGET_MS ? null : await tour(world, width));
+      }
+      print(`concurrency sweep (attempts in flight; one full tour each, within ${secs(BUDGET_MS)} from the section's start):`);
+      print(`  ${'concurrency'.padStart(11)} ${'wall'.padStart(8)} ${'attempts/s'.padStart(11)} ${'commands/s'.padStart(11)} ${'states/s'.padStart(9)}`);
+      for (const width of [...rows.keys()].sort((a, b) => a - b)) {
+        const t = rows.get(width);
+        if (!t) {
+          print(`  ${String(width).padStart(11)} skipped (budget spent)`);
+          continue;
+        }
+        const ms = t.result.durationMs;
+        const broken = t.result.failure ? `  FAILED ${t.result.failure.check}` : '';
+        print(
+          `  ${String(width).padStart(11)} ${secs(ms).padStart(8)} ${fmt(perSecond(t.result.attempts, ms)).padStart(11)} ${fmt(perSecond(sum(t.sent), ms)).padStart(11)} ${fmt(perSecond(t.result.states, ms)).padStart(9)}${width === DEFAULT_CONCURRENCY ? '  (default, above)' : ''}${broken}`,
+        );
+      }
+    } finally {
+      await world.close();
+    }
+  },
+};
