@@ -8,7 +8,8 @@
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
 import { INVARIANTS, INVARIANT_NAMES, type InvariantName } from '../fencing/invariants.js';
 import { canonicalKey, initialState, type FencingBounds, type FencingState } from '../fencing/state.js';
-import { allEvents, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot } from '../../models/fencing/index.js';
+import { edgeLine } from '../tlc/edges.js';
+import { allEvents, eventLabel, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot } from '../../models/fencing/index.js';
 
 export interface ExploreOptions {
   readonly bounds: FencingBounds;
@@ -18,6 +19,8 @@ export interface ExploreOptions {
   readonly invariants?: readonly InvariantName[];
   /** Give up after this many queued transitions (ExplorationLimitError). */
   readonly limit?: number;
+  /** Also return the labelled edge set (`edges`), for parity with TLC's state graph. */
+  readonly edges?: boolean;
 }
 
 export interface InvariantVerdict {
@@ -35,6 +38,13 @@ export interface Exploration {
   readonly transitions: number;
   /** TLC's "states generated": the initial state plus one successor per enabled action instance. */
   readonly generated: number;
+  /** Transitions whose successor is the state itself (Backfill once backfilled, ReverseMerge with oldGen >= newGen). */
+  readonly selfLoops: number;
+  /**
+   * With `edges: true`: every transition as `canonicalKey(from)|eventLabel(ev)|canonicalKey(to)`
+   * (src/tlc/edges.ts edgeLine), sorted; one per (state, enabled event), self-loops included.
+   */
+  readonly edges?: readonly string[];
   readonly durationMs: number;
   /** Canonical key → state, in breadth-first discovery order. */
   readonly states: ReadonlyMap<string, FencingState>;
@@ -83,10 +93,17 @@ export function explore(opts: ExploreOptions): Exploration {
   const adjacency = traversalLimited(limit, () => getAdjacencyMap(machine, options));
   const states = new Map<string, FencingState>();
   let transitions = 0;
+  let selfLoops = 0;
+  const edges: string[] | undefined = opts.edges ? [] : undefined;
   const violating = new Map<InvariantName, number>(names.map((n) => [n, 0]));
   for (const [key, { state, transitions: out }] of Object.entries(adjacency)) {
     states.set(key, state.context);
-    transitions += Object.keys(out).length;
+    for (const { event, state: next } of Object.values(out) as { event: FencingEvent; state: FencingSnapshot }[]) {
+      transitions++;
+      const to = canonicalKey(next.context);
+      if (to === key) selfLoops++;
+      edges?.push(edgeLine(key, eventLabel(event), to));
+    }
     for (const n of names) if (!INVARIANTS[n](state.context, opts.bounds)) violating.set(n, violating.get(n)! + 1);
   }
   return {
@@ -94,6 +111,8 @@ export function explore(opts: ExploreOptions): Exploration {
     distinct: states.size,
     transitions,
     generated: transitions + 1,
+    selfLoops,
+    ...(edges && { edges: edges.sort() }),
     durationMs: performance.now() - started,
     states,
     verdicts: names.map((name) => ({ name, holds: violating.get(name) === 0, violatingStates: violating.get(name)! })),

@@ -1,15 +1,18 @@
 /**
  * Parity between the three layers: the machine's reachable states against TLC's (same count, same
- * set of canonical keys), the TLA+ action alphabet against the machine's events, and the tables that
+ * set of canonical keys), its labelled transitions against TLC's state graph (same (state, action
+ * with its parameter, successor) triples, self-loops included), the TLA+ action alphabet against the
+ * machine's events, and the tables that
  * lay action ↔ event ↔ Lua script / gate step and invariant ↔ model check ↔ property side by side.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INVARIANT_NAMES } from '../fencing/invariants.js';
 import { projectRoot } from '../project-root.js';
-import { readBaseStateDump, type StateDump } from '../tlc/evidence.js';
+import { canonicalEdgesSha256, isSelfLoop, splitEdgeLine } from '../tlc/edges.js';
+import { readBaseEdges, readBaseStateDump, type EdgeDump, type EdgeEvidence, type StateDump } from '../tlc/evidence.js';
 import { explore } from './explore.js';
-import { EFFECTS_OF, EVENT_TYPES, SPEC_GUARD_NAMES, POD_EVENT_TYPES, type FencingEventType } from '../../models/fencing/index.js';
+import { EFFECTS_OF, EVENT_TYPES, SPEC_GUARD_NAMES, POD_EVENT_TYPES, type FencingEventType, type FencingOverrides } from '../../models/fencing/index.js';
 
 export const SPEC_FILE = 'tla/RedisClusterFencingMigration.tla';
 
@@ -39,6 +42,40 @@ export function compareStateSets(machine: Iterable<string>, tlc: Iterable<string
     onlyMachine: onlyMachine.slice(0, show),
     onlyTlc: onlyTlc.slice(0, show),
   };
+}
+
+/** The edge sets compared: a SetComparison of canonical edge lines, plus self-loops and hashes per side. */
+export interface EdgeComparison extends SetComparison {
+  readonly machineSelfLoops: number;
+  readonly tlcSelfLoops: number;
+  /** SHA-256 of each side's sorted canonical edge lines (src/tlc/edges.ts canonicalEdgesSha256). */
+  readonly machineSha256: string;
+  readonly tlcSha256: string;
+}
+
+/**
+ * Compares two sets of canonical edge lines `from|Action(p)|to`. The rule: self-loops are labelled
+ * transitions of the model like any other (TLC's dot dump writes them too), so the full sets are
+ * compared; the self-loop counts are reported beside them.
+ */
+export function compareEdgeSets(machine: Iterable<string>, tlc: Iterable<string>, show = 5): EdgeComparison {
+  const m = [...new Set(machine)].sort();
+  const t = [...new Set(tlc)].sort();
+  return {
+    ...compareStateSets(m, t, show),
+    machineSelfLoops: m.filter(isSelfLoop).length,
+    tlcSelfLoops: t.filter(isSelfLoop).length,
+    machineSha256: canonicalEdgesSha256(m),
+    tlcSha256: canonicalEdgesSha256(t),
+  };
+}
+
+/** An edge line for people: `Action(p): from\n    → to` (the successor written as its changed fields). */
+export function formatEdge(line: string, indent = '  '): string {
+  const { from, label, to } = splitEdgeLine(line);
+  const before = new Map(from.split(';').map((kv) => kv.split('=') as [string, string]));
+  const changed = to.split(';').filter((kv) => before.get(kv.split('=')[0]!) !== kv.split('=')[1]);
+  return `${indent}${label} from ${from}\n${indent}    → ${from === to ? 'itself (self-loop)' : changed.join(';')}`;
 }
 
 /** The action names of the spec's `Next` disjunction (`\E p \in Pods : AcquireO(p) \/ ...`). */
@@ -185,15 +222,22 @@ export interface ParityResult {
   readonly reason?: string;
   readonly alphabet?: AlphabetComparison;
   readonly sets?: SetComparison;
-  readonly machine?: { readonly distinct: number; readonly generated: number; readonly durationMs: number };
-  readonly tlc?: Omit<StateDump, 'states'>;
+  readonly edges?: EdgeComparison;
+  readonly machine?: { readonly distinct: number; readonly generated: number; readonly edges: number; readonly selfLoops: number; readonly durationMs: number };
+  readonly tlc?: Omit<StateDump, 'states'> & { readonly edges: EdgeEvidence };
+}
+
+export interface ParityOptions {
+  /** Explore a mutated machine instead of the base one (machine.provide()), e.g. to see parity break. */
+  readonly overrides?: FencingOverrides;
 }
 
 /**
- * The whole check: the action alphabets, then the reachable states against the TLC dump of `root`'s
- * evidence on the bounds TLC ran. Missing or stale evidence → not-run with the evidence's reason.
+ * The whole check: the action alphabets, then the reachable states and the labelled edges against
+ * TLC's state graph in `root`'s evidence, on the bounds TLC ran. Missing or stale evidence → not-run
+ * with the evidence's reason.
  */
-export function checkParity(root = projectRoot, show = 5): ParityResult {
+export function checkParity(root = projectRoot, show = 5, opts: ParityOptions = {}): ParityResult {
   let alphabet: AlphabetComparison;
   try {
     alphabet = compareAlphabet(specActions(readFileSync(join(root, SPEC_FILE), 'utf8')));
@@ -201,21 +245,30 @@ export function checkParity(root = projectRoot, show = 5): ParityResult {
     return { status: 'not-run', reason: `cannot read the spec's actions: ${(err as Error).message}` };
   }
   let dump: StateDump;
+  let graph: EdgeDump;
   try {
     dump = readBaseStateDump(root);
+    graph = readBaseEdges(root);
   } catch (err) {
     return { status: 'not-run', reason: (err as Error).message, alphabet };
   }
-  const run = explore({ bounds: dump.bounds });
+  const run = explore({ bounds: dump.bounds, edges: true, ...(opts.overrides && { overrides: opts.overrides }) });
   const sets = compareStateSets(run.states.keys(), dump.states, show);
+  const edges = compareEdgeSets(run.edges!, graph.edges, show);
   const { states: _states, ...tlc } = dump;
-  const ok = sets.equal && alphabet.equal;
+  const ok = sets.equal && edges.equal && alphabet.equal;
+  const problems = [
+    ...(sets.equal ? [] : [`${sets.onlyMachineCount} states only the machine reaches, ${sets.onlyTlcCount} only TLC reaches`]),
+    ...(edges.equal ? [] : [`${edges.onlyMachineCount} labelled edges only the machine has, ${edges.onlyTlcCount} only TLC has`]),
+    ...(alphabet.equal ? [] : ['the action alphabets differ']),
+  ];
   return {
     status: ok ? 'passed' : 'failed',
-    ...(ok ? {} : { reason: `${sets.onlyMachineCount} states only the machine reaches, ${sets.onlyTlcCount} only TLC reaches${alphabet.equal ? '' : '; the action alphabets differ'}` }),
+    ...(ok ? {} : { reason: problems.join('; ') }),
     alphabet,
     sets,
-    machine: { distinct: run.distinct, generated: run.generated, durationMs: run.durationMs },
-    tlc,
+    edges,
+    machine: { distinct: run.distinct, generated: run.generated, edges: run.edges!.length, selfLoops: run.selfLoops, durationMs: run.durationMs },
+    tlc: { ...tlc, edges: graph.evidence },
   };
 }

@@ -7,7 +7,8 @@ import { projectRoot } from '../project-root.js';
 import type { FencingTrace } from '../trace/format.js';
 import { BASE_CONFIG_PATH, readCfg, sha256File, sha256Text, SPEC_PATH } from './config.js';
 import { dumpToCanonicalLines } from './dump.js';
-import { BASE_STATES, EVIDENCE_SCHEMA, type RunEvidence } from './evidence.js';
+import { canonicalEdgesSha256, dotToFencingGraph, edgesToIndexedText } from './edges.js';
+import { BASE_EDGES, BASE_STATES, EVIDENCE_SCHEMA, type RunEvidence } from './evidence.js';
 import type { TlcTools } from './locate.js';
 import { runTlc, tlcArgs, type TlcRun } from './run.js';
 import type { TlcResult } from './tool-output.js';
@@ -25,6 +26,10 @@ export interface BaseCheck {
   readonly evidence: RunEvidence;
   /** Sorted canonicalKey() lines of the reachable states (when TLC completed and dumped). */
   readonly states?: readonly string[];
+  /** Sorted canonical edge lines `from|Action(p)|to` of the labelled state graph. */
+  readonly edges?: readonly string[];
+  /** evidence/tlc/base.edges.txt's text (edges indexed by their states' lines in `states`). */
+  readonly edgesText?: string;
   readonly trace?: FencingTrace;
 }
 
@@ -34,12 +39,16 @@ export interface MutantCheck {
   readonly trace?: FencingTrace;
 }
 
+/** How a run dumps: the plain state list (mutants) or the labelled state graph (base). */
+type DumpKind = 'states' | 'graph';
+
 /** The printable TLC command of a run (paths from the project root, jar as `tla2tools.jar`). */
-function commandLine(config: string, dump: boolean): string {
-  return ['java', ...tlcArgs('tla2tools.jar', config, SPEC_PATH, { metadir: '<tmp>', ...(dump && { dumpPath: '<tmp>/states.dump' }) })].join(' ');
+function commandLine(config: string, dump: DumpKind): string {
+  const o = dump === 'graph' ? { dotPath: '<tmp>/states.dot' } : { dumpPath: '<tmp>/states.dump' };
+  return ['java', ...tlcArgs('tla2tools.jar', config, SPEC_PATH, { metadir: '<tmp>', ...o })].join(' ');
 }
 
-function common(name: string, run: TlcRun, config: string, root: string, dump: boolean): RunEvidence {
+function common(name: string, run: TlcRun, config: string, root: string, dump: DumpKind): RunEvidence {
   const cfg = readCfg(readFileSync(join(root, config), 'utf8'), config);
   const r = run.kind === 'completed' ? run.result : undefined;
   return {
@@ -67,36 +76,56 @@ function traceOf(r: TlcResult, bounds: FencingBounds, extra: { mutant?: string; 
   return r.trace.length > 0 ? toFencingTrace(r.trace, bounds, extra) : undefined;
 }
 
-/** The one spec with one of its configs (paths from the root), always dumping the reachable states. */
-function runConfig(config: string, opts: CheckOptions, root: string): Promise<TlcRun> {
+/** The one spec with one of its configs (paths from the root), always dumping the reachable states (or the whole graph). */
+function runConfig(config: string, opts: CheckOptions, root: string, dump: DumpKind): Promise<TlcRun> {
   return runTlc({
     spec: join(root, SPEC_PATH),
     config: join(root, config),
     dump: true,
+    graph: dump === 'graph',
     tools: opts.tools,
     ...(opts.timeoutMs !== undefined && { timeoutMs: opts.timeoutMs }),
     ...(opts.workers !== undefined && { workers: opts.workers }),
   });
 }
 
-/** The base config with a state dump. */
+/**
+ * The base config with its labelled state graph (`-dump dot,actionlabels`): the reachable states are
+ * the graph's nodes, the edges every (state, action instance, successor) TLC generated, with the pod
+ * of each per-pod action checked against the state change (src/tlc/edges.ts).
+ */
 export async function checkBase(opts: CheckOptions): Promise<BaseCheck> {
   const root = opts.root ?? projectRoot;
-  const run = await runConfig(BASE_CONFIG_PATH, opts, root);
-  const base = common('base', run, BASE_CONFIG_PATH, root, true);
-  let states: string[] | undefined;
+  const run = await runConfig(BASE_CONFIG_PATH, opts, root, 'graph');
+  const base = common('base', run, BASE_CONFIG_PATH, root, 'graph');
+  let graph: ReturnType<typeof dotToFencingGraph> | undefined;
   let trace: FencingTrace | undefined;
   if (run.kind === 'completed') {
-    if (run.result.outcome === 'ok' && run.dumpText !== undefined) states = dumpToCanonicalLines(run.dumpText);
+    if (run.result.outcome === 'ok' && run.dotText !== undefined) graph = dotToFencingGraph(run.dotText);
     trace = traceOf(run.result, base.bounds, run.result.violated !== undefined ? { violated: run.result.violated } : {});
   }
+  const states = graph?.states;
   const statesText = states ? `${states.join('\n')}\n` : undefined;
+  const edgesText = graph ? edgesToIndexedText(graph.edges, graph.states) : undefined;
   const evidence: RunEvidence = {
     ...base,
     ...(statesText !== undefined && { states: { file: BASE_STATES, sha256: sha256Text(statesText), count: states!.length } }),
+    ...(graph &&
+      edgesText !== undefined && {
+        edges: {
+          file: BASE_EDGES,
+          sha256: sha256Text(edgesText),
+          count: graph.edges.length,
+          selfLoops: graph.selfLoops,
+          canonicalSha256: canonicalEdgesSha256(graph.edges),
+          dotEdges: graph.dotEdges,
+          initialStates: graph.initial.length,
+          podParameter: graph.podParameter,
+        },
+      }),
     ...(trace && { trace }),
   };
-  return { run, evidence, ...(states && { states }), ...(trace && { trace }) };
+  return { run, evidence, ...(states && { states }), ...(graph && { edges: graph.edges }), ...(edgesText !== undefined && { edgesText }), ...(trace && { trace }) };
 }
 
 /**
@@ -132,8 +161,8 @@ export async function checkMutant(m: MutantEntry, opts: CheckOptions & { baseSta
   const root = opts.root ?? projectRoot;
   const config = m.layers.tla?.config;
   if (!config) throw new Error(`${m.id}: the manifest names no tla config`);
-  const run = await runConfig(config, opts, root);
-  const base = common(m.id, run, config, root, true);
+  const run = await runConfig(config, opts, root, 'states');
+  const base = common(m.id, run, config, root, 'states');
   let { verdict, reason } = verdictOf(run, m.expectedInvariant);
   let trace: FencingTrace | undefined;
   if (run.kind === 'completed') {

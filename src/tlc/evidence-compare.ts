@@ -6,7 +6,7 @@ import { BASE_EVIDENCE, mutantEvidencePath, type RunEvidence } from './evidence.
 
 /**
  * Differences between a live TLC run and the committed evidence: what TLC found (outcome, distinct
- * states, depth, verdicts, violated invariants). Generated counts and times are reported, not
+ * states, depth, the state set, the labelled edge set, verdicts, violated invariants). Generated counts and times are reported, not
  * compared (they depend on the TLC release and the machine).
  */
 export function evidenceDifferences(live: RunEvidence, mutants: readonly MutantResult[], root = projectRoot): string[] {
@@ -18,6 +18,13 @@ export function evidenceDifferences(live: RunEvidence, mutants: readonly MutantR
     if (committed[k] !== live[k]) diffs.push(`base ${k}: evidence ${committed[k]}, live ${live[k]}`);
   }
   if (committed.states && live.states && committed.states.sha256 !== live.states.sha256) diffs.push('base reachable state set differs from base.states.txt');
+  if (!committed.edges) diffs.push(`${BASE_EVIDENCE} records no labelled edges`);
+  else if (!live.edges) diffs.push('the live run produced no labelled state graph');
+  else {
+    if (committed.edges.count !== live.edges.count) diffs.push(`base edges: evidence ${committed.edges.count}, live ${live.edges.count}`);
+    if (committed.edges.selfLoops !== live.edges.selfLoops) diffs.push(`base self-loops: evidence ${committed.edges.selfLoops}, live ${live.edges.selfLoops}`);
+    if (committed.edges.canonicalSha256 !== live.edges.canonicalSha256) diffs.push('base labelled edge set differs from base.edges.txt');
+  }
   for (const m of mutants) {
     const e = readJson(join(root, mutantEvidencePath(m.id)));
     if (!e) {

@@ -10,14 +10,19 @@ function writeJson(root: string, rel: string, value: unknown): string {
   return rel;
 }
 
-/** Writes evidence/tlc/base.json and, with the states, base.states.txt (one canonicalKey() per line). */
-export function writeBaseEvidence(evidence: RunEvidence, states: readonly string[] | undefined, root = projectRoot): string[] {
+/**
+ * Writes evidence/tlc/base.json and, with the states, base.states.txt (one canonicalKey() per line);
+ * with the edge list's text, base.edges.txt.
+ */
+export function writeBaseEvidence(evidence: RunEvidence, states: readonly string[] | undefined, root = projectRoot, edgesText?: string): string[] {
   const written = [writeJson(root, BASE_EVIDENCE, evidence)];
-  if (states && evidence.states) {
-    mkdirSync(dirname(join(root, evidence.states.file)), { recursive: true });
-    writeFileSync(join(root, evidence.states.file), `${states.join('\n')}\n`);
-    written.push(evidence.states.file);
-  }
+  const writeText = (rel: string, text: string) => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+    written.push(rel);
+  };
+  if (states && evidence.states) writeText(evidence.states.file, `${states.join('\n')}\n`);
+  if (edgesText !== undefined && evidence.edges) writeText(evidence.edges.file, edgesText);
   return written;
 }
 

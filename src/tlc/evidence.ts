@@ -6,6 +6,7 @@ import type { Verdict } from '../mutants/verdict.js';
 import { projectRoot } from '../project-root.js';
 import type { FencingTrace } from '../trace/format.js';
 import { BASE_CONFIG_PATH, SPEC_PATH, sha256File } from './config.js';
+import { canonicalEdgesSha256, indexedTextToEdges, isSelfLoop, type PodParameterSource } from './edges.js';
 
 /**
  * Committed TLC evidence (evidence/tlc/): what TLC reported for the base config and each mutant
@@ -14,6 +15,7 @@ import { BASE_CONFIG_PATH, SPEC_PATH, sha256File } from './config.js';
 export const EVIDENCE_DIR = 'evidence/tlc';
 export const BASE_EVIDENCE = `${EVIDENCE_DIR}/base.json`;
 export const BASE_STATES = `${EVIDENCE_DIR}/base.states.txt`;
+export const BASE_EDGES = `${EVIDENCE_DIR}/base.edges.txt`;
 export const EVIDENCE_SCHEMA = 'fencecheck.tlc-evidence/1' as const;
 export const RERUN = 'rerun `fencecheck tlc --mutants --write-evidence`';
 
@@ -41,6 +43,8 @@ export interface RunEvidence {
   readonly recordedAt: string;
   /** Base only: the sorted canonicalKey() lines of every distinct state. */
   readonly states?: { readonly file: string; readonly sha256: string; readonly count: number };
+  /** Base only: the labelled state graph (`-dump dot,actionlabels`), see EdgeEvidence. */
+  readonly edges?: EdgeEvidence;
   /** Mutants only. */
   readonly mutant?: { readonly id: string; readonly target: string; readonly expectedInvariant: string };
   readonly verdict?: Verdict;
@@ -49,6 +53,26 @@ export interface RunEvidence {
   readonly traceLength?: number;
   readonly reason?: string;
   readonly trace?: FencingTrace;
+}
+
+/**
+ * evidence/tlc/base.edges.txt: one line `FROM<TAB>Action(p)<TAB>TO` per labelled edge, FROM/TO the
+ * 1-based line numbers of the states in base.states.txt. `sha256` is the file's; `canonicalSha256` is
+ * that of the sorted `canonicalKey(from)|Action(p)|canonicalKey(to)` lines (src/tlc/edges.ts), which
+ * the XState side can recompute without the file.
+ */
+export interface EdgeEvidence {
+  readonly file: string;
+  readonly sha256: string;
+  /** Distinct labelled edges, self-loops included. */
+  readonly count: number;
+  /** Edges whose successor is the state itself (Backfill once backfilled, ReverseMerge with oldGen >= newGen). */
+  readonly selfLoops: number;
+  readonly canonicalSha256: string;
+  /** Edge lines TLC wrote (duplicates included); `generated` = initial states + this. */
+  readonly dotEdges: number;
+  readonly initialStates: number;
+  readonly podParameter: PodParameterSource;
 }
 
 export type EvidenceStatus = { ok: true } | { ok: false; reason: string };
@@ -60,6 +84,15 @@ export interface StateDump {
   readonly generated: number;
   readonly distinct: number;
   readonly durationMs: number;
+  readonly bounds: FencingBounds;
+}
+
+/** The base run's labelled edges (sorted canonical lines) and their recorded figures. */
+export interface EdgeDump {
+  readonly edges: readonly string[];
+  readonly evidence: EdgeEvidence;
+  readonly tlcVersion: string;
+  readonly generated: number;
   readonly bounds: FencingBounds;
 }
 
@@ -106,7 +139,38 @@ function checkBase(root: string): RunEvidence {
   const statesPath = join(root, base.states.file);
   if (!existsSync(statesPath)) throw missing(`${base.states.file} is missing`);
   if (sha256File(statesPath) !== base.states.sha256) throw stale(`${base.states.file} does not match the hash in ${BASE_EVIDENCE}`);
+  if (!base.edges) throw stale(`${BASE_EVIDENCE} names no labelled edge list (${BASE_EDGES})`);
+  const edgesPath = join(root, base.edges.file);
+  if (!existsSync(edgesPath)) throw missing(`${base.edges.file} is missing`);
+  if (sha256File(edgesPath) !== base.edges.sha256) throw stale(`${base.edges.file} does not match the hash in ${BASE_EVIDENCE}`);
   return base;
+}
+
+function readStateLines(root: string, base: RunEvidence): string[] {
+  const states = readFileSync(join(root, base.states!.file), 'utf8').split('\n').filter((l) => l !== '');
+  if (states.length !== base.states!.count || (base.distinct !== undefined && states.length !== base.distinct)) {
+    throw stale(`${base.states!.file} holds ${states.length} states, ${BASE_EVIDENCE} says ${base.distinct}`);
+  }
+  return states;
+}
+
+/** The edge file resolved against the state list, its count, self-loops and canonical hash checked. */
+function readEdgeLines(root: string, base: RunEvidence, states: readonly string[]): string[] {
+  const e = base.edges!;
+  let edges: string[];
+  try {
+    edges = indexedTextToEdges(readFileSync(join(root, e.file), 'utf8'), states, e.file);
+  } catch (err) {
+    throw stale((err as Error).message);
+  }
+  if (edges.length !== e.count) throw stale(`${e.file} holds ${edges.length} edges, ${BASE_EVIDENCE} says ${e.count}`);
+  const loops = edges.filter(isSelfLoop).length;
+  if (loops !== e.selfLoops) throw stale(`${e.file} holds ${loops} self-loops, ${BASE_EVIDENCE} says ${e.selfLoops}`);
+  if (canonicalEdgesSha256(edges) !== e.canonicalSha256) throw stale(`the canonical edge list of ${e.file} does not match canonicalSha256 in ${BASE_EVIDENCE}`);
+  if (base.generated !== undefined && base.generated !== e.initialStates + e.dotEdges) {
+    throw stale(`${BASE_EVIDENCE}: TLC generated ${base.generated} states, but ${e.initialStates} initial + ${e.dotEdges} edges were dumped`);
+  }
+  return edges;
 }
 
 function checkMutant(root: string, m: MutantEntry): RunEvidence {
@@ -128,6 +192,7 @@ function checkMutant(root: string, m: MutantEntry): RunEvidence {
 /** Every evidence file the manifest calls for, checked; the first problem throws. */
 export function loadAllEvidence(root = projectRoot): { base: RunEvidence; mutants: RunEvidence[] } {
   const base = checkBase(root);
+  readEdgeLines(root, base, readStateLines(root, base));
   const manifest = loadManifest(join(root, 'mutants/manifest.json'));
   const mutants = mutantsFor(manifest, 'tla').map((m) => checkMutant(root, m));
   return { base, mutants };
@@ -147,18 +212,27 @@ export function evidenceStatus(root = projectRoot): EvidenceStatus {
   }
 }
 
+function asPlainError<T>(what: string, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw new Error(err instanceof EvidenceProblem ? err.message : `cannot read ${what}: ${(err as Error).message}`);
+  }
+}
+
+/** The base run's labelled edges (sorted canonical lines), resolved against its state list and checked. */
+export function readBaseEdges(root = projectRoot): EdgeDump {
+  return asPlainError('the TLC edge list', () => {
+    const base = checkBase(root);
+    const edges = readEdgeLines(root, base, readStateLines(root, base));
+    return { edges, evidence: base.edges!, tlcVersion: base.tlcVersion, generated: base.generated ?? 0, bounds: base.bounds };
+  });
+}
+
 /** The base run's reachable states (canonicalKey() lines, sorted) and how TLC found them. */
 export function readBaseStateDump(root = projectRoot): StateDump {
-  let base: RunEvidence;
-  try {
-    base = checkBase(root);
-  } catch (err) {
-    throw new Error(err instanceof EvidenceProblem ? err.message : `cannot read the TLC state dump: ${(err as Error).message}`);
-  }
-  const states = readFileSync(join(root, base.states!.file), 'utf8').split('\n').filter((l) => l !== '');
-  if (states.length !== base.states!.count || (base.distinct !== undefined && states.length !== base.distinct)) {
-    throw new Error(`stale TLC evidence: ${RERUN} (${base.states!.file} holds ${states.length} states, ${BASE_EVIDENCE} says ${base.distinct})`);
-  }
+  const base = asPlainError('the TLC state dump', () => checkBase(root));
+  const states = asPlainError('the TLC state dump', () => readStateLines(root, base));
   return {
     states,
     specSha256: base.specSha256,

@@ -1,5 +1,6 @@
 // The TLC runner's public surface: locate Java + tla2tools.jar, run TLC with -tool, parse its
-// messages into typed results and fencecheck.trace/1 traces, and read/check the committed evidence.
+// messages into typed results and fencecheck.trace/1 traces, read its labelled state graph (dot), and
+// read/check the committed evidence.
 export { TlcOutputError, TlcUnavailableError } from './errors.js';
 export { findJar, findJava, locateTlc, NO_JAR_REASON, NO_JAVA_REASON, PROJECT_JAR, type TlcTools } from './locate.js';
 export { runTlc, type TlcRun, type TlcRunOptions } from './run.js';
@@ -11,4 +12,6 @@ export { dumpToCanonicalLines, parseStateDump } from './dump.js';
 export { parseCanonicalKey } from './canonical.js';
 export { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from './config.js';
 export { checkBase, checkMutant, verdictOf } from './check.js';
-export { evidenceStatus, loadAllEvidence, readBaseStateDump, type EvidenceStatus, type RunEvidence, type StateDump } from './evidence.js';
+export { evidenceStatus, loadAllEvidence, readBaseEdges, readBaseStateDump, type EdgeDump, type EdgeEvidence, type EvidenceStatus, type RunEvidence, type StateDump } from './evidence.js';
+export { parseDotStateGraph, type DotEdge, type DotGraph } from './dot.js';
+export { canonicalEdgesSha256, dotToFencingGraph, edgeLine, podOfStep, type FencingGraph } from './edges.js';

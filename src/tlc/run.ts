@@ -14,6 +14,12 @@ export interface TlcRunOptions {
   readonly timeoutMs?: number;
   /** Also write TLC's `-dump` of every distinct state and return its text. */
   readonly dump?: boolean;
+  /**
+   * Instead of the plain dump, write the labelled state graph (`-dump dot,actionlabels`, every state
+   * and every generated successor with its action) and return it as `dotText`. TLC keeps only one
+   * `-dump`, so this replaces `dump` (the states are the graph's nodes).
+   */
+  readonly graph?: boolean;
   /** Report deadlocks (default false: the spec has intended terminal states, as in the seed's `-deadlock`). */
   readonly checkDeadlock?: boolean;
   readonly workers?: number;
@@ -28,11 +34,18 @@ export type TlcRun =
       readonly wallMs: number;
       readonly raw: string;
       readonly dumpText?: string;
+      readonly dotText?: string;
     }
   | { readonly kind: 'timeout'; readonly wallMs: number; readonly timeoutMs: number; readonly raw: string };
 
+/**
+ * TLC's dot format with action labels. Not `strict` (that flag drops every edge whose endpoints'
+ * fingerprints XOR to a value seen before), no colours, no snapshots, no liveness stuttering edges.
+ */
+export const DOT_FLAGS = 'dot,actionlabels';
+
 /** The exact TLC command line (for reports and docs). */
-export function tlcArgs(jar: string, config: string, spec: string, o: { dumpPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string }): string[] {
+export function tlcArgs(jar: string, config: string, spec: string, o: { dumpPath?: string; dotPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string }): string[] {
   return [
     '-XX:+UseParallelGC',
     '-cp', jar, 'tlc2.TLC',
@@ -40,7 +53,7 @@ export function tlcArgs(jar: string, config: string, spec: string, o: { dumpPath
     ...(o.checkDeadlock ? [] : ['-deadlock']),
     '-workers', String(o.workers ?? 1),
     '-metadir', o.metadir,
-    ...(o.dumpPath ? ['-dump', o.dumpPath] : []),
+    ...(o.dotPath ? ['-dump', DOT_FLAGS, o.dotPath] : o.dumpPath ? ['-dump', o.dumpPath] : []),
     '-config', config,
     spec,
   ];
@@ -64,9 +77,11 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
     for (const f of readdirSync(specDir)) if (f.endsWith('.tla')) copyFileSync(join(specDir, f), join(work, f));
     const cfgName = `run-${basename(opts.config)}`;
     copyFileSync(opts.config, join(work, cfgName));
-    const dumpPath = opts.dump ? join(work, 'states.dump') : undefined;
+    const dotPath = opts.graph ? join(work, 'states.dot') : undefined;
+    const dumpPath = opts.dump && !opts.graph ? join(work, 'states.dump') : undefined;
     const args = tlcArgs(tools.jar, cfgName, basename(opts.spec), {
       ...(dumpPath !== undefined && { dumpPath }),
+      ...(dotPath !== undefined && { dotPath }),
       ...(opts.checkDeadlock !== undefined && { checkDeadlock: opts.checkDeadlock }),
       ...(opts.workers !== undefined && { workers: opts.workers }),
       metadir: join(work, 'meta'),
@@ -89,7 +104,8 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
       const p = [dumpPath, `${dumpPath}.dump`].find((x) => existsSync(x));
       if (p) dumpText = readFileSync(p, 'utf8');
     }
-    return { kind: 'completed', result, exitCode, wallMs, raw, ...(dumpText !== undefined && { dumpText }) };
+    const dotText = dotPath !== undefined && existsSync(dotPath) ? readFileSync(dotPath, 'utf8') : undefined;
+    return { kind: 'completed', result, exitCode, wallMs, raw, ...(dumpText !== undefined && { dumpText }), ...(dotText !== undefined && { dotText }) };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,12 +1,11 @@
 import { brokenInvariants } from '../fencing/invariants.js';
 import { NONE, type FencingBounds, type FencingState, type Pod } from '../fencing/state.js';
 import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../trace/format.js';
+import { POD_ACTIONS } from './edges.js';
 import { TlcOutputError } from './errors.js';
 import { toFencingState } from './fencing-state.js';
 import type { TlcTraceStep } from './tool-output.js';
 
-/** Actions of the spec that take a pod parameter `p` (every other action takes none). */
-const POD_ACTIONS = new Set(['AcquireO', 'AcquireA', 'AcquireB', 'AcquireC', 'MigrateB', 'UpgradePod', 'DowngradePod']);
 
 /**
  * A TLC error trace of RedisClusterFencingMigration as the shared trace format. Older TLC releases

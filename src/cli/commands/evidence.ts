@@ -10,8 +10,10 @@ const HELP = `Usage: fencecheck evidence [--json]
 
 Checks the committed TLC evidence (evidence/tlc/) without Java: recomputes the SHA-256 of
 tla/RedisClusterFencingMigration.tla and of every config, and requires the base run (with its state
-dump) plus one result per tla-layer mutant of mutants/manifest.json, each with its verdict and trace.
-Then requires that the evidence shows the base passing and every mutant killed.
+dump base.states.txt and its labelled edge list base.edges.txt: file hashes, counts, self-loops and
+the canonical edge hash recomputed) plus one result per tla-layer mutant of mutants/manifest.json,
+each with its verdict and trace. Then requires that the evidence shows the base passing and every
+mutant killed.
 
 Exit codes: 0 fresh, complete, base passed and all mutants killed · 1 stale or incomplete evidence,
 or evidence of a failure · 64 usage`;
@@ -54,8 +56,16 @@ export const command: Command = {
       ...(e.reason !== undefined && { reason: e.reason }),
     }));
     const killed = results.filter((r) => r.verdict === 'killed').length;
-    const counts = { generated: base.generated ?? 0, distinct: base.distinct ?? 0, depth: base.depth ?? 0, mutants: results.length, killed };
-    const summary = `TLC evidence fresh (${base.tlcVersion}; spec sha256 ${base.specSha256.slice(0, 12)}…): base ${base.outcome}, ${counts.generated} generated / ${counts.distinct} distinct, depth ${counts.depth}; mutants ${killed}/${results.length} killed`;
+    const counts = {
+      generated: base.generated ?? 0,
+      distinct: base.distinct ?? 0,
+      edges: base.edges?.count ?? 0,
+      selfLoops: base.edges?.selfLoops ?? 0,
+      depth: base.depth ?? 0,
+      mutants: results.length,
+      killed,
+    };
+    const summary = `TLC evidence fresh (${base.tlcVersion}; spec sha256 ${base.specSha256.slice(0, 12)}…): base ${base.outcome}, ${counts.generated} generated / ${counts.distinct} distinct / ${counts.edges} labelled edges (${counts.selfLoops} self-loops), depth ${counts.depth}; mutants ${killed}/${results.length} killed`;
     const problems = [
       ...(base.outcome === 'ok' ? [] : [`the base run's outcome is ${base.outcome}`]),
       ...results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`),

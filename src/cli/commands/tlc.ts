@@ -16,7 +16,8 @@ const HELP = `Usage: fencecheck tlc [--mutants] [--only M1,M4] [--write-evidence
        fencecheck tlc --growth [--pods 2,3,4] [--max-gen 3,4,5,6] [--timeout SECONDS] [--json]
 
 Runs TLC (-tool, -deadlock) on tla/RedisClusterFencingMigration.tla with its base config, dumps the
-reachable states, and reports states generated / distinct, depth and time. With --mutants, runs every
+labelled state graph (-dump dot,actionlabels: every reachable state and every (state, action,
+successor) edge, self-loops included), and reports states generated / distinct, edges, depth and time. With --mutants, runs every
 tla/mutants/Mx.cfg of mutants/manifest.json: a mutant is killed only when TLC reports its expected
 invariant (checked alone with TypeOK).
 
@@ -25,7 +26,7 @@ TLC: $TLA2TOOLS_JAR, else .tools/tla2tools.jar (scripts/setup-tlc); Java from $J
 Options:
   --mutants          also run the nine mutant configs and print the verdict table
   --only IDS         comma-separated mutant ids (implies --mutants)
-  --write-evidence   refresh evidence/tlc/ (base.json, base.states.txt, Mx.json)
+  --write-evidence   refresh evidence/tlc/ (base.json, base.states.txt, base.edges.txt, Mx.json)
   --timeout SECONDS  per TLC run (default 600)
   --workers N        TLC worker threads (default 1: deterministic traces)
   --growth           instead: the base config at every Pods x MaxGen pair; prints the distinct-state
@@ -121,11 +122,12 @@ export const command: Command = {
         generated: base.evidence.generated ?? 0,
         distinct: base.evidence.distinct ?? 0,
         depth: base.evidence.depth ?? 0,
+        ...(base.evidence.edges && { edges: base.evidence.edges.count, selfLoops: base.evidence.edges.selfLoops }),
       };
       if (baseProblem?.exit === ExitCode.NotRun) {
         return finish(ExitCode.NotRun, { status: 'not-run', reason: baseProblem.reason, summary: `TLC could not check the base config: ${baseProblem.reason}`, counts });
       }
-      if (values['write-evidence']) for (const f of writeBaseEvidence(base.evidence, base.states)) log(`wrote ${f}`);
+      if (values['write-evidence']) for (const f of writeBaseEvidence(base.evidence, base.states, undefined, base.edgesText)) log(`wrote ${f}`);
 
       const results: MutantResult[] = [];
       const traces: string[] = [];
@@ -150,7 +152,7 @@ export const command: Command = {
       const mutantsOk = !withMutants || allKilled(results);
       const status = baseProblem === undefined && mutantsOk ? 'passed' : 'failed';
       const summary = [
-        `base: ${base.evidence.outcome}, ${counts['generated']} generated / ${counts['distinct']} distinct, depth ${counts['depth']}`,
+        `base: ${base.evidence.outcome}, ${counts['generated']} generated / ${counts['distinct']} distinct${base.evidence.edges ? ` / ${base.evidence.edges.count} edges (${base.evidence.edges.selfLoops} self-loops)` : ''}, depth ${counts['depth']}`,
         ...(withMutants ? [`mutants: ${counts['killed']}/${counts['mutants']} killed`] : []),
       ].join('; ');
       const reason = baseProblem?.reason ?? (mutantsOk ? undefined : `not killed: ${results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`).join(', ')}`);
@@ -178,6 +180,7 @@ function describeBase(base: BaseCheck, log: (l: string) => void): { exit: ExitCo
   if (base.run.kind === 'timeout') return { exit: ExitCode.NotRun, reason: `timeout: TLC did not finish in ${Math.round(base.run.timeoutMs / 1000)} s` };
   const r = base.run.result;
   log(`outcome: ${r.outcome}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms (wall ${base.run.wallMs} ms)`);
+  if (e.edges) log(`state graph: ${e.edges.count} distinct labelled edges (${e.edges.selfLoops} self-loops); ${r.generated ?? '?'} generated = ${e.edges.initialStates} initial + ${e.edges.dotEdges} edges written; pod parameters from ${e.edges.podParameter}`);
   switch (r.outcome) {
     case 'ok':
       return undefined;
