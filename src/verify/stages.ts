@@ -51,7 +51,7 @@ export const STAGES: readonly StageSpec[] = [
   { name: 'mutants:limiter', argv: ['mutants', '--layer', 'limiter'], forwards: ['runs', 'seed'], heavy: true, layer: 'limiter', what: 'L1–L6 applied to the limiter, killed by its properties' },
   { name: 'explore', argv: ['explore'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
   { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'M1–M9 applied to the XState machine, killed by exploration' },
-  { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states equal to the TLC state dump' },
+  { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },
   { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence complete and not stale (no Java needed)' },
 ];
 

@@ -28,7 +28,7 @@ Options:
   --runs N              property runs for props, limiter, mutants:impl, mutants:limiter
   --seed N              fast-check seed for the same stages
   --topology T          standalone, cluster or both, for props (cluster = its door runs) and limiter
-  --pods N, --max-gen G bounds for explore (TLC, parity and the model mutants keep the spec's bounds)
+  --pods N, --max-gen G bounds for explore and conform (TLC, parity and the mutant layers keep the spec's bounds)
   --allow-not-run STAGE accept that STAGE could not run here (repeatable, or comma-separated)
   --out DIR             where reports go (default reports/)
   --jobs N              heavy stages at once (default 2)
