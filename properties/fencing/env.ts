@@ -1,7 +1,9 @@
 /**
  * The real Valkey a property run needs: a standalone node (mode disabled) and, for door runs, a
  * three-primary cluster the door module shapes into one shard (compatible) and reshards (enabled).
- * Everything started here is stopped by close(), also when a start fails halfway.
+ * Everything started here is stopped by close(), also when a start fails halfway (on an external
+ * endpoint, stop() removes the keys under the run's prefix). The door needs a cluster the harness
+ * owns; on any other it is "not run: needs an owned topology".
  */
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 import { createDoor, type DoorBackend } from '../../src/fencing/door.js';
@@ -27,13 +29,15 @@ export async function openPropsEnv(kind: PropsTopology, opts: { patch?: ImplPatc
     await Promise.all(started.map((t) => t.stop()));
   };
   try {
-    const standalone = await startTopology({ kind: 'standalone' });
-    started.push(standalone);
     if (kind === 'door') {
+      // The cluster first: the door refuses one the harness does not own (NotOwnedError, exit 2)
+      // before it sends a command, and then the standalone endpoint is not touched at all.
       const cluster = await startTopology({ kind: 'cluster', shards: 3 });
       started.push(cluster);
       door = await createDoor(cluster);
     }
+    const standalone = await startTopology({ kind: 'standalone' });
+    started.push(standalone);
     const ctx: Omit<RunContext, 'checks'> = {
       topology: standalone,
       scripts,

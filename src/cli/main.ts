@@ -2,6 +2,29 @@ import { ExitCode } from './exit-codes.js';
 import { commandModules } from './registry.js';
 import type { Command } from './command.js';
 import { UsageError } from './args.js';
+import { maskSecrets } from '../valkey/secrets.js';
+import { ValkeyUnavailableError } from '../valkey/errors.js';
+
+/**
+ * Everything the CLI prints goes through maskSecrets: a password in an endpoint URL
+ * (`redis://user:pass@host`) never reaches a terminal, a log or a `--json` report, whichever
+ * message carried it. Installed once per process by main().
+ */
+function maskOutput(stream: NodeJS.WriteStream): void {
+  const marked = stream as NodeJS.WriteStream & { fencecheckMasked?: boolean };
+  if (marked.fencecheckMasked) return;
+  marked.fencecheckMasked = true;
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === 'string') return write(maskSecrets(chunk), ...rest);
+    if (chunk instanceof Uint8Array && chunk.includes(0x40 /* @ */)) {
+      const text = Buffer.from(chunk).toString('utf8');
+      const masked = maskSecrets(text);
+      if (masked !== text) return write(masked, ...rest);
+    }
+    return write(chunk, ...rest);
+  }) as NodeJS.WriteStream['write'];
+}
 
 const USAGE = `fencecheck — formal-model-driven verification of the fenced session directory migration
 
@@ -31,7 +54,18 @@ async function listCommands(): Promise<string> {
   return lines.join('\n');
 }
 
+/**
+ * A command that threw may have left connections open, which would keep the process alive after
+ * main() returns (an uncaught throw used to end it at once). Exit with the code if it is still
+ * here shortly after; the timer itself keeps nothing alive.
+ */
+function exitSoon(code: ExitCode): void {
+  setTimeout(() => process.exit(code), 1000).unref();
+}
+
 export async function main(argv: readonly string[]): Promise<ExitCode> {
+  maskOutput(process.stdout);
+  maskOutput(process.stderr);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${USAGE}\n\nCommands:\n${await listCommands()}\n`);
@@ -50,9 +84,18 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     return await cmd.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`fencecheck ${name}: ${err.message}\nRun 'fencecheck ${name} --help'.\n`);
+      process.stderr.write(`fencecheck ${name}: ${maskSecrets(err.message)}\nRun 'fencecheck ${name} --help'.\n`);
       return ExitCode.Usage;
     }
-    throw err;
+    if (err instanceof ValkeyUnavailableError) {
+      // "Could not run" is exit 2 wherever it surfaces; never a stack trace.
+      process.stderr.write(`fencecheck ${name}: not run: ${maskSecrets(err.message.replace(/^not run: /, ''))}\n`);
+      exitSoon(ExitCode.NotRun);
+      return ExitCode.NotRun;
+    }
+    // An unexpected crash: the stack helps, but a password in a message must not be printed with it.
+    process.stderr.write(`fencecheck ${name}: crashed: ${maskSecrets(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
+    exitSoon(ExitCode.Failed);
+    return ExitCode.Failed;
   }
 }

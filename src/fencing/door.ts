@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { closeClient, createClient, type Topology, type ValkeyClient } from '../valkey/index.js';
+import { NotOwnedError } from '../valkey/errors.js';
 import { keySlot, SLOT_COUNT } from '../slots/index.js';
 import type { KeyslotCheck } from '../gate/observations.js';
 
@@ -78,9 +79,21 @@ export async function carryKeys(from: ValkeyClient, to: ValkeyClient, keys: read
   }
 }
 
-/** Builds the door over a cluster topology of ≥2 primaries that the harness owns. */
+/**
+ * Builds the door over a cluster topology of ≥2 primaries that the harness owns. On any other
+ * topology it throws before a single command is sent: a NotOwnedError ("could not run", exit 2)
+ * when the harness did not start every node (the door flushes, sets CONFIG, reshards), even with
+ * FENCECHECK_ALLOW_DESTRUCTIVE=1.
+ */
 export async function createDoor(topology: Topology): Promise<DoorBackend> {
-  if (topology.spec.kind !== 'cluster' || !topology.owned) throw new Error('the door needs an owned cluster topology');
+  if (!topology.owned) {
+    const where = topology.nodes.map((n) => `${n.host}:${n.port}`).join(',');
+    throw new NotOwnedError(
+      'the mode door flushes every primary, sets CONFIG and reshards',
+      `the ${topology.provider} cluster at ${where || 'the given endpoint'} was not started by the harness${topology.destructiveAllowed ? '; FENCECHECK_ALLOW_DESTRUCTIVE=1 does not make it owned' : ''}`,
+    );
+  }
+  if (topology.spec.kind !== 'cluster') throw new Error('the door needs an owned cluster topology');
   const primaries = topology.nodes.filter((n) => n.role === 'primary');
   if (primaries.length < 2) throw new Error('the door needs at least two primaries to reshard onto');
   const admins = primaries.map((n) => createClient({ kind: 'standalone', host: n.host, port: n.port }) as Redis);

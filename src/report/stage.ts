@@ -1,4 +1,5 @@
 import type { MutantResult } from '../mutants/verdict.js';
+import { maskDeep } from '../valkey/secrets.js';
 
 /**
  * The envelope every command prints with `--json`, and that `fencecheck verify` collects per stage.
@@ -24,6 +25,10 @@ export interface StageReport<D = unknown> {
   readonly details?: D;
 }
 
+/**
+ * Every report is built here, so this is where secrets are masked: a password in an endpoint URL
+ * (reason, summary, details, any string inside) becomes `***` (src/valkey/secrets.ts).
+ */
 export function stageReport<D>(fields: Omit<StageReport<D>, 'schema'>): StageReport<D> {
-  return { schema: 'fencecheck.stage/1', ...fields };
+  return maskDeep({ schema: 'fencecheck.stage/1', ...fields }) as StageReport<D>;
 }

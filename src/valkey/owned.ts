@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { closeClient, createClient, nodeClient } from './client.js';
 import { formCluster, type ShardPlan } from './cluster-form.js';
 import type { LaunchedNode, NodeLauncher } from './node-args.js';
@@ -69,6 +70,7 @@ export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opt
       nodes,
       keyPrefix: '',
       owned: true,
+      destructiveAllowed: true,
       client: (): ValkeyClient => createClient(target),
       flush: () => flushPrimaries(nodes),
       async stop() {
@@ -87,11 +89,15 @@ function info(n: LaunchedNode, role: NodeInfo['role']): NodeInfo {
   return { host: n.host, port: n.port, role, ...(n.pid !== undefined ? { pid: n.pid } : {}) };
 }
 
-/** FLUSHALL on every node that is a primary NOW (a failover may have swapped roles). */
-export async function flushPrimaries(nodes: readonly NodeInfo[]): Promise<void> {
+/**
+ * FLUSHALL on every node that is a primary NOW (a failover may have swapped roles). `connect`
+ * opens the node connection (default nodeClient; an external endpoint passes one that carries its
+ * credentials and names each FLUSHALL on stderr).
+ */
+export async function flushPrimaries(nodes: readonly NodeInfo[], connect: (n: NodeInfo) => Redis = (n) => nodeClient(n)): Promise<void> {
   await Promise.all(
     nodes.map(async (n) => {
-      const c = nodeClient(n);
+      const c = connect(n);
       try {
         const role = (await c.call('ROLE')) as unknown[];
         if (role[0] === 'master') await c.flushall();

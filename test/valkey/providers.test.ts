@@ -76,7 +76,7 @@ describe('external provider', () => {
     expect(destructiveReason('evalsha', ['x', '0'])).toBeNull();
   });
 
-  it('a loopback URL is owned: no prefix, flush allowed', async () => {
+  it('a server the harness started, named by its URL, is owned (registry and run id): no prefix, flush allowed', async () => {
     const n = standalone.nodes[0]!;
     process.env.FENCECHECK_VALKEY_URL = `redis://${n.host}:${n.port}`;
     const t = await startTopology({ kind: 'standalone' }, { provider: 'external' });
@@ -89,8 +89,8 @@ describe('external provider', () => {
     await t.stop();
   });
 
-  // 0.0.0.0 reaches the loopback server but is not a loopback name: it stands in for a remote endpoint.
-  it('a non-loopback endpoint: per-run prefix, destructive commands refused before sending, flush throws', async () => {
+  // 0.0.0.0 reaches the same server but no registry record names that address: external, whatever it reaches.
+  it('an endpoint the harness cannot prove it started: per-run prefix, destructive commands refused before sending, flush throws', async () => {
     const n = standalone.nodes[0]!;
     process.env.FENCECHECK_VALKEY_URL = `0.0.0.0:${n.port}`;
     const t = await startTopology({ kind: 'standalone' }, { provider: 'external' });
@@ -115,9 +115,12 @@ describe('external provider', () => {
       c.disconnect();
     }
     process.env.FENCECHECK_ALLOW_DESTRUCTIVE = '1';
+    // The opt-in allows destructive commands (each named before it runs) but owns nothing: the prefix and its cleanup stay.
     const opted = await startTopology({ kind: 'standalone' }, { provider: 'external' });
-    expect(opted.owned).toBe(true);
-    expect(opted.keyPrefix).toBe('');
+    expect(opted.owned).toBe(false);
+    expect(opted.destructiveAllowed).toBe(true);
+    expect(opted.keyPrefix).toMatch(/^fencecheck:/);
+    await opted.stop();
   });
 
   it('a cluster seed list; a shard-count mismatch and a missing variable are ValkeyUnavailableError', async () => {

@@ -4,6 +4,8 @@ import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { createClient, type ValkeyClient } from '../../valkey/index.js';
 import { parseEndpoint } from '../../valkey/external.js';
+import { CommandTimeoutError } from '../../valkey/errors.js';
+import { maskSecrets } from '../../valkey/secrets.js';
 import { MODES, PHASES, type Mode, type Phase } from '../../fencing/state.js';
 import { loadFencingScripts } from '../../fencing/scripts.js';
 import { createGate } from '../../gate/gate.js';
@@ -49,12 +51,21 @@ function parsePods(text: string): Record<string, Phase> {
 }
 
 function connect(url: string): ValkeyClient {
+  let e;
   try {
-    const e = parseEndpoint(url);
-    return createClient({ kind: 'standalone', host: e.host, port: e.port });
+    e = parseEndpoint(url);
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(maskSecrets((err as Error).message));
   }
+  // Credentials from redis://user:pass@host:port; every command times out (FENCECHECK_COMMAND_TIMEOUT_MS).
+  return createClient({ kind: 'standalone', ...e });
+}
+
+/** A failure of the connection, not of the gate: the endpoint is down, silent, or refuses us. */
+function unreachable(err: unknown): boolean {
+  if (err instanceof CommandTimeoutError) return true;
+  const msg = err instanceof Error ? err.message : String(err);
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|Connection is closed|max retries per request|timed out|NOAUTH|WRONGPASS|NOPERM/i.test(msg);
 }
 
 export const command: Command = {
@@ -118,10 +129,10 @@ export const command: Command = {
       }
       return decision.allowed ? ExitCode.Ok : ExitCode.Failed;
     } catch (err) {
-      const msg = (err as Error).message;
-      if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|Connection is closed|max retries per request/i.test(msg)) {
-        process.stderr.write(`fencecheck gate: not run: cannot read ${values.url}: ${msg}\n`);
-        if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: msg, startedAt, durationMs: Date.now() - started, summary: 'Valkey not reachable' }), null, 2)}\n`);
+      const msg = maskSecrets((err as Error).message);
+      if (unreachable(err)) {
+        process.stderr.write(`fencecheck gate: not run: cannot read ${maskSecrets(values.url)}: ${msg}\n`);
+        if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: `cannot read ${maskSecrets(values.url)}: ${msg}`, startedAt, durationMs: Date.now() - started, summary: 'Valkey not reachable' }), null, 2)}\n`);
         return ExitCode.NotRun;
       }
       throw err;

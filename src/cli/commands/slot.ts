@@ -4,7 +4,9 @@ import { ExitCode } from '../exit-codes.js';
 import { stageReport, type StageStatus } from '../../report/stage.js';
 import { hashTag, keySlot } from '../../slots/index.js';
 import { closeClient, createClient, startTopology, ValkeyUnavailableError, type Topology } from '../../valkey/index.js';
-import { parseEndpoint } from '../../valkey/external.js';
+import { parseEndpoint, type Endpoint } from '../../valkey/external.js';
+import { endpointName } from '../../valkey/client.js';
+import { maskSecrets } from '../../valkey/secrets.js';
 import { isProviderChoice } from '../../valkey/start.js';
 
 const HELP = `Usage: fencecheck slot KEY... [--check] [--pairs] [--node HOST:PORT] [--provider P] [--json]
@@ -48,12 +50,12 @@ export const command: Command = {
     );
     if (positionals.length === 0) throw new UsageError('give at least one KEY');
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`unknown provider '${values.provider}'`);
-    let node: { host: string; port: number } | undefined;
+    let node: Endpoint | undefined;
     if (values.node !== undefined) {
       try {
         node = parseEndpoint(values.node);
       } catch (err) {
-        throw new UsageError((err as Error).message);
+        throw new UsageError(maskSecrets((err as Error).message));
       }
     }
     let rows: KeyRow[] = positionals.map((key) => ({ key, slot: keySlot(key), tag: hashTag(key) }));
@@ -92,7 +94,8 @@ export const command: Command = {
           topo = await startTopology({ kind: 'cluster', shards: 1 }, provider ? { provider } : {});
           node = topo.nodes[0]!;
         }
-        const client = createClient({ kind: 'standalone', host: node.host, port: node.port });
+        // Every command times out (FENCECHECK_COMMAND_TIMEOUT_MS): a silent node is "not run", never a hang.
+        const client = createClient({ kind: 'standalone', ...node });
         try {
           const answers = await Promise.all(rows.map((r) => client.call('CLUSTER', 'KEYSLOT', r.key)));
           rows = rows.map((r, i) => ({ ...r, server: Number(answers[i]) }));
@@ -100,7 +103,7 @@ export const command: Command = {
           await closeClient(client);
         }
       } catch (err) {
-        const why = err instanceof ValkeyUnavailableError ? err.message : `cannot ask ${node ? `${node.host}:${node.port}` : 'a node'}: ${(err as Error).message}`;
+        const why = maskSecrets(err instanceof ValkeyUnavailableError ? err.message : `cannot ask ${node ? endpointName(node) : 'a node'}: ${(err as Error).message}`);
         return finish('not-run', 'slots computed; the server check could not run', why);
       } finally {
         await topo?.stop();
