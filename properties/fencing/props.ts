@@ -2,6 +2,9 @@
  * The fencing property suite: fast-check generates intent sequences, each run executes on real
  * Valkey (run.ts). Every failure carries its seed and path; passing them back replays the same run.
  * A failing run is saved as a FencingTrace (source 'props').
+ * Faults are not verdicts (src/valkey/fault.ts): the first infrastructure fault is latched, every
+ * later property call fails at once with it, and the result is `fault` (not run) — never a
+ * counterexample. A failed check is a verdict only if a health probe right after it answers.
  */
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,8 @@ import type { ExpiryMode } from '../../src/fencing/driver.js';
 import { ALL_CHECKS, type CheckSet } from './checks.js';
 import { intentLabel, runArbitrary, type Intent } from './intents.js';
 import { executeRun, type RunContext, type RunFailure, type StepRecord } from './run.js';
+import { FaultLatch, probeHealth, type Fault } from '../../src/valkey/fault.js';
+import { closeClient } from '../../src/valkey/index.js';
 
 export interface PropsOptions {
   readonly runs: number;
@@ -26,6 +31,8 @@ export interface PropsOptions {
   readonly traceLabel?: string;
   readonly traceDir?: string;
   readonly log?: (line: string) => void;
+  /** Progress lines (runs done so far), about every tenth of the runs. */
+  readonly progress?: (line: string) => void;
 }
 
 export interface PropsFailure extends RunFailure {
@@ -52,8 +59,13 @@ export interface PropsResult {
   readonly followedGateSteps: number;
   readonly durationMs: number;
   readonly failure: PropsFailure | null;
-  /** A run threw (not a check failure): the error, with seed and path. */
+  /** A run threw (not a check failure, not a fault): the error, with seed and path. */
   readonly error?: string;
+  /**
+   * An infrastructure fault (lost connection, server gone, timeout, NOPERM, …) stopped the runs:
+   * not run, never a counterexample. `passed` is false, `failure` null, and no seed/path is a replay.
+   */
+  readonly fault?: Fault;
 }
 
 function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { failure: RunFailure; seed: number; path: string; label?: string }): FencingTrace {
@@ -108,8 +120,21 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     // Most runs lose leases by release; some by real TTL expiry.
     fc.constantFrom<ExpiryMode>('release', 'release', 'release', 'ttl'),
   );
+  // Faults are not verdicts: the first one is remembered, every later call (shrinking included)
+  // fails at once with it, and the result is not-run whatever fast-check reports.
+  const latch = new FaultLatch();
+  // Without the door every connection of a run goes to the standalone node: name it in a fault.
+  const only = ctx.door ? undefined : ctx.topology.nodes[0];
+  const where = only ? { endpoint: `${only.host}:${only.port}` } : {};
+  const every = Math.max(1, Math.ceil(opts.runs / 10));
   const property = fc.asyncProperty(arb, async ([intents, expiry]) => {
-    const r = await executeRun(runCtx, intents, expiry);
+    latch.throwIfFaulted();
+    let r: Awaited<ReturnType<typeof executeRun>>;
+    try {
+      r = await executeRun(runCtx, intents, expiry);
+    } catch (err) {
+      throw latch.capture(err, where);
+    }
     runs += 1;
     commands += r.commands;
     if (r.crossedDoor) doorCrossings += 1;
@@ -119,9 +144,13 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     clusterMs += r.clusterMs;
     followed += r.records.filter((x) => x.followed).length;
     if (r.failure) {
+      // A check failed: a verdict only on a healthy system (every node answers now).
+      const sick = await healthFault(runCtx);
+      if (sick) throw latch.capture(sick);
       box.last = { failure: r.failure, records: r.records, intents, expiry };
       return false;
     }
+    if (runs % every === 0 && !box.last) opts.progress?.(`props: ${runs}/${opts.runs} runs, ${commands} commands, every check held so far`);
     return true;
   });
   const details = await fc.check(property, {
@@ -130,6 +159,10 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     ...(opts.path !== undefined ? { path: opts.path } : {}),
   });
   const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started };
+  if (latch.fault) {
+    opts.log?.(`props: could not run: ${latch.fault.message}`);
+    return { ...base, passed: false, failure: null, fault: latch.fault.fault };
+  }
   if (!details.failed) return { ...base, passed: true, failure: null };
   const path = details.counterexamplePath ?? '';
   const found = box.last;
@@ -151,6 +184,23 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   };
   opts.log?.(formatFailure(failure));
   return { ...base, passed: false, failure };
+}
+
+/**
+ * A fault when the run's topology (through a client like the run's own: same credentials and key
+ * prefix) or the door's primaries do not answer now.
+ */
+async function healthFault(ctx: RunContext) {
+  const client = ctx.topology.client();
+  const only = ctx.topology.nodes.length === 1 ? ctx.topology.nodes[0] : undefined;
+  try {
+    return await probeHealth([
+      { ...(only ? { endpoint: `${only.host}:${only.port}` } : {}), ping: () => client.ping() },
+      ...(ctx.door ? [{ ping: () => ctx.door!.askRedirects() }] : []),
+    ]);
+  } finally {
+    await closeClient(client);
+  }
 }
 
 export function formatFailure(f: PropsFailure): string {

@@ -11,6 +11,7 @@ import type { FencingScripts } from '../../src/fencing/scripts.js';
 import type { ImplPatch } from '../../src/fencing/patch.js';
 import type { Topology } from '../../src/valkey/index.js';
 import type { GateStep } from '../../src/gate/rules.js';
+import { InfrastructureFault } from '../../src/valkey/fault.js';
 import { checkReadSide, firstBrokenInvariant, type CheckFailure, type CheckSet } from './checks.js';
 import { intentLabel, isPipelineIntent, type Intent, type PipelineIntent, type StepIntent } from './intents.js';
 
@@ -145,9 +146,13 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
   let askRedirects = 0;
   let clusterCommands = 0;
   let clusterMs = 0;
-  const asksBefore = ctx.door ? await ctx.door.askRedirects() : 0;
+  let asksBefore = 0;
   const pipe: Pipeline = { direction: 'forward' };
+  // Everything after the driver opened its connection runs inside the try: the finally closes it on
+  // every path (a door query that fails here used to leak the driver's client on every shrink attempt).
+  let thrown: { error: unknown } | null = null;
   try {
+    if (ctx.door) asksBefore = await ctx.door.askRedirects();
     for (const [i, intent] of intents.entries()) {
       // A pipeline intent is a chain of ordinary steps, each recorded and checked like any other.
       for (let k = 0; k < (isPipelineIntent(intent) ? Math.min(intent.pauseAfter ?? PIPELINE_STEP_LIMIT, PIPELINE_STEP_LIMIT) : 1); k++) {
@@ -156,6 +161,10 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
         const onCluster = observed.mode !== 'disabled';
         const t0 = performance.now();
         const { event, outcome, predicted, mismatch, followed } = await performIntent(ctx, driver, step, model, observed, pipe);
+        // A property run injects no faults: a reply lost on the way back is the infrastructure's.
+        if (outcome.status === 'ambiguous') {
+          throw new InfrastructureFault({ kind: 'connection-lost', reason: `the reply to ${event?.type ?? intentLabel(step)} was lost (${outcome.note}); the step's outcome is unknown` });
+        }
         if (outcome.status === 'applied' && event?.type === 'EnterCompatible') crossedDoor = true;
         if (outcome.status === 'applied' && event?.type === 'Enable') enabled = true;
         observed = await driver.observe();
@@ -187,11 +196,27 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
       }
       if (failure) break;
     }
-  } finally {
-    await driver.close();
-    if (enabled && ctx.door) askRedirects = (await ctx.door.askRedirects()) - asksBefore;
-    if (crossedDoor) await ctx.door?.reset();
+  } catch (err) {
+    thrown = { error: err };
   }
+  // Clean up on every path; an error here never hides the run's own error (which comes first).
+  const cleanup: (() => Promise<void>)[] = [
+    () => driver.close(),
+    async () => {
+      if (enabled && ctx.door && !thrown) askRedirects = (await ctx.door.askRedirects()) - asksBefore;
+    },
+    async () => {
+      if (crossedDoor) await ctx.door?.reset();
+    },
+  ];
+  for (const step of cleanup) {
+    try {
+      await step();
+    } catch (err) {
+      thrown ??= { error: err };
+    }
+  }
+  if (thrown) throw thrown.error;
   return { records, failure, commands: records.length, crossedDoor, enabled, askRedirects, clusterCommands, clusterMs };
 }
 

@@ -4,10 +4,12 @@
  * mutant runner, the benchmark and the vitest test, so all of them run the same checks.
  */
 import type { ImplPatch } from '../../src/fencing/patch.js';
+import { ValkeyUnavailableError } from '../../src/valkey/index.js';
 import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/fencing/state.js';
 import type { CheckSet } from './checks.js';
 import { openPropsEnv, type PropsTopology } from './env.js';
 import { runFencingProps, type PropsResult } from './props.js';
+import { asInfrastructureFault, type Fault } from '../../src/valkey/fault.js';
 
 export type SuiteTopology = PropsTopology | 'both';
 
@@ -26,6 +28,8 @@ export interface SuiteOptions {
   readonly bounds?: FencingBounds;
   readonly traceLabel?: string;
   readonly log?: (line: string) => void;
+  /** Progress lines (a phase starts, runs done so far). */
+  readonly progress?: (line: string) => void;
 }
 
 export interface SuitePhase {
@@ -36,8 +40,13 @@ export interface SuitePhase {
 export interface SuiteResult {
   readonly passed: boolean;
   readonly phases: readonly SuitePhase[];
-  /** The failing phase, if any (its result carries seed, path and trace). */
+  /** The failing phase, if any (its result carries seed, path and trace). Never set with notRun. */
   readonly failed?: SuitePhase;
+  /**
+   * An infrastructure fault stopped the suite (a lost connection, a server gone, a timeout, NOPERM):
+   * could not run, exit 2 — never a counterexample. `passed` is false.
+   */
+  readonly notRun?: { readonly topology: PropsTopology; readonly fault: Fault };
 }
 
 export const DEFAULT_RUNS = 500;
@@ -48,7 +57,10 @@ export function randomSeed(): number {
   return (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
 }
 
-/** Runs the phases in order and stops at the first failure. ValkeyUnavailableError propagates (not run). */
+/**
+ * Runs the phases in order and stops at the first failure or fault. ValkeyUnavailableError from
+ * starting the topologies propagates (not run); a fault met later is returned as `notRun`.
+ */
 export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> {
   if (opts.path !== undefined && opts.topology === 'both') throw new RangeError('--path replays one run: give --topology standalone or door with it');
   if (opts.path !== undefined && opts.seed === undefined) throw new RangeError('--path needs the --seed it was printed with');
@@ -63,9 +75,19 @@ export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> 
   const phases: SuitePhase[] = [];
   for (const p of plan) {
     if (p.runs === 0) continue;
-    const env = await openPropsEnv(p.topology, { ...(opts.patch ? { patch: opts.patch } : {}), bounds: opts.bounds ?? DEFAULT_BOUNDS });
+    let env: Awaited<ReturnType<typeof openPropsEnv>>;
     try {
-      const result = await runFencingProps(env.ctx, {
+      env = await openPropsEnv(p.topology, { ...(opts.patch ? { patch: opts.patch } : {}), bounds: opts.bounds ?? DEFAULT_BOUNDS });
+    } catch (err) {
+      const f = err instanceof ValkeyUnavailableError ? null : asInfrastructureFault(err, { during: `starting the ${p.topology} topology` });
+      if (f) return { passed: false, phases, notRun: { topology: p.topology, fault: f.fault } };
+      throw err;
+    }
+    let result: PropsResult;
+    try {
+      // Inside the try: nothing between opening the env and this try may throw past its close.
+      opts.progress?.(`[${p.topology}] ${p.runs} runs (seed ${p.seed})…`);
+      result = await runFencingProps(env.ctx, {
         runs: p.runs,
         maxCommands: opts.maxCommands,
         seed: p.seed,
@@ -73,13 +95,26 @@ export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> 
         ...(opts.checks ? { checks: opts.checks } : {}),
         ...(opts.traceLabel ? { traceLabel: opts.traceLabel } : {}),
         ...(opts.log ? { log: (l: string) => opts.log!(`[${p.topology}] ${l}`) } : {}),
+        ...(opts.progress ? { progress: (l: string) => opts.progress!(`[${p.topology}] ${l}`) } : {}),
       });
-      const phase = { topology: p.topology, result };
-      phases.push(phase);
-      if (!result.passed) return { passed: false, phases, failed: phase };
-    } finally {
-      await env.close();
+    } catch (err) {
+      await env.close().catch(() => {});
+      const f = asInfrastructureFault(err);
+      if (f) return { passed: false, phases, notRun: { topology: p.topology, fault: f.fault } };
+      throw err;
     }
+    const phase = { topology: p.topology, result };
+    phases.push(phase);
+    try {
+      await env.close();
+    } catch (err) {
+      // A fault while closing: whatever the runs found just before it is not a verdict either.
+      const f = asInfrastructureFault(err, { during: `closing the ${p.topology} topology` });
+      if (!f) throw err;
+      return { passed: false, phases, notRun: { topology: p.topology, fault: result.fault ?? f.fault } };
+    }
+    if (result.fault) return { passed: false, phases, notRun: { topology: p.topology, fault: result.fault } };
+    if (!result.passed) return { passed: false, phases, failed: phase };
   }
   return { passed: true, phases };
 }

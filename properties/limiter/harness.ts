@@ -17,6 +17,7 @@
 import { ABSENT, advance, expireIfIdle, step, type Row, type Stored } from '../../models/limiter/index.js';
 import { bucketSpec, LimiterError, type BucketSpec, type Limiter, type LimiterResult, type Request } from '../../src/limiter/index.js';
 import type { ValkeyClient } from '../../src/valkey/index.js';
+import { asInfrastructureFault, InfrastructureFault, oneLine } from '../../src/valkey/fault.js';
 import { CASE_TIME_BOUND_MS, HORIZON_MARGIN_MS, type InitialState, type LimiterCase, type LimiterCommand, type Order } from './arbitraries.js';
 import type { ReplyDropper } from './reply-dropper.js';
 import { hostClockOffset, setHostClockOffset } from './host-clock.js';
@@ -173,6 +174,15 @@ async function runCall(
     outcome = { err };
   }
   if (drop) dropper!.disarm();
+  // Faults are not verdicts: a call that failed for the infrastructure's reasons (NOPERM, a lost
+  // connection, a timeout) says nothing about the limiter; nor does a lost reply nobody injected.
+  if ('err' in outcome) {
+    const fault = asInfrastructureFault(outcome.err, { during: `${where}: the limiter call` });
+    if (fault) throw fault;
+  } else if (!drop && outcome.ok.kind === 'unknown' && outcome.ok.reason === 'connection-lost') {
+    throw asInfrastructureFault(new Error(outcome.ok.message), { during: `${where}: a reply was lost with no fault injected` }) ??
+      new InfrastructureFault({ kind: 'connection-lost', reason: oneLine(`${where}: a reply was lost with no fault injected: ${outcome.ok.message}`) });
+  }
   const after = await serverTimeMs(ctx.admin);
   clock.last = after;
 

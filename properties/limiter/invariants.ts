@@ -16,6 +16,7 @@ import { faultsUnavailable } from './property.js';
 import { emptyRowStats, runCase, type RowKey } from './harness.js';
 import { setHostClockOffset } from './host-clock.js';
 import { evalCalls, serverTimeMs, totalScriptExecutions } from './observe.js';
+import { asInfrastructureFault, describeFault, probeHealth, type Fault, type InfrastructureFault } from '../../src/valkey/fault.js';
 
 export interface InvariantContext {
   readonly topology: Topology;
@@ -43,11 +44,14 @@ export interface InvariantOutcome {
   readonly title: string;
   readonly status: 'passed' | 'failed' | 'not-run';
   readonly detail: string;
+  /** Set when an infrastructure fault made it not-run (then the topology's run is not-run too). */
+  readonly fault?: Fault;
 }
 
 const ANY = () => null;
 /** Checks that read server-wide counters (INFO commandstats) or flush scripts need a topology of their own. */
-const OWNED = (t: Topology) => (t.owned ? null : 'reads server-wide script counters / flushes scripts: needs a topology the harness owns');
+const OWNED = (t: Topology) =>
+  t.owned ? null : `needs an owned topology: reads server-wide script counters / flushes scripts, and the harness did not start every node of this ${t.provider} endpoint`;
 /** A bucket of `capacity` tokens that refills 1 token per 1,000 s: no refill worth a token during a check. */
 const slowSpec = (capacity: number) => bucketSpec({ capacity, refillPerSecond: 0.001, idleTtlMs: 60_000 });
 const SLOW = slowSpec(3);
@@ -366,7 +370,10 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
 export async function runInvariants(topology: Topology, only?: readonly string[]): Promise<InvariantOutcome[]> {
   const admin = topology.client();
   const subject = topology.client();
-  const primaries = topology.nodes.filter((n) => n.role === 'primary').map((n) => createClient({ kind: 'standalone', host: n.host, port: n.port }));
+  // On an endpoint the harness does not own these raw node connections refuse SCRIPT FLUSH & co. too
+  // (the OWNED gate keeps such checks from running; this is the second lock).
+  const guard = topology.owned ? {} : { destructive: topology.destructiveAllowed ? ('announce' as const) : ('refuse' as const) };
+  const primaries = topology.nodes.filter((n) => n.role === 'primary').map((n) => createClient({ kind: 'standalone', host: n.host, port: n.port }, guard));
   const run = randomBytes(3).toString('hex');
   const ctx: InvariantContext = {
     topology,
@@ -376,9 +383,16 @@ export async function runInvariants(topology: Topology, only?: readonly string[]
     pair: (name) => [`lim:{inv.${run}.${name}}:first`, `lim:{inv.${run}.${name}}:second`],
   };
   const out: InvariantOutcome[] = [];
+  // Faults are not verdicts: after the first, every later check is not-run with it at once.
+  let fault: InfrastructureFault | null = null;
+  const faulted = (inv: LimiterInvariant, f: InfrastructureFault): InvariantOutcome => ({ name: inv.name, title: inv.title, status: 'not-run', detail: `could not run: ${describeFault(f.fault)}`, fault: f.fault });
   try {
     for (const inv of LIMITER_INVARIANTS) {
       if (only && !only.includes(inv.name)) continue;
+      if (fault) {
+        out.push(faulted(inv, fault));
+        continue;
+      }
       const why = inv.notApplicable(topology);
       if (why !== null) {
         out.push({ name: inv.name, title: inv.title, status: 'not-run', detail: why });
@@ -387,7 +401,9 @@ export async function runInvariants(topology: Topology, only?: readonly string[]
       try {
         out.push({ name: inv.name, title: inv.title, status: 'passed', detail: await inv.run(ctx) });
       } catch (err) {
-        out.push({ name: inv.name, title: inv.title, status: 'failed', detail: err instanceof Error ? err.message : String(err) });
+        // A failure counts only on a healthy system: a fault, or a node that does not answer now, is not-run.
+        fault = asInfrastructureFault(err, { during: inv.name }) ?? (await probeHealth([admin, ...(topology.owned ? primaries : [])].map((c) => ({ ping: () => c.ping() }))));
+        out.push(fault ? faulted(inv, fault) : { name: inv.name, title: inv.title, status: 'failed', detail: err instanceof Error ? err.message : String(err) });
       }
     }
   } finally {

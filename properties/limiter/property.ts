@@ -11,6 +11,7 @@ import { closeClient, nodeClient, type Topology, type ValkeyClient } from '../..
 import { limiterCaseArb, type LimiterCase } from './arbitraries.js';
 import { startReplyDropper, type ReplyDropper } from './reply-dropper.js';
 import { addRowStats, emptyRowStats, LimiterViolation, runCase, type CheckName, type RowStats } from './harness.js';
+import { asInfrastructureFault, FaultLatch, probeHealth, type Fault } from '../../src/valkey/fault.js';
 
 export interface LimiterPropertyOptions {
   readonly topology: Topology;
@@ -37,6 +38,11 @@ export interface LimiterPropertyResult {
   readonly faults: boolean;
   /** Rows exercised by the passing (non-shrinking) runs. */
   readonly stats: RowStats;
+  /**
+   * An infrastructure fault (lost connection, server gone, timeout, NOPERM) stopped the run: not
+   * run, never a counterexample — `passed` is false, and there is no path, violation or case.
+   */
+  readonly fault?: Fault;
 }
 
 /** Replay hint every failure prints. */
@@ -50,7 +56,7 @@ export function replayHint(r: Pick<LimiterPropertyResult, 'seed' | 'path'>): str
  * cluster in containers announces addresses the proxies cannot stand in for).
  */
 export function faultsUnavailable(topology: Topology): string | null {
-  if (!topology.owned) return 'lost-reply faults need a topology the harness owns';
+  if (!topology.owned) return `lost-reply faults: needs an owned topology (the harness did not start every node of this ${topology.provider} endpoint)`;
   if (topology.spec.kind === 'cluster' && topology.provider !== 'native') return 'lost-reply faults on a cluster need native nodes (announced addresses = proxied addresses)';
   return null;
 }
@@ -63,28 +69,44 @@ export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<
   const admin: ValkeyClient = topology.client();
   let dropper: ReplyDropper | undefined;
   let subject: ValkeyClient | undefined;
+  const stats = emptyRowStats();
+  const notRun = (fault: Fault): LimiterPropertyResult => ({ passed: false, topology: topology.spec.kind, numRuns: 0, seed: opts.seed ?? 0, faults, stats, fault });
   try {
-    if (faults) dropper = await startReplyDropper(topology);
-    else subject = topology.client();
     const options = limiterOptions(opts.patch);
-    // A lost reply must be the script's own: with the script not yet cached, the first drop-call
-    // would lose a NOSCRIPT reply instead (nothing executed) while its replay, on a server that has
-    // the script by then, loses the real one. Deploying the script first makes both runs alike.
-    if (faults) await deployScript(topology, options.script ?? orderedLimiterScript());
+    try {
+      if (faults) dropper = await startReplyDropper(topology);
+      else subject = topology.client();
+      // A lost reply must be the script's own: with the script not yet cached, the first drop-call
+      // would lose a NOSCRIPT reply instead (nothing executed) while its replay, on a server that has
+      // the script by then, loses the real one. Deploying the script first makes both runs alike.
+      if (faults) await deployScript(topology, options.script ?? orderedLimiterScript());
+    } catch (err) {
+      const f = asInfrastructureFault(err, { during: 'setting up the limiter property' });
+      if (f) return notRun(f.fault);
+      throw err;
+    }
     const limiter = new Limiter(dropper?.client ?? subject!, options);
     const ctx = { admin, limiter, ...(dropper ? { dropper } : {}) };
     const run = randomBytes(3).toString('hex');
     let n = 0;
-    const stats = emptyRowStats();
     let failing = false;
+    // Faults are not verdicts: the first is remembered, every later call (shrinking included) fails
+    // at once with it, and the result is not-run whatever fast-check reports.
+    const latch = new FaultLatch();
     const property = fc.asyncProperty(limiterCaseArb(faults), async (c) => {
+      latch.throwIfFaulted();
       const tag = `lim:{${run}.${n++}}`;
       const caseStats = emptyRowStats();
       try {
         await runCase(ctx, c, [`${tag}:a`, `${tag}:b`], caseStats);
       } catch (err) {
         failing = true;
-        throw err;
+        const f = asInfrastructureFault(err);
+        if (f) throw latch.record(f);
+        // A check failed: a verdict only if the system is healthy now.
+        const sick = await probeHealth([{ ping: () => admin.ping() }, ...(dropper ? [{ ping: () => dropper!.executions() }] : [])]);
+        if (sick) throw latch.record(sick);
+        throw latch.capture(err);
       }
       if (!failing) addRowStats(stats, caseStats);
     });
@@ -94,6 +116,7 @@ export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<
       ...(opts.path !== undefined ? { path: opts.path } : {}),
     });
     const base = { topology: topology.spec.kind, numRuns: details.numRuns, seed: details.seed, faults, stats };
+    if (latch.fault) return { passed: false, ...base, fault: latch.fault.fault };
     if (!details.failed) return { passed: true, ...base };
     const err = details.errorInstance;
     return {

@@ -33,7 +33,10 @@ export async function startReplyDropper(topology: Topology): Promise<ReplyDroppe
   const primaries = topology.nodes.filter((n) => n.role === 'primary');
   const proxies = new Map<string, FaultProxy>();
   const direct: ValkeyClient[] = [];
+  let client: ValkeyClient | undefined;
   const stopAll = async () => {
+    // The client under test too: a setup step that fails after it was created must not leak it.
+    if (client) await closeClient(client);
     await Promise.all(direct.map(closeClient));
     await Promise.all([...proxies.values()].map((p) => p.stop()));
   };
@@ -43,7 +46,6 @@ export async function startReplyDropper(topology: Topology): Promise<ReplyDroppe
       direct.push(createClient({ kind: 'standalone', host: n.host, port: n.port }));
     }
     const prefix = topology.keyPrefix ? { keyPrefix: topology.keyPrefix } : {};
-    let client: ValkeyClient;
     let proxyFor: (key: string) => FaultProxy;
     if (topology.spec.kind === 'standalone') {
       const only = [...proxies.values()][0]!;
@@ -61,20 +63,18 @@ export async function startReplyDropper(topology: Topology): Promise<ReplyDroppe
         return p;
       };
     }
+    const subject: ValkeyClient = client;
     return {
-      client,
+      client: subject,
       armDrop: async (key) => {
         const proxy = proxyFor(key);
-        if (client instanceof Cluster) await Promise.all(client.nodes('master').map((n) => n.ping()));
-        else await client.ping();
+        if (subject instanceof Cluster) await Promise.all(subject.nodes('master').map((n) => n.ping()));
+        else await subject.ping();
         proxy.dropNextReply();
       },
       disarm: () => proxies.forEach((p) => p.disarm()),
       executions: () => totalScriptExecutions(direct),
-      stop: async () => {
-        await closeClient(client);
-        await stopAll();
-      },
+      stop: stopAll,
     };
   } catch (err) {
     await stopAll();

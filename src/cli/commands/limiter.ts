@@ -13,6 +13,7 @@ import { replayHint, runLimiterProperty, type LimiterPropertyResult } from '../.
 import { runInvariants, type InvariantOutcome } from '../../../properties/limiter/invariants.js';
 import { addRowStats, emptyRowStats, type RowKey, type RowStats } from '../../../properties/limiter/harness.js';
 import { CASE_TIME_BOUND_MS } from '../../../properties/limiter/arbitraries.js';
+import { asInfrastructureFault, describeFault, type Fault } from '../../valkey/fault.js';
 
 export const DEFAULT_LIMITER_RUNS = 1000;
 
@@ -37,13 +38,16 @@ Options:
   --no-invariants run the property only
   --json          print a fencecheck.stage/1 report
 
-Exit codes: 0 all held · 1 a property or invariant failed (seed and path printed) · 2 Valkey could
-not be started · 3 bad --patch module · 64 usage`;
+Exit codes: 0 all held · 1 a property or invariant failed on a healthy system (seed and path
+printed) · 2 could not run (Valkey could not be started, or a fault: connection lost, server gone,
+timeout, NOPERM — never a counterexample) · 3 bad --patch module · 64 usage`;
 
 interface TopologyRun {
   readonly topology: 'standalone' | 'cluster';
   readonly status: 'ran' | 'not-run';
   readonly reason?: string;
+  /** The infrastructure fault that made it not-run, if one did. */
+  readonly fault?: Fault;
   readonly property?: LimiterPropertyResult;
   readonly invariants?: readonly InvariantOutcome[];
 }
@@ -102,6 +106,11 @@ export const command: Command = {
         log(`[${name}] not run: ${err.message}`);
         continue;
       }
+      // Faults are not verdicts: one met anywhere on this topology makes its whole run not-run.
+      const faulted = (f: Fault) => {
+        runs.push({ topology: name, status: 'not-run', reason: describeFault(f), fault: f });
+        log(`[${name}] could not run: ${describeFault(f)}`);
+      };
       try {
         log(`[${name}] property: ${numRuns} generated cases…`);
         const property = await runLimiterProperty({
@@ -111,13 +120,27 @@ export const command: Command = {
           ...(values.path !== undefined ? { path: values.path } : {}),
           ...(patch ? { patch } : {}),
         });
-        if (!property.passed) log(`[${name}] FAILED ${property.violated}: ${property.message}\n[${name}] replay: fencecheck limiter --topology ${name} ${replayHint(property)}${values.patch ? ` --patch ${values.patch}` : ''}`);
+        if (property.fault) {
+          faulted(property.fault);
+          continue;
+        }
         let invariants: InvariantOutcome[] | undefined;
         if (!values['no-invariants']) {
           log(`[${name}] invariant tests…`);
           invariants = await runInvariants(topology);
+          const f = invariants.find((i) => i.fault)?.fault;
+          if (f) {
+            faulted(f);
+            continue;
+          }
         }
+        // Printed only now: a failure followed by a fault on the same topology is not a verdict.
+        if (!property.passed) log(`[${name}] FAILED ${property.violated}: ${property.message}\n[${name}] replay: fencecheck limiter --topology ${name} ${replayHint(property)}${values.patch ? ` --patch ${values.patch}` : ''}`);
         runs.push({ topology: name, status: 'ran', property, ...(invariants ? { invariants } : {}) });
+      } catch (err) {
+        const f = asInfrastructureFault(err);
+        if (!f) throw err;
+        faulted(f.fault);
       } finally {
         await topology.stop();
       }

@@ -3,6 +3,7 @@ import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { ValkeyUnavailableError } from '../../valkey/index.js';
+import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
 import type { ImplPatch } from '../../fencing/patch.js';
 import { loadManifest, mutantsFor } from '../../mutants/manifest.js';
@@ -37,8 +38,9 @@ Options:
   --invariant NAME   check this invariant alone with TypeOK (as the mutant runner does)
   --json             print a StageReport (fencecheck.stage/1)
 
-Exit codes: 0 every run held · 1 a check failed (seed, path and trace printed) · 2 not run (no Valkey) ·
-3 bad input (unknown mutant) · 64 usage`;
+Exit codes: 0 every run held · 1 a check failed on a healthy system (seed, path and trace printed) ·
+2 could not run (no Valkey, or a fault: connection lost, server gone, timeout, NOPERM — never a
+counterexample) · 3 bad input (unknown mutant) · 64 usage`;
 
 function positive(name: string, v: string | undefined, dflt: number, allowZero = false): number {
   if (v === undefined) return dflt;
@@ -111,11 +113,17 @@ export const command: Command = {
         ...(values.mutant ? { traceLabel: values.mutant } : {}),
         ...(values.invariant ? { checks: invariantAlone(values.invariant as InvariantName) } : {}),
         log,
+        progress: log,
       });
       const t = suiteTotals(suite);
       const phases = suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`).join(', ');
       const counts = { runs: t.runs, commands: t.commands, doorCrossings: t.doorCrossings, reshards: t.reshards, askRedirects: t.askRedirects };
       const f = suite.failed?.result.failure;
+      if (suite.notRun) {
+        const reason = `${suite.notRun.topology}: ${describeFault(suite.notRun.fault)}`;
+        emit(stageReport({ stage: 'props', status: 'not-run', reason, startedAt, durationMs: t.durationMs, counts, summary: `could not run: an infrastructure fault stopped the ${suite.notRun.topology} runs after ${t.runs} completed run(s); no counterexample`, details: { topology: suite.notRun.topology, fault: suite.notRun.fault } }));
+        return ExitCode.NotRun;
+      }
       if (suite.passed) {
         emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held` }));
         return ExitCode.Ok;
@@ -141,6 +149,11 @@ export const command: Command = {
     } catch (err) {
       if (err instanceof ValkeyUnavailableError) {
         emit(stageReport({ stage: 'props', status: 'not-run', reason: err.message, startedAt, durationMs: 0, summary: 'no Valkey to run the scripts on' }));
+        return ExitCode.NotRun;
+      }
+      const fault = asInfrastructureFault(err);
+      if (fault) {
+        emit(stageReport({ stage: 'props', status: 'not-run', reason: fault.message, startedAt, durationMs: 0, summary: 'could not run: an infrastructure fault; no counterexample', details: { fault: fault.fault } }));
         return ExitCode.NotRun;
       }
       throw err;
