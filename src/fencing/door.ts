@@ -6,7 +6,7 @@
  * clients meet ASK/TRYAGAIN/MOVED. ../shared/design/fencing-scripts.md "Topologies and the mode door".
  */
 import type { Redis } from 'ioredis';
-import { closeClient, createClient, type Topology, type ValkeyClient } from '../valkey/index.js';
+import { closeClient, createClient, type NodeInfo, type Topology, type ValkeyClient } from '../valkey/index.js';
 import { NotOwnedError } from '../valkey/errors.js';
 import { keySlot, SLOT_COUNT } from '../slots/index.js';
 import type { KeyslotCheck } from '../gate/observations.js';
@@ -97,6 +97,16 @@ export async function createDoor(topology: Topology): Promise<DoorBackend> {
   const primaries = topology.nodes.filter((n) => n.role === 'primary');
   if (primaries.length < 2) throw new Error('the door needs at least two primaries to reshard onto');
   const admins = primaries.map((n) => createClient({ kind: 'standalone', host: n.host, port: n.port }) as Redis);
+  try {
+    return await openDoor(topology, primaries, admins);
+  } catch (err) {
+    // A door that could not be shaped (a node gone, a view that never converged) leaks no client.
+    await Promise.all(admins.map((a) => closeClient(a)));
+    throw err;
+  }
+}
+
+async function openDoor(topology: Topology, primaries: readonly NodeInfo[], admins: readonly Redis[]): Promise<DoorBackend> {
   const ids = await Promise.all(admins.map(async (a) => String(await a.call('CLUSTER', 'MYID'))));
   // A primary that loses its last slot would otherwise turn itself into a replica of the new owner.
   await Promise.all(admins.map((a) => a.call('CONFIG', 'SET', 'cluster-allow-replica-migration', 'no')));

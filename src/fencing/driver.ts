@@ -7,6 +7,7 @@
  */
 import type { FencingEvent } from '../../models/fencing/index.js';
 import { OutcomeUnknownError, type Topology, type ValkeyClient, closeClient } from '../valkey/index.js';
+import { classifyFault } from '../valkey/fault.js';
 import { createGate, type Gate, type GateDecision } from '../gate/gate.js';
 import { isGateStep, type GateStep } from '../gate/rules.js';
 import type { GateObservations } from '../gate/observations.js';
@@ -200,15 +201,19 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
 
   const operator = () => operatorClient(conn, scripts);
 
-  /** observe(), retried while the server is busy or the connection is being re-established. */
+  /**
+   * observe(), retried while the server is still running the script (BUSY, up to 30 s) or the
+   * connection is being re-established (up to 2 s); a server that stays gone is a fault at once.
+   */
   async function settledObserve(): Promise<FencingState> {
-    const deadline = Date.now() + 30_000;
+    const started = Date.now();
     for (;;) {
       try {
         return await observe();
       } catch (err) {
-        const transient = err instanceof Error && /BUSY|Connection is closed|max retries per request|ECONNRESET/i.test(err.message);
-        if (!transient || Date.now() > deadline) throw err;
+        const kind = classifyFault(err)?.kind;
+        const limit = kind === 'busy' ? 30_000 : kind === 'connection-lost' ? 2_000 : -1;
+        if (Date.now() - started > limit) throw err;
         await sleep(20);
       }
     }
