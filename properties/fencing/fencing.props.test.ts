@@ -6,7 +6,7 @@ import { TRACE_SCHEMA, type FencingTrace } from '../../src/trace/format.js';
 import M1 from '../../mutants/impl/M1.js';
 import { invariantAlone } from './checks.js';
 import { formatFailure } from './props.js';
-import { runFencingSuite, randomSeed } from './suite.js';
+import { runFencingSuite, randomSeed, suiteCoverage } from './suite.js';
 
 // CI keeps these small; `fencecheck props` runs the full 500 (+ door runs).
 const RUNS = 60;
@@ -20,6 +20,14 @@ describe('fencing properties on real Valkey', () => {
     expect(r.passed, f ? `${formatFailure(f)} (--topology ${r.failed!.topology})` : r.failed?.result.error ?? `seed ${seed}`).toBe(true);
     expect(r.phases.map((p) => p.result.runs)).toEqual([RUNS, DOOR_RUNS]);
     expect(r.phases.reduce((a, p) => a + p.result.commands, 0)).toBeGreaterThan(RUNS * 5);
+    // The share of the model the sampled runs visited, per topology and merged.
+    const cov = suiteCoverage(r);
+    for (const p of r.phases) {
+      expect(p.result.coverage.states).toBeGreaterThan(1);
+      expect(p.result.coverage.transitions).toBeGreaterThan(0);
+      expect(cov.all.states).toBeGreaterThanOrEqual(p.result.coverage.states);
+    }
+    expect(cov.all.states).toBeLessThan(cov.all.modelStates);
   });
 
   it('a counterexample replays exactly from its seed and path, and is saved as a trace', async () => {

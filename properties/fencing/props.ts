@@ -20,6 +20,7 @@ import { intentLabel, runArbitrary, type Intent } from './intents.js';
 import { executeRun, type RunContext, type RunFailure, type StepRecord } from './run.js';
 import { FaultLatch, probeHealth, type Fault } from '../../src/valkey/fault.js';
 import { closeClient } from '../../src/valkey/index.js';
+import { coverageTracker, type CoverageTracker, type ModelCoverage } from '../../src/conform/coverage.js';
 
 export interface PropsOptions {
   readonly runs: number;
@@ -58,6 +59,9 @@ export interface PropsResult {
   readonly clusterMs: number;
   readonly followedGateSteps: number;
   readonly durationMs: number;
+  /** The share of the model's states and labelled transitions these runs visited (on the real keyspace). */
+  readonly coverage: ModelCoverage;
+  readonly visited: CoverageTracker;
   readonly failure: PropsFailure | null;
   /** A run threw (not a check failure, not a fault): the error, with seed and path. */
   readonly error?: string;
@@ -127,6 +131,16 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   const only = ctx.door ? undefined : ctx.topology.nodes[0];
   const where = only ? { endpoint: `${only.host}:${only.port}` } : {};
   const every = Math.max(1, Math.ceil(opts.runs / 10));
+  const visited = coverageTracker(bounds);
+  const visit = (records: readonly StepRecord[]) => {
+    let prev = initialState(bounds);
+    visited.state(prev);
+    for (const rec of records) {
+      if (rec.event && rec.status === 'applied') visited.transition(prev, rec.event);
+      visited.state(rec.observed);
+      prev = rec.observed;
+    }
+  };
   const property = fc.asyncProperty(arb, async ([intents, expiry]) => {
     latch.throwIfFaulted();
     let r: Awaited<ReturnType<typeof executeRun>>;
@@ -143,6 +157,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     clusterCommands += r.clusterCommands;
     clusterMs += r.clusterMs;
     followed += r.records.filter((x) => x.followed).length;
+    visit(r.records);
     if (r.failure) {
       // A check failed: a verdict only on a healthy system (every node answers now).
       const sick = await healthFault(runCtx);
@@ -158,7 +173,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     seed,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
   });
-  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started };
+  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited };
   if (latch.fault) {
     opts.log?.(`props: could not run: ${latch.fault.message}`);
     return { ...base, passed: false, failure: null, fault: latch.fault.fault };

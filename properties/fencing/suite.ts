@@ -8,6 +8,7 @@ import { ValkeyUnavailableError } from '../../src/valkey/index.js';
 import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/fencing/state.js';
 import type { CheckSet } from './checks.js';
 import { openPropsEnv, type PropsTopology } from './env.js';
+import { coverageTracker, type ModelCoverage } from '../../src/conform/coverage.js';
 import { runFencingProps, type PropsResult } from './props.js';
 import { asInfrastructureFault, type Fault } from '../../src/valkey/fault.js';
 
@@ -117,6 +118,17 @@ export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> 
     if (!result.passed) return { passed: false, phases, failed: phase };
   }
   return { passed: true, phases };
+}
+
+/** Model coverage per topology and of the whole suite (visits of every phase merged). */
+export function suiteCoverage(r: SuiteResult, bounds: FencingBounds = DEFAULT_BOUNDS): { readonly perTopology: Readonly<Record<string, ModelCoverage>>; readonly all: ModelCoverage } {
+  const all = coverageTracker(bounds);
+  const perTopology: Record<string, ModelCoverage> = {};
+  for (const p of r.phases) {
+    perTopology[p.topology] = p.result.coverage;
+    all.merge(p.result.visited);
+  }
+  return { perTopology, all: all.result() };
 }
 
 export function suiteTotals(r: SuiteResult): { runs: number; commands: number; doorCrossings: number; reshards: number; askRedirects: number; durationMs: number } {

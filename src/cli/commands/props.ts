@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
+import { formatCoverage } from '../../conform/coverage.js';
 import { ValkeyUnavailableError } from '../../valkey/index.js';
 import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
@@ -14,6 +15,7 @@ import {
   DEFAULT_MAX_COMMANDS,
   DEFAULT_RUNS,
   runFencingSuite,
+  suiteCoverage,
   suiteTotals,
   type SuiteTopology,
 } from '../../../properties/fencing/suite.js';
@@ -117,7 +119,24 @@ export const command: Command = {
       });
       const t = suiteTotals(suite);
       const phases = suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`).join(', ');
-      const counts = { runs: t.runs, commands: t.commands, doorCrossings: t.doorCrossings, reshards: t.reshards, askRedirects: t.askRedirects };
+      // What share of the model these sampled runs visited (the conformance tour covers all of it).
+      const cov = suiteCoverage(suite);
+      const counts = {
+        runs: t.runs,
+        commands: t.commands,
+        doorCrossings: t.doorCrossings,
+        reshards: t.reshards,
+        askRedirects: t.askRedirects,
+        modelStatesVisited: cov.all.states,
+        modelStates: cov.all.modelStates,
+        modelTransitionsVisited: cov.all.transitions,
+        modelTransitions: cov.all.modelTransitions,
+      };
+      const coverage = { perTopology: cov.perTopology, all: cov.all };
+      if (!values.json) {
+        for (const [topo, c] of Object.entries(cov.perTopology)) process.stdout.write(`props: model coverage, ${topo} runs: ${formatCoverage(c)}\n`);
+        if (Object.keys(cov.perTopology).length > 1) process.stdout.write(`props: model coverage, all runs: ${formatCoverage(cov.all)}\n`);
+      }
       const f = suite.failed?.result.failure;
       if (suite.notRun) {
         const reason = `${suite.notRun.topology}: ${describeFault(suite.notRun.fault)}`;
@@ -125,7 +144,7 @@ export const command: Command = {
         return ExitCode.NotRun;
       }
       if (suite.passed) {
-        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held` }));
+        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: { coverage } }));
         return ExitCode.Ok;
       }
       const failed = suite.failed!;
@@ -142,7 +161,7 @@ export const command: Command = {
           counts,
           summary,
           ...(f?.tracePath ? { traces: [f.tracePath] } : {}),
-          details: f ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents } : { topology: failed.topology, error: failed.result.error },
+          details: f ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage } : { topology: failed.topology, error: failed.result.error, coverage },
         }),
       );
       return ExitCode.Failed;
