@@ -4,6 +4,7 @@ import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { formatCoverage } from '../../conform/coverage.js';
 import { ValkeyUnavailableError } from '../../valkey/index.js';
+import { NotOwnedError } from '../../valkey/errors.js';
 import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
 import type { ImplPatch } from '../../fencing/patch.js';
@@ -167,7 +168,7 @@ export const command: Command = {
       return ExitCode.Failed;
     } catch (err) {
       if (err instanceof ValkeyUnavailableError) {
-        emit(stageReport({ stage: 'props', status: 'not-run', reason: err.message, startedAt, durationMs: 0, summary: 'no Valkey to run the scripts on' }));
+        emit(stageReport({ stage: 'props', status: 'not-run', reason: err.message, startedAt, durationMs: 0, summary: err instanceof NotOwnedError ? 'not run: needs an owned topology' : 'no Valkey to run the scripts on' }));
         return ExitCode.NotRun;
       }
       const fault = asInfrastructureFault(err);
