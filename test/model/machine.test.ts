@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOUNDS, NONE, canonicalKey, initialState, type FencingState } from '../../src/fencing/state.js';
 import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
+import { explore } from '../../src/model/explore.js';
 import {
   GUARD_NAMES,
   allEvents,
@@ -90,6 +91,16 @@ describe('fencing machine API', () => {
     const m1 = { guards: { AcquireB_OldLeaseFree: () => true } };
     expect(nextState(s, { type: 'AcquireB', p: 'p2' }, b, m1)?.newLease.owner).toBe('p2');
     expect(nextState(s, { type: 'AcquireB', p: 'p2' }, b)).toBeNull();
+    // Exactly its guard: on this state and on the two around it, every other event has the same
+    // successor (or refusal) with and without the override; only the AcquireB instances differ.
+    const differs: string[] = [];
+    for (const st of [s, run(s, { type: 'MigrateB', p: 'p1' }), run(s, { type: 'Backfill' })]) {
+      for (const ev of allEvents(b)) {
+        const [plain, mutated] = [nextState(st, ev, b), nextState(st, ev, b, m1)];
+        if ((plain && canonicalKey(plain)) !== (mutated && canonicalKey(mutated))) differs.push(`${eventLabel(ev)} in ${st.oldLease.owner === NONE ? 'old-free' : 'old-held'}`);
+      }
+    }
+    expect(differs.sort()).toEqual(['AcquireB(p1) in old-held', 'AcquireB(p1) in old-held', 'AcquireB(p2) in old-held', 'AcquireB(p2) in old-held', 'AcquireB(p3) in old-held', 'AcquireB(p3) in old-held']);
   });
 
   it('an effect override also moves the MaxGen bound with it (the bound guards the issued generation)', () => {
@@ -107,6 +118,16 @@ describe('fencing machine API', () => {
     expect(events).not.toContain('RevertDisabled');
     expect(events).not.toContain('RollbackPhase');
     expect(events).toEqual(['AcquireC', 'AcquireC', 'AcquireC']);
+    // Not just that one state: on every reachable enabled state, every enabled event keeps the mode
+    // enabled, the fleet and target on C (the one-way door).
+    const reached = [...explore({ bounds: b }).states.values()].filter((x) => x.mode === 'enabled');
+    expect(reached.length).toBeGreaterThan(1);
+    for (const x of reached) {
+      for (const ev of enabledEvents(x, b)) {
+        const y = nextState(x, ev, b)!;
+        expect({ mode: y.mode, target: y.target, version: y.version }, `${eventLabel(ev)} in ${canonicalKey(x)}`).toEqual({ mode: 'enabled', target: 'C', version: { p1: 'C', p2: 'C', p3: 'C' } });
+      }
+    }
   });
 
   it('a snapshot built from a state sits in the regions its variables name', () => {

@@ -28,12 +28,22 @@ const fixture = (id: string, target: string, file: string): MutantEntry => ({
   layers: { model: { patch: `test/model/fixtures/${file}` } },
 });
 
-describe('model-layer mutants', () => {
-  let results: MutantResult[] = [];
-
-  it('kills all nine fencing mutants, each by its expected invariant', { timeout: 300_000 }, async () => {
+// One run of the nine mutants, shared by the tests that read its results and started by whichever of
+// them runs first, so each of them also runs (and asserts) alone: `vitest run -t NAME`.
+const ALL_IDS = ['M1', 'M2', 'M3', 'M4', 'M5', 'M6', 'M7', 'M8', 'M9'];
+let shared: Promise<{ results: MutantResult[]; lines: string[] }> | undefined;
+function mutantResults(): Promise<{ results: MutantResult[]; lines: string[] }> {
+  shared ??= (async () => {
     const lines: string[] = [];
-    results = await runner.run(entries, { traceDir, log: (l) => lines.push(l) });
+    const results = await runner.run(entries, { traceDir, log: (l) => lines.push(l) });
+    return { results, lines };
+  })();
+  return shared;
+}
+
+describe('model-layer mutants', () => {
+  it('kills all nine fencing mutants, each by its expected invariant', { timeout: 300_000 }, async () => {
+    const { results, lines } = await mutantResults();
     expect(results.map((r) => r.id)).toEqual(['M1', 'M2', 'M3', 'M4', 'M5', 'M6', 'M7', 'M8', 'M9']);
     for (const r of results) {
       expect(r, r.id).toMatchObject({ layer: 'model', verdict: 'killed', violated: r.expectedInvariant });
@@ -45,8 +55,11 @@ describe('model-layer mutants', () => {
     expect(lines.join('\n')).toMatch(/AcquireB\(p1\)\s+newLease: None\/0 → p1\/\d/);
   });
 
-  it('saves each counterexample as a valid trace that the mutated machine replays step by step', async () => {
+  it('saves each counterexample as a valid trace that the mutated machine replays step by step', { timeout: 300_000 }, async () => {
+    const { results } = await mutantResults();
+    expect(results.map((r) => r.id)).toEqual(ALL_IDS);
     for (const r of results) {
+      expect(r.verdict, r.id).toBe('killed');
       const trace = loadTrace(join(traceDir, `model-${r.id}.json`));
       expect(trace).toMatchObject({ source: 'model', mutant: r.id, violated: r.expectedInvariant });
       expect(trace.steps).toHaveLength(r.traceLength!);
@@ -62,9 +75,13 @@ describe('model-layer mutants', () => {
   });
 
   const evidence = evidenceStatus();
-  it.skipIf(!evidence.ok)('kills each mutant with the same invariant and an equally short counterexample as TLC', () => {
+  it.skipIf(!evidence.ok)('kills each mutant with the same invariant and an equally short counterexample as TLC', { timeout: 300_000 }, async () => {
+    const { results } = await mutantResults();
     const tlc = loadAllEvidence().mutants;
+    expect(results.map((r) => r.id)).toEqual(ALL_IDS);
+    expect(tlc.map((e) => e.mutant?.id).sort()).toEqual(ALL_IDS);
     for (const r of results) {
+      expect(r.verdict, r.id).toBe('killed');
       const t = tlc.find((e) => e.mutant?.id === r.id);
       expect(t, r.id).toBeDefined();
       expect({ id: r.id, verdict: t!.verdict, violated: t!.violated, length: t!.traceLength }).toEqual({ id: r.id, verdict: r.verdict, violated: r.violated, length: r.traceLength });

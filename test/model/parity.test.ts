@@ -56,9 +56,11 @@ describe('parity with the TLA+ spec', () => {
     expect(c).toMatchObject({ equal: true, machineCount: 15636, tlcCount: 15636, machineSelfLoops: 1260, tlcSelfLoops: 1260 });
     expect(c.machineSha256).toBe(tlc.evidence.canonicalSha256);
     expect(run.selfLoops).toBe(tlc.evidence.selfLoops);
-    // Each transition is one edge: TLC's generated = initial states + edges, on both sides.
-    expect(run.transitions).toBe(run.edges!.length);
-    expect(run.generated).toBe(tlc.evidence.initialStates + run.edges!.length);
+    // Each transition is one edge: the machine's counts against TLC's (its edge dump and its own
+    // "states generated" = initial states + edges), never against the machine's own edge list.
+    expect(run.transitions).toBe(tlc.edges.length);
+    expect(run.generated).toBe(tlc.evidence.initialStates + tlc.edges.length);
+    expect(run.generated).toBe(readBaseStateDump().generated);
   });
 
   it.skipIf(!evidence.ok)('passes on the committed evidence: states, edges and alphabet', () => {
@@ -82,8 +84,18 @@ describe('parity with the TLA+ spec', () => {
   it('compares edge sets both ways, with self-loops and hashes per side, and prints an edge readably', () => {
     const a = edgeLine('x=1;y=0', 'Inc', 'x=2;y=0');
     const loop = edgeLine('x=1;y=0', 'Skip', 'x=1;y=0');
+    const back = edgeLine('x=2;y=0', 'Dec', 'x=1;y=0');
+    const loop2 = edgeLine('x=2;y=0', 'Skip', 'x=2;y=0');
     const c = compareEdgeSets([a, loop], [loop]);
-    expect(c).toMatchObject({ equal: false, onlyMachine: [a], onlyTlc: [], machineSelfLoops: 1, tlcSelfLoops: 1, tlcSha256: canonicalEdgesSha256([loop]) });
+    expect(c).toMatchObject({ equal: false, onlyMachine: [a], onlyTlc: [], machineSelfLoops: 1, tlcSelfLoops: 1, machineSha256: canonicalEdgesSha256([a, loop]), tlcSha256: canonicalEdgesSha256([loop]) });
+    // The other way, and both at once, with a different self-loop count per side.
+    expect(compareEdgeSets([loop], [a, loop])).toMatchObject({ equal: false, onlyMachine: [], onlyTlc: [a] });
+    const d = compareEdgeSets([a, loop, loop2], [back, loop]);
+    expect(d).toMatchObject({ equal: false, onlyMachine: [a, loop2].sort(), onlyTlc: [back], machineSelfLoops: 2, tlcSelfLoops: 1 });
+    expect(d.machineSha256).not.toBe(d.tlcSha256);
+    const same = compareEdgeSets([a, loop], [loop, a]);
+    expect(same).toMatchObject({ equal: true, onlyMachine: [], onlyTlc: [] });
+    expect(same.machineSha256).toBe(same.tlcSha256);
     expect(formatEdge(a)).toBe('  Inc from x=1;y=0\n      → x=2');
     expect(formatEdge(loop)).toMatch(/→ itself \(self-loop\)$/);
   });
@@ -200,6 +212,8 @@ describe('edge parity against a mutated machine (machine.provide())', () => {
   it.skipIf(!evidence.ok)('stays equal for an equivalent mutant: dropping the redundant MigrateB_NewLeaseFree changes no edge either', () => {
     const result = checkParity(undefined, 5, { overrides: redundantMigrateGuard });
     expect(result.status).toBe('passed');
+    expect(result.sets!.equal).toBe(true);
     expect(result.edges!.equal).toBe(true);
+    expect(result.edges).toMatchObject({ onlyMachine: [], onlyTlc: [], machineCount: 15636, tlcCount: 15636 });
   });
 });
