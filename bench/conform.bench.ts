@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { BenchSection } from './section.js';
+import { valkeyBenchmark } from './valkey-benchmark.js';
 import { closeClient, nodeClient, ValkeyUnavailableError, type Topology, type ValkeyClient } from '../src/valkey/index.js';
 import { evalScript, luaScript } from '../src/scripts/index.js';
 import { DEFAULT_BOUNDS } from '../src/fencing/state.js';
@@ -100,10 +101,12 @@ async function tour(world: TourWorld, concurrency: number): Promise<Tour> {
   return { result, sent, executed: delta(after.calls, before.calls), harnessCpuS: (cpu.user + cpu.system) / 1e6, valkeyCpuS: after.cpuS - before.cpuS };
 }
 
+const TRIVIAL = luaScript('bench-conform-trivial', 'return 1');
+
 /** Trivial-script calls per second for WINDOW_MS with `inFlight` callers on one connection. */
 async function ceiling(topology: Topology, inFlight: number): Promise<number> {
   const conn = topology.client();
-  const trivial = luaScript('bench-conform-trivial', 'return 1');
+  const trivial = TRIVIAL;
   try {
     await evalScript(conn, trivial, [], []); // loads it (NOSCRIPT → EVAL) outside the window
     let done = 0;
@@ -162,6 +165,10 @@ export const section: BenchSection = {
       print(`  CPU during the tour         harness ${main.harnessCpuS.toFixed(1)} s, valkey-servers ${main.valkeyCpuS.toFixed(1)} s, in ${secs(r.durationMs)} on ${availableParallelism()} cores`);
       print(`  raw ceiling                             ${fmt(raw).padStart(9)} calls/s      (trivial EVALSHA via evalScript, 1 connection, ${DEFAULT_CONCURRENCY} in flight, the tour's standalone node)`);
       print(`  ratio commands sent/s ÷ ceiling         ${(sentRate / raw).toFixed(2).padStart(9)}`);
+      // The server-side anchor of the same run: valkey-benchmark sending the same trivial EVALSHA.
+      const node = world.topologies.disabled.nodes[0]!;
+      const bench = await valkeyBenchmark(node, DEFAULT_CONCURRENCY, Math.max(50_000, Math.round(raw * 3)), ['EVALSHA', TRIVIAL.sha1, '0']).catch((e: Error) => e);
+      print(bench instanceof Error ? `  valkey-benchmark                        not run: ${bench.message}` : `  valkey-benchmark -P ${DEFAULT_CONCURRENCY}                ${fmt(bench).padStart(9)} calls/s      (the same trivial EVALSHA, no client work; ratio commands sent/s ÷ it ${(sentRate / bench).toFixed(2)})`);
       const endToEnd = startMs + r.durationMs;
       print(`  target: ≤ ${TARGET_S} s → ${endToEnd <= TARGET_S * 1000 ? 'PASS' : 'FAIL'}   (${secs(endToEnd)} with the topologies' start, ${secs(r.durationMs)} the tour alone; information, not an assertion)`);
 

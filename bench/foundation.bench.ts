@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import type { BenchSection } from './section.js';
+import { valkeyBenchmark } from './valkey-benchmark.js';
 import { describeSpec, startTopology, type Topology, type TopologySpec } from '../src/valkey/index.js';
 import { evalScript, luaScript, type LuaScript } from '../src/scripts/index.js';
 
@@ -61,21 +61,7 @@ async function ourRate(topo: Topology, script: LuaScript, depth: number): Promis
 
 /** valkey-benchmark's EVALSHA rate with one connection and `pipeline` requests in flight. */
 function ceilingRate(topo: Topology, script: LuaScript, pipeline: number, requests: number): Promise<number> {
-  const n = topo.nodes[0]!;
-  return new Promise((resolve, reject) => {
-    // Same process group as this process: Ctrl-C stops it too.
-    const p = spawn('valkey-benchmark', ['-h', n.host, '-p', String(n.port), '-c', '1', '-P', String(pipeline), '-n', String(requests), '--csv', 'EVALSHA', script.sha1, '1', KEY], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.once('error', (e) => reject(new Error(`valkey-benchmark cannot run: ${e.message} (install valkey-tools)`)));
-    p.once('exit', (code) => {
-      const rps = Number(/^"EVALSHA[^"]*","([\d.]+)"/m.exec(out)?.[1]);
-      if (code === 0 && rps > 0) resolve(rps);
-      else reject(new Error(`valkey-benchmark exited ${code}: ${out.trim().slice(0, 200)}`));
-    });
-  });
+  return valkeyBenchmark(topo.nodes[0]!, pipeline, requests, ['EVALSHA', script.sha1, '1', KEY]);
 }
 
 async function callRates(print: (l: string) => void): Promise<void> {

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import type { BenchSection } from './section.js';
+import { valkeyBenchmark } from './valkey-benchmark.js';
 import { startTopology, closeClient, describeSpec, type NodeInfo, type Topology } from '../src/valkey/index.js';
 import { evalScript, luaScript } from '../src/scripts/index.js';
 import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../src/limiter/index.js';
@@ -35,21 +35,6 @@ async function rate(callers: number, op: (i: number) => Promise<unknown>): Promi
     }),
   );
   return done / ((performance.now() - t0) / 1000);
-}
-
-/** valkey-benchmark requests/s for one command on one connection with `pipeline` in flight. */
-function valkeyBenchmark(node: NodeInfo, pipeline: number, requests: number, command: readonly string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('valkey-benchmark', ['-h', node.host, '-p', String(node.port), '-c', '1', '-P', String(pipeline), '-n', String(requests), '--csv', ...command], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.once('error', (e) => reject(new Error(`valkey-benchmark cannot run: ${e.message}`)));
-    p.once('exit', (code) => {
-      const rps = Number(/^"[^"]*","([\d.]+)"/m.exec(out)?.[1]);
-      if (code === 0 && rps > 0) resolve(rps);
-      else reject(new Error(`valkey-benchmark exited ${code}: ${out.trim().slice(0, 200)}`));
-    });
-  });
 }
 
 async function measure(topo: Topology, print: (l: string) => void): Promise<void> {
