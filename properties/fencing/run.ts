@@ -160,7 +160,7 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
         if (step === null) break;
         const onCluster = observed.mode !== 'disabled';
         const t0 = performance.now();
-        const { event, outcome, predicted, mismatch, followed } = await performIntent(ctx, driver, step, model, observed, pipe);
+        const { event, outcome, predicted, mismatch, followed } = await performIntent(ctx, driver, step, model, observed, pipe).catch((err: unknown) => crossSlotRefusal(err, model));
         // A property run injects no faults: a reply lost on the way back is the infrastructure's.
         if (outcome.status === 'ambiguous') {
           throw new InfrastructureFault({ kind: 'connection-lost', reason: `the reply to ${event?.type ?? intentLabel(step)} was lost (${outcome.note}); the step's outcome is unknown` });
@@ -285,6 +285,15 @@ async function performIntent(ctx: RunContext, d: FencingDriver, intent: StepInte
       return { event: ev, outcome, predicted: outcome.status === 'applied' || next === null ? (next ?? model) : model, mismatch, followed: false };
     }
   }
+}
+
+/**
+ * A script the cluster rejected with CROSSSLOT did not run: the step is refused, and the breach the
+ * driver recorded is T3's finding (checkStep), not a run error. Anything else is rethrown.
+ */
+function crossSlotRefusal(err: unknown, model: FencingState): Performed {
+  if (!(err instanceof Error && /^CROSSSLOT/.test(err.message))) throw err;
+  return { event: null, outcome: { status: 'refused', note: err.message.split('\n')[0]! }, predicted: model, mismatch: null, followed: false };
 }
 
 async function checkStep(ctx: RunContext, d: FencingDriver, observed: FencingState, predicted: FencingState, mismatch: string | null): Promise<CheckFailure | null> {
