@@ -4,7 +4,7 @@
  * <failure>; a stage that did not complete = <error>.
  */
 import { actionFiguresText, conformSummary, failureLines, figureComplete, figureText } from './conform-summary.js';
-import { cellText } from './matrix.js';
+import { cellText, notRunCells } from './matrix.js';
 import type { ConformSummary, MatrixCell, VerifyReport } from './verify-doc.js';
 
 export interface Case {
@@ -41,6 +41,8 @@ export function junitXml(report: VerifyReport): string {
   for (const name of report.options.notSelected)
     stageCases.push({ classname: 'fencecheck.stage', name, seconds: 0, result: { kind: 'skipped', message: 'not selected (--stages/--skip)' } });
 
+  // A mutant its stage reported not run: a failure unless --allow-not-run names the stage.
+  const notRun = new Map(notRunCells(report.mutationMatrix, report.stages).map((c) => [`${c.id} ${c.layer}`, c.allowed]));
   const mutantCases: Case[] = [];
   for (const row of report.mutationMatrix.rows)
     for (const layer of report.mutationMatrix.layers) {
@@ -50,12 +52,15 @@ export function junitXml(report: VerifyReport): string {
         classname: `fencecheck.mutants.${layer}`,
         name: `${row.id} ${row.target} -> ${row.expectedInvariant}`,
         seconds: (cell.durationMs ?? 0) / 1000,
-        result: mutantResult(cell, row.expectedInvariant),
+        result: mutantResult(cell, row.expectedInvariant, notRun.get(`${row.id} ${layer}`)),
         out: [cellText(cell), cell.tracePath ? `trace: ${cell.tracePath}` : '', cell.seed !== undefined ? `seed: ${cell.seed}` : '', cell.path ? `path: ${cell.path}` : ''].filter(Boolean).join('\n'),
       });
     }
 
-  const unwaived = report.stages.filter((o) => o.status === 'not-run' && !o.allowedNotRun).map((o) => o.stage);
+  const unwaived = [
+    ...report.stages.filter((o) => o.status === 'not-run' && !o.allowedNotRun).map((o) => o.stage),
+    ...[...notRun].filter(([, allowed]) => !allowed).map(([cell]) => `mutant ${cell.replace(' ', ' at layer ')}`),
+  ];
   const gate: Case = {
     classname: 'fencecheck.verify',
     name: 'every selected stage ran (or is named by --allow-not-run)',
@@ -101,11 +106,15 @@ export function junitXml(report: VerifyReport): string {
   return lines.join('\n');
 }
 
-function mutantResult(cell: MatrixCell, expected: string): Case['result'] {
+/** `reportedNotRun`: the cell's stage reported this mutant not run; true when --allow-not-run names the stage. */
+function mutantResult(cell: MatrixCell, expected: string, reportedNotRun?: boolean): Case['result'] {
   switch (cell.verdict) {
     case 'killed':
       return { kind: 'pass' };
     case 'not-run':
+      if (reportedNotRun === false) return { kind: 'failure', message: `not run and not allowed: ${cell.reason ?? 'no reason given'} (pass --allow-not-run ${cell.stage} to accept)` };
+      if (reportedNotRun === true) return { kind: 'skipped', message: `not run (allowed): ${cell.reason ?? ''}`.trim() };
+    // falls through: the whole stage did not run; its own case and the gate carry that
     case 'not-selected':
       return { kind: 'skipped', message: `${cellText(cell)}: ${cell.reason ?? ''}`.trim() };
     case 'invalid':

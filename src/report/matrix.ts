@@ -60,6 +60,35 @@ export function failingCells(matrix: MutationMatrix): { id: string; layer: Layer
   return bad;
 }
 
+/** A mutant × layer cell that did not run, and whether --allow-not-run covers it. */
+export interface NotRunCell {
+  readonly id: string;
+  readonly layer: Layer;
+  readonly cell: MatrixCell;
+  /** The cell's stage is named by --allow-not-run (and did not crash: an `error` stage is never waived). */
+  readonly allowed: boolean;
+}
+
+/**
+ * Cells whose own stage ran but reported the mutant `not-run` (Valkey or TLC lost mid-run): each makes
+ * verify fail unless the stage is named by --allow-not-run. Cells that are not run because their whole
+ * stage did not run or crashed are left out: the stage's own verdict line covers them.
+ */
+export function notRunCells(matrix: MutationMatrix, outcomes: readonly StageOutcome[]): NotRunCell[] {
+  const byStage = new Map(outcomes.map((o) => [o.stage, o]));
+  const cells: NotRunCell[] = [];
+  for (const row of matrix.rows)
+    for (const layer of matrix.layers) {
+      const cell = row.cells[layer];
+      if (cell.verdict !== 'not-run') continue;
+      const outcome = byStage.get(cell.stage);
+      const reported = outcome?.report?.mutants?.some((r) => r.id === row.id && r.layer === layer && r.verdict === 'not-run') ?? false;
+      if (!reported) continue;
+      cells.push({ id: row.id, layer, cell, allowed: outcome!.allowedNotRun && outcome!.status !== 'error' });
+    }
+  return cells;
+}
+
 /** A short cell text: `killed: Inv_SingleAuthority`, `survived`, `not run`. */
 export function cellText(cell: MatrixCell): string {
   const text = verdictText(cell);

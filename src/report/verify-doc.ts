@@ -152,7 +152,7 @@ export interface VerifyOptions {
 }
 
 export interface VerifyVerdict {
-  /** 0 every selected stage held; 1 something failed or a stage did not run unwaived; 2 nothing ran. */
+  /** 0 every selected stage held; 1 something failed, or a stage or a mutant cell did not run unwaived; 2 nothing ran. */
   readonly exitCode: 0 | 1 | 2;
   readonly status: 'passed' | 'failed' | 'not-run';
   /** One line per reason the verdict is not a pass (or per waived stage). */

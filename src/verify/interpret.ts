@@ -120,10 +120,14 @@ function wrapMutantResults(stage: string, results: MutantResult[], child: Pick<C
   const killed = results.filter((r) => r.verdict === 'killed').length;
   const notKilled = ran.filter((r) => r.verdict !== 'killed');
   const notRunReason = results.find((r) => r.verdict === 'not-run')?.reason;
-  const status: StageStatus = notKilled.length > 0 || child.exitCode === ExitCode.Failed ? 'failed' : ran.length === 0 || child.exitCode === ExitCode.NotRun ? 'not-run' : 'passed';
+  // One mutant not run (Valkey lost mid-run) makes the stage not run, whatever the exit code said.
+  const notRunIds = results.filter((r) => r.verdict === 'not-run').map((r) => r.id);
+  const status: StageStatus = notKilled.length > 0 || child.exitCode === ExitCode.Failed ? 'failed' : notRunIds.length > 0 || ran.length === 0 || child.exitCode === ExitCode.NotRun ? 'not-run' : 'passed';
   const summary =
     status === 'not-run'
-      ? `not run: ${notRunReason ?? stripPrefix(lastLine(child.stderr))}`
+      ? ran.length > 0
+        ? `${killed}/${results.length} mutants killed; not run: ${notRunIds.join(', ')}: ${notRunReason ?? stripPrefix(lastLine(child.stderr))}`
+        : `not run: ${notRunReason ?? stripPrefix(lastLine(child.stderr))}`
       : `${killed}/${results.length} mutants killed${notKilled.length > 0 ? `; not killed: ${notKilled.map((r) => `${r.id} ${r.verdict}`).join(', ')}` : ''}`;
   const reason = status === 'not-run' ? (notRunReason ?? stripPrefix(lastLine(child.stderr))) : status === 'failed' ? summary : undefined;
   const traces = results.map((r) => r.tracePath).filter((p): p is string => typeof p === 'string');

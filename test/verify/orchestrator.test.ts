@@ -158,6 +158,39 @@ describe('verify orchestrator', () => {
     expect(report.traces).toEqual(['reports/traces/x.json']);
   });
 
+  it('fails naming a mutant its stage lost mid-run (the stage exited 0), unless --allow-not-run names the stage', async () => {
+    const cells = ['M1=killed', 'M2=killed', 'M3=killed', 'M4=killed', 'M5=not-run', 'M6=killed', 'M7=killed', 'M8=killed', 'M9=killed'];
+    const impl = spec('mutants:impl', ['results', 'impl', '0', ...cells], true, 'impl');
+    const { report } = await run([impl]);
+    expect(report.stages[0]).toMatchObject({ status: 'not-run', exitCode: 0, counts: { mutants: 9, killed: 8, notKilled: 0, notRun: 1 } });
+    expect(report.mutationMatrix.rows.find((r) => r.id === 'M5')!.cells.impl).toMatchObject({ verdict: 'not-run', reason: 'M5 not-run (fake)' });
+    expect(report.verdict.exitCode).toBe(1);
+    expect(report.verdict.reasons).toContain('mutant M5 at layer impl: not run: M5 not-run (fake) (pass --allow-not-run mutants:impl to accept)');
+
+    const allowed = await run([impl], { allowNotRun: ['mutants:impl'] });
+    expect(allowed.report.verdict).toMatchObject({ exitCode: 0, status: 'passed', reasons: [] });
+    expect(allowed.report.verdict.waived).toContain('mutant M5 at layer impl not run (allowed): M5 not-run (fake)');
+    // Allowing another stage does not allow it.
+    const other = await run([impl], { allowNotRun: ['mutants:model'] });
+    expect(other.report.verdict.exitCode).toBe(1);
+  });
+
+  it('with tlc not run and allowed: the committed evidence fills the TLC column, and verify passes exactly when it is fresh', async () => {
+    // The evidence stage's output is a captured `fencecheck evidence --json` (fresh), or a stale one.
+    const tlc = spec('tlc', ['notrun'], true, 'tla');
+    const fresh = await run([tlc, spec('evidence', ['replay', 'evidence-pass.json', '0'], false)], { allowNotRun: ['tlc'] });
+    expect(fresh.report.verdict).toMatchObject({ exitCode: 0, status: 'passed', reasons: [] });
+    expect(fresh.report.verdict.waived[0]).toMatch(/^stage tlc not run \(allowed\): no widget installed/);
+    const m1 = fresh.report.mutationMatrix.rows.find((row) => row.id === 'M1')!;
+    expect(m1.cells.tla).toMatchObject({ verdict: 'killed', from: 'evidence', stage: 'evidence', violated: 'Inv_SingleAuthority' });
+    expect(fresh.report.tlc).toMatchObject({ from: 'evidence' });
+
+    const stale = await run([tlc, spec('evidence', ['replay', 'evidence-stale.json', '1'], false)], { allowNotRun: ['tlc'] });
+    expect(stale.report.verdict.exitCode).toBe(1);
+    expect(stale.report.verdict.reasons).toEqual([`stage evidence failed: stale TLC evidence: the spec's SHA-256 is not the one the evidence was made from`]);
+    expect(stale.report.mutationMatrix.rows.find((row) => row.id === 'M1')!.cells.tla).toMatchObject({ verdict: 'not-run', stage: 'tlc' });
+  });
+
   it('forwards only the options a stage takes, and always --json', () => {
     const props = STAGES.find((s) => s.name === 'props')!;
     const tlc = STAGES.find((s) => s.name === 'tlc')!;

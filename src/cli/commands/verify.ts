@@ -29,14 +29,16 @@ Options:
   --seed N              fast-check seed for the same stages
   --topology T          standalone, cluster or both, for props (cluster = its door runs) and limiter
   --pods N, --max-gen G bounds for explore and conform (TLC, parity and the mutant layers keep the spec's bounds)
-  --allow-not-run STAGE accept that STAGE could not run here (repeatable, or comma-separated)
+  --allow-not-run STAGE accept that STAGE, or mutants it reported not run, could not run here
+                        (repeatable, or comma-separated); never a survived/invalid/timed-out mutant
   --out DIR             where reports go (default reports/)
   --jobs N              heavy stages at once (default 2)
   --stage-timeout S     kill a stage's process group after S seconds (default 2700)
   --json                print the verify document on stdout; progress goes to stderr
 
 Exit codes: 0 every selected stage held · 1 a property failed, a mutant survived, parity broke,
-evidence is stale, a stage crashed, or a stage did not run and --allow-not-run does not name it ·
+evidence is stale, a stage crashed, or a stage (or a mutant its stage reported not run) did not run
+and --allow-not-run does not name the stage ·
 2 no stage ran at all, or the reports could not be written · 3 bad mutant manifest · 64 usage`;
 
 function list(values: readonly string[] | string | undefined): string[] {
