@@ -34,12 +34,30 @@ function installHandlers(): void {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
       killAllOwnedSync();
-      // If nobody else handles the signal, keep its default meaning: terminate.
-      if (process.listenerCount(sig) === 1) {
+      // If nobody else handles the signal, keep its default meaning: terminate. signal-exit's exit
+      // hooks do not count as handling it: they too wait to be the sole listeners, so with both of us
+      // listening nobody would end the process (issue 16: every command on the default provider,
+      // whose container probe loads them, swallowed Ctrl-C). Once we are gone they are the sole
+      // listeners of the re-raised signal: they run their hooks and re-raise it in turn.
+      if (process.listenerCount(sig) - signalExitListeners() === 1) {
         process.removeListener(sig, onSignal);
         process.kill(process.pid, sig);
       }
     };
     process.on(sig, onSignal);
   }
+}
+
+/**
+ * How many listeners of each signal belong to signal-exit (v3 keeps its count on
+ * `process.__signal_exit_emitter__`, v4 on `process[Symbol.for('signal-exit emitter')]`; each loaded
+ * copy adds one listener per signal). testcontainers depends on both versions.
+ */
+function signalExitListeners(): number {
+  const p = process as unknown as Record<string | symbol, unknown>;
+  const count = (e: unknown): number => {
+    const c = typeof e === 'object' && e !== null ? (e as { count?: unknown }).count : undefined;
+    return typeof c === 'number' && c > 0 ? c : 0;
+  };
+  return count(p.__signal_exit_emitter__) + count(p[Symbol.for('signal-exit emitter')]);
 }

@@ -1,21 +1,25 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
-import { isAlive } from '../../src/valkey/registry.js';
+import { isAlive, reapOrphans } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 
 it('Ctrl-C on a vitest run whose test holds topologies leaves no valkey-server running', async () => {
-  const pidFile = join(mkdtempSync(join(tmpdir(), 'fencecheck-ctrlc-')), 'pids.json');
+  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-ctrlc-'));
+  const pidFile = join(dir, 'pids.json');
+  // A private registry root (mode 0700, from mkdtemp): no other harness process's reaper can find
+  // these servers, so only the interrupted run itself can have stopped them.
+  const root = mkdtempSync(join(tmpdir(), 'fencecheck-ctrlc-root-'));
   const vitest = join(projectRoot, 'node_modules/vitest/vitest.mjs');
   // Its own process group, as a terminal job: Ctrl-C is SIGINT to the whole group.
   const run = spawn(process.execPath, [vitest, 'run', '--config', 'test/cleanup/fixtures/vitest.fixture.config.ts'], {
     cwd: projectRoot,
     detached: true,
     stdio: 'ignore',
-    env: { ...process.env, FENCECHECK_PID_FILE: pidFile, FENCECHECK_VALKEY_PROVIDER: 'native' },
+    env: { ...process.env, FENCECHECK_PID_FILE: pidFile, FENCECHECK_VALKEY_PROVIDER: 'native', FENCECHECK_REGISTRY_DIR: root },
   });
   const exited = new Promise<void>((r) => run.once('exit', () => r()));
   try {
@@ -28,5 +32,15 @@ it('Ctrl-C on a vitest run whose test holds topologies leaves no valkey-server r
     await waitUntil('every valkey-server of the interrupted run to be gone', async () => pids.every((p) => !isAlive(p)), 15_000);
   } finally {
     if (run.exitCode === null && run.signalCode === null) process.kill(-run.pid!, 'SIGKILL');
+    const saved = process.env.FENCECHECK_REGISTRY_DIR;
+    process.env.FENCECHECK_REGISTRY_DIR = root;
+    try {
+      reapOrphans(); // whatever a red run left behind, verified and by PID
+    } finally {
+      if (saved === undefined) delete process.env.FENCECHECK_REGISTRY_DIR;
+      else process.env.FENCECHECK_REGISTRY_DIR = saved;
+    }
+    rmSync(root, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 });
