@@ -5,22 +5,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { runConform } from '../../src/conform/run.js';
-import { openTourWorld, type TourWorld } from '../../src/conform/world.js';
+import { useTourWorld } from './world.js';
 import { modelTour } from '../../src/conform/model-graph.js';
 import { DEFAULT_BOUNDS } from '../../src/fencing/state.js';
 import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
 import { loadPatch } from '../../src/mutants/layers/impl.js';
 
-let world: TourWorld;
-beforeAll(async () => {
-  world = await openTourWorld({ provider: 'native' });
-});
-afterAll(async () => {
-  await world?.close();
-});
+const tourWorld = useTourWorld();
 
 const evidence = (name: string) => JSON.parse(readFileSync(resolve(projectRoot, `evidence/tlc/${name}.json`), 'utf8')) as { distinct: number; traceLength?: number; violated?: string };
 
@@ -33,7 +27,7 @@ describe('the conformance tour', () => {
   });
 
   it('the unmutated scripts, gate and door: the real graph is the model graph, every refusal included', async () => {
-    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world, saveTrace: false });
+    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), saveTrace: false });
     expect(r.failure, r.failure ? `${r.failure.check}: ${r.failure.message}` : '').toBeNull();
     expect(r.covered).toEqual({ states: r.model.states, transitions: r.model.transitions, refused: r.model.refused });
     expect(r.states).toBe(4117);
@@ -51,7 +45,7 @@ describe('the conformance tour', () => {
 
   it('a counterexample is saved as a trace that `trace replay` runs from Init to the same violation', async () => {
     const m6 = mutantsFor(loadManifest(), 'impl').find((m) => m.id === 'M6')!;
-    const run = await runConform({ bounds: DEFAULT_BOUNDS, world, invariant: 'Inv_SingleAuthority', patch: await loadPatch(m6), mutant: 'M6' });
+    const run = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), invariant: 'Inv_SingleAuthority', patch: await loadPatch(m6), mutant: 'M6' });
     expect(run.replay).toBe(`fencecheck trace replay ${run.tracePath}`);
     let out = '';
     let code = 0;

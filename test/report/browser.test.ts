@@ -42,7 +42,8 @@ describe('HTML report in headless Chromium', () => {
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  it('renders offline: the matrix cells, the SVG trace diagram, and links from a cell to its trace', async () => {
+  /** A page that may load only file: and data: URLs; every other request is recorded and aborted. */
+  async function offlinePage() {
     const page = await context.newPage();
     const external: string[] = [];
     await page.route('**/*', (route) => {
@@ -51,6 +52,11 @@ describe('HTML report in headless Chromium', () => {
       external.push(url);
       return route.abort();
     });
+    return { page, external };
+  }
+
+  it('renders offline: the matrix cells, the SVG trace diagram, and links from a cell to its trace', async () => {
+    const { page, external } = await offlinePage();
     await page.goto(pathToFileURL(htmlPath).href);
 
     await expect(page.title()).resolves.toBe('fencecheck verify — FAILED');
@@ -108,14 +114,7 @@ describe('HTML report in headless Chromium', () => {
   });
 
   it('renders the Conformance section offline: coverage, the per-action table, the first mismatch as an SVG trace', async () => {
-    const page = await context.newPage();
-    const external: string[] = [];
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
-      external.push(url);
-      return route.abort();
-    });
+    const { page, external } = await offlinePage();
     await page.goto(pathToFileURL(conformHtmlPath).href);
     const section = page.locator('section#conformance');
     await expect(section.locator('h2').textContent()).resolves.toBe('Conformance');
