@@ -76,10 +76,10 @@ describe('each property check fires on an implementation built to trip it', () =
 // suite run with every check on: a pod below C after the door already breaks Inv_SlotRulesSafe on the
 // observed state of the step that put it there, before any of its calls. And a run that leaves that
 // invariant out meets CROSSSLOT on the first two-key B/O/A script, which the driver records as a
-// breach but rethrows, so the run ends in an error, never in a T3_SlotBreach failure (reported, not
-// fixed here: properties/fencing/run.ts is not this test's). So the wire check is shown through the
-// same executeRun/checkStep a suite run uses, on a fixed three-step history whose breach is a
-// single-key O script (no CROSSSLOT): every other check stays on.
+// breach; run.ts turns that rejection into a refused step whose breach checkStep reports. So the wire
+// check is shown through the same executeRun/checkStep a suite run uses, on fixed histories: a
+// single-key O script sending an old key, and a two-key O acquire the cluster rejects with CROSSSLOT;
+// every other check stays on.
 describe('T3 on the wire fires through the run\'s own checks after the door', () => {
   it('T3_SlotBreach: the door opens over an O fleet holding an old lease (three EnterCompatible rules dropped); O/release then sends the old key', async () => {
     const t0 = performance.now();
@@ -99,6 +99,25 @@ describe('T3 on the wire fires through the run\'s own checks after the door', ()
       expect(r.failure?.check).toBe('T3_SlotBreach');
       expect(r.failure?.step).toBe(2);
       expect(r.failure?.message).toMatch(/O\/release consults old key/);
+    } finally {
+      await env.close();
+    }
+  }, 60_000);
+
+  it('T3_SlotBreach: after the same door, O/acquire (old lease and counter: two slots) is rejected with CROSSSLOT — a finding, not a run error', async () => {
+    const patch: ImplPatch = { dropGateRules: ['EnterCompatible_FleetOnC', 'EnterCompatible_Backfilled', 'EnterCompatible_OldLeaseFree'] };
+    const env = await openPropsEnv('door', { patch, bounds: DEFAULT_BOUNDS });
+    try {
+      const intents: Intent[] = [
+        { kind: 'gate', step: 'EnterCompatible' },
+        { kind: 'acquire', p: 'p1' },
+      ];
+      const checks: CheckSet = { ...ALL_CHECKS, invariants: INVARIANT_NAMES.filter((n) => n !== 'Inv_SlotRulesSafe') };
+      const r = await executeRun({ ...env.ctx, checks }, intents, 'release');
+      expect(r.records.map((x) => `${x.intent}:${x.status}`)).toEqual(['gate(EnterCompatible):applied', 'acquire(p1):refused']);
+      expect(r.failure?.check).toBe('T3_SlotBreach');
+      expect(r.failure?.step).toBe(1);
+      expect(r.failure?.message).toMatch(/CROSSSLOT/);
     } finally {
       await env.close();
     }
