@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from '../project-root.js';
 
@@ -72,4 +72,25 @@ export function validateManifest(raw: unknown, where = MANIFEST_PATH): MutantMan
 
 export function mutantsFor(manifest: MutantManifest, layer: Layer): MutantEntry[] {
   return manifest.mutants.filter((m) => m.layers[layer] !== undefined);
+}
+
+/**
+ * What a layer runner needs of one entry before anything runs: its expected invariant is one the
+ * checkers know (`known`, per system) and the layer's config or patch file exists. A problem here is
+ * bad input (exit 3), never a mutant verdict; throws ManifestError naming the entry.
+ */
+export function checkRunnable(entry: MutantEntry, layer: Layer, known: Readonly<Record<MutantEntry['system'], readonly string[]>>, root = projectRoot, where = MANIFEST_PATH): void {
+  const names = known[entry.system];
+  if (!names.includes(entry.expectedInvariant))
+    throw new ManifestError(`${where}: ${entry.id}: unknown expectedInvariant ${JSON.stringify(entry.expectedInvariant)} (a ${entry.system} mutant expects one of ${names.join(', ')})`);
+  const how = entry.layers[layer];
+  const file = how?.config ?? how?.patch;
+  if (file === undefined) throw new ManifestError(`${where}: ${entry.id}.${layer}: needs "config" or "patch"`);
+  let st;
+  try {
+    st = statSync(resolve(root, file));
+  } catch {
+    throw new ManifestError(`${where}: ${entry.id}.${layer}: ${how?.config !== undefined ? 'config' : 'patch'} file ${file} does not exist`);
+  }
+  if (!st.isFile()) throw new ManifestError(`${where}: ${entry.id}.${layer}: ${file} is not a regular file`);
 }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { EVENT_TYPES, POD_EVENT_TYPES } from '../../models/fencing/events.js';
 import { MODES, NONE, PHASES, type Lease } from '../fencing/state.js';
 import { TRACE_SCHEMA, type FencingTrace } from './format.js';
 
@@ -9,12 +10,20 @@ export class TraceFormatError extends Error {
 
 const SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform'];
 
+/** No real trace comes near this; a bigger file is refused rather than parsed. */
+const MAX_TRACE_BYTES = 64 * 1024 * 1024;
+
 /** Reads and validates one trace file; throws TraceFormatError naming the first problem. */
 export function loadTrace(path: string): FencingTrace {
   let text: string;
   try {
+    // A FIFO, a device or a directory is refused before it is opened: reading one would hang or fail obscurely.
+    const st = statSync(path);
+    if (!st.isFile()) throw new TraceFormatError(`cannot read trace ${path}: not a regular file`);
+    if (st.size > MAX_TRACE_BYTES) throw new TraceFormatError(`cannot read trace ${path}: ${st.size} bytes is over the ${MAX_TRACE_BYTES}-byte limit`);
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof TraceFormatError) throw err;
     throw new TraceFormatError(`cannot read trace ${path}: ${(err as Error).message}`);
   }
   let raw: unknown;
@@ -40,7 +49,10 @@ export function validateTrace(raw: unknown, where = 'trace'): FencingTrace {
   const bounds = raw.bounds;
   if (!isObject(bounds) || !Array.isArray(bounds.pods) || !bounds.pods.every((p) => typeof p === 'string' && /^p\d+$/.test(p)))
     fail('bounds.pods must be an array of pod names p1..pN');
-  if (!isObject(bounds) || !Number.isInteger(bounds.maxGen)) fail('bounds.maxGen must be an integer');
+  const pods = (bounds as { pods: string[] }).pods;
+  if (pods.length === 0) fail('bounds.pods must name at least one pod');
+  if (new Set(pods).size !== pods.length) fail('bounds.pods must not repeat a pod');
+  if (!isObject(bounds) || !Number.isInteger(bounds.maxGen) || (bounds.maxGen as number) < 0) fail('bounds.maxGen must be a non-negative integer');
   if (raw.mutant !== undefined && typeof raw.mutant !== 'string') fail('mutant must be a string');
   if (raw.violated !== undefined && typeof raw.violated !== 'string') fail('violated must be a string');
   if (!Array.isArray(raw.steps) || raw.steps.length === 0) fail('steps must be a non-empty array');
@@ -52,6 +64,8 @@ export function validateTrace(raw: unknown, where = 'trace'): FencingTrace {
     const problem = stateProblem(step.state);
     if (problem) fail(`${at}.state: ${problem}`);
   });
+  const first = (raw.steps as { action: string }[])[0]!;
+  if (first.action !== 'Init') fail(`steps[0].action must be "Init" (a trace starts in the initial state), got ${JSON.stringify(first.action)}`);
   return raw as unknown as FencingTrace;
 }
 
@@ -73,6 +87,30 @@ function isLease(v: unknown): v is Lease {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The attempts a conformance-tour trace may name besides the model's events (src/trace/replay.ts). */
+const TOUR_ATTEMPTS = ['Acquire', 'Upgrade', 'Downgrade', 'Expire', 'Renew', 'Release'];
+
+/**
+ * What `trace replay` needs beyond the shape: every step after Init is an action the step driver
+ * knows, and every pod a step names is one of the trace's bounds. Checked before any server starts;
+ * throws TraceFormatError naming the first bad step.
+ */
+export function validateReplayable(trace: FencingTrace, where = 'trace'): void {
+  const known = trace.source === 'conform' ? [...EVENT_TYPES, ...TOUR_ATTEMPTS] : EVENT_TYPES;
+  const podActions: readonly string[] = [...POD_EVENT_TYPES, ...(trace.source === 'conform' ? ['Acquire', 'Upgrade', 'Downgrade', 'Renew', 'Release'] : [])];
+  trace.steps.forEach((step, i) => {
+    if (i === 0) return;
+    const at = `${where}: steps[${i}]`;
+    if (!(known as readonly string[]).includes(step.action)) throw new TraceFormatError(`${at}: unknown action ${JSON.stringify(step.action)} (one of ${known.join(', ')})`);
+    const p = step.params.p;
+    if (p !== undefined && (typeof p !== 'string' || !trace.bounds.pods.includes(p as never)))
+      throw new TraceFormatError(`${at}: pod ${JSON.stringify(p)} is not one of the trace's bounds.pods (${trace.bounds.pods.join(', ')})`);
+    if (podActions.includes(step.action) && p === undefined) throw new TraceFormatError(`${at}: ${step.action} needs a pod (params.p)`);
+    for (const [k, v] of Object.entries(step.params)) if (typeof v === 'string' && /^p\d+$/.test(v) && !trace.bounds.pods.includes(v as never))
+      throw new TraceFormatError(`${at}: params.${k} ${JSON.stringify(v)} is not one of the trace's bounds.pods (${trace.bounds.pods.join(', ')})`);
+  });
 }
 
 /** Type guard for callers that must not throw (the report embeds whatever traces it can read). */

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { boundsFromArgs, boundsLabel } from '../../model/bounds.js';
@@ -50,8 +50,7 @@ export const command: Command = {
       json: { type: 'boolean', default: false },
     });
     const bounds = boundsFromArgs(values);
-    const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
-    if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 4096)) throw new UsageError('--concurrency takes an integer from 1 to 4096');
+    const concurrency = intOption(values, 'concurrency', { min: 1, max: 4096 });
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`--provider: unknown provider '${values.provider}'`);
     let invariant = values.invariant as InvariantName | undefined;
     if (invariant !== undefined && !(INVARIANT_NAMES as readonly string[]).includes(invariant)) throw new UsageError(`--invariant: unknown invariant '${invariant}' (${INVARIANT_NAMES.join(', ')})`);

@@ -5,6 +5,7 @@ import type { MutantResult } from '../../mutants/verdict.js';
 import { formatMutantTable } from '../../mutants/report-table.js';
 import { stageReport } from '../../report/stage.js';
 import { loadAllEvidence, RERUN } from '../../tlc/evidence.js';
+import { ManifestError } from '../../mutants/manifest.js';
 
 const HELP = `Usage: fencecheck evidence [--json]
 
@@ -16,7 +17,7 @@ each with its verdict and trace. Then requires that the evidence shows the base 
 mutant killed.
 
 Exit codes: 0 fresh, complete, base passed and all mutants killed · 1 stale or incomplete evidence,
-or evidence of a failure · 64 usage`;
+or evidence of a failure · 3 bad input (a malformed mutants/manifest.json) · 64 usage`;
 
 export const command: Command = {
   name: 'evidence',
@@ -40,6 +41,15 @@ export const command: Command = {
     try {
       all = loadAllEvidence();
     } catch (err) {
+      if (err instanceof ManifestError) {
+        // A malformed manifest is bad input, as for every other command: not stale evidence.
+        if (values.json) {
+          const report = stageReport({ stage: 'evidence', status: 'failed', reason: err.message, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: 'bad mutant manifest' });
+          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        }
+        process.stderr.write(`fencecheck evidence: ${err.message}\n`);
+        return ExitCode.BadInput;
+      }
       const reason = (err as Error).message;
       return out('failed', reason.startsWith('stale') || reason.startsWith('no TLC') ? reason : `stale TLC evidence: ${RERUN} (${reason})`, { reason });
     }

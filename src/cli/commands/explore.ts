@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { boundsFromArgs, boundsLabel } from '../../model/bounds.js';
@@ -40,8 +40,7 @@ export const command: Command = {
       json: { type: 'boolean', default: false },
     });
     const bounds = boundsFromArgs(values);
-    const limit = values.limit !== undefined ? Number(values.limit) : undefined;
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError('--limit takes a positive integer');
+    const limit = intOption(values, 'limit', { min: 1 });
     const startedAt = new Date();
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
     let overrides: FencingOverrides | undefined;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { ROWS } from '../../../models/limiter/index.js';
@@ -70,10 +70,8 @@ export const command: Command = {
       'no-invariants': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     });
-    const numRuns = values.runs === undefined ? DEFAULT_LIMITER_RUNS : Number(values.runs);
-    if (!Number.isInteger(numRuns) || numRuns < 1) throw new UsageError('--runs takes a positive integer');
-    const seed = values.seed === undefined ? undefined : Number(values.seed);
-    if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError('--seed takes an integer');
+    const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000, default: DEFAULT_LIMITER_RUNS });
+    const seed = intOption(values, 'seed', SEED_RANGE);
     const topo = values.topology;
     if (topo !== 'standalone' && topo !== 'cluster' && topo !== 'both') throw new UsageError(`--topology is standalone, cluster or both, got '${topo}'`);
     if (values.path !== undefined && (seed === undefined || topo === 'both')) throw new UsageError('--path replays one counterexample: give --seed and one --topology');

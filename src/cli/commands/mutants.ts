@@ -1,7 +1,9 @@
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
-import { LAYERS, loadManifest, mutantsFor, ManifestError, type Layer } from '../../mutants/manifest.js';
+import { checkRunnable, LAYERS, loadManifest, mutantsFor, ManifestError, type Layer, type MutantEntry, type MutantManifest } from '../../mutants/manifest.js';
+import { INVARIANT_NAMES } from '../../fencing/invariants.js';
+import { stageReport } from '../../report/stage.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../mutants/verdict.js';
@@ -16,10 +18,11 @@ Options:
   --only IDS    comma-separated mutant ids
   --seed N      fast-check seed for property layers
   --runs N      fast-check runs per mutant for property layers
-  --json        print the results as JSON instead of a table
+  --json        print a StageReport (fencecheck.stage/1, stage "mutants") with every result in "mutants"
 
 Exit codes: 0 every mutant killed · 1 a mutant survived, hit another invariant, or was invalid/timed out ·
-2 a layer could not run (the reason is printed) · 3 bad manifest · 64 usage`;
+2 a layer or a mutant could not run (the reason is printed) · 3 bad manifest (an unknown
+expectedInvariant, a missing config or patch file) · 64 usage (an unknown layer or mutant id)`;
 
 export const command: Command = {
   name: 'mutants',
@@ -36,14 +39,26 @@ export const command: Command = {
     const layers = (values.layer ?? [...LAYERS]) as Layer[];
     for (const l of layers) if (!LAYERS.includes(l)) throw new UsageError(`unknown layer '${l}' (one of ${LAYERS.join(', ')})`);
     const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-    const seed = values.seed !== undefined ? Number(values.seed) : undefined;
-    const numRuns = values.runs !== undefined ? Number(values.runs) : undefined;
-    if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError('--seed takes an integer');
-    if (numRuns !== undefined && !(Number.isInteger(numRuns) && numRuns > 0)) throw new UsageError('--runs takes a positive integer');
+    const seed = intOption(values, 'seed', SEED_RANGE);
+    const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000 });
 
-    let manifest;
+    const startedAt = new Date();
+    let manifest: MutantManifest;
+    const selection = new Map<Layer, MutantEntry[]>();
     try {
       manifest = loadManifest();
+      if (only) {
+        const ids = manifest.mutants.map((m) => m.id);
+        for (const id of only) if (!ids.includes(id)) throw new UsageError(`--only: unknown mutant '${id}' (the manifest has ${ids.join(', ')})`);
+      }
+      for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => !only || only.includes(m.id)));
+      const chosen = [...selection.entries()].flatMap(([layer, ms]) => ms.map((m) => ({ layer, m })));
+      if (chosen.length === 0) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'} has the layer(s) ${layers.join(', ')}`);
+      const known = {
+        fencing: INVARIANT_NAMES as readonly string[],
+        limiter: chosen.some((c) => c.m.system === 'limiter') ? ((await import('../../../properties/limiter/harness.js')).CHECKS as readonly string[]) : [],
+      };
+      for (const { layer, m } of chosen) checkRunnable(m, layer, known);
     } catch (err) {
       if (err instanceof ManifestError) {
         process.stderr.write(`fencecheck mutants: ${err.message}\n`);
@@ -55,8 +70,9 @@ export const command: Command = {
     let notRun = false;
     const log = (line: string) => process.stderr.write(`${line}\n`);
     for (const layer of layers) {
+      const selected = selection.get(layer) ?? [];
+      if (selected.length === 0) continue;
       const { runner } = await layerRunners[layer]();
-      const selected = mutantsFor(manifest, layer).filter((m) => !only || only.includes(m.id));
       const why = await runner.unavailable();
       if (why !== null) {
         notRun = true;
@@ -66,9 +82,39 @@ export const command: Command = {
       }
       results.push(...(await runner.run(selected, { only, seed, numRuns, log })));
     }
-    process.stdout.write(values.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatMutantTable(results)}\n`);
     const ran = results.filter((r) => r.verdict !== 'not-run');
-    if (ran.length > 0 && !allKilled(ran)) return ExitCode.Failed;
-    return notRun ? ExitCode.NotRun : ExitCode.Ok;
+    const notRunResults = results.filter((r) => r.verdict === 'not-run');
+    const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || ran.length === 0 ? ExitCode.NotRun : ExitCode.Ok;
+    if (values.json) process.stdout.write(`${JSON.stringify(mutantsReport(results, code, startedAt), null, 2)}\n`);
+    else process.stdout.write(`${formatMutantTable(results)}\n`);
+    return code;
   },
 };
+
+/** The `--json` output: a StageReport of stage `mutants` whose status follows the exit code (0 passed, 1 failed, 2 not run). */
+function mutantsReport(results: readonly MutantResult[], code: ExitCode, startedAt: Date) {
+  const ran = results.filter((r) => r.verdict !== 'not-run');
+  const killed = results.filter((r) => r.verdict === 'killed').length;
+  const notKilled = ran.filter((r) => r.verdict !== 'killed');
+  const notRunIds = results.filter((r) => r.verdict === 'not-run').map((r) => r.id);
+  const notRunReason = results.find((r) => r.verdict === 'not-run')?.reason ?? 'no mutant ran';
+  const status = code === ExitCode.Failed ? 'failed' : code === ExitCode.NotRun ? 'not-run' : 'passed';
+  const summary =
+    status === 'not-run'
+      ? ran.length > 0
+        ? `${killed}/${results.length} mutants killed; not run: ${notRunIds.join(', ')}: ${notRunReason}`
+        : `not run: ${notRunReason}`
+      : `${killed}/${results.length} mutants killed${notKilled.length > 0 ? `; not killed: ${notKilled.map((r) => `${r.id} ${r.verdict}`).join(', ')}` : ''}`;
+  const traces = results.map((r) => r.tracePath).filter((p): p is string => typeof p === 'string');
+  return stageReport({
+    stage: 'mutants',
+    status,
+    ...(status === 'not-run' ? { reason: notRunReason } : status === 'failed' ? { reason: summary } : {}),
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    summary,
+    counts: { mutants: results.length, killed, notKilled: notKilled.length, notRun: notRunIds.length },
+    mutants: results,
+    ...(traces.length > 0 ? { traces } : {}),
+  });
+}

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { boundsLabel } from '../../model/bounds.js';
@@ -31,8 +31,7 @@ export const command: Command = {
   help: HELP,
   async run(argv) {
     const { values } = parseCommandArgs(argv, { show: { type: 'string' }, json: { type: 'boolean', default: false } });
-    const show = values.show !== undefined ? Number(values.show) : 5;
-    if (!(Number.isInteger(show) && show >= 0)) throw new UsageError('--show takes a non-negative integer');
+    const show = intOption(values, 'show', { min: 0, max: 100_000, default: 5 });
     const startedAt = new Date();
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
     const tables = await parityTables();

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { formatCoverage } from '../../conform/coverage.js';
@@ -8,7 +8,7 @@ import { NotOwnedError } from '../../valkey/errors.js';
 import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
 import type { ImplPatch } from '../../fencing/patch.js';
-import { loadManifest, mutantsFor } from '../../mutants/manifest.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
 import { loadPatch } from '../../mutants/layers/impl.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
 import {
@@ -45,15 +45,18 @@ Exit codes: 0 every run held · 1 a check failed on a healthy system (seed, path
 2 could not run (no Valkey, or a fault: connection lost, server gone, timeout, NOPERM — never a
 counterexample) · 3 bad input (unknown mutant) · 64 usage`;
 
-function positive(name: string, v: string | undefined, dflt: number, allowZero = false): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new UsageError(`--${name} takes a ${allowZero ? 'non-negative' : 'positive'} integer`);
-  return n;
-}
+/** Upper bounds of the run counts: far above any useful run, low enough to refuse a typo like 1000000000. */
+const MAX_RUNS = 1_000_000;
 
 async function mutantPatch(id: string): Promise<ImplPatch | string> {
-  const entry = mutantsFor(loadManifest(), 'impl').find((m) => m.id === id);
+  let manifest;
+  try {
+    manifest = loadManifest();
+  } catch (err) {
+    if (err instanceof ManifestError) return err.message;
+    throw err;
+  }
+  const entry = mutantsFor(manifest, 'impl').find((m) => m.id === id);
   if (!entry) return `no impl mutant ${id} in mutants/manifest.json`;
   try {
     return await loadPatch(entry);
@@ -80,11 +83,10 @@ export const command: Command = {
     });
     const topology = values.topology as SuiteTopology;
     if (!['standalone', 'door', 'both'].includes(topology)) throw new UsageError('--topology is standalone, door or both');
-    const runs = positive('runs', values.runs, DEFAULT_RUNS);
-    const doorRuns = positive('door-runs', values['door-runs'], DEFAULT_DOOR_RUNS, true);
-    const maxCommands = positive('max-commands', values['max-commands'], DEFAULT_MAX_COMMANDS);
-    const seed = values.seed !== undefined ? Number(values.seed) : undefined;
-    if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError('--seed takes an integer');
+    const runs = intOption(values, 'runs', { min: 1, max: MAX_RUNS, default: DEFAULT_RUNS });
+    const doorRuns = intOption(values, 'door-runs', { min: 0, max: MAX_RUNS, default: DEFAULT_DOOR_RUNS });
+    const maxCommands = intOption(values, 'max-commands', { min: 1, max: 100_000, default: DEFAULT_MAX_COMMANDS });
+    const seed = intOption(values, 'seed', SEED_RANGE);
     if (values.path !== undefined && (topology === 'both' || seed === undefined)) throw new UsageError('--path needs --seed and --topology standalone|door');
     if (values.invariant !== undefined && !(INVARIANT_NAMES as readonly string[]).includes(values.invariant)) {
       throw new UsageError(`--invariant is one of ${INVARIANT_NAMES.join(', ')}`);

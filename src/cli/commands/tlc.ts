@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, parseIntValue, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
 import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
@@ -58,10 +58,8 @@ export const command: Command = {
       pods: { type: 'string' },
       'max-gen': { type: 'string' },
     });
-    const timeoutS = values.timeout !== undefined ? Number(values.timeout) : values.growth ? 240 : 600;
-    if (!(timeoutS > 0)) throw new UsageError('--timeout takes a positive number of seconds');
-    const workers = values.workers !== undefined ? Number(values.workers) : 1;
-    if (!(Number.isInteger(workers) && workers > 0)) throw new UsageError('--workers takes a positive integer');
+    const timeoutS = intOption(values, 'timeout', { min: 1, max: 7 * 24 * 3600, default: values.growth ? 240 : 600 });
+    const workers = intOption(values, 'workers', { min: 1, max: 1024, default: 1 });
     const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
     const withMutants = values.mutants || only !== undefined;
     const stage = withMutants ? 'tlc-mutants' : 'tlc';
@@ -95,8 +93,8 @@ export const command: Command = {
     try {
       if (values.growth) {
         const list = (v: string | undefined, dflt: number[], what: string) => {
-          const xs = v === undefined ? dflt : v.split(',').map((x) => Number(x.trim()));
-          if (xs.length === 0 || !xs.every((x) => Number.isInteger(x) && x >= 0)) throw new UsageError(`${what} takes a comma-separated list of integers`);
+          const xs = v === undefined ? dflt : v.split(',').map((x) => parseIntValue(what, x.trim(), { min: 0, max: 12 }));
+          if (xs.length === 0) throw new UsageError(`${what} takes a comma-separated list of integers`);
           return xs;
         };
         const pods = list(values.pods, [2, 3, 4], '--pods');

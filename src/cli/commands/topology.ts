@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport, type StageStatus } from '../../report/stage.js';
 import { closeClient, createClient, describeSpec, startTopology, ValkeyUnavailableError, type Topology, type TopologySpec } from '../../valkey/index.js';
@@ -35,13 +35,6 @@ Exit codes: 0 ok · 1 status found a recorded server that does not answer · 2 c
 (no valkey-server, no Docker for --provider testcontainers, external endpoint unreachable; an unsafe
 registry folder) · 64 usage`;
 
-function intOption(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes an integer >= ${min}`);
-  return n;
-}
-
 function print(json: boolean, status: StageStatus, startedAt: Date, summary: string, details: unknown, text: string, reason?: string): void {
   if (json) {
     const r = stageReport({ stage: 'topology', status, ...(reason !== undefined ? { reason } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, details });
@@ -71,10 +64,10 @@ async function start(argv: readonly string[]): Promise<ExitCode> {
     json: { type: 'boolean', default: false },
   });
   if (values.kind !== 'standalone' && values.kind !== 'cluster') throw new UsageError(`--kind is standalone or cluster, not '${values.kind}'`);
-  const shards = intOption('shards', values.shards, 1);
-  const replicas = intOption('replicas', values.replicas, 0);
-  const nodeTimeoutMs = intOption('node-timeout', values['node-timeout'], 100);
-  const hold = intOption('hold', values.hold, 0);
+  const shards = intOption(values, 'shards', { min: 1, max: 64 });
+  const replicas = intOption(values, 'replicas', { min: 0, max: 8 });
+  const nodeTimeoutMs = intOption(values, 'node-timeout', { min: 100, max: 600_000 });
+  const hold = intOption(values, 'hold', { min: 0 });
   if (values.kind === 'standalone' && (shards !== undefined || replicas !== undefined)) throw new UsageError('--shards/--replicas need --kind cluster');
   if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`unknown provider '${values.provider}'`);
   const spec: TopologySpec = values.kind === 'standalone' ? { kind: 'standalone' } : { kind: 'cluster', shards: shards ?? 3, ...(replicas ? { replicasPerShard: replicas } : {}) };

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
-import { loadTrace, TraceFormatError } from '../../trace/load.js';
+import { loadTrace, TraceFormatError, validateReplayable } from '../../trace/load.js';
 import { traceMermaid } from '../../trace/mermaid.js';
 import { stepTable } from '../../trace/steps.js';
 import { traceSvg } from '../../trace/svg.js';
@@ -39,9 +39,11 @@ export const command: Command = {
   },
 };
 
-function readTrace(file: string): FencingTrace | ExitCode {
+function readTrace(file: string, forReplay = false): FencingTrace | ExitCode {
   try {
-    return loadTrace(file);
+    const trace = loadTrace(file);
+    if (forReplay) validateReplayable(trace, file);
+    return trace;
   } catch (err) {
     if (err instanceof TraceFormatError) {
       process.stderr.write(`fencecheck trace: ${err.message}\n`);
@@ -80,7 +82,10 @@ async function show(argv: readonly string[]): Promise<ExitCode> {
 
 async function replay(argv: readonly string[]): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false }, provider: { type: 'string' } }, true);
-  const trace = readTrace(oneFile(positionals));
+  const provider = values.provider;
+  if (provider !== undefined && !['auto', 'native', 'testcontainers', 'external'].includes(provider)) throw new UsageError(`--provider: unknown provider '${provider}'`);
+  // Every action and pod is checked against the trace's bounds before any server starts.
+  const trace = readTrace(oneFile(positionals), true);
   if (typeof trace === 'number') return trace;
   const notRun = (why: string): ExitCode => {
     process.stderr.write(`fencecheck trace replay: not run: ${why}\n`);
@@ -97,18 +102,20 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   } catch (err) {
     return notRun(`the fencing step driver or Valkey layer cannot be loaded: ${(err as Error).message}`);
   }
-  const { loadManifest } = await import('../../mutants/manifest.js');
+  const { loadManifest, ManifestError } = await import('../../mutants/manifest.js');
   let patch;
   if (trace.mutant !== undefined) {
     try {
       patch = await mod.loadImplPatch(loadManifest(), trace.mutant);
     } catch (err) {
       if (err instanceof mod.ReplayUnavailableError) return notRun(err.message);
+      if (err instanceof ManifestError) {
+        process.stderr.write(`fencecheck trace: ${err.message}\n`);
+        return ExitCode.BadInput;
+      }
       throw err;
     }
   }
-  const provider = values.provider;
-  if (provider !== undefined && !['auto', 'native', 'testcontainers', 'external'].includes(provider)) throw new UsageError(`--provider: unknown provider '${provider}'`);
   // The property suite's environment: the standalone node, plus the door's cluster when the trace crosses it.
   if (provider !== undefined) process.env.FENCECHECK_VALKEY_PROVIDER = provider;
   if (trace.source === 'conform') return replayTour(trace, mod, valkey, patch, values.json === true);

@@ -1,0 +1,231 @@
+/**
+ * The bad-input catalogue (issue 16): one row per way to hand a command something wrong. Every row
+ * runs the real CLI (`node bin/fencecheck.mjs …`) with a timeout and asserts the exit code (3 bad
+ * input, 64 usage), one clear stderr line matching the row's pattern, and never a stack trace. No
+ * row needs Valkey or Java: each is refused before anything starts.
+ *
+ * FENCECHECK_BAD_INPUT_ROOT=/path/to/another/checkout runs the same table against that checkout's
+ * CLI (how each row was shown to fail before the fix).
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/project-root.js';
+
+const ROOT = process.env.FENCECHECK_BAD_INPUT_ROOT ?? projectRoot;
+const TIMEOUT_MS = 15_000;
+
+type Json = Record<string, unknown>;
+type Trace = { schema: string; bounds: { pods: string[]; maxGen: number }; steps: { action: string; params: Record<string, unknown>; state: Json }[] } & Json;
+type Manifest = { schema: string; mutants: ({ id: string; expectedInvariant: string; layers: Record<string, { patch?: string; config?: string }> } & Json)[] };
+
+interface Row {
+  /** What the row shows, and the defect of issue 16 it shows fixed (if it was one). */
+  readonly name: string;
+  /** `{file}` is replaced by the row's temp file. */
+  readonly argv: readonly string[];
+  /** The temp file's content: a string, a change to a valid trace (evidence/tlc/M1.json's), or a FIFO / a directory. */
+  readonly file?: string | ((t: Trace) => unknown) | 'fifo' | 'dir';
+  /** Run a temp copy of the project whose mutants/manifest.json is this (a string, or a change to the real one). */
+  readonly manifest?: string | ((m: Manifest) => unknown);
+  readonly env?: Readonly<Record<string, string>>;
+  readonly code: number;
+  /** The single stderr line must match (exit 0 rows: stdout's first line). */
+  readonly line: RegExp;
+}
+
+const usage = (cmd: string, what: RegExp | string) => new RegExp(`^fencecheck ${cmd}: .*${typeof what === 'string' ? what : what.source}.*\\(see 'fencecheck ${cmd.split(' ')[0]} --help'\\)$`);
+const int = (flag: string) => `${flag} takes an integer`;
+const withStep = (t: Trace, i: number, change: (s: Trace['steps'][number]) => void): Trace => {
+  const c = structuredClone(t);
+  change(c.steps[i]!);
+  return c;
+};
+
+const UNKNOWN_FLAG: readonly (readonly string[])[] = [
+  ['topology', 'start'],
+  ['slot'],
+  ['tlc'],
+  ['evidence'],
+  ['explore'],
+  ['parity'],
+  ['diagram'],
+  ['mutants'],
+  ['props'],
+  ['conform'],
+  ['gate'],
+  ['limiter'],
+  ['trace', 'show', 'x.json'],
+  ['trace', 'replay', 'x.json'],
+];
+
+export const CATALOGUE: readonly Row[] = [
+  // --- top level: --version and help CMD (issue 16: "no --version; help explore ignores its argument")
+  { name: '--version prints the version', argv: ['--version'], code: 0, line: /^fencecheck \d+\.\d+\.\d+/ },
+  { name: 'help explore prints explore’s help', argv: ['help', 'explore'], code: 0, line: /^Usage: fencecheck explore / },
+  { name: 'help of an unknown command is usage', argv: ['help', 'frobnicate'], code: 64, line: /^fencecheck: unknown command 'frobnicate'/ },
+  { name: 'an unknown command is usage', argv: ['frobnicate'], code: 64, line: /^fencecheck: unknown command 'frobnicate'/ },
+
+  // --- every command's unknown flag
+  ...UNKNOWN_FLAG.map((argv): Row => ({ name: `${argv.slice(0, 2).join(' ')}: unknown flag`, argv: [...argv, '--bogus'], code: 64, line: usage(argv[0] === 'trace' ? 'trace' : argv[0]!, /Unknown option '--bogus'/) })),
+
+  // --- numbers: decimal integers only, in range; negative ones where allowed (issue 16)
+  { name: '--seed 1e30 is refused', argv: ['props', '--seed', '1e30'], code: 64, line: usage('props', int('--seed')) },
+  { name: "--seed '' is refused", argv: ['props', '--seed', ''], code: 64, line: usage('props', int('--seed')) },
+  { name: '--runs 1e9 is refused', argv: ['mutants', '--runs', '1e9'], code: 64, line: usage('mutants', int('--runs')) },
+  { name: '--runs 0x10 is refused', argv: ['limiter', '--runs', '0x10'], code: 64, line: usage('limiter', int('--runs')) },
+  { name: '--runs 1000000000 is out of range', argv: ['props', '--runs', '1000000000'], code: 64, line: usage('props', /--runs takes an integer from 1 to \d+, got "1000000000"/) },
+  { name: '--runs 0 is out of range', argv: ['limiter', '--runs', '0'], code: 64, line: usage('limiter', /--runs takes an integer from 1 to/) },
+  { name: '--seed out of the 32-bit range', argv: ['limiter', '--seed', '99999999999'], code: 64, line: usage('limiter', int('--seed')) },
+  { name: 'a negative --seed is a seed, not "ambiguous" (the next bad flag is reported)', argv: ['props', '--seed', '-5', '--runs', 'x'], code: 64, line: usage('props', /--runs takes an integer/) },
+  { name: 'a negative --seed=-5 for mutants', argv: ['mutants', '--seed=-5', '--runs', '1.5'], code: 64, line: usage('mutants', /--runs takes an integer/) },
+  { name: 'a negative --max-gen is out of range, not "ambiguous"', argv: ['explore', '--max-gen', '-1'], code: 64, line: usage('explore', /--max-gen takes an integer from 0 to 12, got "-1"/) },
+  { name: '--pods 0 is out of range', argv: ['explore', '--pods', '0'], code: 64, line: usage('explore', /--pods takes an integer from 1 to 9/) },
+  { name: '--pods 1e1 is refused', argv: ['conform', '--pods', '1e1'], code: 64, line: usage('conform', int('--pods')) },
+  { name: '--limit 1.5 is refused', argv: ['explore', '--limit', '1.5'], code: 64, line: usage('explore', int('--limit')) },
+  { name: '--concurrency 5000 is out of range', argv: ['conform', '--concurrency', '5000'], code: 64, line: usage('conform', /--concurrency takes an integer from 1 to 4096/) },
+  { name: '--show -1 is out of range, not "ambiguous"', argv: ['parity', '--show', '-1'], code: 64, line: usage('parity', /--show takes an integer from 0/) },
+  { name: '--workers 0 is out of range', argv: ['tlc', '--workers', '0'], code: 64, line: usage('tlc', int('--workers')) },
+  { name: '--timeout 1e3 is refused', argv: ['tlc', '--timeout', '1e3'], code: 64, line: usage('tlc', int('--timeout')) },
+  { name: '--shards 0x3 is refused', argv: ['topology', 'start', '--kind', 'cluster', '--shards', '0x3'], code: 64, line: usage('topology', int('--shards')) },
+  { name: '--door-runs -1 is out of range', argv: ['props', '--door-runs', '-1'], code: 64, line: usage('props', /--door-runs takes an integer from 0/) },
+
+  // --- other option values
+  { name: 'limiter: unknown --topology', argv: ['limiter', '--topology', 'mesh'], code: 64, line: usage('limiter', /--topology is standalone, cluster or both/) },
+  { name: 'props: unknown --invariant', argv: ['props', '--invariant', 'Inv_Nope'], code: 64, line: usage('props', /--invariant is one of/) },
+  { name: 'mutants: unknown --layer', argv: ['mutants', '--layer', 'nope'], code: 64, line: usage('mutants', /unknown layer 'nope'/) },
+  { name: 'limiter: a missing --patch file is bad input', argv: ['limiter', '--patch', '/nonexistent/patch.ts'], code: 3, line: /^fencecheck limiter: bad --patch .*no such file/ },
+
+  // --- mutants (issue 16: "--only M42 exits 0 with nothing run"; unknown expectedInvariant / missing patch is 1, not 3)
+  { name: 'mutants --only M42 is usage, nothing run', argv: ['mutants', '--only', 'M42'], code: 64, line: usage('mutants', /--only: unknown mutant 'M42'/) },
+  { name: 'mutants: a selection with no mutant on the layer is usage', argv: ['mutants', '--layer', 'limiter', '--only', 'M1'], code: 64, line: usage('mutants', /no mutant of M1 has the layer\(s\) limiter/) },
+  {
+    name: 'mutants: an unknown expectedInvariant is bad input (3), not a verdict (1)',
+    argv: ['mutants', '--layer', 'model', '--only', 'M1'],
+    manifest: (m) => (m.mutants[0]!.expectedInvariant = 'Inv_Nope', m),
+    code: 3,
+    line: /^fencecheck mutants: .*M1: unknown expectedInvariant "Inv_Nope"/,
+  },
+  {
+    name: 'mutants: a missing patch file is bad input (3), not a verdict (1)',
+    argv: ['mutants', '--layer', 'model', '--only', 'M1'],
+    manifest: (m) => (m.mutants[0]!.layers.model = { patch: 'mutants/model/NOPE.ts' }, m),
+    code: 3,
+    line: /^fencecheck mutants: .*M1\.model: patch file mutants\/model\/NOPE\.ts does not exist/,
+  },
+  { name: 'mutants: a manifest that is not JSON', argv: ['mutants', '--layer', 'model'], manifest: '{ not json', code: 3, line: /^fencecheck mutants: cannot read mutant manifest/ },
+  { name: 'explore: an unknown --mutant is bad input', argv: ['explore', '--mutant', 'M42'], code: 3, line: /^fencecheck explore: no model-layer mutant M42/ },
+  { name: 'props: an unknown --mutant is bad input', argv: ['props', '--mutant', 'M42'], code: 3, line: /^fencecheck props: no impl mutant M42/ },
+  { name: 'props --mutant with a malformed manifest is bad input, not a crash', argv: ['props', '--mutant', 'M1'], manifest: '[]', code: 3, line: /^fencecheck props: .*schema must be/ },
+  { name: 'conform: an unknown --mutant is bad input', argv: ['conform', '--mutant', 'M42'], code: 3, line: /^fencecheck conform: no impl-layer mutant M42/ },
+
+  // --- evidence (issue 16: "exits 1 on a malformed manifest where other commands exit 3")
+  { name: 'evidence: a malformed manifest is bad input (3), not stale evidence (1)', argv: ['evidence'], manifest: (m) => ({ ...m, schema: 'fencecheck.mutants/0' }), code: 3, line: /^fencecheck evidence: .*schema must be "fencecheck\.mutants\/1"/ },
+
+  // --- trace show (issue 16: first step not Init, negative bounds, hangs on a FIFO)
+  { name: 'trace: no subcommand', argv: ['trace'], code: 64, line: usage('trace', /missing subcommand/) },
+  { name: 'trace: unknown subcommand', argv: ['trace', 'frob'], code: 64, line: usage('trace', /unknown subcommand 'frob'/) },
+  { name: 'trace show: no FILE', argv: ['trace', 'show'], code: 64, line: usage('trace', /expected one trace FILE, got 0/) },
+  { name: 'trace show: two output formats', argv: ['trace', 'show', '--mermaid', '--svg', '{file}'], file: (t) => t, code: 64, line: usage('trace', /choose one of/) },
+  { name: 'trace show: a missing file', argv: ['trace', 'show', '/nonexistent/trace.json'], code: 3, line: /^fencecheck trace: cannot read trace \/nonexistent\/trace\.json/ },
+  { name: 'trace show: a FIFO is refused, not read (it would hang)', argv: ['trace', 'show', '{file}'], file: 'fifo', code: 3, line: /^fencecheck trace: cannot read trace .*: not a regular file$/ },
+  { name: 'trace show: a directory is refused', argv: ['trace', 'show', '{file}'], file: 'dir', code: 3, line: /^fencecheck trace: cannot read trace .*: not a regular file$/ },
+  { name: 'trace show: not JSON', argv: ['trace', 'show', '{file}'], file: '{"schema": ', code: 3, line: /^fencecheck trace: .*: not JSON/ },
+  { name: 'trace show: JSON null', argv: ['trace', 'show', '{file}'], file: 'null', code: 3, line: /^fencecheck trace: .*: not a JSON object$/ },
+  { name: 'trace show: the wrong schema', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, schema: 'fencecheck.trace/9' }), code: 3, line: /^fencecheck trace: .*schema must be "fencecheck\.trace\/1"/ },
+  { name: 'trace show: no steps', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, steps: [] }), code: 3, line: /^fencecheck trace: .*steps must be a non-empty array/ },
+  { name: 'trace show: the first step is not Init', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, steps: t.steps.slice(1) }), code: 3, line: /^fencecheck trace: .*steps\[0\]\.action must be "Init"/ },
+  { name: 'trace show: a negative maxGen', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, maxGen: -1 } }), code: 3, line: /^fencecheck trace: .*bounds\.maxGen must be a non-negative integer/ },
+  { name: 'trace show: no pods', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, pods: [] } }), code: 3, line: /^fencecheck trace: .*bounds\.pods must name at least one pod/ },
+  { name: 'trace show: a state that is not a state', argv: ['trace', 'show', '{file}'], file: (t) => withStep(t, 1, (s) => (s.state = { version: 'all of them' })), code: 3, line: /^fencecheck trace: .*steps\[1\]\.state: version must map pods/ },
+
+  // --- trace replay (issue 16: unknown action, pod outside the bounds, no pods — checked before any server starts)
+  { name: 'trace replay: an unknown action', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 1, (s) => (s.action = 'Teleport')), code: 3, line: /^fencecheck trace: .*steps\[1\]: unknown action "Teleport"/ },
+  { name: 'trace replay: a pod outside the bounds', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 1, (s) => (s.params = { p: 'p7' })), code: 3, line: /^fencecheck trace: .*steps\[1\]: pod "p7" is not one of the trace's bounds\.pods/ },
+  { name: 'trace replay: a pod action without its pod', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 1, (s) => (s.params = {})), code: 3, line: /^fencecheck trace: .*steps\[1\]: AcquireO needs a pod/ },
+  { name: 'trace replay: no pods', argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, pods: [] } }), code: 3, line: /^fencecheck trace: .*bounds\.pods must name at least one pod/ },
+  { name: 'trace replay: a missing file', argv: ['trace', 'replay', '/nonexistent/trace.json'], code: 3, line: /^fencecheck trace: cannot read trace/ },
+  { name: 'trace replay: an unknown --provider', argv: ['trace', 'replay', '--provider', 'cloud', '{file}'], file: (t) => t, code: 64, line: usage('trace', /--provider: unknown provider 'cloud'/) },
+];
+
+interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+}
+
+function runCli(root: string, argv: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<RunResult> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(root, 'bin/fencecheck.mjs'), ...argv], { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, TIMEOUT_MS);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+let work: string;
+const validTrace = (): Trace => (JSON.parse(readFileSync(join(ROOT, 'evidence/tlc/M1.json'), 'utf8')) as { trace: Trace }).trace;
+const realManifest = (): Manifest => JSON.parse(readFileSync(join(ROOT, 'mutants/manifest.json'), 'utf8')) as Manifest;
+
+/** A temp copy of the project (the parts the CLI reads) with its own mutants/manifest.json. */
+function projectWith(manifest: string, dir: string): string {
+  mkdirSync(dir);
+  for (const part of ['bin', 'src', 'models', 'properties', 'mutants', 'tla', 'evidence', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'mutants/manifest.json'), manifest);
+  return dir;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'fencecheck-bad-input-'));
+});
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.concurrent('bad-input catalogue: one clear line, the right exit code, never a stack', () => {
+  CATALOGUE.forEach((row, i) => {
+    it(`${String(i + 1).padStart(2, '0')} ${row.name}`, async () => {
+      let file = join(work, `row-${i}`);
+      if (row.file === 'fifo') execFileSync('mkfifo', [file]);
+      else if (row.file === 'dir') mkdirSync(file);
+      else if (typeof row.file === 'string') writeFileSync(file, row.file);
+      else if (typeof row.file === 'function') writeFileSync((file = `${file}.json`), JSON.stringify(row.file(validTrace())));
+      let root = ROOT;
+      if (row.manifest !== undefined) {
+        const text = typeof row.manifest === 'string' ? row.manifest : JSON.stringify(row.manifest(realManifest()));
+        root = projectWith(text, join(work, `project-${i}`));
+      }
+      const r = await runCli(root, row.argv.map((a) => a.replace('{file}', file)), row.env);
+      const lines = (row.code === 0 ? r.stdout : r.stderr).split('\n').filter((l) => l.trim() !== '');
+      expect(r.timedOut, `timed out after ${TIMEOUT_MS} ms`).toBe(false);
+      expect(`${r.stdout}\n${r.stderr}`, 'a stack trace was printed').not.toMatch(/^\s{4}at /m);
+      expect({ code: r.code, line: lines[0] }).toEqual({ code: row.code, line: expect.stringMatching(row.line) });
+      if (row.code !== 0) expect(lines, 'exactly one stderr line').toHaveLength(1);
+    });
+  });
+});
+
+describe('mutants --json', () => {
+  it('prints a StageReport of stage "mutants" with the results in "mutants" (here: TLC not run)', async () => {
+    const r = await runCli(ROOT, ['mutants', '--layer', 'tla', '--only', 'M1', '--json'], { TLA2TOOLS_JAR: '/nonexistent/tla2tools.jar' });
+    expect(r.code).toBe(2);
+    const report = JSON.parse(r.stdout) as Json;
+    expect(report).toMatchObject({ schema: 'fencecheck.stage/1', stage: 'mutants', status: 'not-run', counts: { mutants: 1, notRun: 1 } });
+    expect(report.mutants).toEqual([expect.objectContaining({ id: 'M1', layer: 'tla', verdict: 'not-run' })]);
+  });
+});
