@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ExitCode } from './exit-codes.js';
+import { projectRoot } from '../project-root.js';
 import { commandModules } from './registry.js';
 import type { Command } from './command.js';
 import { UsageError } from './args.js';
 import { maskSecrets } from '../valkey/secrets.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
+import { watchVerifyParent } from '../verify/watchdog.js';
 
 /**
  * Everything the CLI prints goes through maskSecrets: a password in an endpoint URL
@@ -29,7 +33,11 @@ function maskOutput(stream: NodeJS.WriteStream): void {
 const USAGE = `fencecheck — formal-model-driven verification of the fenced session directory migration
 
 Usage: fencecheck <command> [options]
-       fencecheck <command> --help
+       fencecheck <command> --help     (or: fencecheck help <command>)
+       fencecheck --version
+
+Numeric options take decimal integers only (no exponent, hex or fraction); a negative one may
+follow its option or join it: --seed -5 or --seed=-5.
 
 Exit codes: 0 all held · 1 a check failed · 2 could not run · 3 bad input · 64 usage`;
 
@@ -63,19 +71,45 @@ function exitSoon(code: ExitCode): void {
   setTimeout(() => process.exit(code), 1000).unref();
 }
 
+function usage(message: string): ExitCode {
+  process.stderr.write(`fencecheck: ${message}\n`);
+  return ExitCode.Usage;
+}
+
+/** The version in package.json. */
+function version(): string {
+  try {
+    const v = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version?: unknown }).version;
+    return typeof v === 'string' ? v : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 export async function main(argv: readonly string[]): Promise<ExitCode> {
+  // A stage of `fencecheck verify` stops itself when verify is gone (no-op otherwise).
+  watchVerifyParent();
   maskOutput(process.stdout);
   maskOutput(process.stderr);
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    if (rest.length > 0) return usage(`--version takes no arguments, got '${rest[0]}'`);
+    process.stdout.write(`fencecheck ${version()}\n`);
+    return ExitCode.Ok;
+  }
+  if ((name === 'help' || name === '--help' || name === '-h') && rest.length > 0) {
+    if (rest.length > 1) return usage(`help takes one command, got ${rest.length}`);
+    const target = await loadCommand(rest[0]!);
+    if (!target) return usage(`unknown command '${rest[0]}'. Run 'fencecheck --help'.`);
+    process.stdout.write(`${target.help.trimEnd()}\n`);
+    return ExitCode.Ok;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${USAGE}\n\nCommands:\n${await listCommands()}\n`);
     return name === undefined ? ExitCode.Usage : ExitCode.Ok;
   }
   const cmd = await loadCommand(name);
-  if (!cmd) {
-    process.stderr.write(`fencecheck: unknown command '${name}'. Run 'fencecheck --help'.\n`);
-    return ExitCode.Usage;
-  }
+  if (!cmd) return usage(`unknown command '${name}'. Run 'fencecheck --help'.`);
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${cmd.help.trimEnd()}\n`);
     return ExitCode.Ok;
@@ -84,7 +118,8 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     return await cmd.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`fencecheck ${name}: ${maskSecrets(err.message)}\nRun 'fencecheck ${name} --help'.\n`);
+      // One line: the problem, then where the usage is.
+      process.stderr.write(`fencecheck ${name}: ${maskSecrets(err.message.replace(/\s*\n\s*/g, ' '))} (see 'fencecheck ${name} --help')\n`);
       return ExitCode.Usage;
     }
     if (err instanceof ValkeyUnavailableError) {

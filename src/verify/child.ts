@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { VERIFY_PID_ENV } from './watchdog.js';
 
 export interface ChildSpec {
   /** Executable and arguments, e.g. [process.execPath, 'bin/fencecheck.mjs', 'props', '--json']. */
@@ -14,6 +15,8 @@ export interface ChildSpec {
   /** Called with every complete stderr line (progress). */
   readonly onLine?: (line: string) => void;
   readonly env?: NodeJS.ProcessEnv;
+  /** Once aborted, the stage is not started, or its process group is stopped (SIGTERM, then SIGKILL). */
+  readonly signal?: AbortSignal;
 }
 
 export interface ChildResult {
@@ -29,10 +32,14 @@ export interface ChildResult {
   readonly spawnError?: string;
   /** Processes still in the group after the stage exited (then killed). */
   readonly leftoverProcesses: number;
+  /** Set when `signal` was aborted before the stage started or while it ran. */
+  readonly interrupted?: boolean;
 }
 
 const MAX_STDERR = 1_000_000;
 const GRACE_MS = 3_000;
+/** How long an interrupted stage gets between SIGTERM and SIGKILL. */
+const ABORT_GRACE_MS = 700;
 
 /** Process groups of running stages, so an interrupted verify can stop them all by id. */
 const running = new Set<number>();
@@ -41,15 +48,28 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
   const startedAt = new Date();
   const t0 = performance.now();
   return new Promise((resolvePromise) => {
+    if (spec.signal?.aborted) {
+      resolvePromise({ exitCode: null, signal: null, stdout: '', stderr: '', startedAt: startedAt.toISOString(), durationMs: 0, timedOut: false, spawnError: 'not started: verify was interrupted', leftoverProcesses: 0, interrupted: true });
+      return;
+    }
     const [file, ...args] = spec.command;
     const child = spawn(file, args, {
       cwd: spec.cwd,
       detached: true, // own process group: pgid = child.pid
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0', ...spec.env },
+      // The stage's watchdog (src/verify/watchdog.ts) stops the stage when this process is gone.
+      env: { ...process.env, FORCE_COLOR: '0', [VERIFY_PID_ENV]: String(process.pid), ...spec.env },
     });
     const pgid = child.pid;
     if (pgid !== undefined) running.add(pgid);
+    let interrupted = false;
+    const onAbort = () => {
+      interrupted = true;
+      if (pgid === undefined) return;
+      killGroup(pgid, 'SIGTERM');
+      setTimeout(() => killGroup(pgid, 'SIGKILL'), ABORT_GRACE_MS).unref();
+    };
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
     let stdout = '';
     let stderr = '';
     let partial = '';
@@ -71,6 +91,7 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
       if (partial.trim() !== '') spec.onLine?.(partial);
       const durationMs = Math.round(performance.now() - t0);
       void countLeftovers(pgid).then((leftover) => {
@@ -84,6 +105,7 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
           durationMs,
           timedOut,
           leftoverProcesses: leftover,
+          ...(interrupted ? { interrupted } : {}),
           ...(spawnError !== undefined ? { spawnError } : {}),
         });
       });
@@ -149,11 +171,24 @@ export function groupMembers(pgid: number): number[] {
   return pids;
 }
 
-/** Stops every running stage's process group (SIGTERM, then SIGKILL after a grace period). */
-export async function stopAllChildren(): Promise<void> {
+/**
+ * Stops every running stage's process group: SIGTERM, then SIGKILL to whatever is still in a group
+ * after `graceMs`; resolves once every group is empty (or ~400 ms after the SIGKILL at most).
+ */
+export async function stopAllChildren(graceMs = GRACE_MS): Promise<void> {
   const groups = [...running];
-  for (const g of groups) killGroup(g, 'SIGTERM');
   if (groups.length === 0) return;
-  await new Promise((r) => setTimeout(r, GRACE_MS));
+  for (const g of groups) killGroup(g, 'SIGTERM');
+  const empty = () => groups.every((g) => groupMembers(g).length === 0);
+  const deadline = performance.now() + graceMs;
+  while (!empty() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (empty()) return;
   for (const g of groups) killGroup(g, 'SIGKILL');
+  const hardDeadline = performance.now() + 400;
+  while (!empty() && performance.now() < hardDeadline) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** SIGKILLs every running stage's process group at once (a second Ctrl-C). */
+export function killAllChildrenNow(): void {
+  for (const g of running) killGroup(g, 'SIGKILL');
 }

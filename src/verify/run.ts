@@ -33,6 +33,46 @@ export interface VerifyRunOptions {
   readonly command?: (spec: StageSpec, argv: readonly string[]) => readonly [string, ...string[]];
   readonly cwd?: string;
   readonly manifest?: MutantManifest;
+  /**
+   * Aborted on SIGINT/SIGTERM/SIGHUP: no further stage starts, running ones are stopped (their
+   * process groups get SIGTERM, then SIGKILL), and runVerify rejects with VerifyInterruptedError
+   * instead of returning a verdict.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** The report files of a run, removed from `--out` before a run starts (a stale pass must not survive). */
+export const REPORT_FILES = ['verify.json', 'junit.xml', 'verify.md', 'verify.html'] as const;
+
+/** The output folder cannot be created or written: nothing was started. */
+export class OutDirError extends Error {}
+
+/** The run was interrupted: there is no verdict. */
+export class VerifyInterruptedError extends Error {}
+
+/**
+ * Makes `outDir` (and its stages/ folder) ready for a run: creates it, removes the previous run's
+ * reports and stage logs, and checks that it can be written. Throws OutDirError with one line.
+ */
+export function prepareOutDir(outDir: string): void {
+  const step = (what: string, f: () => void) => {
+    try {
+      f();
+    } catch (err) {
+      throw new OutDirError(`--out ${outDir}: cannot ${what}: ${(err as Error).message.split('\n')[0]}`);
+    }
+  };
+  step('create the folder', () => mkdirSync(outDir, { recursive: true }));
+  // Logs and reports of an earlier run must not pass for this run's.
+  for (const f of REPORT_FILES) step(`remove the previous ${f}`, () => rmSync(join(outDir, f), { force: true }));
+  const logDir = join(outDir, 'stages');
+  step('remove the previous stage logs', () => rmSync(logDir, { recursive: true, force: true }));
+  step('create stages/', () => mkdirSync(logDir, { recursive: true }));
+  const probe = join(logDir, `.write-test-${process.pid}`);
+  step('write into it', () => {
+    writeFileSync(probe, '');
+    rmSync(probe);
+  });
 }
 
 const defaultCommand = (_spec: StageSpec, argv: readonly string[]): readonly [string, ...string[]] => [process.execPath, join(projectRoot, 'bin/fencecheck.mjs'), ...argv];
@@ -44,12 +84,11 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const selected = catalogue.filter((s) => o.stages.includes(s.name));
   const manifest = o.manifest ?? loadManifest();
   const logDir = join(o.outDir, 'stages');
-  // Logs of an earlier run's stages must not pass for this run's.
-  rmSync(logDir, { recursive: true, force: true });
-  mkdirSync(logDir, { recursive: true });
+  prepareOutDir(o.outDir);
   o.progress.planned(selected.map((s) => s.name));
 
-  const runOne = async (spec: StageSpec): Promise<StageOutcome> => {
+  const runOne = async (spec: StageSpec): Promise<StageOutcome | undefined> => {
+    if (o.signal?.aborted) return undefined;
     const argv = stageArgv(spec, o.stageOptions);
     o.progress.started(spec.name);
     const child = await runChild({
@@ -57,6 +96,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
       cwd: o.cwd ?? projectRoot,
       timeoutMs: o.stageTimeoutMs,
       onLine: (line) => o.progress.line(spec.name, line),
+      ...(o.signal ? { signal: o.signal } : {}),
     });
     const file = spec.name.replace(/[^a-z0-9-]/gi, '_');
     writeFileSync(join(logDir, `${file}.log`), child.stderr);
@@ -76,14 +116,17 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const results = new Map<string, StageOutcome>();
   const heavy = selected.filter((s) => s.heavy);
   const light = selected.filter((s) => !s.heavy);
+  const record = (name: string, outcome: StageOutcome | undefined) => outcome && results.set(name, outcome);
   const pool = async () => {
-    for (let next = heavy.shift(); next; next = heavy.shift()) results.set(next.name, await runOne(next));
+    for (let next = heavy.shift(); next && !o.signal?.aborted; next = heavy.shift()) record(next.name, await runOne(next));
   };
   await Promise.all([
-    ...light.map(async (s) => results.set(s.name, await runOne(s))),
+    ...light.map(async (s) => record(s.name, await runOne(s))),
     ...Array.from({ length: Math.max(1, o.jobs) }, pool),
   ]);
   o.progress.close();
+  // An interrupted run has no verdict: its stages were cut short or never started.
+  if (o.signal?.aborted) throw new VerifyInterruptedError(`interrupted${typeof o.signal.reason === 'string' ? ` by ${o.signal.reason}` : ''}`);
 
   // Report stages in catalogue order, whatever order they finished in.
   const outcomes = selected.map((s) => results.get(s.name)!);

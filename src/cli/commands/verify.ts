@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { parseCommandArgs, UsageError } from '../args.js';
@@ -6,9 +7,9 @@ import { ManifestError } from '../../mutants/manifest.js';
 import { projectRoot } from '../../project-root.js';
 import { writeVerifyReports } from '../../report/write.js';
 import type { VerifyReport } from '../../report/verify-doc.js';
-import { stopAllChildren } from '../../verify/child.js';
+import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
-import { runVerify } from '../../verify/run.js';
+import { OutDirError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
@@ -39,7 +40,18 @@ Options:
 Exit codes: 0 every selected stage held · 1 a property failed, a mutant survived, parity broke,
 evidence is stale, a stage crashed, or a stage (or a mutant its stage reported not run) did not run
 and --allow-not-run does not name the stage ·
-2 no stage ran at all, or the reports could not be written · 3 bad mutant manifest · 64 usage`;
+2 no stage ran at all, or --out cannot be written (checked before any stage starts), or the reports
+could not be written · 3 bad mutant manifest · 64 usage ·
+130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP: every stage stopped, no report written`;
+
+/** How long an interrupted verify lets its stages stop before SIGKILLing their groups. */
+const STOP_GRACE_MS = 1_000;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** For tests: how stages are started (the real CLI starts `node bin/fencecheck.mjs <argv>`). */
+export interface VerifyCliHooks {
+  readonly command?: VerifyRunOptions['command'];
+}
 
 function list(values: readonly string[] | string | undefined): string[] {
   const all = Array.isArray(values) ? values : values === undefined ? [] : [values];
@@ -63,7 +75,11 @@ export const command: Command = {
   name: 'verify',
   summary: 'run every stage, write JSON/JUnit/Markdown/HTML reports, gate on the result',
   help: HELP,
-  async run(argv) {
+  run: (argv) => runVerifyCli(argv),
+};
+
+/** The verify command; `hooks` only for tests (test/verify/fixtures/verify-driver.mjs). */
+export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHooks = {}): Promise<ExitCode> {
     const { values } = parseCommandArgs(argv, {
       stages: { type: 'string' },
       skip: { type: 'string' },
@@ -99,15 +115,30 @@ export const command: Command = {
       ? new LiveProgress(process.stderr)
       : new LineProgress((line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`));
 
+    // On SIGINT/SIGTERM/SIGHUP: start no further stage, stop every running stage's process group
+    // (SIGTERM, SIGKILL after STOP_GRACE_MS), write no report (the previous run's were removed before
+    // the first stage started), exit 128 + the signal's number. A second signal SIGKILLs at once.
+    const abort = new AbortController();
+    let stopped: Promise<void> | undefined;
     const onSignal = (sig: NodeJS.Signals) => {
+      const code = 128 + (constants.signals[sig] ?? 15);
+      if (stopped) {
+        killAllChildrenNow();
+        process.exit(code);
+      }
+      abort.abort(sig);
       process.stderr.write(`\nfencecheck verify: ${sig}: stopping every stage's process group\n`);
-      void stopAllChildren().then(() => process.exit(130));
+      stopped = stopAllChildren(STOP_GRACE_MS).then(() => {
+        process.stderr.write(`fencecheck verify: interrupted by ${sig}: no verdict, no report written (exit ${code})\n`);
+        process.exit(code);
+      });
     };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    for (const sig of SIGNALS) process.on(sig, onSignal);
     let report: VerifyReport;
     try {
       report = await runVerify({
+        ...(hooks.command ? { command: hooks.command } : {}),
+        signal: abort.signal,
         stages,
         stageOptions: {
           ...(runs !== undefined ? { runs } : {}),
@@ -127,10 +158,15 @@ export const command: Command = {
         process.stderr.write(`fencecheck verify: ${err.message}\n`);
         return ExitCode.BadInput;
       }
+      if (err instanceof OutDirError) {
+        process.stderr.write(`fencecheck verify: ${err.message}\n`);
+        return ExitCode.NotRun;
+      }
+      // The signal handler prints the outcome and exits once every stage's group is empty.
+      if (err instanceof VerifyInterruptedError && stopped) return new Promise<never>(() => {});
       throw err;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      if (!abort.signal.aborted) for (const sig of SIGNALS) process.off(sig, onSignal);
     }
 
     let files;
@@ -143,8 +179,7 @@ export const command: Command = {
     if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${summaryText(report)}\nreports: ${files.json}, ${files.junit}, ${files.markdown}, ${files.html}\n`);
     return report.verdict.exitCode;
-  },
-};
+}
 
 function summaryText(r: VerifyReport): string {
   const rows = r.stages.map((o) => [
