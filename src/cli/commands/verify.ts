@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { ManifestError } from '../../mutants/manifest.js';
 import { projectRoot } from '../../project-root.js';
@@ -64,13 +64,6 @@ function stageList(values: readonly string[] | string | undefined, option: strin
   return names;
 }
 
-function positiveInt(v: string | undefined, option: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${option} takes a positive integer, got '${v}'`);
-  return n;
-}
-
 export const command: Command = {
   name: 'verify',
   summary: 'run every stage, write JSON/JUnit/Markdown/HTML reports, gate on the result',
@@ -99,13 +92,13 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     const stages = only.filter((s) => !skip.includes(s));
     if (stages.length === 0) throw new UsageError('no stage left to run (check --stages and --skip)');
     const allowNotRun = stageList(values['allow-not-run'], '--allow-not-run');
-    const seed = values.seed !== undefined ? Number(values.seed) : undefined;
-    if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed takes an integer, got '${values.seed}'`);
-    const runs = positiveInt(values.runs, '--runs');
-    const pods = positiveInt(values.pods, '--pods');
-    const maxGen = positiveInt(values['max-gen'], '--max-gen');
-    const jobs = positiveInt(values.jobs, '--jobs')!;
-    const stageTimeoutMs = positiveInt(values['stage-timeout'], '--stage-timeout')! * 1000;
+    // The one numeric-option parser: decimal integers in range, a clear line otherwise.
+    const seed = intOption(values, 'seed', SEED_RANGE);
+    const runs = intOption(values, 'runs', { min: 1, max: 1_000_000 });
+    const pods = intOption(values, 'pods', { min: 1, max: 9 });
+    const maxGen = intOption(values, 'max-gen', { min: 0, max: 12 });
+    const jobs = intOption(values, 'jobs', { min: 1, max: 64, default: 2 });
+    const stageTimeoutMs = intOption(values, 'stage-timeout', { min: 1, max: 86_400, default: 2700 }) * 1000;
     const topology = values.topology;
     if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
     const outDir = resolve(process.cwd(), values.out ?? 'reports');
