@@ -8,4 +8,5 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   limiter: () => import('./limiter.bench.js'),
   conform: () => import('./conform.bench.js'),
   verify: () => import('./verify.bench.js'),
+  gate: () => import('./gate.bench.js'),
 };

@@ -12,13 +12,21 @@ export interface StartOptions {
   readonly provider?: ProviderChoice;
   /** cluster-node-timeout in ms for nodes the harness starts (default 2000). */
   readonly nodeTimeoutMs?: number;
-  /** Where 'auto' says that it fell back to native and why (default: stderr, once per process). */
+  /** Where 'auto' says that it fell back to native and why (default: stderr, once per process, and only when fallbackAudible()). */
   readonly log?: (line: string) => void;
 }
 
 const PROVIDERS: readonly ProviderChoice[] = ['auto', 'native', 'testcontainers', 'external'];
 
 let saidFallback = false;
+
+/**
+ * The fallback to native is the normal case on a machine without Docker, so stderr hears of it only
+ * when 'auto' was asked for explicitly (FENCECHECK_VALKEY_PROVIDER=auto) or FENCECHECK_VERBOSE=1.
+ */
+export function fallbackAudible(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.FENCECHECK_VALKEY_PROVIDER === 'auto' || env.FENCECHECK_VERBOSE === '1';
+}
 
 /** Cached across this process and its children (vitest forks inherit the env): the probe costs ≈1 s. */
 const DOCKER_PROBE_ENV = 'FENCECHECK_DOCKER_PROBE';
@@ -74,7 +82,7 @@ export async function startTopology(spec: TopologySpec, opts: StartOptions = {})
       if (why === null) return startOwned(spec, testcontainersLauncher, owned);
       const line = `fencecheck: provider auto: ${why}; using native valkey-server`;
       if (opts.log) opts.log(line);
-      else if (!saidFallback) process.stderr.write(`${line}\n`);
+      else if (!saidFallback && fallbackAudible()) process.stderr.write(`${line}\n`);
       saidFallback = true;
       return startOwned(spec, nativeLauncher, owned);
     }

@@ -1,9 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { nodeClient, startTopology, UnsafeOperationError, ValkeyUnavailableError, type Topology } from '../../src/valkey/index.js';
 import { evalScript, luaScript } from '../../src/scripts/index.js';
 import { destructiveReason } from '../../src/valkey/client.js';
+import { fallbackAudible } from '../../src/valkey/start.js';
+import { projectRoot } from '../../src/project-root.js';
 import { isLoopback, parseEndpoint } from '../../src/valkey/external.js';
 
 const ENV_KEYS = ['FENCECHECK_VALKEY_URL', 'FENCECHECK_VALKEY_CLUSTER', 'FENCECHECK_ALLOW_DESTRUCTIVE', 'FENCECHECK_DOCKER_PROBE'] as const;
@@ -35,6 +39,21 @@ describe('testcontainers provider without a container engine', () => {
     } finally {
       await t.stop();
     }
+  });
+
+  it.skipIf(dockerPresent)('the fallback line is quiet by default; FENCECHECK_VALKEY_PROVIDER=auto or FENCECHECK_VERBOSE=1 prints it', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of ['FENCECHECK_VALKEY_PROVIDER', 'FENCECHECK_VERBOSE', 'FENCECHECK_DOCKER_PROBE', 'FENCECHECK_VALKEY_URL', 'FENCECHECK_VALKEY_CLUSTER']) delete env[k];
+    const run = (extra: NodeJS.ProcessEnv) => {
+      const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'topology', 'start', '--kind', 'standalone', '--hold', '0', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000, env: { ...env, ...extra } });
+      expect(r.status).toBe(0);
+      return r.stderr;
+    };
+    expect(run({})).not.toMatch(/provider auto/);
+    expect(run({ FENCECHECK_VERBOSE: '1' })).toMatch(/^fencecheck: provider auto: testcontainers: no container engine answers.*; using native valkey-server$/m);
+    expect(run({ FENCECHECK_VALKEY_PROVIDER: 'auto' })).toMatch(/^fencecheck: provider auto: .*using native valkey-server$/m);
+    expect(fallbackAudible({})).toBe(false);
+    expect(fallbackAudible({ FENCECHECK_VERBOSE: '0', FENCECHECK_VALKEY_PROVIDER: 'native' })).toBe(false);
   });
 });
 

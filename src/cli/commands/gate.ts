@@ -11,7 +11,7 @@ import { loadFencingScripts } from '../../fencing/scripts.js';
 import { createGate } from '../../gate/gate.js';
 import { GATE_RULES, type GateStep } from '../../gate/rules.js';
 import type { GateObservations } from '../../gate/observations.js';
-import { clusterEnabled, discoverSessions, keyslotCheck, observeKeyspace, parseSession } from '../../gate/observe.js';
+import { clusterEnabled, discoverSessions, KeyspaceValueError, keyslotCheck, observeKeyspace, parseSession } from '../../gate/observe.js';
 
 const CHECKS: Readonly<Record<string, GateStep>> = {
   advance: 'AdvanceTarget',
@@ -37,7 +37,8 @@ cluster-enabled). The deploy facts are given: the target phase, the phase every 
 
 Rules: ${GATE_RULES.map((r) => r.name).join(', ')}
 
-Exit codes: 0 allowed · 1 refused · 2 Valkey not reachable · 64 usage`;
+Exit codes: 0 allowed · 1 refused · 2 Valkey not reachable, or not a Valkey (no RESP) · 3 a fencing key
+holds the wrong type or a malformed value (the key is named) · 64 usage`;
 
 function parsePods(text: string): Record<string, Phase> {
   const out: Record<string, Phase> = {};
@@ -59,6 +60,37 @@ function connect(url: string): ValkeyClient {
   }
   // Credentials from redis://user:pass@host:port; every command times out (FENCECHECK_COMMAND_TIMEOUT_MS).
   return createClient({ kind: 'standalone', ...e });
+}
+
+/** The endpoint answered with something that is not RESP (an HTTP server, a TLS port, …). */
+class NotRespError extends Error {
+  override readonly name = 'NotRespError';
+}
+
+const NOT_RESP = /Unknown RESP type \d+ ("[^"]*")|Protocol error, got ("[^"]*")/i;
+
+/** The client's parser error for a reply that is not RESP, as one plain sentence; else undefined. */
+function notResp(err: unknown): NotRespError | undefined {
+  const m = NOT_RESP.exec(err instanceof Error ? err.message : String(err));
+  if (!m) return undefined;
+  return new NotRespError(`it does not answer in RESP (the reply began with ${m[1] ?? m[2]}): not a Valkey server`);
+}
+
+/**
+ * Rejects once either connection meets a reply that is not RESP: ioredis then drops the queue and
+ * reconnects, so without this the gate would wait for the command timeout and blame silence.
+ */
+function protocolFailure(conns: readonly ValkeyClient[]): Promise<never> {
+  const failed = new Promise<never>((_, reject) => {
+    for (const c of conns) {
+      c.on('error', (err: unknown) => {
+        const e = notResp(err);
+        if (e) reject(e);
+      });
+    }
+  });
+  failed.catch(() => {}); // observed through Promise.race only
+  return failed;
 }
 
 /** A failure of the connection, not of the gate: the endpoint is down, silent, or refuses us. */
@@ -101,21 +133,28 @@ export const command: Command = {
     const started = Date.now();
     const conn = connect(values.url);
     const clusterNode = values['cluster-url'] ? connect(values['cluster-url']) : undefined;
+    const protocol = protocolFailure(clusterNode ? [conn, clusterNode] : [conn]);
     try {
-      const found = sessions.length > 0 ? sessions : await discoverSessions(conn);
-      const ks = await observeKeyspace(conn, loadFencingScripts(), found);
-      const slotNode = clusterNode ?? ((await clusterEnabled(conn)) ? conn : undefined);
-      const probe = found[0] ?? { community: 'fencecheck', session: 'probe' };
-      const obs: GateObservations = {
-        podPhases,
-        target: values.target as Phase,
-        mode: values.mode as Mode,
-        backfilled: values.backfilled ?? false,
-        oldLeaseCensus: ks.oldLeaseCensus,
-        newLeaseCensus: ks.newLeaseCensus,
-        counters: ks.counters,
-        keyslot: slotNode ? await keyslotCheck(slotNode, probe) : null,
-      };
+      const obs = await Promise.race([
+        protocol,
+        (async (): Promise<GateObservations> => {
+          const found = sessions.length > 0 ? sessions : await discoverSessions(conn);
+          const ks = await observeKeyspace(conn, loadFencingScripts(), found);
+          const slotNode = clusterNode ?? ((await clusterEnabled(conn)) ? conn : undefined);
+          const probe = found[0] ?? { community: 'fencecheck', session: 'probe' };
+          return {
+            podPhases,
+            target: values.target as Phase,
+            mode: values.mode as Mode,
+            backfilled: values.backfilled ?? false,
+            oldLeaseCensus: ks.oldLeaseCensus,
+            newLeaseCensus: ks.newLeaseCensus,
+            counters: ks.counters,
+            keyslot: slotNode ? await keyslotCheck(slotNode, probe) : null,
+          };
+        })(),
+      ]);
+      const found = obs.counters;
       const decision = createGate().decide(step, obs);
       const summary = decision.allowed
         ? `${step} allowed (${decision.checked.length} rules held; ${found.length} session(s) observed)`
@@ -128,9 +167,17 @@ export const command: Command = {
         process.stdout.write(`  observed: old-keyspace leases ${obs.oldLeaseCensus}, new-keyspace leases ${obs.newLeaseCensus}, sessions ${found.length}, keyslot ${obs.keyslot ? obs.keyslot.slots.join('/') : 'not checked'}\n`);
       }
       return decision.allowed ? ExitCode.Ok : ExitCode.Failed;
-    } catch (err) {
-      const msg = maskSecrets((err as Error).message);
-      if (unreachable(err)) {
+    } catch (caught) {
+      const err: unknown = caught instanceof NotRespError ? caught : (notResp(caught) ?? caught);
+      const msg = maskSecrets(err instanceof Error ? err.message : String(err));
+      if (err instanceof KeyspaceValueError) {
+        // Bad input, not a refusal: one line naming the key, no stack, no script source.
+        const line = `bad input: ${msg}`;
+        process.stderr.write(`fencecheck gate: ${line}\n`);
+        if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: line, startedAt, durationMs: Date.now() - started, summary: `bad keyspace value at ${err.key}` }), null, 2)}\n`);
+        return ExitCode.BadInput;
+      }
+      if (err instanceof NotRespError || unreachable(err)) {
         process.stderr.write(`fencecheck gate: not run: cannot read ${maskSecrets(values.url)}: ${msg}\n`);
         if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: `cannot read ${maskSecrets(values.url)}: ${msg}`, startedAt, durationMs: Date.now() - started, summary: 'Valkey not reachable' }), null, 2)}\n`);
         return ExitCode.NotRun;
