@@ -5,6 +5,7 @@ import { stageReport } from '../../report/stage.js';
 import { formatCoverage } from '../../conform/coverage.js';
 import { ValkeyUnavailableError } from '../../valkey/index.js';
 import { NotOwnedError } from '../../valkey/errors.js';
+import { isProviderChoice } from '../../valkey/start.js';
 import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
 import type { ImplPatch } from '../../fencing/patch.js';
@@ -21,7 +22,7 @@ import {
   type SuiteTopology,
 } from '../../../properties/fencing/suite.js';
 
-const HELP = `Usage: fencecheck props [--runs N] [--door-runs N] [--max-commands N] [--topology standalone|door|both]
+const HELP = `Usage: fencecheck props [--runs N] [--door-runs N] [--max-commands N] [--topology standalone|door|both] [--provider P]
                        [--seed N] [--path P] [--mutant Mx] [--invariant NAME] [--json]
 
 Model-based runs of the fencing scripts on real Valkey: fast-check generates pod, rollout, pipeline
@@ -32,9 +33,11 @@ the real keyspace (T1 Inv_SingleAuthority, T2 Inv_Monotonic, T3 Inv_SlotRulesSaf
 
 Options:
   --runs N           runs on standalone (or on the door topology alone) (default ${DEFAULT_RUNS})
-  --door-runs N      runs that may cross the door onto the cluster, with --topology both (default ${DEFAULT_DOOR_RUNS})
+  --door-runs N      runs that may cross the door onto the cluster, with --topology both (default ${DEFAULT_DOOR_RUNS},
+                     or --runs when that is smaller)
   --max-commands N   commands per run at most (default ${DEFAULT_MAX_COMMANDS})
-  --topology T       standalone, door, or both (default both)
+  --topology T       standalone, door (also called cluster, as in verify and limiter), or both (default both)
+  --provider P       auto, native, testcontainers or external (default: FENCECHECK_VALKEY_PROVIDER, else auto)
   --seed N           fast-check seed (printed on every failure)
   --path P           replay one counterexample (with the --seed and --topology it was printed with)
   --mutant Mx        run against the impl patch of a mutant (to replay a mutant's counterexample)
@@ -75,16 +78,22 @@ export const command: Command = {
       'door-runs': { type: 'string' },
       'max-commands': { type: 'string' },
       topology: { type: 'string', default: 'both' },
+      provider: { type: 'string' },
       seed: { type: 'string' },
       path: { type: 'string' },
       mutant: { type: 'string' },
       invariant: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
-    const topology = values.topology as SuiteTopology;
-    if (!['standalone', 'door', 'both'].includes(topology)) throw new UsageError('--topology is standalone, door or both');
+    // `cluster` is verify's and the limiter's name for the door runs' topology.
+    const topology = (values.topology === 'cluster' ? 'door' : values.topology) as SuiteTopology;
+    if (!['standalone', 'door', 'both'].includes(topology)) throw new UsageError('--topology is standalone, door (cluster) or both');
+    if (values.provider !== undefined) {
+      if (!isProviderChoice(values.provider)) throw new UsageError(`--provider is auto, native, testcontainers or external, got '${values.provider}'`);
+      process.env.FENCECHECK_VALKEY_PROVIDER = values.provider;
+    }
     const runs = intOption(values, 'runs', { min: 1, max: MAX_RUNS, default: DEFAULT_RUNS });
-    const doorRuns = intOption(values, 'door-runs', { min: 0, max: MAX_RUNS, default: DEFAULT_DOOR_RUNS });
+    const doorRuns = intOption(values, 'door-runs', { min: 0, max: MAX_RUNS, default: Math.min(DEFAULT_DOOR_RUNS, runs) });
     const maxCommands = intOption(values, 'max-commands', { min: 1, max: 100_000, default: DEFAULT_MAX_COMMANDS });
     const seed = intOption(values, 'seed', SEED_RANGE);
     if (values.path !== undefined && (topology === 'both' || seed === undefined)) throw new UsageError('--path needs --seed and --topology standalone|door');
