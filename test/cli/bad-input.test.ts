@@ -80,6 +80,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'verify --seed 1e30 is refused', argv: ['verify', '--seed', '1e30'], code: 64, line: usage('verify', int('--seed')) },
   { name: 'verify --jobs 0x2 is refused', argv: ['verify', '--jobs', '0x2'], code: 64, line: usage('verify', int('--jobs')) },
   { name: 'conform --concurrency 1e3 is refused', argv: ['conform', '--concurrency', '1e3'], code: 64, line: usage('conform', int('--concurrency')) },
+  { name: 'props --provider bogus is refused', argv: ['props', '--provider', 'bogus'], code: 64, line: usage('props', /--provider is auto, native, testcontainers or external, got 'bogus'/) },
   { name: '--runs 1000000000 is out of range', argv: ['props', '--runs', '1000000000'], code: 64, line: usage('props', /--runs takes an integer from 1 to \d+, got "1000000000"/) },
   { name: '--runs 0 is out of range', argv: ['limiter', '--runs', '0'], code: 64, line: usage('limiter', /--runs takes an integer from 1 to/) },
   { name: '--seed out of the 32-bit range', argv: ['limiter', '--seed', '99999999999'], code: 64, line: usage('limiter', int('--seed')) },
