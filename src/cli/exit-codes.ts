@@ -13,6 +13,15 @@ export const ExitCode = {
   BadInput: 3,
   /** Wrong command-line usage. */
   Usage: 64,
+  /** Stopped by SIGHUP / SIGINT / SIGTERM (128 + the signal's number, as a shell reports it). */
+  HungUp: 129,
+  Interrupted: 130,
+  Terminated: 143,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit code of a command stopped by one of the signals it handles. */
+export function signalExitCode(sig: 'SIGHUP' | 'SIGINT' | 'SIGTERM'): ExitCode {
+  return sig === 'SIGHUP' ? ExitCode.HungUp : sig === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Terminated;
+}

@@ -3,6 +3,7 @@ import type { ClientTarget, Credentials, ValkeyClient } from './types.js';
 import { CommandTimeoutError, UnsafeOperationError } from './errors.js';
 import { NatMappedCluster } from './nat-cluster.js';
 import { maskSecrets } from './secrets.js';
+import { withTimeout } from './wait.js';
 
 export const ENV_CONNECT_TIMEOUT = 'FENCECHECK_CONNECT_TIMEOUT_MS';
 export const ENV_COMMAND_TIMEOUT = 'FENCECHECK_COMMAND_TIMEOUT_MS';
@@ -240,7 +241,7 @@ export function nodeClient(node: { host: string; port: number } & Credentials, e
 /** Closes a client without waiting on a server that may be gone. */
 export async function closeClient(client: ValkeyClient): Promise<void> {
   try {
-    await Promise.race([client.quit(), new Promise((r) => setTimeout(r, 1000))]);
+    await withTimeout(client.quit(), 1000);
   } catch {
     /* already closed */
   }

@@ -5,43 +5,66 @@ import { killRecordedSync, type ServerRecord } from './registry.js';
  * uncaught exception they are SIGKILLed synchronously (an exit handler cannot wait), by PID.
  */
 const live = new Map<number, ServerRecord>();
+/** When each server this process spawned has exited and been reaped (its child 'exit' event). */
+const reaped = new Map<number, Promise<unknown>>();
 let installed = false;
 
-export function trackServer(rec: ServerRecord): void {
+/** How long a signal waits for the killed servers to be reaped before the process ends. */
+const REAP_WAIT_MS = 500;
+
+export function trackServer(rec: ServerRecord, exited?: Promise<unknown>): void {
   installHandlers();
   live.set(rec.pid, rec);
+  if (exited) reaped.set(rec.pid, exited);
 }
 
 export function untrackServer(pid: number): void {
   live.delete(pid);
+  reaped.delete(pid);
 }
 
-/** Kills every server this process still owns. Safe to call more than once. */
-export function killAllOwnedSync(): void {
-  for (const rec of live.values()) killRecordedSync(rec);
+/** Kills every server this process still owns. Safe to call more than once. Returns their reaping. */
+export function killAllOwnedSync(): Promise<unknown>[] {
+  const exits: Promise<unknown>[] = [];
+  for (const rec of live.values()) {
+    killRecordedSync(rec);
+    const e = reaped.get(rec.pid);
+    if (e) exits.push(e);
+  }
   live.clear();
+  reaped.clear();
+  return exits;
 }
 
 function installHandlers(): void {
   if (installed) return;
   installed = true;
-  process.on('exit', killAllOwnedSync);
+  process.on('exit', () => void killAllOwnedSync());
   // Monitor, not handler: observing the crash must not swallow it. When someone handles uncaught
   // exceptions (vitest does), the process lives on and its topologies must too; 'exit' covers the end.
   process.on('uncaughtExceptionMonitor', () => {
     if (process.listenerCount('uncaughtException') === 0) killAllOwnedSync();
   });
+  let ending = false;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
-      killAllOwnedSync();
+      // A repeated signal while we reap (verify stops a stage's group by more than one path) must
+      // not end the process by its default action before the killed servers are reaped.
+      if (ending) return;
+      const exits = killAllOwnedSync();
       // If nobody else handles the signal, keep its default meaning: terminate. signal-exit's exit
       // hooks do not count as handling it: they too wait to be the sole listeners, so with both of us
       // listening nobody would end the process (issue 16: every command on the default provider,
       // whose container probe loads them, swallowed Ctrl-C). Once we are gone they are the sole
       // listeners of the re-raised signal: they run their hooks and re-raise it in turn.
       if (process.listenerCount(sig) - signalExitListeners() === 1) {
-        process.removeListener(sig, onSignal);
-        process.kill(process.pid, sig);
+        ending = true;
+        // Reap the killed servers first (briefly): a parent that dies before reaping leaves them as
+        // zombies for init to collect, and they still show in the process table for a second or two.
+        void Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, REAP_WAIT_MS))]).then(() => {
+          process.removeListener(sig, onSignal);
+          process.kill(process.pid, sig);
+        });
       }
     };
     process.on(sig, onSignal);

@@ -7,7 +7,7 @@ import { ValkeyUnavailableError } from './errors.js';
 import { trackServer, untrackServer } from './hygiene.js';
 import { freeLoopbackPort } from './ports.js';
 import { forgetServer, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from './registry.js';
-import { delay } from './wait.js';
+import { delay, TIMED_OUT, withTimeout } from './wait.js';
 import { valkeyArgs, type LaunchedNode, type NodeLauncher } from './node-args.js';
 
 const START_TIMEOUT_MS = 15_000;
@@ -63,7 +63,7 @@ async function spawnNode(bin: string, port: number, busPort: number | undefined,
   const ownerStart = processStart(process.pid);
   const rec: ServerRecord = { pid, ownerPid: process.pid, ...(ownerStart !== undefined ? { ownerStart } : {}), port, dir, startedAt: new Date().toISOString() };
   recordServer(rec);
-  trackServer(rec);
+  trackServer(rec, exited);
   child.unref(); // a forgotten stop() must not keep the process alive; the exit hook kills it
 
   let stopped = false;
@@ -72,10 +72,10 @@ async function spawnNode(bin: string, port: number, busPort: number | undefined,
     stopped = true;
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      const done = await Promise.race([exited.then(() => true), delay(3000).then(() => false)]);
+      const done = (await withTimeout(exited, 3000)) !== TIMED_OUT;
       if (!done) {
         child.kill('SIGKILL');
-        await Promise.race([exited, delay(2000)]);
+        await withTimeout(exited, 2000);
       }
     }
     untrackServer(pid);
@@ -93,7 +93,7 @@ async function spawnNode(bin: string, port: number, busPort: number | undefined,
     // The run id tells this server from any other later found on the same port (isHarnessServer).
     const withRunId: ServerRecord = { ...rec, runId: ready.runId };
     recordServer(withRunId);
-    trackServer(withRunId);
+    trackServer(withRunId, exited);
   }
   return { ok: true, node: { host: '127.0.0.1', port, ...(busPort !== undefined ? { busPort } : {}), pid, stop, logTail } };
 }

@@ -129,6 +129,19 @@ describe('no valkey-server outlives the process that started it', () => {
     });
   }
 
+  // verify stops a stage's process group by more than one path: the signal comes twice. The owner
+  // must still reap the servers it killed before it ends; a parent that dies first leaves them as
+  // zombies of init, still in the process table for a second or two after the command returned.
+  it('the signal twice in a row: the owner reaps its servers before it ends (none left, not even a zombie)', async () => {
+    await withChild('wait', 'native', async ({ child, pids }) => {
+      process.kill(child.pid!, 'SIGTERM');
+      process.kill(child.pid!, 'SIGTERM');
+      const r = await exited(child);
+      expect(r.signal).toBe('SIGTERM');
+      expect(pids.filter((p) => isAlive(p)), 'servers still in the process table when their owner ended').toEqual([]);
+    });
+  });
+
   // Issue 16: with the default provider the container probe loads signal-exit, a second listener
   // that also waits for a sole-listener turn; the process must still end by the signal (130 / 143
   // in a shell), not live on with its servers killed.

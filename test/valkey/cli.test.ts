@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
@@ -46,6 +46,26 @@ describe('fencecheck topology', () => {
     expect(report.details.nodes).toHaveLength(1);
     expect(report.details.nodes[0]!.role).toBe('primary');
     expect(isAlive(report.details.nodes[0]!.pid)).toBe(false);
+  });
+
+  // Ctrl-C is how `topology start` is stopped: the shell's code for it, at once (a timeout timer left
+  // pending after the nodes stopped used to hold the process for 3 s, and the exit code was 0).
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('start stops on %s within 2 s with exit %i, leaving no node', async (sig, code) => {
+    const child = spawn(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'topology', 'start', '--json'], { cwd: projectRoot, env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    const deadline = Date.now() + 30_000;
+    while (!out.includes('"nodes"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const report = JSON.parse(out) as { details: { nodes: { pid: number }[] } };
+    const t0 = Date.now();
+    child.kill(sig);
+    expect(await exited).toBe(code);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    for (const n of report.details.nodes) expect(isAlive(n.pid)).toBe(false);
   });
 
   it('status --json prints a report; bad usage exits 64', () => {

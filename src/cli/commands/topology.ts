@@ -1,11 +1,11 @@
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, signalExitCode } from '../exit-codes.js';
 import { stageReport, type StageStatus } from '../../report/stage.js';
 import { closeClient, createClient, describeSpec, startTopology, ValkeyUnavailableError, type Topology, type TopologySpec } from '../../valkey/index.js';
 import { isAlive, listRecords, ownerAlive, reapOrphans } from '../../valkey/registry.js';
 import { isProviderChoice } from '../../valkey/start.js';
-import { delay } from '../../valkey/wait.js';
+import { TIMED_OUT, withTimeout } from '../../valkey/wait.js';
 
 const HELP = `Usage: fencecheck topology start [--kind standalone|cluster] [--shards N] [--replicas R]
                                 [--provider auto|native|testcontainers|external] [--node-timeout MS]
@@ -33,7 +33,7 @@ Options:
 
 Exit codes: 0 ok · 1 status found a recorded server that does not answer · 2 could not start
 (no valkey-server, no Docker for --provider testcontainers, external endpoint unreachable; an unsafe
-registry folder) · 64 usage`;
+registry folder) · 64 usage · 130/143/129 start stopped by SIGINT/SIGTERM/SIGHUP (its nodes stopped first)`;
 
 function print(json: boolean, status: StageStatus, startedAt: Date, summary: string, details: unknown, text: string, reason?: string): void {
   if (json) {
@@ -87,26 +87,31 @@ async function start(argv: readonly string[]): Promise<ExitCode> {
   }
   const details = { spec, provider: topo.provider, owned: topo.owned, keyPrefix: topo.keyPrefix, nodes: topo.nodes };
   print(values.json, 'passed', startedAt, `${describeSpec(spec)} up with ${topo.nodes.length} node(s)`, details, nodeTable(topo));
+  let signal: StopSignal | null = null;
   if (hold !== 0) {
     if (hold === undefined && !values.json) process.stdout.write('running; Ctrl-C stops it\n');
-    await waitForStop(hold);
+    signal = await waitForStop(hold);
   }
   await topo.stop();
   if (!values.json) process.stdout.write('stopped\n');
-  return ExitCode.Ok;
+  // Stopped by a signal: exit as the shell expects (130 SIGINT, 143 SIGTERM, 129 SIGHUP); by --hold: 0.
+  return signal === null ? ExitCode.Ok : signalExitCode(signal);
 }
 
-/** Resolves on SIGINT/SIGTERM/SIGHUP, or after `seconds` when given. */
-function waitForStop(seconds: number | undefined): Promise<void> {
+type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** Resolves with the signal on SIGINT/SIGTERM/SIGHUP, or with null after `seconds` when given. */
+function waitForStop(seconds: number | undefined): Promise<StopSignal | null> {
   return new Promise((resolve) => {
-    const timer = seconds !== undefined ? setTimeout(done, seconds * 1000) : setInterval(() => {}, 1 << 30);
+    const timer = seconds !== undefined ? setTimeout(() => done(null), seconds * 1000) : setInterval(() => {}, 1 << 30);
     const sigs = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-    function done() {
+    const handlers = sigs.map((s) => [s, () => done(s)] as const);
+    function done(sig: StopSignal | null) {
       clearTimeout(timer);
-      for (const s of sigs) process.removeListener(s, done);
-      resolve();
+      for (const [s, h] of handlers) process.removeListener(s, h);
+      resolve(sig);
     }
-    for (const s of sigs) process.on(s, done);
+    for (const [s, h] of handlers) process.on(s, h);
   });
 }
 
@@ -127,7 +132,8 @@ async function status(argv: readonly string[]): Promise<ExitCode> {
       if (isAlive(r.pid)) {
         const c = createClient({ kind: 'standalone', host: '127.0.0.1', port: r.port });
         try {
-          const role = (await Promise.race([c.call('ROLE'), delay(2000).then(() => null)])) as unknown[] | null;
+          const reply = await withTimeout(c.call('ROLE'), 2000);
+          const role = reply === TIMED_OUT ? null : (reply as unknown[]);
           if (role) {
             const info = await c.info('cluster');
             const cluster = /cluster_enabled:1/.test(info) ? ` cluster ${/cluster_state:(\w+)/.exec(String(await c.call('CLUSTER', 'INFO')))?.[1] ?? '?'}` : ' standalone';

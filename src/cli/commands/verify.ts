@@ -1,8 +1,7 @@
-import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, signalExitCode } from '../exit-codes.js';
 import { ManifestError } from '../../mutants/manifest.js';
 import { projectRoot } from '../../project-root.js';
 import { writeVerifyReports } from '../../report/write.js';
@@ -113,8 +112,8 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     // the first stage started), exit 128 + the signal's number. A second signal SIGKILLs at once.
     const abort = new AbortController();
     let stopped: Promise<void> | undefined;
-    const onSignal = (sig: NodeJS.Signals) => {
-      const code = 128 + (constants.signals[sig] ?? 15);
+    const onSignal = (sig: (typeof SIGNALS)[number]) => {
+      const code = signalExitCode(sig);
       if (stopped) {
         killAllChildrenNow();
         process.exit(code);
