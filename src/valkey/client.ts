@@ -205,14 +205,22 @@ interface WrapOptions {
 function wrapSendCommand(client: Redis | Cluster, o: WrapOptions): void {
   const target = client as unknown as { sendCommand(cmd: CommandLike, ...rest: unknown[]): unknown };
   const original = target.sendCommand.bind(target);
-  // A queued command passes here again when the offline queue is flushed: check and wrap it once.
-  const seen = new WeakSet<CommandLike>();
-  target.sendCommand = (cmd: CommandLike, ...rest: unknown[]) => {
+  // One function per client, not a closure per command (this is every command's hot path): the
+  // command keeps the reject it had under this client's own key (a Cluster and its node clients
+  // each wrap it; the innermost, the node, names the endpoint). ioredis calls `command.reject(err)`
+  // as a method, so `this` is the command.
+  const before = Symbol('reject before this client wrapped it');
+  type Wrapped = CommandLike & { [before]?: (err: Error) => void };
+  const rejectNamingTimeouts = function (this: Wrapped, err: Error): void {
+    const timedOut = err instanceof Error && !(err instanceof CommandTimeoutError) && err.message === 'Command timed out';
+    this[before]!.call(this, timedOut ? Object.assign(new CommandTimeoutError(this.name.toUpperCase(), o.name, o.commandTimeoutMs), { cause: err }) : err);
+  };
+  target.sendCommand = (cmd: Wrapped, ...rest: unknown[]) => {
     // Rejected already (its timeout fired while it waited in a queue): writing it now would run a
     // command whose caller was told it failed.
     if (cmd.isSettled) return cmd.promise;
-    if (seen.has(cmd)) return original(cmd, ...rest);
-    seen.add(cmd);
+    // A queued command passes here again when the offline queue is flushed: check and wrap it once.
+    if (cmd[before]) return original(cmd, ...rest);
     if (o.policy !== undefined) {
       const why = destructiveReason(cmd.name, cmd.args);
       if (why !== null) {
@@ -223,11 +231,8 @@ function wrapSendCommand(client: Redis | Cluster, o: WrapOptions): void {
         o.announce(destructiveNotice(commandLabel(cmd.name, cmd.args), o.name));
       }
     }
-    const reject = cmd.reject;
-    cmd.reject = function (this: CommandLike, err: Error) {
-      const timedOut = err instanceof Error && !(err instanceof CommandTimeoutError) && err.message === 'Command timed out';
-      reject.call(this, timedOut ? Object.assign(new CommandTimeoutError(cmd.name.toUpperCase(), o.name, o.commandTimeoutMs), { cause: err }) : err);
-    };
+    cmd[before] = cmd.reject;
+    cmd.reject = rejectNamingTimeouts;
     if (o.armTimeout && typeof cmd.setTimeout === 'function') cmd.setTimeout(o.commandTimeoutMs);
     return original(cmd, ...rest);
   };
