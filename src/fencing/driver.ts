@@ -83,8 +83,11 @@ export interface FencingDriver {
   renew(p: Pod): Promise<RenewResult | null>;
   /** Pod p releases the lease it remembers with its version's script (a lost lease: a no-op). */
   release(p: Pod): Promise<ReleaseResult | null>;
-  /** The gate's inputs, read now from the real system. */
-  gateObservations(): Promise<GateObservations>;
+  /**
+   * The gate's inputs, read now from the real system. Given a step, only what that step's rules read:
+   * the pre-G3 CLUSTER KEYSLOT check is asked for EnterCompatible alone.
+   */
+  gateObservations(step?: GateStep): Promise<GateObservations>;
   /** T3 breaches since the door (drained by the caller). */
   takeSlotBreaches(): SlotBreach[];
   readonly mode: Mode;
@@ -219,7 +222,7 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
     }
   }
 
-  async function gateObservations(): Promise<GateObservations> {
+  async function gateObservations(step?: GateStep): Promise<GateObservations> {
     const ks = await observeKeyspace(conn, scripts, [session]);
     const obs: GateObservations = {
       podPhases: { ...rec.version },
@@ -229,7 +232,7 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
       oldLeaseCensus: ks.oldLeaseCensus,
       newLeaseCensus: ks.newLeaseCensus,
       counters: ks.counters,
-      keyslot: door ? await door.keyslotCheck([keys.newLease, keys.newGen]) : null,
+      keyslot: door && (step === undefined || step === 'EnterCompatible') ? await door.keyslotCheck([keys.newLease, keys.newGen]) : null,
     };
     // A patch may change what the deploy records tell the gate (an implementation-layer mutant).
     return opts.patch?.observations ? opts.patch.observations(obs) : obs;
@@ -307,7 +310,7 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
     if ((step === 'EnterCompatible' || step === 'RevertDisabled' || step === 'Enable') && !door) {
       return { event: ev, status: 'skipped', note: 'no door cluster in this run' };
     }
-    const decision = gate.decide(step, await gateObservations());
+    const decision = gate.decide(step, await gateObservations(step));
     if (!decision.allowed) {
       return { event: ev, status: 'refused', note: decision.refusedBy.map((r) => `${r.rule}: ${r.reason}`).join('; '), gate: decision };
     }
