@@ -29,7 +29,7 @@ export interface CoverageTracker {
 
 export function coverageTracker(bounds: FencingBounds): CoverageTracker {
   const model = modelTour(bounds);
-  const modelStates = new Set(model.states.map(canonicalKey));
+  const modelStates = model.stateKeys;
   const states = new Set<string>();
   const transitions = new Set<string>();
   return {

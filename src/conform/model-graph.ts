@@ -42,6 +42,8 @@ export interface ModelTour {
   readonly bounds: FencingBounds;
   /** Reachable states in breadth-first order. */
   readonly states: readonly FencingState[];
+  /** Their canonical keys. */
+  readonly stateKeys: ReadonlySet<string>;
   /** The prediction of attempt `attemptLabel(a)` in the state of canonical key k: `${k}|${label}`. */
   readonly predictions: ReadonlyMap<string, Prediction>;
   /** The model's labelled transitions, `${fromKey}|${eventLabel}`. */
@@ -49,6 +51,11 @@ export interface ModelTour {
   readonly totals: Totals;
   readonly digest: string;
   readonly durationMs: number;
+}
+
+/** The action of a labelled transition `${fromKey}|AcquireB(p1)`: `AcquireB`. */
+export function transitionAction(t: string): string {
+  return t.slice(t.lastIndexOf('|') + 1).replace(/\(.*$/, '');
 }
 
 export function predictionKey(stateKey: string, a: Attempt): string {
@@ -103,6 +110,7 @@ export function modelTour(bounds: FencingBounds): ModelTour {
   const result: ModelTour = {
     bounds,
     states: order,
+    stateKeys: new Set(seen.keys()),
     predictions,
     transitions,
     totals: { states: order.length, transitions: transitions.size, refused, renewed, attempts: predictions.size, byAction },

@@ -17,7 +17,7 @@ import { canonicalKey, initialState, type FencingBounds, type FencingState } fro
 import { attemptLabel, attemptsIn, decisionLabel, type Attempt, type Decision } from './attempts.js';
 import { readSideFailure, ttlFailure, type TourCheckFailure } from './checks.js';
 import { executeAttempt, ObservationError, type ExecContext, type RealStep } from './execute.js';
-import { actionOf, edgeLine, graphDigest, modelTour, predictionKey, type ModelTour } from './model-graph.js';
+import { actionOf, edgeLine, graphDigest, modelTour, predictionKey, transitionAction, type ModelTour } from './model-graph.js';
 import type { TourWorld } from './world.js';
 
 export type TourChecks = { readonly kind: 'conformance' } | { readonly kind: 'invariant'; readonly invariant: InvariantName };
@@ -125,7 +125,7 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
   const coveredTransitions = new Set<string>();
   const byAction: Record<string, ActionCoverage> = {};
   const row = (name: string) => (byAction[name] ??= { modelTransitions: 0, transitions: 0, modelRefused: 0, refused: 0 });
-  for (const t of model.transitions) row(t.slice(t.lastIndexOf('|') + 1).replace(/\(.*$/, '')).modelTransitions += 1;
+  for (const t of model.transitions) row(transitionAction(t)).modelTransitions += 1;
   for (const [name, r] of Object.entries(model.totals.byAction)) if (r.refused > 0) row(name).modelRefused += r.refused;
   let attempts = 0;
   let transitions = 0;
@@ -222,8 +222,8 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
     }
     frontier = next;
   }
-  for (const t of coveredTransitions) if (model.transitions.has(t)) row(t.slice(t.lastIndexOf('|') + 1).replace(/\(.*$/, '')).transitions += 1;
-  const coveredStates = [...nodes.keys()].filter((k) => model.predictions.has(`${k}|acquire(${bounds.pods[0]})`)).length;
+  for (const t of coveredTransitions) if (model.transitions.has(t)) row(transitionAction(t)).transitions += 1;
+  const coveredStates = [...nodes.keys()].filter((k) => model.stateKeys.has(k)).length;
   const coveredTrans = [...coveredTransitions].filter((t) => model.transitions.has(t)).length;
   const complete = failure === null;
   const digest = complete ? graphDigest(lines) : null;
