@@ -7,6 +7,7 @@
 import { eventLabel, type FencingEvent } from '../../models/fencing/index.js';
 import { canonicalKey, type FencingBounds, type FencingState } from '../fencing/state.js';
 import { modelTour } from './model-graph.js';
+import { coveragePercent } from './percent.js';
 
 export interface ModelCoverage {
   readonly states: number;
@@ -50,8 +51,9 @@ export function coverageTracker(bounds: FencingBounds): CoverageTracker {
   };
 }
 
+const pct = (a: number, b: number) => coveragePercent(a, b).toFixed(1);
+
 /** `412/4117 states (10.0 %), 980/15636 transitions (6.3 %)` */
 export function formatCoverage(c: ModelCoverage): string {
-  const pct = (a: number, b: number) => (b === 0 ? '0.0' : ((100 * a) / b).toFixed(1));
   return `${c.states}/${c.modelStates} states (${pct(c.states, c.modelStates)} %), ${c.transitions}/${c.modelTransitions} transitions (${pct(c.transitions, c.modelTransitions)} %)`;
 }

@@ -2,9 +2,10 @@
 import { formatTable } from '../model/parity.js';
 import { boundsLabel } from '../model/bounds.js';
 import { attemptLabel } from './attempts.js';
+import { coveragePercent } from './percent.js';
 import type { TourResult } from './tour.js';
 
-const pct = (a: number, b: number) => (b === 0 ? '100.0' : ((100 * a) / b).toFixed(1));
+const pct = (a: number, b: number) => coveragePercent(a, b).toFixed(1);
 
 export function coverageLines(r: TourResult): string[] {
   const m = r.model;

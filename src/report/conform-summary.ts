@@ -5,6 +5,9 @@
  * owns that shape (src/cli/commands/conform.ts); what does not match it is left out, never guessed.
  */
 import type { ConformActionRow, ConformFailure, ConformFigure, ConformSummary, StageOutcome } from './verify-doc.js';
+import { coveragePercent } from '../conform/percent.js';
+
+export { coveragePercent };
 
 type Obj = Record<string, unknown>;
 
@@ -12,11 +15,6 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** One decimal, as `fencecheck conform` prints it, except that short of every one is never 100.0 % (15635 of 15636 is 99.9 %). */
-export function coveragePercent(executed: number, model: number): number {
-  if (model <= 0 || executed >= model) return 100;
-  return Math.min(99.9, Math.round((1000 * executed) / model) / 10);
-}
 
 export function figure(executed: number, model: number): ConformFigure {
   return { executed, model, percent: coveragePercent(executed, model) };
