@@ -251,6 +251,16 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
+/** Whether `pid` runs: exists and is not a zombie waiting for its reaper (Linux /proc; else kill 0). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return process.platform !== 'linux' && isAlive(pid);
+  }
+}
+
 /** Whether the process that recorded a server still runs (same PID and same start time). */
 export function ownerAlive(rec: Pick<ServerRecord, 'ownerPid' | 'ownerStart'>): boolean {
   if (!isAlive(rec.ownerPid)) return false;

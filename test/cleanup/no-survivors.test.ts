@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
-import { isAlive, listRecords, reapOrphans } from '../../src/valkey/registry.js';
+import { isAlive, isRunning, listRecords, reapOrphans } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
@@ -76,15 +76,7 @@ function processGroup(pid: number): number {
 }
 
 /** Dead, or a zombie waiting for init to reap it (kill(pid, 0) still succeeds on a zombie). */
-function gone(pid: number): boolean {
-  if (!isAlive(pid)) return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
+const gone = (pid: number): boolean => !isRunning(pid);
 
 const exited = (child: ChildProcess, ms = 15_000) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {

@@ -14,19 +14,13 @@ import type { ProgressSink } from '../../src/verify/progress.js';
 import { REPORT_FILES, runVerify, VerifyInterruptedError } from '../../src/verify/run.js';
 import type { StageSpec } from '../../src/verify/stages.js';
 import { runCli } from './run-cli.js';
+import { isRunning } from '../../src/valkey/registry.js';
 
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
 const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 
 /** Running (a zombie waiting for its reaper no longer runs). */
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
+const alive = isRunning;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every PID a test saw, SIGKILLed after it whatever happened: no test leaves a process running. */

@@ -10,6 +10,7 @@ import type { StageOutcome } from '../../src/report/verify-doc.js';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
 import { STAGES, stageArgv, type StageSpec } from '../../src/verify/stages.js';
+import { isRunning } from '../../src/valkey/registry.js';
 
 const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 
@@ -59,14 +60,7 @@ async function run(catalogue: StageSpec[], extra: Partial<VerifyRunOptions> = {}
 }
 
 /** Running (a zombie waiting for its reaper no longer runs). */
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
+const alive = isRunning;
 
 describe('verify orchestrator', () => {
   it('interprets every way a stage can end, and fails naming each problem', async () => {
