@@ -1,5 +1,5 @@
-/** The tour's figures as text lines and a per-action table (one renderer: formatTable). */
-import { formatTable } from '../model/parity.js';
+/** The tour's figures as text lines and a per-action table (the one renderer: renderTable). */
+import { renderTable } from '../report/table.js';
 import { boundsLabel } from '../model/bounds.js';
 import { attemptLabel } from './attempts.js';
 import { coveragePercent } from './percent.js';
@@ -23,7 +23,7 @@ export function actionTable(r: TourResult): string {
   const rows = Object.entries(r.byAction)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, c]) => [name, c.modelTransitions ? `${c.transitions}/${c.modelTransitions}` : '', c.modelRefused ? `${c.refused}/${c.modelRefused}` : '']);
-  return formatTable(['action or attempt', 'transitions', 'refused attempts'], rows);
+  return renderTable(['action or attempt', 'transitions', 'refused attempts'], rows);
 }
 
 export function headline(r: TourResult): string {

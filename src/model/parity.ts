@@ -210,13 +210,6 @@ function guardAction(guard: string): string {
   return prefix;
 }
 
-/** A plain-text table: header, rule, rows. */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
 export interface ParityResult {
   readonly status: 'passed' | 'failed' | 'not-run';
   readonly reason?: string;

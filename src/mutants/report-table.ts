@@ -1,3 +1,4 @@
+import { renderTable } from '../report/table.js';
 import type { MutantResult } from './verdict.js';
 
 /** The plain-text table `fencecheck mutants` and `fencecheck tlc --mutants` print. */
@@ -15,9 +16,7 @@ export function formatMutantTable(results: readonly MutantResult[]): string {
       ? [r.seed !== undefined ? `seed=${r.seed}` : '', r.path ? `path=${r.path}` : '', r.tracePath ?? ''].filter(Boolean).join(' ') || '-'
       : (r.reason ?? '-'),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  return renderTable(header, rows);
 }
 
 /** Exit-code verdict of a set of results: every mutant must be killed (equivalent is reported, not a kill). */

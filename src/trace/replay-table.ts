@@ -1,3 +1,4 @@
+import { renderTable } from '../report/table.js';
 import { stateCells, stateColumns } from './steps.js';
 import type { ReplayResult, ReplayStep } from './replay.js';
 
@@ -22,19 +23,14 @@ export function formatReplayTable(result: ReplayResult, pods: readonly string[],
       alarm: s.brokenReal.length > 0,
     });
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r.cells[i]!.length)));
-  const line = (cells: string[], marks: Set<number>, alarm: boolean) =>
-    cells
-      .map((c, i) => {
-        const padded = i === cells.length - 1 ? c : c.padEnd(widths[i]!);
-        if (!color) return padded;
-        if (marks.has(i)) return `${BOLD}${RED}${padded}${RESET}`;
-        if (alarm && i === cells.length - 2) return `${RED}${padded}${RESET}`;
-        return padded;
-      })
-      .join('  ')
-      .trimEnd();
-  return [line(header, new Set(), false), line(widths.map((w) => '-'.repeat(w)), new Set(), false), ...rows.map((r) => line(r.cells, r.marks, r.alarm))].join('\n');
+  const style = (padded: string, row: number, i: number) => {
+    const r = rows[row];
+    if (!color || !r) return padded;
+    if (r.marks.has(i)) return `${BOLD}${RED}${padded}${RESET}`;
+    if (r.alarm && i === header.length - 2) return `${RED}${padded}${RESET}`;
+    return padded;
+  };
+  return renderTable(header, rows.map((r) => r.cells), { style });
 }
 
 /** The closing lines: where the real keyspace broke, against where the model predicted it would. */

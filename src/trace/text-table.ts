@@ -1,4 +1,5 @@
 import type { FencingTrace } from './format.js';
+import { renderTable } from '../report/table.js';
 import { stepTable } from './steps.js';
 
 export interface TextTableOptions {
@@ -21,21 +22,15 @@ export function formatStepTable(trace: FencingTrace, opts: TextTableOptions): st
     ...columns.map((c) => (r.changed.has(c) && !opts.color ? `*${r.cells[c]}*` : (r.cells[c] ?? ''))),
     r.broken.length > 0 ? r.broken.join(',') : '-',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...plain.map((row) => row[i]!.length)));
-  const fmt = (cells: string[], rowIndex: number | null) =>
-    cells
-      .map((c, i) => {
-        const padded = c.padEnd(widths[i]!);
-        if (!opts.color || rowIndex === null) return padded;
-        const row = rows[rowIndex]!;
-        const col = i - 3;
-        if (col >= 0 && col < columns.length && row.changed.has(columns[col]!)) return `${REVERSE}${padded}${RESET}`;
-        if (i === cells.length - 1 && row.newlyBroken.length > 0) return `${RED}${padded}${RESET}`;
-        return padded;
-      })
-      .join('  ')
-      .trimEnd();
-  return [fmt(header, null), fmt(widths.map((w) => '-'.repeat(w)), null), ...plain.map((row, i) => fmt(row, i))].join('\n');
+  const style = (padded: string, rowIndex: number, i: number) => {
+    if (!opts.color || rowIndex < 0) return padded;
+    const row = rows[rowIndex]!;
+    const col = i - 3;
+    if (col >= 0 && col < columns.length && row.changed.has(columns[col]!)) return `${REVERSE}${padded}${RESET}`;
+    if (i === header.length - 1 && row.newlyBroken.length > 0) return `${RED}${padded}${RESET}`;
+    return padded;
+  };
+  return renderTable(header, plain, { style });
 }
 
 /** One header line: where the trace comes from and what it shows. */

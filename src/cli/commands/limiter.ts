@@ -14,6 +14,7 @@ import { runInvariants, type InvariantOutcome } from '../../../properties/limite
 import { addRowStats, emptyRowStats, type RowKey, type RowStats } from '../../../properties/limiter/harness.js';
 import { CASE_TIME_BOUND_MS } from '../../../properties/limiter/arbitraries.js';
 import { asInfrastructureFault, describeFault, type Fault } from '../../valkey/fault.js';
+import { renderTable } from '../../report/table.js';
 
 export const DEFAULT_LIMITER_RUNS = 1000;
 
@@ -190,9 +191,7 @@ function formatHuman(runs: readonly TopologyRun[], summary: string): string {
   const header = ['first', 'second', 'result', 'state mutation', ...ran.map((r) => r.topology)];
   const rows = ROWS.map((r) => [r.first, r.second, r.result, r.mutation, ...ran.map((t) => cell(t.property.stats, r.row))]);
   rows.push(['(reply lost)', 'any', 'outcome unknown', 'executed at most once, never re-sent', ...ran.map((t) => cell(t.property.stats, 'unknown'))]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  out.push(line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '');
+  out.push(renderTable(header, rows), '');
   for (const r of runs) {
     if (r.status === 'not-run') {
       out.push(`[${r.topology}] not run: ${r.reason}`);

@@ -3,7 +3,8 @@ import { intOption, parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { boundsLabel } from '../../model/bounds.js';
-import { checkParity, formatEdge, formatTable, parityTables } from '../../model/parity.js';
+import { checkParity, formatEdge, parityTables } from '../../model/parity.js';
+import { renderTable } from '../../report/table.js';
 
 const HELP = `Usage: fencecheck parity [--show N] [--json]
 
@@ -36,11 +37,11 @@ export const command: Command = {
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
     const tables = await parityTables();
     if (!values.json) {
-      out(formatTable(['TLA+ action', 'XState event → effects', 'named guards', 'Lua script / gate step'], tables.actions.map((r) => [r.action, r.event, r.guards, r.implementation])));
+      out(renderTable(['TLA+ action', 'XState event → effects', 'named guards', 'Lua script / gate step'], tables.actions.map((r) => [r.action, r.event, r.guards, r.implementation])));
       out('');
-      out(formatTable(['invariant', 'TLA+', 'model check', 'property'], tables.invariants.map((r) => [r.invariant, r.tla, r.model, r.property])));
+      out(renderTable(['invariant', 'TLA+', 'model check', 'property'], tables.invariants.map((r) => [r.invariant, r.tla, r.model, r.property])));
       out('');
-      out(formatTable(['named guard', 'TLA+', 'implementation'], tables.guards.map((r) => [r.guard, r.tla, r.implementation])));
+      out(renderTable(['named guard', 'TLA+', 'implementation'], tables.guards.map((r) => [r.guard, r.tla, r.implementation])));
       out('');
     }
 

@@ -5,6 +5,7 @@ import { ExitCode, signalExitCode } from '../exit-codes.js';
 import { ManifestError } from '../../mutants/manifest.js';
 import { projectRoot } from '../../project-root.js';
 import { writeVerifyReports } from '../../report/write.js';
+import { renderTable } from '../../report/table.js';
 import type { VerifyReport } from '../../report/verify-doc.js';
 import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
@@ -180,8 +181,7 @@ function summaryText(r: VerifyReport): string {
     formatDuration(o.durationMs),
     o.status === 'passed' ? o.summary : (o.reason ?? o.summary),
   ]);
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length), 5));
-  const lines = ['', ...rows.map((row) => `${row[0]!.padEnd(w[0]!)}  ${row[1]!.padEnd(w[1]!)}  ${row[2]!.padStart(w[2]!)}  ${row[3]}`), ''];
+  const lines = ['', renderTable(['stage', 'status', 'time', 'what ran / why not'], rows, { alignRight: [2] }), ''];
   lines.push(`verify: ${r.verdict.status.toUpperCase()} (exit ${r.verdict.exitCode}) in ${formatDuration(r.durationMs)}`);
   for (const reason of r.verdict.reasons) lines.push(`  - ${reason}`);
   for (const w2 of r.verdict.waived) lines.push(`  ~ ${w2}`);
