@@ -32,8 +32,8 @@ export interface PropsOptions {
   readonly traceLabel?: string;
   readonly traceDir?: string;
   readonly log?: (line: string) => void;
-  /** Progress lines (runs done so far), about every tenth of the runs. */
-  readonly progress?: (line: string) => void;
+  /** After every completed run: runs and commands so far (a progress meter's input). */
+  readonly onRun?: (runs: number, commands: number) => void;
 }
 
 export interface PropsFailure extends RunFailure {
@@ -130,7 +130,6 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   // Without the door every connection of a run goes to the standalone node: name it in a fault.
   const only = ctx.door ? undefined : ctx.topology.nodes[0];
   const where = only ? { endpoint: `${only.host}:${only.port}` } : {};
-  const every = Math.max(1, Math.ceil(opts.runs / 10));
   const visited = coverageTracker(bounds);
   const visit = (records: readonly StepRecord[]) => {
     let prev = initialState(bounds);
@@ -165,7 +164,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
       box.last = { failure: r.failure, records: r.records, intents, expiry };
       return false;
     }
-    if (runs % every === 0 && !box.last) opts.progress?.(`props: ${runs}/${opts.runs} runs, ${commands} commands, every check held so far`);
+    opts.onRun?.(runs, commands);
     return true;
   });
   const details = await fc.check(property, {

@@ -31,6 +31,8 @@ export interface SuiteOptions {
   readonly log?: (line: string) => void;
   /** Progress lines (a phase starts, runs done so far). */
   readonly progress?: (line: string) => void;
+  /** After every completed run of a phase (a progress meter's input). */
+  readonly onRun?: (topology: PropsTopology, runs: number, total: number, commands: number) => void;
 }
 
 export interface SuitePhase {
@@ -96,7 +98,7 @@ export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> 
         ...(opts.checks ? { checks: opts.checks } : {}),
         ...(opts.traceLabel ? { traceLabel: opts.traceLabel } : {}),
         ...(opts.log ? { log: (l: string) => opts.log!(`[${p.topology}] ${l}`) } : {}),
-        ...(opts.progress ? { progress: (l: string) => opts.progress!(`[${p.topology}] ${l}`) } : {}),
+        ...(opts.onRun ? { onRun: (runs: number, commands: number) => opts.onRun!(p.topology, runs, p.runs, commands) } : {}),
       });
     } catch (err) {
       await env.close().catch(() => {});

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOKEN } from '../../models/limiter/index.js';
-import { evalScript } from '../../src/scripts/index.js';
-import { bucketSpec, Limiter, LimiterError, orderedLimiterScript, pairSlots, type BucketSpecInput, type LimiterResult, type Request } from '../../src/limiter/index.js';
+import { evalScript, type LuaScript } from '../../src/scripts/index.js';
+import { bucketSpec, Limiter, LimiterError, limiterOptions, orderedLimiterScript, pairSlots, type BucketSpecInput, type LimiterPatch, type LimiterResult, type Request, type ScriptCall } from '../../src/limiter/index.js';
 import { closeClient, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import type { InitialState, LimiterCase } from './arbitraries.js';
 import { startReplyDropper } from './reply-dropper.js';
@@ -24,6 +24,11 @@ export interface InvariantContext {
   readonly admin: ValkeyClient;
   /** The limiter under test, on its own connection. */
   readonly limiter: Limiter;
+  /** The limiter under test (shipped or patched) on another connection. */
+  limiterOn(client: ValkeyClient): Limiter;
+  /** The script under test and how the client runs it (a patch may change both). */
+  readonly script: LuaScript;
+  readonly call: ScriptCall;
   /** A client per primary node (node-local commands: INFO, SCRIPT FLUSH). */
   readonly primaries: readonly ValkeyClient[];
   /** Two keys sharing a hash tag unique to this check. */
@@ -162,7 +167,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     async run(ctx) {
       const clients = Array.from({ length: 4 }, () => ctx.topology.client());
       try {
-        const limiters = clients.map((c) => new Limiter(c));
+        const limiters = clients.map((c) => ctx.limiterOn(c));
         const first = slowSpec(8);
         const second = slowSpec(5);
         const [k1, k2] = ctx.pair('concurrent');
@@ -253,8 +258,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     async run(ctx) {
       const s = slowSpec(5);
       const [k1, k2] = ctx.pair('cancel');
-      const script = orderedLimiterScript();
-      await evalScript(ctx.admin, script, [k1], s.args); // loaded on that node; 4 tokens left
+      await ctx.call(ctx.admin, ctx.script, [k1], s.args); // loaded on that node; 4 tokens left
       const ac = new AbortController();
       ac.abort();
       const e0 = await executions(ctx);
@@ -270,7 +274,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
         let busyDone = false;
         const busy = shared.eval('local i = 0 while i < 40000000 do i = i + 1 end return i', 1, k2).then(() => (busyDone = true));
         const cancel = new AbortController();
-        const call = new Limiter(shared).allowOrdered({ key: k1, spec: s }, undefined, { signal: cancel.signal });
+        const call = ctx.limiterOn(shared).allowOrdered({ key: k1, spec: s }, undefined, { signal: cancel.signal });
         await sleep(20);
         cancel.abort();
         const r = await call;
@@ -294,7 +298,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
     async run(ctx) {
       const dropper = await startReplyDropper(ctx.topology);
       try {
-        const limiter = new Limiter(dropper.client);
+        const limiter = ctx.limiterOn(dropper.client);
         const s = slowSpec(5);
         const [k1, k2] = ctx.pair('drop');
         assert.equal(decided(await limiter.allowOrdered({ key: k1, spec: s }, { key: k2, spec: s })), 0);
@@ -338,7 +342,7 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
       const e0 = await executions(ctx);
       await assert.rejects(ctx.limiter.allowOrdered({ key: k1!, spec: s }, { key: k1!, spec: s }), (e: unknown) => e instanceof LimiterError && e.code === 'DUPLICATE_KEY');
       assert.equal((await executions(ctx)) - e0, 0, 'the client sent a duplicate-key call');
-      await assert.rejects(evalScript(ctx.admin, orderedLimiterScript(), [k1!, k1!], [...s.args, ...s.args]), /duplicate key/);
+      await assert.rejects(ctx.call(ctx.admin, ctx.script, [k1!, k1!], [...s.args, ...s.args]), /duplicate key/);
       assert.equal(await ctx.admin.exists(k1!), 0);
       return 'client refuses before sending; the script refuses too; nothing written';
     },
@@ -366,8 +370,9 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
   },
 ];
 
-/** Runs the invariant checks (all, or `only`) against one topology. */
-export async function runInvariants(topology: Topology, only?: readonly string[]): Promise<InvariantOutcome[]> {
+/** Runs the invariant checks (all, or `only`) against one topology, on the shipped limiter or a patch of it. */
+export async function runInvariants(topology: Topology, only?: readonly string[], patch?: LimiterPatch): Promise<InvariantOutcome[]> {
+  const options = limiterOptions(patch);
   const admin = topology.client();
   const subject = topology.client();
   // On an endpoint the harness does not own these raw node connections refuse SCRIPT FLUSH & co. too
@@ -378,7 +383,10 @@ export async function runInvariants(topology: Topology, only?: readonly string[]
   const ctx: InvariantContext = {
     topology,
     admin,
-    limiter: new Limiter(subject),
+    limiter: new Limiter(subject, options),
+    limiterOn: (client) => new Limiter(client, options),
+    script: options.script ?? orderedLimiterScript(),
+    call: options.call ?? evalScript,
     primaries,
     pair: (name) => [`lim:{inv.${run}.${name}}:first`, `lim:{inv.${run}.${name}}:second`],
   };

@@ -22,6 +22,8 @@ export interface LimiterPropertyOptions {
   readonly patch?: LimiterPatch;
   /** Include lost-reply faults (default: whenever faultsUnavailable() says they can run). */
   readonly faults?: boolean;
+  /** After every generated case (shrinking included): cases run so far (a progress meter's input). */
+  readonly onCase?: (cases: number) => void;
 }
 
 export interface LimiterPropertyResult {
@@ -109,6 +111,7 @@ export async function runLimiterProperty(opts: LimiterPropertyOptions): Promise<
         throw latch.capture(err);
       }
       if (!failing) addRowStats(stats, caseStats);
+      opts.onCase?.(n);
     });
     const details = await fc.check(property, {
       numRuns: opts.numRuns,

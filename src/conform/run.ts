@@ -8,7 +8,7 @@ import type { FencingBounds } from '../fencing/state.js';
 import { saveTrace } from '../model/trace.js';
 import type { StartOptions } from '../valkey/start.js';
 import { tourPathToTrace } from './trace.js';
-import { runTour, type TourChecks, type TourResult } from './tour.js';
+import { runTour, type TourChecks, type TourOptions, type TourResult } from './tour.js';
 import { openTourWorld, type TourWorld } from './world.js';
 
 export interface ConformOptions {
@@ -22,6 +22,7 @@ export interface ConformOptions {
   /** Reuse topologies (several tours in one process). */
   readonly world?: TourWorld;
   readonly log?: (line: string) => void;
+  readonly onProgress?: TourOptions['onProgress'];
   /** Save the counterexample under reports/traces/ (default true). */
   readonly saveTrace?: boolean;
 }
@@ -43,6 +44,7 @@ export async function runConform(opts: ConformOptions): Promise<ConformRun> {
       ...(opts.patch ? { patch: opts.patch } : {}),
       ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     });
     if (!result.failure || opts.saveTrace === false) return { result };
     const trace = tourPathToTrace(result.failure.path, { bounds: opts.bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant } : {}) });

@@ -30,6 +30,8 @@ export interface TourOptions {
   /** Attempts in flight at once (sessions are independent keys). */
   readonly concurrency?: number;
   readonly log?: (line: string) => void;
+  /** After every real attempt: attempts made, the model's attempts in all, states reached (a progress meter's input). */
+  readonly onProgress?: (attempts: number, total: number, states: number) => void;
 }
 
 /** One edge of a path from Init: the attempt made in the previous state, what it did, where it led. */
@@ -135,6 +137,7 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
   let readSideChecks = 0;
   let failure: TourFailure | null = null;
   let depth = 0;
+  let made = 0;
 
   const stateFailure = (s: FencingState): TourCheckFailure | null => {
     if (checks.kind === 'invariant') {
@@ -151,7 +154,9 @@ export async function runTour(opts: TourOptions): Promise<TourResult> {
     opts.log?.(`depth ${depth}: ${frontier.length} states, ${work.length} attempts`);
     const results = await pool(work, width, async ({ node, attempt }): Promise<RealStep | ObservationError> => {
       try {
-        return await executeAttempt(ctx, node.state, attempt);
+        const step = await executeAttempt(ctx, node.state, attempt);
+        opts.onProgress?.(++made, model.predictions.size, nodes.size);
+        return step;
       } catch (err) {
         if (err instanceof ObservationError) return err;
         throw err;

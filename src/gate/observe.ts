@@ -25,6 +25,8 @@ export function parseSession(text: string): SessionRef {
 }
 
 async function scanAll(conn: ValkeyClient, pattern: string): Promise<string[]> {
+  // A cluster client knows its primaries only once the slot map is loaded: before, nodes() is empty.
+  if (conn instanceof Cluster && conn.status !== 'ready') await conn.ping();
   const nodes = conn instanceof Cluster ? conn.nodes('master') : [conn];
   const perNode = await Promise.all(
     nodes.map(async (node) => {

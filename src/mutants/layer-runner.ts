@@ -12,6 +12,8 @@ export interface LayerRunOptions {
   readonly traceDir?: string;
   /** Progress lines for humans; runners write nothing else to stdout. */
   readonly log?: (line: string) => void;
+  /** Work done of the whole layer's run (a progress meter's input): `done` of `total` units, what runs now. */
+  readonly onProgress?: (done: number, total: number, unit: string, note?: string) => void;
 }
 
 /** Applies each mutant to one layer and reports what the layer's ordinary checkers made of it. */

@@ -10,7 +10,9 @@ import { closeClient, nodeClient, type Topology } from '../../src/valkey/index.j
 import type { StageReport } from '../../src/report/stage.js';
 import { COUNTEREXAMPLE, ownStandalone, pointAt, runLive, stallableRelay } from './support.js';
 
-const PROGRESS = /props: \d+\/\d+ runs/;
+// The props meter prints a plain line per completed run with FENCECHECK_PROGRESS_MS=0.
+const PROGRESS = /props \[\w+\]: \d+\/\d+ runs/;
+const EVERY_RUN = { FENCECHECK_PROGRESS_MS: '0' };
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -41,7 +43,7 @@ describe('fencecheck props: a fault is "could not run", never a counterexample',
   it('the standalone server SIGKILLed mid-run → exit 2', async () => {
     const { url, pid } = await own();
     const r = await runLive(['props', '--topology', 'standalone', '--runs', '400', '--json'], {
-      env: pointAt(url),
+      env: pointAt(url, EVERY_RUN),
       timeoutMs: 90_000,
       onLine: { when: PROGRESS, then: () => process.kill(pid, 'SIGKILL') },
     });
@@ -68,7 +70,7 @@ describe('fencecheck props: a fault is "could not run", never a counterexample',
       await loop;
     });
     const r = await runLive(['props', '--topology', 'standalone', '--runs', '400', '--json'], {
-      env: pointAt(url),
+      env: pointAt(url, EVERY_RUN),
       timeoutMs: 90_000,
       onLine: { when: PROGRESS, then: () => void (loop = killer()) },
     });
@@ -97,7 +99,7 @@ describe('fencecheck props: a fault is "could not run", never a counterexample',
     });
     const port = (server.address() as { port: number }).port;
     const r = await runLive(['props', '--topology', 'standalone', '--runs', '20', '--json'], {
-      env: pointAt(`127.0.0.1:${port}`, { FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
+      env: pointAt(`127.0.0.1:${port}`, { ...EVERY_RUN, FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
       timeoutMs: 30_000,
     });
     expectNotRun(r, 15_000);
@@ -108,7 +110,7 @@ describe('fencecheck props: a fault is "could not run", never a counterexample',
     const relay = await stallableRelay(topo.nodes[0]!);
     cleanups.push(() => relay.stop());
     const r = await runLive(['props', '--topology', 'standalone', '--runs', '100', '--json'], {
-      env: pointAt(`127.0.0.1:${relay.port}`, { FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
+      env: pointAt(`127.0.0.1:${relay.port}`, { ...EVERY_RUN, FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
       timeoutMs: 60_000,
       onLine: { when: PROGRESS, then: () => relay.stall() },
     });

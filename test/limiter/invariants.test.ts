@@ -16,3 +16,15 @@ describeOnTopologies('limiter invariants', (topology) => {
     });
   }
 });
+
+// `limiter --patch` runs these checks against the patch, not the shipped script: L1 (the second
+// bucket runs even when the first denies) must fail the check that the second stays untouched.
+describeOnTopologies('limiter invariants against a patch', (topology) => {
+  it('L1 fails first_denial_second_untouched; the shipped script passes it', async () => {
+    const { default: l1 } = await import('../../mutants/limiter/L1.js');
+    const [patched] = await runInvariants(topology(), ['first_denial_second_untouched'], l1);
+    expect(patched?.status, patched?.detail).toBe('failed');
+    const [shipped] = await runInvariants(topology(), ['first_denial_second_untouched']);
+    expect(shipped?.status, shipped?.detail).toBe('passed');
+  });
+});

@@ -7,6 +7,7 @@ import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js
 import { isProviderChoice } from '../../valkey/start.js';
 import { ValkeyUnavailableError } from '../../valkey/errors.js';
 import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
+import { ProgressConsole } from '../progress.js';
 
 const HELP = `Usage: fencecheck conform [--pods N] [--max-gen G] [--mutant ID] [--invariant NAME]
                          [--concurrency N] [--provider P] [--json]
@@ -76,8 +77,11 @@ export const command: Command = {
     const label = `${boundsLabel(bounds)}${values.mutant ? `, mutant ${values.mutant}` : ''}`;
     out(`conform: real scripts, gate and door on real Valkey, ${label}${invariant ? `, ${invariant} alone` : ', full conformance'}`);
     let run;
+    const progress = new ProgressConsole();
+    const meter = progress.meter('conform', 1, 'attempts');
     try {
       run = await runConform({
+        onProgress: (attempts, total, states) => meter.update(attempts, `${states} states reached`, total),
         bounds,
         ...(patch ? { patch } : {}),
         ...(invariant ? { invariant } : {}),
@@ -86,11 +90,13 @@ export const command: Command = {
         ...(values.provider ? { start: { provider: values.provider as 'auto' } } : {}),
       });
     } catch (err) {
+      progress.close();
       if (!(err instanceof ValkeyUnavailableError)) throw err;
       if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'conform', status: 'not-run', reason: err.message, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `conform not run: ${err.message}` }), null, 2)}\n`);
       else process.stderr.write(`fencecheck conform: not run: ${err.message}\n`);
       return ExitCode.NotRun;
     }
+    progress.close();
     const r = run.result;
     for (const l of coverageLines(r)) out(l);
     out('');

@@ -3,7 +3,7 @@ import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { createClient, type ValkeyClient } from '../../valkey/index.js';
-import { parseEndpoint } from '../../valkey/external.js';
+import { parseEndpoint, type Endpoint } from '../../valkey/external.js';
 import { CommandTimeoutError } from '../../valkey/errors.js';
 import { maskSecrets } from '../../valkey/secrets.js';
 import { MODES, PHASES, type Mode, type Phase } from '../../fencing/state.js';
@@ -51,15 +51,27 @@ function parsePods(text: string): Record<string, Phase> {
   return out;
 }
 
-function connect(url: string): ValkeyClient {
-  let e;
+function endpointOf(url: string): Endpoint {
   try {
-    e = parseEndpoint(url);
+    return parseEndpoint(url);
   } catch (err) {
     throw new UsageError(maskSecrets((err as Error).message));
   }
+}
+
+function connect(url: string): ValkeyClient {
   // Credentials from redis://user:pass@host:port; every command times out (FENCECHECK_COMMAND_TIMEOUT_MS).
-  return createClient({ kind: 'standalone', ...e });
+  return createClient({ kind: 'standalone', ...endpointOf(url) });
+}
+
+/**
+ * --url may name any node of a cluster: the census and the counters are then read through a cluster
+ * client seeded with that node (every primary SCANned, every key read where its slot lives), never
+ * through the one node, whose MOVED replies would otherwise end the run.
+ */
+function clusterReader(url: string): ValkeyClient {
+  const { host, port, ...credentials } = endpointOf(url);
+  return createClient({ kind: 'cluster', seeds: [{ host, port }], ...credentials });
 }
 
 /** The endpoint answered with something that is not RESP (an HTTP server, a TLS port, …). */
@@ -134,13 +146,16 @@ export const command: Command = {
     const conn = connect(values.url);
     const clusterNode = values['cluster-url'] ? connect(values['cluster-url']) : undefined;
     const protocol = protocolFailure(clusterNode ? [conn, clusterNode] : [conn]);
+    let reader: ValkeyClient = conn;
     try {
       const obs = await Promise.race([
         protocol,
         (async (): Promise<GateObservations> => {
-          const found = sessions.length > 0 ? sessions : await discoverSessions(conn);
-          const ks = await observeKeyspace(conn, loadFencingScripts(), found);
-          const slotNode = clusterNode ?? ((await clusterEnabled(conn)) ? conn : undefined);
+          const clustered = await clusterEnabled(conn);
+          if (clustered) reader = clusterReader(values.url!);
+          const found = sessions.length > 0 ? sessions : await discoverSessions(reader);
+          const ks = await observeKeyspace(reader, loadFencingScripts(), found);
+          const slotNode = clusterNode ?? (clustered ? conn : undefined);
           const probe = found[0] ?? { community: 'fencecheck', session: 'probe' };
           return {
             podPhases,
@@ -186,6 +201,7 @@ export const command: Command = {
     } finally {
       // Read-only: nothing is pending, so drop the connections (a quit to a dead server never answers).
       conn.disconnect();
+      if (reader !== conn) reader.disconnect();
       clusterNode?.disconnect();
     }
   },

@@ -15,6 +15,7 @@ import { addRowStats, emptyRowStats, type RowKey, type RowStats } from '../../..
 import { CASE_TIME_BOUND_MS } from '../../../properties/limiter/arbitraries.js';
 import { asInfrastructureFault, describeFault, type Fault } from '../../valkey/fault.js';
 import { renderTable } from '../../report/table.js';
+import { ProgressConsole } from '../progress.js';
 
 export const DEFAULT_LIMITER_RUNS = 1000;
 
@@ -92,7 +93,8 @@ export const command: Command = {
       }
     }
 
-    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const progress = new ProgressConsole();
+    const log = (line: string) => progress.log(line);
     const runs: TopologyRun[] = [];
     const names: readonly ('standalone' | 'cluster')[] = topo === 'both' ? ['standalone', 'cluster'] : [topo];
     for (const name of names) {
@@ -112,13 +114,16 @@ export const command: Command = {
       };
       try {
         log(`[${name}] property: ${numRuns} generated cases…`);
+        const meter = progress.meter(`limiter [${name}]`, numRuns, 'cases');
         const property = await runLimiterProperty({
           topology,
           numRuns,
           ...(seed !== undefined ? { seed } : {}),
           ...(values.path !== undefined ? { path: values.path } : {}),
           ...(patch ? { patch } : {}),
+          onCase: (n) => meter.update(n),
         });
+        meter.done();
         if (property.fault) {
           faulted(property.fault);
           continue;
@@ -126,7 +131,7 @@ export const command: Command = {
         let invariants: InvariantOutcome[] | undefined;
         if (!values['no-invariants']) {
           log(`[${name}] invariant tests…`);
-          invariants = await runInvariants(topology);
+          invariants = await runInvariants(topology, undefined, patch);
           const f = invariants.find((i) => i.fault)?.fault;
           if (f) {
             faulted(f);
@@ -165,6 +170,7 @@ export const command: Command = {
       counts['cases.over_time_bound'] = total.slowCases;
       counts['invariants.passed'] = invAll.filter((i) => i.status === 'passed').length;
       counts['invariants.failed'] = invAll.filter((i) => i.status === 'failed').length;
+      progress.close();
       const report = stageReport({
         stage: 'limiter',
         status,
@@ -177,6 +183,7 @@ export const command: Command = {
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
+      progress.close();
       process.stdout.write(`${formatHuman(runs, summary)}\n`);
     }
     return failed ? ExitCode.Failed : status === 'not-run' ? ExitCode.NotRun : ExitCode.Ok;

@@ -1,3 +1,4 @@
+import { ProgressConsole, type ProgressMeter } from '../progress.js';
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
@@ -68,7 +69,8 @@ export const command: Command = {
     }
     const results: MutantResult[] = [];
     let notRun = false;
-    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const progress = new ProgressConsole();
+    const log = (line: string) => progress.log(line);
     for (const layer of layers) {
       const selected = selection.get(layer) ?? [];
       if (selected.length === 0) continue;
@@ -80,8 +82,12 @@ export const command: Command = {
         log(`[${layer}] not run: ${why}`);
         continue;
       }
-      results.push(...(await runner.run(selected, { only, seed, numRuns, log })));
+      let meter: ProgressMeter | undefined;
+      const onProgress = (done: number, total: number, unit: string, note?: string) => (meter ??= progress.meter(`mutants:${layer}`, total, unit)).update(done, note);
+      results.push(...(await runner.run(selected, { only, seed, numRuns, log, onProgress })));
+      meter?.done();
     }
+    progress.close();
     const ran = results.filter((r) => r.verdict !== 'not-run');
     const notRunResults = results.filter((r) => r.verdict === 'not-run');
     const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || ran.length === 0 ? ExitCode.NotRun : ExitCode.Ok;

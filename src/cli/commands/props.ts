@@ -12,6 +12,7 @@ import type { ImplPatch } from '../../fencing/patch.js';
 import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
 import { loadPatch } from '../../mutants/layers/impl.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
+import { ProgressConsole, type ProgressMeter } from '../progress.js';
 import {
   DEFAULT_DOOR_RUNS,
   DEFAULT_MAX_COMMANDS,
@@ -110,8 +111,17 @@ export const command: Command = {
       patch = p;
     }
     const startedAt = new Date().toISOString();
-    const log = (l: string) => process.stderr.write(`${l}\n`);
+    const progress = new ProgressConsole();
+    const log = (l: string) => progress.log(l);
+    const meters = new Map<string, ProgressMeter>();
+    const onRun = (topo: string, runs: number, total: number, commands: number) => {
+      let m = meters.get(topo);
+      if (!m) meters.set(topo, (m = progress.meter(`props [${topo}]`, total, 'runs')));
+      m.update(runs, `${commands.toLocaleString('en-US')} commands, every check held so far`);
+      if (runs >= total) m.done();
+    };
     const emit = (report: ReturnType<typeof stageReport>) => {
+      progress.close();
       if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(`props: ${report.status}: ${report.summary}${report.reason ? ` (${report.reason})` : ''}\n`);
     };
@@ -128,6 +138,7 @@ export const command: Command = {
         ...(values.invariant ? { checks: invariantAlone(values.invariant as InvariantName) } : {}),
         log,
         progress: log,
+        onRun,
       });
       const t = suiteTotals(suite);
       const phases = suite.phases.map((p) => `${p.result.runs} ${p.topology} runs (seed ${p.result.seed})`).join(', ');
@@ -145,6 +156,7 @@ export const command: Command = {
         modelTransitions: cov.all.modelTransitions,
       };
       const coverage = { perTopology: cov.perTopology, all: cov.all };
+      progress.close();
       if (!values.json) {
         for (const [topo, c] of Object.entries(cov.perTopology)) process.stdout.write(`props: model coverage, ${topo} runs: ${formatCoverage(c)}\n`);
         if (Object.keys(cov.perTopology).length > 1) process.stdout.write(`props: model coverage, all runs: ${formatCoverage(cov.all)}\n`);

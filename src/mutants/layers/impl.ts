@@ -20,7 +20,7 @@ import { isImplPatch, type ImplPatch } from '../../fencing/patch.js';
 import { DEFAULT_BOUNDS } from '../../fencing/state.js';
 import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
-import { runConform } from '../../conform/run.js';
+import { runConform, type ConformOptions } from '../../conform/run.js';
 import { openTourWorld, type TourWorld } from '../../conform/world.js';
 
 /** The ImplPatch a manifest entry names (mutants/impl/Mx.ts default export). */
@@ -42,7 +42,7 @@ function notRun(err: unknown): string | null {
   return asInfrastructureFault(err)?.message ?? null;
 }
 
-async function runOne(entry: MutantEntry, world: TourWorld, log: (l: string) => void): Promise<MutantResult> {
+async function runOne(entry: MutantEntry, world: TourWorld, log: (l: string) => void, onProgress?: ConformOptions['onProgress']): Promise<MutantResult> {
   const started = Date.now();
   const base = { id: entry.id, layer: 'impl' as const, expectedInvariant: entry.expectedInvariant };
   if (!isInvariant(entry.expectedInvariant)) return { ...base, verdict: 'invalid', reason: `unknown invariant ${entry.expectedInvariant}` };
@@ -53,7 +53,7 @@ async function runOne(entry: MutantEntry, world: TourWorld, log: (l: string) => 
     return { ...base, verdict: 'invalid', reason: `patch: ${(err as Error).message}`, durationMs: Date.now() - started };
   }
   try {
-    const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: entry.expectedInvariant, mutant: entry.id, world });
+    const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: entry.expectedInvariant, mutant: entry.id, world, ...(onProgress ? { onProgress } : {}) });
     const r = run.result;
     const durationMs = Date.now() - started;
     if (!r.failure) {
@@ -100,8 +100,13 @@ export const runner: LayerRunner = {
       // A kill means something only if the unpatched scripts and gate pass the full tour.
       log('[impl] the unpatched implementation: full conformance tour');
       let reason: string | null = null;
+      // Progress in tours (the unpatched one, then one per mutant); the note says how far the current tour is.
+      const tours = selected.length + 1;
+      let toursDone = 0;
+      const tourProgress = (what: string) => (attempts: number, total: number) => options.onProgress?.(toursDone, tours, 'tours', `${what}: ${Math.floor((100 * attempts) / total)} % of its attempts`);
       try {
-        const base = await runConform({ bounds: DEFAULT_BOUNDS, world });
+        const base = await runConform({ bounds: DEFAULT_BOUNDS, world, onProgress: tourProgress('unpatched') });
+        toursDone += 1;
         if (base.result.failure) reason = `the unpatched implementation fails its own conformance tour: ${base.result.failure.check}: ${base.result.failure.message} (${base.replay ?? 'fencecheck conform'})`;
         else if (!base.result.equalToModel) reason = 'the unpatched implementation\'s real graph differs from the model\'s (fencecheck conform)';
         else log(`[impl] unpatched: ${base.result.states} states, ${base.result.attempts} attempts, the model's graph (${(base.result.durationMs / 1000).toFixed(1)} s)`);
@@ -117,7 +122,9 @@ export const runner: LayerRunner = {
       const results: MutantResult[] = [];
       for (const m of selected) {
         log(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant} alone`);
-        const r = await runOne(m, world, log);
+        const r = await runOne(m, world, log, tourProgress(m.id));
+        toursDone += 1;
+        options.onProgress?.(toursDone, tours, 'tours', `${m.id} ${r.verdict}`);
         log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}`);
         results.push(r);
       }
