@@ -8,6 +8,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     globalSetup: ['./test/cleanup/global-setup.ts'],
+    // The runtime locality guard (src/valkey/locality-guard.ts) on every Cluster client the suite
+    // creates, and in the CLI processes it spawns: one slot per command, pipeline command and script call.
+    env: { FENCECHECK_LOCALITY_GUARD: '1' },
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/support/plain-summary-reporter.ts'],

@@ -9,4 +9,5 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   conform: () => import('./conform.bench.js'),
   verify: () => import('./verify.bench.js'),
   gate: () => import('./gate.bench.js'),
+  luacheck: () => import('./luacheck.bench.js'),
 };

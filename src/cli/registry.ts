@@ -20,4 +20,5 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   trace: () => import('./commands/trace.js'),
   verify: () => import('./commands/verify.js'),
   bench: () => import('./commands/bench.js'),
+  'lua-check': () => import('./commands/lua-check.js'),
 };

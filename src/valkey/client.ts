@@ -4,6 +4,7 @@ import { CommandTimeoutError, UnsafeOperationError } from './errors.js';
 import { NatMappedCluster } from './nat-cluster.js';
 import { maskSecrets } from './secrets.js';
 import { withTimeout } from './wait.js';
+import { installLocalityGuard, localityGuardEnabled } from './locality-guard.js';
 
 export const ENV_CONNECT_TIMEOUT = 'FENCECHECK_CONNECT_TIMEOUT_MS';
 export const ENV_COMMAND_TIMEOUT = 'FENCECHECK_COMMAND_TIMEOUT_MS';
@@ -134,6 +135,8 @@ export function createClient(target: ClientTarget, extras: ClientExtras = {}): V
     cluster.on('+node', (node: Redis) => {
       wrapSendCommand(node, { name: endpointName(node.options as { host: string; port: number }), commandTimeoutMs, policy: policy === 'announce' ? 'announce' : undefined, announce });
     });
+    // Opt-in (FENCECHECK_LOCALITY_GUARD=1, the test suite): keys of every command, pipeline and script call in one slot.
+    if (localityGuardEnabled()) installLocalityGuard(cluster);
   }
   // An unhandled 'error' event would crash the process; command failures reach their callers anyway.
   client.on('error', () => {});

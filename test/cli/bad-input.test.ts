@@ -60,6 +60,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['limiter'],
   ['trace', 'show', 'x.json'],
   ['trace', 'replay', 'x.json'],
+  ['lua-check'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
@@ -152,6 +153,18 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'trace replay: a pod action without its pod', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 1, (s) => (s.params = {})), code: 3, line: /^fencecheck trace: .*steps\[1\]: AcquireO needs a pod/ },
   { name: 'trace replay: no pods', argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, pods: [] } }), code: 3, line: /^fencecheck trace: .*bounds\.pods must name at least one pod/ },
   { name: 'trace replay: a missing file', argv: ['trace', 'replay', '/nonexistent/trace.json'], code: 3, line: /^fencecheck trace: cannot read trace/ },
+  // --- lua-check (issue 13)
+  { name: 'lua-check: an unknown --fail-on', argv: ['lua-check', '--fail-on', 'fatal'], code: 64, line: usage('lua-check', /--fail-on takes error or warning, got 'fatal'/) },
+  { name: 'lua-check: an invalid --include-pattern', argv: ['lua-check', '--include-pattern', '('], code: 64, line: usage('lua-check', /--include-pattern: Invalid regular expression/) },
+  { name: 'lua-check: an --include-pattern without a capture group', argv: ['lua-check', '--include-pattern', 'include'], code: 64, line: usage('lua-check', /needs one capture group/) },
+  { name: 'lua-check: --save-snapshot without --node', argv: ['lua-check', '--save-snapshot', 'x.json'], code: 64, line: usage('lua-check', /--save-snapshot needs --node/) },
+  { name: 'lua-check: a --node that is no endpoint', argv: ['lua-check', '--node', 'nohost'], code: 64, line: usage('lua-check', /--node: not a valkey endpoint: 'nohost'/) },
+  { name: 'lua-check: an empty --junit', argv: ['lua-check', '--junit='], code: 64, line: usage('lua-check', /--junit takes a file name/) },
+  { name: 'lua-check: a Lua syntax error is bad input, with file, line and column', argv: ['lua-check', '{file}'], file: 'return redis.call(\n', code: 3, line: /^fencecheck lua-check: .*:2:1: Lua syntax error: / },
+  { name: 'lua-check: a missing file', argv: ['lua-check', '/nonexistent/x.lua'], code: 3, line: /^fencecheck lua-check: cannot read \/nonexistent\/x\.lua \(ENOENT\)$/ },
+  { name: 'lua-check: a missing include', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "missing.lua"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: cannot read include missing\.lua \(ENOENT\)$/ },
+  { name: 'lua-check: a folder with no .lua file checks nothing: bad input, never a pass', argv: ['lua-check', '{file}'], file: 'dir', code: 3, line: /^fencecheck lua-check: no \.lua files under / },
+  { name: 'lua-check: a FIFO is refused, not read', argv: ['lua-check', '{file}'], file: 'fifo', code: 3, line: /^fencecheck lua-check: .* is not a regular file$/ },
   { name: 'trace replay: an unknown --provider', argv: ['trace', 'replay', '--provider', 'cloud', '{file}'], file: (t) => t, code: 64, line: usage('trace', /--provider: unknown provider 'cloud'/) },
 ];
 

@@ -1,0 +1,140 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
+import { ExitCode } from '../exit-codes.js';
+import { projectRoot } from '../../project-root.js';
+import { stageReport } from '../../report/stage.js';
+import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../luacheck/includes.js';
+import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot } from '../../luacheck/keyspecs.js';
+import { checkPaths } from '../../luacheck/run.js';
+import { errorLine, findingLine, luaCheckJunit, shown, summaryLine } from '../../luacheck/format.js';
+import type { FailOn } from '../../luacheck/findings.js';
+import { parseEndpoint } from '../../valkey/external.js';
+import { closeClient, nodeClient } from '../../valkey/client.js';
+import { ValkeyUnavailableError } from '../../valkey/errors.js';
+import { maskSecrets } from '../../valkey/secrets.js';
+
+/** The project's own scripts: what `fencecheck lua-check` and verify's lua-check stage check by default. */
+export const PROJECT_SCRIPT_DIRS = ['src/fencing/lua', 'src/limiter/lua'];
+
+const HELP = `Usage: fencecheck lua-check [PATH...] [--fail-on error|warning] [--includes] [--include-pattern RE]
+                          [--node HOST:PORT [--save-snapshot FILE]] [--junit FILE] [--json]
+
+Checks that every key a Valkey Lua script reaches through redis.call / redis.pcall is declared in
+KEYS (the locality rule: an undeclared key works on one shard and breaks when the slots split).
+Key positions come from Valkey's own key specs (COMMAND INFO), from the snapshot of Valkey 8
+committed in src/luacheck/, or from a live node with --node. PATH: .lua files or folders (searched
+recursively); default: the project's own scripts (${PROJECT_SCRIPT_DIRS.join(', ')}).
+
+Findings (file:line:column: severity [kind] message):
+  error    a key that may live in any slot (a literal, ARGV, data read back), KEYS written to,
+           a dynamic command name, loadstring, redis.call passed where it cannot be followed,
+           KEYS/SCAN/RANDOMKEY/FLUSH*, commands whose keys cannot be told (SORT, MIGRATE), EVAL…
+  warning  a key built from a declared key (KEYS[1] .. ':x'): same hash tag, so slot-safe when
+           that key carries one, and still not declared
+
+Options:
+  --fail-on error|warning  which findings fail (exit 1): 'warning' (default) fails on both,
+                           'error' reports warnings and passes
+  --includes               expand include directives (--- @include "file") before checking;
+                           findings name the included file and its line
+  --include-pattern RE     the directive as a regular expression with one capture group, the
+                           path (implies --includes; default ${DEFAULT_INCLUDE_PATTERN})
+  --node HOST:PORT         read the key specs from this live node instead of the snapshot
+  --save-snapshot FILE     with --node: also write them to FILE (the committed snapshot is
+                           src/luacheck/valkey-command-keyspecs.json)
+  --junit FILE             also write a JUnit XML report (one testcase per file)
+  --json                   print a fencecheck.stage/1 report
+
+Exit codes: 0 clean · 1 findings · 2 --node could not be read · 3 a file or include that cannot
+be read, or a Lua syntax error (the other files are still checked and reported) · 64 usage`;
+
+export const command: Command = {
+  name: 'lua-check',
+  summary: 'check that Lua scripts touch only keys declared in KEYS (any script, any folder)',
+  help: HELP,
+  async run(argv) {
+    const startedAt = new Date();
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
+        'fail-on': { type: 'string', default: 'warning' },
+        includes: { type: 'boolean', default: false },
+        'include-pattern': { type: 'string' },
+        node: { type: 'string' },
+        'save-snapshot': { type: 'string' },
+        junit: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      true,
+    );
+    const failOn = values['fail-on'];
+    if (failOn !== 'error' && failOn !== 'warning') throw new UsageError(`--fail-on takes error or warning, got '${failOn}'`);
+    let pattern: RegExp | undefined;
+    if (values.includes || values['include-pattern'] !== undefined) {
+      try {
+        pattern = includePattern(values['include-pattern'] ?? DEFAULT_INCLUDE_PATTERN);
+      } catch (err) {
+        throw new UsageError(`--include-pattern: ${(err as Error).message}`);
+      }
+    }
+    if (values['save-snapshot'] !== undefined && values.node === undefined) throw new UsageError('--save-snapshot needs --node (the server to read the key specs from)');
+    if (values.junit === '') throw new UsageError('--junit takes a file name');
+
+    const snapshot = values.node !== undefined ? await liveSnapshot(values.node) : committedSnapshot();
+    if (values['save-snapshot'] !== undefined) writeFileSync(values['save-snapshot'], snapshotJson(snapshot));
+
+    const paths = positionals.length > 0 ? positionals : PROJECT_SCRIPT_DIRS.map((d) => resolve(projectRoot, d));
+    const result = checkPaths(paths, { snapshot, failOn: failOn as FailOn, ...(pattern && { includePattern: pattern }) });
+    const durationMs = Date.now() - startedAt.getTime();
+    if (values.junit !== undefined) writeFileSync(values.junit, luaCheckJunit(result, failOn as FailOn, startedAt.toISOString(), durationMs / 1000));
+
+    const code = result.unparseable > 0 ? ExitCode.BadInput : result.failing > 0 ? ExitCode.Failed : ExitCode.Ok;
+    const summary = `${summaryLine(result)} (key specs: ${snapshot.server}${values.node !== undefined ? ', live' : ''})`;
+    if (values.json) {
+      const report = stageReport({
+        stage: 'lua-check',
+        status: code === ExitCode.Ok ? 'passed' : 'failed',
+        ...(code !== ExitCode.Ok && {
+          reason:
+            result.unparseable > 0
+              ? `${result.unparseable} file${result.unparseable === 1 ? '' : 's'} could not be checked`
+              : `${result.failing} finding${result.failing === 1 ? '' : 's'} (--fail-on ${failOn})`,
+        }),
+        startedAt: startedAt.toISOString(),
+        durationMs,
+        summary,
+        counts: { files: result.files.length, errors: result.errors, warnings: result.warnings, unparseable: result.unparseable, failing: result.failing },
+        details: {
+          keySpecs: snapshot.server,
+          failOn,
+          files: result.files.map((f) => ({ ...f, file: shown(f.file), findings: f.findings.map((x) => ({ ...x, file: shown(x.file) })), ...(f.error && { error: { ...f.error, file: shown(f.error.file) } }) })),
+        },
+      });
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      for (const f of result.files) for (const x of f.findings) process.stdout.write(`${findingLine(x)}\n`);
+      process.stdout.write(`${summary}\n`);
+    }
+    for (const f of result.files) if (f.status === 'unparseable') process.stderr.write(`fencecheck lua-check: ${errorLine(f)}\n`);
+    return code;
+  },
+};
+
+async function liveSnapshot(node: string): Promise<KeySpecSnapshot> {
+  let endpoint;
+  try {
+    endpoint = parseEndpoint(node);
+  } catch (err) {
+    throw new UsageError(`--node: ${maskSecrets((err as Error).message)}`);
+  }
+  const client = nodeClient(endpoint);
+  try {
+    return await snapshotFromNode(client);
+  } catch (err) {
+    throw new ValkeyUnavailableError(`cannot read the key specs from ${node}: ${(err as Error).message}`);
+  } finally {
+    await closeClient(client);
+  }
+}

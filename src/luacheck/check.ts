@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import luaparse from 'luaparse';
+import type { Node } from 'luaparse';
+import { evaluate } from './evaluate.js';
+import { severityOf, type LuaFinding } from './findings.js';
+import { expandIncludes, type Origin } from './includes.js';
+import { committedSnapshot, type KeySpecSnapshot } from './keyspecs.js';
+import { walk } from './walk.js';
+
+export interface CheckOptions {
+  /** Named in findings (default `<script>`). */
+  readonly file?: string;
+  /** Key specs (default: the committed snapshot of Valkey 8). */
+  readonly snapshot?: KeySpecSnapshot;
+  /** Expand include directives matching this pattern before checking. */
+  readonly includePattern?: RegExp;
+  readonly readFile?: (path: string) => string;
+}
+
+/** A script that cannot be checked: a Lua syntax error (line and column in the file it is in). */
+export interface Unparseable {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export type CheckResult = { readonly ok: true; readonly findings: readonly LuaFinding[] } | { readonly ok: false; readonly error: Unparseable };
+
+/**
+ * The locality check of one Lua script: every key a redis.call / redis.pcall reaches must come from
+ * KEYS (key positions from the server's key specs). Throws IncludeError for an include that cannot
+ * be read; a syntax error is a result (`ok: false`).
+ */
+export function checkLuaSource(source: string, opts: CheckOptions = {}): CheckResult {
+  const file = opts.file ?? '<script>';
+  const expanded = opts.includePattern ? expandIncludes(file, source, opts.includePattern, opts.readFile ?? ((p) => readFileSync(p, 'utf8'))) : undefined;
+  const raw = expanded?.text ?? source;
+  const origin = (line: number): Origin => expanded?.origins[line - 1] ?? { file, line };
+  // A `#!lua flags=…` shebang is Valkey syntax, not Lua: blank it, keeping line numbers.
+  const lua = raw.startsWith('#!') ? raw.replace(/^#![^\n]*/, '') : raw;
+  let chunk: luaparse.Chunk;
+  try {
+    chunk = luaparse.parse(lua, { locations: true, ranges: true, comments: false, scope: false, luaVersion: '5.1', encodingMode: 'pseudo-latin1' });
+  } catch (err) {
+    const e = err as Error & { line?: number; column?: number };
+    const o = origin(e.line ?? 1);
+    return { ok: false, error: { file: o.file, line: o.line, column: (e.column ?? 0) + 1, message: `Lua syntax error: ${e.message.replace(/^\[\d+:\d+\]\s*/, '')}` } };
+  }
+  const text = (n: Node) => {
+    const r = (n as { range?: [number, number] }).range;
+    const t = r ? lua.slice(r[0], r[1]).replace(/\s+/g, ' ') : n.type;
+    return t.length > 80 ? `${t.slice(0, 77)}...` : t;
+  };
+  const findings = evaluate(walk(chunk), opts.snapshot ?? committedSnapshot(), text).map((f): LuaFinding => {
+    const o = origin(f.node.loc?.start.line ?? 1);
+    return {
+      file: o.file,
+      line: o.line,
+      column: (f.node.loc?.start.column ?? 0) + 1,
+      kind: f.kind,
+      severity: severityOf(f.kind),
+      ...(f.command !== undefined && { command: f.command }),
+      ...(f.keyNode && { key: text(f.keyNode) }),
+      message: f.message,
+    };
+  });
+  findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));
+  return { ok: true, findings };
+}

@@ -1,0 +1,5 @@
+local out = {}
+for i = 1, #KEYS do
+  out[i] = redis.call('GET', KEYS[i])
+end
+return out

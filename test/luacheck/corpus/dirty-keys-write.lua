@@ -1,0 +1,2 @@
+KEYS[1] = ARGV[1] --! keys-write
+return redis.call('GET', KEYS[1])

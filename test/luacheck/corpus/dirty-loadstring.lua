@@ -1,0 +1,3 @@
+local f = loadstring("return redis.call('GET', 'hidden')") --! loadstring
+local g = load(ARGV[1]) --! loadstring
+return f()

@@ -1,0 +1,1 @@
+return redis.call('XREAD', 'STREAMS', KEYS[1], 'audit', '0', '0') --! undeclared-key
