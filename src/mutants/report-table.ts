@@ -1,4 +1,7 @@
+import { layerScore, scoreLines } from '../report/score.js';
 import { renderTable } from '../report/table.js';
+import type { MutationScore } from '../report/verify-doc.js';
+import { LAYERS } from './manifest.js';
 import type { MutantResult } from './verdict.js';
 
 /** The plain-text table `fencecheck mutants` and `fencecheck tlc --mutants` print. */
@@ -17,6 +20,16 @@ export function formatMutantTable(results: readonly MutantResult[]): string {
       : (r.reason ?? '-'),
   ]);
   return renderTable(header, rows);
+}
+
+/** killed / (mutants − equivalent) per layer run and overall; not-run results count against it (src/report/score.ts). */
+export function mutantScore(results: readonly MutantResult[]): MutationScore {
+  return layerScore(results, LAYERS);
+}
+
+/** The score lines printed below the table: one per layer, then overall, each naming its not-run results. */
+export function formatMutationScore(results: readonly MutantResult[]): string {
+  return scoreLines(mutantScore(results)).join('\n');
 }
 
 /** Exit-code verdict of a set of results: every mutant must be killed (equivalent is reported, not a kill). */

@@ -5,6 +5,7 @@
  */
 import type { FencingTrace, TraceStep } from '../trace/format.js';
 import { figureComplete, figureText } from './conform-summary.js';
+import { traceReplayCommand } from './replay.js';
 import type { ConformFigure, ConformSummary } from './verify-doc.js';
 import type { Block, Cell } from './view.js';
 import { formatDuration } from '../verify/progress.js';
@@ -79,7 +80,7 @@ export function conformBlocks(s: ConformSummary, trace: ConformTrace | undefined
     if (rows.length > 0) blocks.push({ kind: 'kv', rows });
     if (s.replay !== undefined) blocks.push({ kind: 'p', text: 'Replay it on real Valkey, step by step against the model:' }, { kind: 'code', text: s.replay });
     if (trace) {
-      if (trace.loaded && 'trace' in trace.loaded) blocks.push({ kind: 'trace', anchor: trace.anchor, path: trace.path, trace: trace.loaded.trace });
+      if (trace.loaded && 'trace' in trace.loaded) blocks.push({ kind: 'trace', anchor: trace.anchor, path: trace.path, trace: trace.loaded.trace, replay: s.replay ?? traceReplayCommand(trace.path) });
       else blocks.push({ kind: 'p', text: `The trace could not be read: ${trace.loaded && 'error' in trace.loaded ? trace.loaded.error : 'not found'}`, tone: 'warn' });
     }
   }

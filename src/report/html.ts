@@ -3,11 +3,8 @@
  * script and no external fetch, so it displays the same offline, in a CI artifact viewer, or in
  * headless Chromium.
  */
-import { traceMermaid } from '../trace/mermaid.js';
-import { stepTable } from '../trace/steps.js';
-import { escapeXml as esc, traceSvg } from '../trace/svg.js';
-import { traceHeadline } from '../trace/text-table.js';
-import { hasObservedColumn, observedText } from './conform-view.js';
+import { escapeXml as esc } from '../trace/svg.js';
+import { TRACE_CSS, traceHtml } from './trace-html.js';
 import type { Block, Cell, ReportView } from './view.js';
 
 const CSS = `
@@ -26,7 +23,13 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f1f3f5; }
 table.kv th { width: 14em; }
-#mutation-matrix-table td, #conform-actions td, #conform-coverage td { white-space: nowrap; }
+#conform-actions td, #conform-coverage td { white-space: nowrap; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+/* The matrix fits the screen by wrapping its cells (a verdict above its invariant); narrower than its
+   words, it scrolls inside its own box with the mutant column kept in view. */
+#mutation-matrix-table td { white-space: normal; min-width: 5em; }
+#mutation-matrix-table th:first-child, #mutation-matrix-table td:first-child { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 0; }
+#mutation-matrix-table th:first-child { background: #f1f3f5; }
 td a { color: inherit; }
 td.ok { color: var(--ok); font-weight: 600; } td.bad { color: var(--bad); font-weight: 700; background: #fff5f5; }
 td.warn { color: var(--warn); } td.muted { color: var(--muted); }
@@ -59,34 +62,19 @@ function blockHtml(b: Block): string {
       return `<table class="kv">${b.rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
     case 'table':
       return [
+        b.scroll ? `<div class="scroll"${b.id ? ` id="${esc(b.id)}-scroll"` : ''}>` : '',
         `<table${b.id ? ` id="${esc(b.id)}"` : ''}>`,
         `<thead><tr>${b.columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead>`,
         `<tbody>${b.rows.map((r) => `<tr>${r.map((c) => cellHtml(c)).join('')}</tr>`).join('\n')}</tbody>`,
         '</table>',
-      ].join('\n');
+        b.scroll ? '</div>' : '',
+      ]
+        .filter(Boolean)
+        .join('\n');
     case 'code':
       return `<pre>${esc(b.text)}</pre>`;
-    case 'trace': {
-      const t = stepTable(b.trace);
-      // A conform trace says what the real system did at each step (attempt, decision, note).
-      const observed = hasObservedColumn(b.trace);
-      const head = `<tr><th>#</th><th>action</th><th>pod</th>${t.columns.map((c) => `<th>${esc(c)}</th>`).join('')}<th>broken</th>${observed ? '<th>real system</th>' : ''}</tr>`;
-      const rows = t.rows.map(
-        (r) =>
-          `<tr${r.newlyBroken.length > 0 ? ' class="broken"' : ''} data-step="${r.index}"><td>${r.index}</td><td>${esc(r.action)}</td><td>${esc(r.pod || '-')}</td>${t.columns
-            .map((c) => `<td${r.changed.has(c) ? ' class="changed"' : ''}>${esc(r.cells[c] ?? '')}</td>`)
-            .join('')}<td>${esc(r.broken.join(', '))}</td>${observed ? `<td class="observed">${esc(observedText(b.trace.steps[r.index]!))}</td>` : ''}</tr>`,
-      );
-      return [
-        `<article class="trace" id="${esc(b.anchor)}">`,
-        `<h3>${esc(b.path)}</h3>`,
-        `<p>${esc(traceHeadline(b.trace))}</p>`,
-        `<div class="diagram">${traceSvg(b.trace, `svg-${b.anchor}`)}</div>`,
-        `<table class="steps"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table>`,
-        `<details><summary>Mermaid source</summary><pre>${esc(traceMermaid(b.trace))}</pre></details>`,
-        '</article>',
-      ].join('\n');
-    }
+    case 'trace':
+      return traceHtml(b);
   }
 }
 
@@ -98,7 +86,7 @@ export function renderHtml(view: ReportView): string {
     // No network: nothing in this page may be fetched, even by accident.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     `<title>${esc(view.title)}</title>`,
-    `<style>${CSS}</style>`,
+    `<style>${CSS}${TRACE_CSS}</style>`,
     '</head><body>',
     `<header class="${esc(view.status)}"><h1>${esc(view.title)}</h1></header>`,
     `<nav>${view.sections.map((s) => `<a href="#${esc(s.id)}">${esc(s.title)}</a>`).join('')}</nav>`,

@@ -1,11 +1,15 @@
 /**
- * JUnit XML for CI systems: one testcase per stage, one per mutant × layer, one per action of the
- * conformance tour, and one for the not-run gate. Not run = <skipped> with the reason; failed =
- * <failure>; a stage that did not complete = <error>.
+ * JUnit XML for CI systems: one testcase per stage, one per mutant × layer (the layer in its name:
+ * CI tools key results on the name), one per action of the conformance tour, and one for the not-run
+ * gate. Not run = <skipped> with the reason; failed = <failure>; a stage that did not complete =
+ * <error>. Every failure and error body ends with the one command that reproduces it; the mutants
+ * suite carries the mutation score as properties and in its system-out.
  */
 import { actionFiguresText, conformSummary, failureLines, figureComplete, figureText } from './conform-summary.js';
 import { cellText, notRunCells } from './matrix.js';
-import type { ConformSummary, MatrixCell, VerifyReport } from './verify-doc.js';
+import { replayCommand, stageReplayCommand } from './replay.js';
+import { mutationScore, scoreLines } from './score.js';
+import type { ConformSummary, MatrixCell, MutationScore, VerifyReport } from './verify-doc.js';
 
 export interface Case {
   readonly classname: string;
@@ -35,7 +39,7 @@ export function junitXml(report: VerifyReport): string {
         ? { kind: 'pass' }
         : o.status === 'not-run'
           ? { kind: 'skipped', message: `not run: ${o.reason ?? ''}${o.allowedNotRun ? ' (allowed)' : ' (not allowed: verify fails)'}` }
-          : { kind: o.status === 'failed' ? 'failure' : 'error', message: o.reason ?? o.summary, body: o.summary },
+          : { kind: o.status === 'failed' ? 'failure' : 'error', message: o.reason ?? o.summary, body: `${o.summary}\nreplay: ${stageReplayCommand(o)}` },
     out: [`command: fencecheck ${o.command.join(' ')}`, o.summary, o.logPath ? `log: ${o.logPath}` : ''].filter(Boolean).join('\n'),
   }));
   for (const name of report.options.notSelected)
@@ -48,12 +52,14 @@ export function junitXml(report: VerifyReport): string {
     for (const layer of report.mutationMatrix.layers) {
       const cell = row.cells[layer];
       if (cell.verdict === 'n/a') continue;
+      const replay = cell.replay ?? replayCommand(row.id, layer, cell);
+      const result = mutantResult(cell, row.expectedInvariant, notRun.get(`${row.id} ${layer}`));
       mutantCases.push({
         classname: `fencecheck.mutants.${layer}`,
-        name: `${row.id} ${row.target} -> ${row.expectedInvariant}`,
+        name: mutantCaseName(row.id, layer, row.target, row.expectedInvariant),
         seconds: (cell.durationMs ?? 0) / 1000,
-        result: mutantResult(cell, row.expectedInvariant, notRun.get(`${row.id} ${layer}`)),
-        out: [cellText(cell), cell.tracePath ? `trace: ${cell.tracePath}` : '', cell.seed !== undefined ? `seed: ${cell.seed}` : '', cell.path ? `path: ${cell.path}` : ''].filter(Boolean).join('\n'),
+        result: result.kind === 'failure' || result.kind === 'error' ? { ...result, body: failureBody(cell, replay) } : result,
+        out: [cellText(cell), cell.tracePath ? `trace: ${cell.tracePath}` : '', cell.seed !== undefined ? `seed: ${cell.seed}` : '', cell.path ? `path: ${cell.path}` : '', replay ? `replay: ${replay}` : ''].filter(Boolean).join('\n'),
       });
     }
 
@@ -69,6 +75,10 @@ export function junitXml(report: VerifyReport): string {
   };
 
   const conform = report.conform !== undefined ? report.conform : conformSummary(report.stages);
+  const score = report.mutationMatrix.score ?? mutationScore(report.mutationMatrix);
+  const suiteExtras: Readonly<Record<string, { properties: readonly [string, string][]; out: string }>> = {
+    'fencecheck.mutants': { properties: scoreProperties(score), out: scoreLines(score).join('\n') },
+  };
   const suites: [string, Case[]][] = [
     ['fencecheck.stages', stageCases],
     ['fencecheck.mutants', mutantCases],
@@ -86,6 +96,10 @@ export function junitXml(report: VerifyReport): string {
     lines.push(
       `  <testsuite name="${name}" tests="${cases.length}" failures="${count(cases, 'failure')}" errors="${count(cases, 'error')}" skipped="${count(cases, 'skipped')}" time="${time.toFixed(3)}" timestamp="${xmlText(report.startedAt)}">`,
     );
+    const extra = suiteExtras[name];
+    // The schema's order: properties, then the testcases, then the suite's system-out.
+    if (extra && extra.properties.length > 0)
+      lines.push('    <properties>', ...extra.properties.map(([k, v]) => `      <property name="${xmlText(k)}" value="${xmlText(v)}"/>`), '    </properties>');
     for (const c of cases) {
       const open = `    <testcase classname="${xmlText(c.classname)}" name="${xmlText(c.name)}" time="${c.seconds.toFixed(3)}"`;
       const inner: string[] = [];
@@ -100,10 +114,39 @@ export function junitXml(report: VerifyReport): string {
       if (c.out) inner.push(`      <system-out>${xmlText(c.out)}</system-out>`);
       lines.push(inner.length === 0 ? `${open}/>` : `${open}>\n${inner.join('\n')}\n    </testcase>`);
     }
+    if (extra?.out) lines.push(`    <system-out>${xmlText(extra.out)}</system-out>`);
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');
+}
+
+/** Unique across layers: the same mutant has one case per layer, and CI tools key results on the name. */
+export function mutantCaseName(id: string, layer: string, target: string, expected: string): string {
+  return `${id} [${layer}] ${target} -> ${expected}`;
+}
+
+/** What a failing mutant case shows: the verdict, why, its trace, and the one command that reproduces it. */
+function failureBody(cell: MatrixCell, replay: string | undefined): string {
+  return [
+    cellText(cell),
+    cell.reason ? `reason: ${cell.reason}` : '',
+    cell.tracePath ? `trace: ${cell.tracePath}` : '',
+    replay ? `replay: ${replay}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** `mutation-score.<layer>` = percent (or `none`), plus the killed / counted / not-run figures. */
+function scoreProperties(s: MutationScore): [string, string][] {
+  const figures = (name: string, f: MutationScore['overall']): [string, string][] => [
+    [`mutation-score.${name}`, f.percent === null ? 'none' : f.percent.toFixed(1)],
+    [`mutation-score.${name}.killed`, String(f.killed)],
+    [`mutation-score.${name}.counted`, String(f.total - f.equivalent)],
+    [`mutation-score.${name}.not-run`, String(f.notRun)],
+  ];
+  return [...Object.entries(s.layers).flatMap(([layer, f]) => figures(layer, f!)), ...figures('overall', s.overall)];
 }
 
 /** `reportedNotRun`: the cell's stage reported this mutant not run; true when --allow-not-run names the stage. */

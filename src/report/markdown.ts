@@ -1,7 +1,7 @@
-import { traceMermaid } from '../trace/mermaid.js';
 import { stepTable } from '../trace/steps.js';
 import { traceHeadline } from '../trace/text-table.js';
 import { hasObservedColumn, observedText } from './conform-view.js';
+import { refusal, refusedSteps, reportMermaid } from './refused.js';
 import type { Block, Cell, ReportView } from './view.js';
 
 const TONE_MARK: Record<string, string> = { ok: '✅ ', bad: '❌ ', warn: '⚠️ ', muted: '' };
@@ -36,27 +36,41 @@ function block(b: Block): string[] {
     case 'trace': {
       const t = stepTable(b.trace);
       const observed = hasObservedColumn(b.trace);
-      const rows = t.rows.map((r) => [
-        String(r.index),
-        esc(r.action),
-        r.pod || '-',
-        ...t.columns.map((c) => (r.changed.has(c) ? `**${esc(r.cells[c] ?? '')}**` : esc(r.cells[c] ?? ''))),
-        r.newlyBroken.length > 0 ? `❌ ${r.newlyBroken.join(', ')}` : r.broken.length > 0 ? r.broken.join(', ') : '',
-        ...(observed ? [esc(observedText(b.trace.steps[r.index]!))] : []),
-      ]);
+      const refused = refusedSteps(b.trace);
+      const rows = t.rows.map((r) => {
+        const step = b.trace.steps[r.index]!;
+        // A refused attempt changed nothing: struck through, with the refusal instead of the state.
+        const isRefused = refused.has(r.index);
+        const state = t.columns.map((c) => (r.changed.has(c) ? `**${esc(r.cells[c] ?? '')}**` : esc(r.cells[c] ?? '')));
+        return [
+          String(r.index),
+          isRefused ? `~~${esc(r.action)}~~ ✗ refused${refusal(step) ? `: ${esc(refusal(step)!)}` : ''}` : esc(r.action),
+          r.pod || '-',
+          ...(isRefused && r.changed.size === 0 ? t.columns.map(() => '·') : state),
+          r.newlyBroken.length > 0 ? `❌ ${r.newlyBroken.join(', ')}` : r.broken.length > 0 ? r.broken.join(', ') : '',
+          ...(observed ? [esc(observedText(step))] : []),
+        ];
+      });
+      // Collapsed (GitHub renders <details>): a report can hold dozens of traces; the replay stays visible.
       return [
         `<a id="${b.anchor}"></a>`,
         `### ${b.path}`,
         '',
-        traceHeadline(b.trace),
+        `${traceHeadline(b.trace)}${refused.size > 0 ? ` · ${refused.size} refused attempt${refused.size === 1 ? '' : 's'}` : ''}`,
         '',
-        'Changed variables are **bold**.',
+        `Replay: \`${b.replay}\``,
+        '',
+        `<details><summary>Steps and sequence diagram (${t.rows.length} states)</summary>`,
+        '',
+        `Changed variables are **bold**${refused.size > 0 ? '; refused attempts are ~~struck through~~ (state unchanged: ·)' : ''}.`,
         '',
         ...table(['#', 'action', 'pod', ...t.columns, 'broken', ...(observed ? ['real system'] : [])], rows),
         '',
         '```mermaid',
-        traceMermaid(b.trace),
+        reportMermaid(b.trace),
         '```',
+        '',
+        '</details>',
         '',
       ];
     }

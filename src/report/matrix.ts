@@ -1,5 +1,7 @@
 import { LAYERS, type Layer, type MutantManifest } from '../mutants/manifest.js';
 import type { MutantResult } from '../mutants/verdict.js';
+import { replayCommand } from './replay.js';
+import { mutationScore } from './score.js';
 import type { MatrixCell, MatrixRow, MutationMatrix, StageOutcome } from './verify-doc.js';
 
 /**
@@ -35,10 +37,13 @@ export function mutationMatrix(
       else if (outcome.status === 'not-run' || outcome.status === 'error')
         cells[layer] = { verdict: 'not-run', stage, reason: outcome.reason ?? `stage ${stage} ${outcome.status}` };
       else cells[layer] = { verdict: 'missing', stage, reason: `stage ${stage} ${outcome.status} but reported no result for ${m.id}` };
+      const replay = replayCommand(m.id, layer, cells[layer], m.layers[layer]?.patch);
+      if (replay !== undefined) cells[layer] = { ...cells[layer], replay };
     }
     return { id: m.id, system: m.system, target: m.target, description: m.description, expectedInvariant: m.expectedInvariant, cells };
   });
-  return { layers: [...LAYERS], rows };
+  const layers = [...LAYERS];
+  return { layers, rows, score: mutationScore({ layers, rows }) };
 }
 
 const CELL_FIELDS = ['violated', 'alsoBroken', 'traceLength', 'tracePath', 'seed', 'path', 'durationMs', 'reason'] as const;

@@ -1,12 +1,14 @@
 /**
- * Gathers the TLC report (spec hash, TLC version, bounds, states, depth, invariants, time) from the
+ * Gathers the TLC report (spec and config hashes, the dump hashes, TLC version and flags, bounds,
+ * states, depth, invariants, time) from the
  * tlc stage when TLC ran here, else from the evidence stage (the committed evidence). The stages own
  * their `details` shapes, so fields are looked up by their usual names, a few levels deep.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from '../project-root.js';
-import type { StageOutcome, TlcSummary } from './verify-doc.js';
+import { tlcFlags } from './tlc-flags.js';
+import type { StageOutcome, TlcDump, TlcSummary } from './verify-doc.js';
 
 type Obj = Record<string, unknown>;
 
@@ -20,6 +22,9 @@ const NAMES = {
   invariants: ['invariants', 'checkedInvariants'],
   durationMs: ['durationMs', 'timeMs', 'elapsedMs'],
   outcome: ['outcome', 'result'],
+  config: ['config', 'configFile', 'cfg'],
+  configSha256: ['configSha256', 'configHash', 'cfgSha256'],
+  command: ['command', 'commandLine', 'cmd'],
 } as const;
 
 /** Per-run records the TLC engineer's code writes: the live run's, and the committed evidence. */
@@ -54,7 +59,8 @@ function merge(record: Obj | undefined, details: unknown): Obj {
 
 function extract(from: TlcSummary['from'], details: unknown, counts: Readonly<Record<string, number>> | undefined): TlcSummary | null {
   // Prefer the base run's block when the details hold one (base + mutants).
-  const root: Obj = { ...(isObj(details) ? details : {}), ...(counts ?? {}) };
+  const plain: Obj = isObj(details) ? details : {};
+  const root: Obj = { ...plain, ...(counts ?? {}) };
   const scope = [pick(root, ['base', 'baseRun', 'baseResult']), root].filter(isObj);
   const find = (names: readonly string[], ok: (v: unknown) => boolean) => {
     for (const s of scope) {
@@ -76,9 +82,30 @@ function extract(from: TlcSummary['from'], details: unknown, counts: Readonly<Re
     invariants: find(NAMES.invariants, (v) => Array.isArray(v) && v.every(str)),
     durationMs: find(NAMES.durationMs, num),
     outcome: find(NAMES.outcome, str),
+    config: find(NAMES.config, (v) => str(v) && /\.cfg$/.test(v)),
+    configSha256: find(NAMES.configSha256, (v) => str(v) && /^[0-9a-f]{16,}$/i.test(v)),
+    // Not from `root`: the stage's counts (`edges`: a number) would hide the record's blocks.
+    dumps: dumpsOf([pick(plain, ['base', 'baseRun', 'baseResult']), plain].filter(isObj)),
+    command: find(NAMES.command, (v) => str(v) && /tlc2\.TLC/.test(v)),
   };
+  if (typeof summary.command === 'string') summary.flags = tlcFlags(summary.command);
   for (const k of Object.keys(summary)) if (summary[k] === undefined) delete summary[k];
   return Object.keys(summary).length > 1 ? (summary as unknown as TlcSummary) : null;
+}
+
+/** `states` and `edges` blocks holding a sha256 (the record's dump files); counts of the same name are numbers and skipped. */
+function dumpsOf(scope: readonly Obj[]): TlcSummary['dumps'] {
+  const dump = (name: string): TlcDump | undefined => {
+    for (const s of scope) {
+      const v = s[name];
+      if (isObj(v) && typeof v.sha256 === 'string')
+        return { sha256: v.sha256, ...(typeof v.file === 'string' ? { file: v.file } : {}), ...(typeof v.count === 'number' ? { count: v.count } : {}) };
+    }
+    return undefined;
+  };
+  const states = dump('states');
+  const edges = dump('edges');
+  return states || edges ? { ...(states ? { states } : {}), ...(edges ? { edges } : {}) } : undefined;
 }
 
 function pick(o: Obj, names: readonly string[]): unknown {

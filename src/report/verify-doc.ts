@@ -48,6 +48,8 @@ export interface MatrixCell extends Pick<MutantResult, 'violated' | 'alsoBroken'
   readonly stage: string;
   /** `evidence`: the layer's own stage did not run here; the verdict is the committed evidence's. */
   readonly from?: 'evidence';
+  /** The one command that reproduces this cell (src/report/replay.ts); absent for n/a and not-selected cells. */
+  readonly replay?: string;
 }
 
 export interface MatrixRow {
@@ -62,6 +64,25 @@ export interface MatrixRow {
 export interface MutationMatrix {
   readonly layers: readonly Layer[];
   readonly rows: readonly MatrixRow[];
+  /** The matrix's mutation score (src/report/score.ts); absent in documents written before it (renderers compute it). */
+  readonly score?: MutationScore;
+}
+
+export interface ScoreFigure {
+  /** Cells of this layer that are mutants (every verdict but n/a). */
+  readonly total: number;
+  readonly killed: number;
+  readonly equivalent: number;
+  /** Not run, not selected or missing: in `total`, never in `killed`. */
+  readonly notRun: number;
+  /** killed / (total − equivalent), one decimal, rounded down (100 only when every one was killed); null when nothing counts. */
+  readonly percent: number | null;
+}
+
+/** killed / (mutants − equivalent) per layer and overall (src/report/score.ts). */
+export interface MutationScore {
+  readonly layers: Readonly<Partial<Record<Layer, ScoreFigure>>>;
+  readonly overall: ScoreFigure;
 }
 
 /** The TLC figures an auditor reads first, gathered from the tlc and evidence stages. */
@@ -77,6 +98,34 @@ export interface TlcSummary {
   readonly invariants?: readonly string[];
   readonly durationMs?: number;
   readonly outcome?: string;
+  /** The base config TLC checked and its SHA-256 (the evidence pins both). */
+  readonly config?: string;
+  readonly configSha256?: string;
+  /** SHA-256 and size of the state dump and the labelled edge list parity compares against. */
+  readonly dumps?: { readonly states?: TlcDump; readonly edges?: TlcDump };
+  /** The TLC command line as recorded (temporary paths as `<tmp>`), and what its flags mean. */
+  readonly command?: string;
+  readonly flags?: TlcFlags;
+}
+
+export interface TlcDump {
+  readonly file?: string;
+  readonly sha256: string;
+  readonly count?: number;
+}
+
+/** TLC's flags from its command line (src/report/tlc-flags.ts). */
+export interface TlcFlags {
+  /** false when TLC ran with `-deadlock`: a state without successors is then not an error. */
+  readonly deadlockChecking: boolean;
+  /** `-workers N` (absent: TLC's default, 1). */
+  readonly workers?: string;
+  /** `-dump [FORMATS] FILE`. */
+  readonly dump?: string;
+  /** Every TLC flag with its value, in order. */
+  readonly flags: readonly string[];
+  /** JVM options before the main class (-XX:…, -D…). */
+  readonly jvm?: readonly string[];
 }
 
 /** executed / model total: how much of the model the conformance tour executed on real Valkey. */

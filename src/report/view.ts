@@ -6,8 +6,10 @@ import type { FencingTrace } from '../trace/format.js';
 import { conformSummary } from './conform-summary.js';
 import { CONFORM_INTRO, conformBlocks } from './conform-view.js';
 import { limiterBlocks } from './limiter-view.js';
-import { cellText } from './matrix.js';
-import type { MatrixCell, StageOutcome, VerifyReport } from './verify-doc.js';
+import { tlcSection } from './tlc-view.js';
+import { traceReplayCommand } from './replay.js';
+import { matrixSection } from './matrix-view.js';
+import type { StageOutcome, VerifyReport } from './verify-doc.js';
 import { formatCounts, formatDuration } from '../verify/progress.js';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted';
@@ -23,9 +25,10 @@ export type Block =
   | { readonly kind: 'p'; readonly text: string; readonly tone?: Tone }
   | { readonly kind: 'list'; readonly items: readonly string[] }
   | { readonly kind: 'kv'; readonly rows: readonly (readonly [string, string])[] }
-  | { readonly kind: 'table'; readonly columns: readonly string[]; readonly rows: readonly (readonly Cell[])[]; readonly id?: string }
+  | { readonly kind: 'table'; readonly columns: readonly string[]; readonly rows: readonly (readonly Cell[])[]; readonly id?: string; readonly scroll?: boolean }
   | { readonly kind: 'code'; readonly text: string }
-  | { readonly kind: 'trace'; readonly anchor: string; readonly path: string; readonly trace: FencingTrace }
+  /** `replay`: the one command that reruns the trace; shown even while the trace is collapsed. */
+  | { readonly kind: 'trace'; readonly anchor: string; readonly path: string; readonly trace: FencingTrace; readonly replay: string }
   | { readonly kind: 'heading'; readonly text: string };
 
 export interface Section {
@@ -69,8 +72,8 @@ export function buildView(r: VerifyReport, traces: TraceSet, link: (fromRoot: st
   const sections: Section[] = [
     verdictSection(r),
     stagesSection(r),
-    tlcSection(r),
-    matrixSection(r, embeddedPaths, link),
+    tlcSection(r, (status) => STATUS_TONE[status] ?? 'muted', stageStatusText),
+    matrixSection(r, embeddedPaths, link, (status) => STATUS_TONE[status] ?? 'muted'),
     stageDetailSection(r, 'parity', 'Parity report', 'The XState machine\'s reachable states against the TLC state dump, and the action ↔ event ↔ script table.'),
     conformSection(r, conform, conformTrace !== undefined ? { path: conformTrace, anchor: traceAnchor(conformTrace), loaded: conformLoaded } : undefined),
     stageDetailSection(r, 'limiter', 'Limiter table', 'The ordered two-bucket limiter: transition-table rows and how many generated cases exercised each.'),
@@ -130,85 +133,6 @@ function stagesSection(r: VerifyReport): Section {
 function countsCell(counts: string): Cell {
   if (counts === '') return { text: '-' };
   return counts.length > 120 ? { text: `${counts.slice(0, 120)}…`, title: counts } : { text: counts };
-}
-
-function tlcSection(r: VerifyReport): Section {
-  const tlc = r.stages.find((o) => o.stage === 'tlc');
-  const blocks: Block[] = [];
-  if (tlc) blocks.push({ kind: 'p', text: `TLC stage: ${stageStatusText(tlc)}${tlc.status === 'passed' ? '' : ` — ${tlc.reason ?? tlc.summary}`}`, tone: STATUS_TONE[tlc.status] ?? 'muted' });
-  else blocks.push({ kind: 'p', text: 'TLC stage not selected.', tone: 'muted' });
-  const s = r.tlc;
-  if (!s) blocks.push({ kind: 'p', text: 'No TLC figures: neither a live TLC run nor the evidence stage reported them.', tone: 'warn' });
-  else
-    blocks.push({
-      kind: 'kv',
-      rows: [
-        ['figures from', s.from === 'live' ? 'a TLC run on this machine' : 'the committed evidence (evidence/)'],
-        ['spec SHA-256', s.specSha256 ?? '?'],
-        ['TLC version', s.tlcVersion ?? '?'],
-        ['bounds', boundsText(s.bounds)],
-        ['states generated', s.generated !== undefined ? String(s.generated) : '?'],
-        ['distinct states', s.distinct !== undefined ? String(s.distinct) : '?'],
-        ['depth', s.depth !== undefined ? String(s.depth) : '?'],
-        ['invariants', s.invariants?.join(', ') ?? '?'],
-        ['time', s.durationMs !== undefined ? formatDuration(s.durationMs) : '?'],
-        ...(s.outcome ? ([['outcome', s.outcome]] as [string, string][]) : []),
-      ],
-    });
-  return { id: 'tlc', title: 'TLC report', blocks };
-}
-
-function boundsText(b: unknown): string {
-  if (b === undefined) return '?';
-  const o = b as { pods?: unknown; maxGen?: unknown };
-  if (Array.isArray(o.pods) && typeof o.maxGen === 'number') return `Pods = {${o.pods.join(', ')}}, MaxGen = ${o.maxGen}`;
-  return JSON.stringify(b);
-}
-
-function matrixCell(cell: MatrixCell, embedded: ReadonlySet<string>, link: (p: string) => string): Cell {
-  const title = [
-    cell.reason,
-    cell.alsoBroken && cell.alsoBroken.length > 0 ? `also broken: ${cell.alsoBroken.join(', ')}` : '',
-    cell.traceLength !== undefined ? `${cell.traceLength} steps` : '',
-    cell.seed !== undefined ? `seed ${cell.seed}` : '',
-    cell.path ? `path ${cell.path}` : '',
-  ]
-    .filter(Boolean)
-    .join(' · ');
-  const href = cell.tracePath ? (embedded.has(cell.tracePath) ? `#${traceAnchor(cell.tracePath)}` : link(cell.tracePath)) : undefined;
-  return { text: cellText(cell), tone: STATUS_TONE[cell.verdict] ?? 'muted', ...(href ? { href } : {}), ...(title ? { title } : {}) };
-}
-
-function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, link: (p: string) => string): Section {
-  const m = r.mutationMatrix;
-  const table: Block = {
-    kind: 'table',
-    id: 'mutation-matrix-table',
-    columns: ['mutant', 'removes', 'expected', ...m.layers],
-    rows: m.rows.map((row) => [{ text: row.id, title: row.description }, { text: row.target }, { text: row.expectedInvariant }, ...m.layers.map((l) => matrixCell(row.cells[l], embedded, link))]),
-  };
-  // The same reason repeats for every mutant of a layer that did not run: say it once, naming them.
-  const groups = new Map<string, string[]>();
-  for (const row of m.rows)
-    for (const l of m.layers) {
-      const c = row.cells[l];
-      if (c.verdict === 'killed' || c.verdict === 'n/a' || !c.reason) continue;
-      const key = `${l}: ${cellText(c)} — ${c.reason}`;
-      groups.set(key, [...(groups.get(key) ?? []), row.id]);
-    }
-  const unique = [...groups.entries()].map(([key, ids]) => `${ids.join(', ')} × ${key}`);
-  return {
-    id: 'mutation-matrix',
-    title: 'Mutation matrix',
-    blocks: [
-      { kind: 'p', text: 'Each mutant removes one named guard or effect; a layer kills it when its ordinary checker reports the expected invariant. Cells link to the counterexample trace.' },
-      table,
-      ...(m.rows.some((row) => m.layers.some((l) => row.cells[l].from === 'evidence'))
-        ? [{ kind: 'p', text: '(evidence): TLC did not run here; the verdict is the committed TLC evidence, whose spec and config hashes the evidence stage checked in this run.', tone: 'muted' } as Block]
-        : []),
-      ...(unique.length > 0 ? [{ kind: 'p', text: 'Why cells are not killed:' } as Block, { kind: 'list', items: unique } as Block] : []),
-    ],
-  };
 }
 
 function stageDetailSection(r: VerifyReport, stage: string, title: string, intro: string): Section | null {
@@ -284,6 +208,6 @@ function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: Fe
   const readable = [...traces.entries()].filter(([p, t]) => 'trace' in t && !elsewhere.has(p)).length;
   if (readable > embedded.length) blocks.push({ kind: 'p', text: `${readable - embedded.length} more traces are not embedded (limit ${MAX_EMBEDDED_TRACES}); see reports/traces.`, tone: 'muted' });
   if (unreadable.length > 0) blocks.push({ kind: 'p', text: 'Traces that could not be read:', tone: 'warn' }, { kind: 'list', items: unreadable });
-  for (const [path, t] of embedded) if ('trace' in t) blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace });
+  for (const [path, t] of embedded) if ('trace' in t) blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace, replay: traceReplayCommand(path) });
   return { id: 'traces', title: 'Counterexample traces', blocks };
 }

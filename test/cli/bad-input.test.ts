@@ -61,6 +61,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['trace', 'show', 'x.json'],
   ['trace', 'replay', 'x.json'],
   ['lua-check'],
+  ['diff', 'a.json', 'b.json'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
@@ -165,6 +166,16 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'lua-check: a missing include', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "missing.lua"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: cannot read include missing\.lua \(ENOENT\)$/ },
   { name: 'lua-check: a folder with no .lua file checks nothing: bad input, never a pass', argv: ['lua-check', '{file}'], file: 'dir', code: 3, line: /^fencecheck lua-check: no \.lua files under / },
   { name: 'lua-check: a FIFO is refused, not read', argv: ['lua-check', '{file}'], file: 'fifo', code: 3, line: /^fencecheck lua-check: .* is not a regular file$/ },
+  // --- diff (issue 14)
+  { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },
+  { name: 'diff: one file', argv: ['diff', 'a.json'], code: 64, line: usage('diff', 'got 1') },
+  { name: 'diff: three files', argv: ['diff', 'a', 'b', 'c'], code: 64, line: usage('diff', 'got 3') },
+  { name: 'diff: wrong schema', argv: ['diff', '{file}', '{file}'], file: '{"schema":"x"}', code: 3, line: /^fencecheck diff: .*: not a fencecheck\.verify\/1 document \(schema "x"\)$/ },
+  { name: 'diff: not JSON', argv: ['diff', '{file}', '{file}'], file: '', code: 3, line: /^fencecheck diff: .*: not JSON: / },
+  { name: 'diff: a JSON array', argv: ['diff', '{file}', '{file}'], file: '[1,2]', code: 3, line: /^fencecheck diff: .*: not a JSON object$/ },
+  { name: 'diff: a FIFO is refused, not read', argv: ['diff', '{file}', '{file}'], file: 'fifo', code: 3, line: /^fencecheck diff: .*: not a regular file$/ },
+  { name: 'diff: a directory', argv: ['diff', '{file}', '{file}'], file: 'dir', code: 3, line: /^fencecheck diff: .*: not a regular file$/ },
+  { name: 'diff: a missing file', argv: ['diff', '/nonexistent/old.json', '/nonexistent/new.json'], code: 3, line: /^fencecheck diff: \/nonexistent\/old\.json: cannot read: ENOENT/ },
   { name: 'trace replay: an unknown --provider', argv: ['trace', 'replay', '--provider', 'cloud', '{file}'], file: (t) => t, code: 64, line: usage('trace', /--provider: unknown provider 'cloud'/) },
 ];
 

@@ -208,7 +208,7 @@ describe('Markdown and HTML: the Conformance section', () => {
     expect(h).toContain('<h2>Conformance</h2>');
     expect(h).toContain('<tr><td>states</td><td>4117</td><td>4117</td><td class="ok">100.0 %</td></tr>');
     expect(h).toMatch(/<table id="conform-actions">/);
-    expect(h).not.toContain('<article class="trace"');
+    expect(h).not.toContain('<details class="trace"');
   });
 
   it('a failing tour: the first mismatch drawn as its trace, with the replay command', () => {
@@ -233,7 +233,9 @@ describe('Markdown and HTML: the Conformance section', () => {
     const h = section(doc, 'conformance');
     expect(h).toContain('<tr><td>transitions</td><td>713</td><td>15636</td><td class="bad">4.6 %</td></tr>');
     expect(h).toContain(`<pre>${REPLAY}</pre>`);
-    expect(h).toContain(`<article class="trace" id="${traceAnchor(CONFORM_M1_TRACE_PATH)}">`);
+    // Collapsed like every trace; the replay command is in its summary, visible while closed.
+    expect(h).toContain(`<details class="trace" id="${traceAnchor(CONFORM_M1_TRACE_PATH)}-details">\n<summary><strong>${CONFORM_M1_TRACE_PATH}</strong>`);
+    expect(h).toContain(`<code class="replay">replay: ${REPLAY}</code></summary>\n<div class="trace-body" id="${traceAnchor(CONFORM_M1_TRACE_PATH)}">`);
     expect(h).toContain(`<svg xmlns="http://www.w3.org/2000/svg" class="seq" id="svg-${traceAnchor(CONFORM_M1_TRACE_PATH)}"`);
     expect(h).toContain('<td class="observed">acquire: issued 2</td>');
     expect(doc.match(new RegExp(`id="${traceAnchor(CONFORM_M1_TRACE_PATH)}"`, 'g'))).toHaveLength(1);
@@ -300,11 +302,15 @@ describe('conform traces with attempt steps render', () => {
     const r = fixtureReport({ conform: 'M1' });
     const view = buildView(r, new Map([[CONFORM_M1_TRACE_PATH, { trace }]]));
     const h = section(renderHtml(view), 'conformance');
-    expect(h).toMatch(/<tr data-step="9"><td>9<\/td><td>Renew<\/td><td>p2<\/td>.*<td class="observed">renew \(refused\): not the owner<\/td><\/tr>/);
+    // The refused renew is drawn as refused: struck through, no state repeated, its note instead.
+    expect(h).toMatch(/<tr class="refused" data-step="9"><td>9<\/td><td class="action">Renew<\/td><td>p2<\/td><td class="refusal" colspan="12">refused: not the owner — state unchanged<\/td>.*<td class="observed">renew \(refused\): not the owner<\/td><\/tr>/);
+    expect(h).toMatch(/<g class="message refused" data-step="9">\n<path [^>]*stroke="#333"\/>\n<text [^>]*>9\. ✗ refused: Renew\(p2,1\) — not the owner<\/text>/);
     expect(h).toMatch(/<tr data-step="11"><td>11<\/td><td>Expire<\/td><td>-<\/td>/);
     expect(h).toContain('<g class="message" data-step="13">');
     const md = mdSection(renderMarkdown(view), 'Conformance');
     expect(md).toMatch(/\| 10 \| Release \| p1 \| .*\| release: old lease deleted \|/);
     expect(md).toContain('p3->>p3: 13. Downgrade p3=A');
+    expect(md).toContain('p2--xp2: 9. ✗ refused: Renew(p2,1) — not the owner');
+    expect(md).toMatch(/\| 9 \| ~~Renew~~ ✗ refused: not the owner \| p2 \| (· \| ){12}/);
   });
 });

@@ -16,7 +16,7 @@ import { tlcSummary } from '../../src/report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../../src/report/verify-doc.js';
 import { interpretStage } from '../../src/verify/interpret.js';
 import { verifyVerdict } from '../../src/verify/verdict.js';
-import { STAGE_OF_LAYER } from '../../src/verify/stages.js';
+import { FALLBACK_OF_LAYER, STAGE_OF_LAYER } from '../../src/verify/stages.js';
 import { m1Trace } from '../trace/fixtures.js';
 
 export const M1_TRACE_PATH = 'reports/traces/model-M1.trace.json';
@@ -153,4 +153,50 @@ export function fixtureRoot(): string {
   writeFileSync(join(root, M1_TRACE_PATH), JSON.stringify(m1Trace(), null, 2));
   writeFileSync(join(root, CONFORM_M1_TRACE_PATH), conformTraceText());
   return root;
+}
+
+/**
+ * A complete run as a full `verify` produces it: TLC not run here (its column from the evidence,
+ * the widest cells), every other mutant layer run and killed, 27 fencing traces (9 per layer) and
+ * the limiter's seed/path counterexamples. For the layout (matrix width) and collapsed traces.
+ */
+export const FULL_TRACE_COUNT = 27;
+
+export function fullReport(): { report: VerifyReport; root: string } {
+  const manifest = loadManifest();
+  const root = mkdtempSync(join(tmpdir(), 'fencecheck-report-full-'));
+  mkdirSync(join(root, 'reports/traces'), { recursive: true });
+  mkdirSync(join(root, 'evidence/tlc'), { recursive: true });
+  const results = (layer: MutantResult['layer'], dir: string): MutantResult[] =>
+    manifest.mutants
+      .filter((m) => m.layers[layer])
+      .map((m, i) => {
+        const seedPath = layer === 'limiter' ? { seed: -17 - i, path: `${i}:3:1` } : {};
+        const tracePath = layer === 'limiter' ? undefined : `${dir}/${layer}-${m.id}.json`;
+        if (tracePath) writeFileSync(join(root, tracePath), JSON.stringify({ ...m1Trace(layer === 'tla' ? 'tlc' : layer === 'impl' ? 'conform' : 'model'), mutant: m.id }));
+        return { id: m.id, layer, verdict: 'killed', expectedInvariant: m.expectedInvariant, violated: m.expectedInvariant, traceLength: 9, durationMs: 1200, ...seedPath, ...(tracePath ? { tracePath } : {}) };
+      });
+  const stage = (name: string, mutants: MutantResult[], extra: Partial<StageReport> = {}) =>
+    outcome(name, stageReport({ stage: name, status: 'passed', startedAt: at, durationMs: 60_000, summary: `${mutants.length}/${mutants.length} mutants killed`, counts: { mutants: mutants.length, killed: mutants.length }, mutants, ...extra }));
+  const tlcReason = 'no tla2tools.jar (set TLA2TOOLS_JAR)';
+  const outcomes: StageOutcome[] = [
+    outcome('tlc', stageReport({ stage: 'tlc', status: 'not-run', reason: tlcReason, startedAt: at, durationMs: 310, summary: `not run: ${tlcReason}` }), { allowedNotRun: true }),
+    stage('evidence', results('tla', 'evidence/tlc')),
+    stage('mutants:model', results('model', 'reports/traces')),
+    stage('mutants:impl', results('impl', 'reports/traces')),
+    stage('mutants:limiter', results('limiter', 'reports/traces')),
+  ];
+  const matrix = mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER);
+  const traces = [...new Set(outcomes.flatMap((o) => (o.report?.mutants ?? []).flatMap((m) => (m.tracePath ? [m.tracePath] : []))))].sort();
+  const report: VerifyReport = {
+    ...fixtureReport(),
+    options: { stages: outcomes.map((o) => o.stage), notSelected: [], allowNotRun: ['tlc'], jobs: 2, stageTimeoutMs: 2_700_000, out: 'reports' },
+    verdict: verifyVerdict(outcomes, matrix),
+    stages: outcomes,
+    tlc: tlcSummary(outcomes),
+    mutationMatrix: matrix,
+    conform: null,
+    traces,
+  };
+  return { report, root };
 }

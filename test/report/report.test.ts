@@ -7,6 +7,7 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { limiterBlocks } from '../../src/report/limiter-view.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
 import { stageReport } from '../../src/report/stage.js';
+import { mutationScore } from '../../src/report/score.js';
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';
 import { fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
@@ -60,8 +61,8 @@ describe('JUnit XML', () => {
     expect(xml).toMatch(/<testsuites name="fencecheck verify" tests="43" failures="2" errors="1" skipped="/);
     expect(xml).toContain('<testcase classname="fencecheck.stage" name="tlc" time="0.310">\n      <skipped message="not run: no tla2tools.jar (set TLA2TOOLS_JAR) (allowed)"/>');
     expect(xml).toMatch(/name="props"[^>]*>\n\s*<error message="killed by SIGSEGV">/);
-    expect(xml).toMatch(/classname="fencecheck.mutants.model" name="M3 AcquireB_MaxMerge -&gt; Inv_Monotonic"[^>]*>\n\s*<failure message="survived \(expected Inv_Monotonic to kill it\)/);
-    expect(xml).toMatch(/classname="fencecheck.mutants.model" name="M1 [^"]*" time="0.000">\n\s*<system-out>killed: Inv_SingleAuthority\ntrace: reports\/traces\/model-M1.trace.json/);
+    expect(xml).toMatch(/classname="fencecheck.mutants.model" name="M3 \[model\] AcquireB_MaxMerge -&gt; Inv_Monotonic"[^>]*>\n\s*<failure message="survived \(expected Inv_Monotonic to kill it\)/);
+    expect(xml).toMatch(/classname="fencecheck.mutants.model" name="M1 \[model\] [^"]*" time="0.000">\n\s*<system-out>killed: Inv_SingleAuthority\ntrace: reports\/traces\/model-M1.trace.json/);
     expect(xml).toMatch(/name="every selected stage ran \(or is named by --allow-not-run\)" time="0.000"\/>/);
     // Balanced: every opened testcase is closed or self-closed.
     expect((xml.match(/<testcase [^>]*[^/]>/g) ?? []).length).toBe((xml.match(/<\/testcase>/g) ?? []).length);
@@ -96,7 +97,11 @@ describe('Markdown and HTML reports', () => {
   it('HTML: self-contained (no script, no external URL) with inline SVG for each trace', () => {
     const html = renderHtml(view);
     expect(html).not.toMatch(/<script|<link |src="http|href="http|url\(http/);
-    expect(html).toContain(`<article class="trace" id="${traceAnchor(M1_TRACE_PATH)}">`);
+    expect(html).toContain(`<details class="trace" id="${traceAnchor(M1_TRACE_PATH)}-details">`);
+    expect(html).toContain(`<div class="trace-body" id="${traceAnchor(M1_TRACE_PATH)}">`);
+    // The replay command sits in the summary: visible while the trace is collapsed.
+    expect(html).toContain(`<code class="replay">replay: fencecheck trace replay ${M1_TRACE_PATH}</code></summary>`);
+    expect(renderMarkdown(view)).toContain(`Replay: \`fencecheck trace replay ${M1_TRACE_PATH}\`\n\n<details><summary>Steps and sequence diagram (9 states)</summary>`);
     expect(html.match(/<svg /g)).toHaveLength(1);
     expect(html).toContain('<td class="changed">p1/2</td>');
     expect(html).toMatch(/<td class="bad"[^>]*>survived<\/td>/);
@@ -106,6 +111,8 @@ describe('Markdown and HTML reports', () => {
     const out = join(root, 'out');
     const files = writeVerifyReports(report, out, root);
     expect(JSON.parse(readFileSync(files.json, 'utf8'))).toEqual(report);
+    // The matrix carries its mutation score, so verify.json and `verify --json` both have it.
+    expect(report.mutationMatrix.score).toEqual(mutationScore({ layers: report.mutationMatrix.layers, rows: report.mutationMatrix.rows }));
     expect(readFileSync(files.junit, 'utf8')).toMatch(/^<\?xml/);
     expect(readFileSync(files.markdown, 'utf8')).toContain('## Mutation matrix');
     // A trace not embedded would be linked relative to the report; this one is embedded.

@@ -6,7 +6,7 @@ import { checkRunnable, LAYERS, loadManifest, mutantsFor, ManifestError, type La
 import { INVARIANT_NAMES } from '../../fencing/invariants.js';
 import { stageReport } from '../../report/stage.js';
 import { layerRunners } from '../../mutants/layers/index.js';
-import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
+import { allKilled, formatMutantTable, formatMutationScore, mutantScore } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../mutants/verdict.js';
 
 const HELP = `Usage: fencecheck mutants [--layer tla|model|impl|limiter]... [--only M1,M4] [--seed N] [--runs N] [--json]
@@ -92,7 +92,7 @@ export const command: Command = {
     const notRunResults = results.filter((r) => r.verdict === 'not-run');
     const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || ran.length === 0 ? ExitCode.NotRun : ExitCode.Ok;
     if (values.json) process.stdout.write(`${JSON.stringify(mutantsReport(results, code, startedAt), null, 2)}\n`);
-    else process.stdout.write(`${formatMutantTable(results)}\n`);
+    else process.stdout.write(`${formatMutantTable(results)}\n\n${formatMutationScore(results)}\n`);
     return code;
   },
 };
@@ -112,6 +112,7 @@ function mutantsReport(results: readonly MutantResult[], code: ExitCode, started
         : `not run: ${notRunReason}`
       : `${killed}/${results.length} mutants killed${notKilled.length > 0 ? `; not killed: ${notKilled.map((r) => `${r.id} ${r.verdict}`).join(', ')}` : ''}`;
   const traces = results.map((r) => r.tracePath).filter((p): p is string => typeof p === 'string');
+  const score = mutantScore(results);
   return stageReport({
     stage: 'mutants',
     status,
@@ -119,8 +120,15 @@ function mutantsReport(results: readonly MutantResult[], code: ExitCode, started
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     summary,
-    counts: { mutants: results.length, killed, notKilled: notKilled.length, notRun: notRunIds.length },
+    counts: { mutants: results.length, killed, notKilled: notKilled.length, notRun: notRunIds.length, ...scoreCounts(score) },
     mutants: results,
+    details: { mutationScore: score },
     ...(traces.length > 0 ? { traces } : {}),
   });
+}
+
+/** The overall score as counts (`scorePercent` only when there is one: a missing score is not 0). */
+function scoreCounts(s: ReturnType<typeof mutantScore>): Record<string, number> {
+  const f = s.overall;
+  return { ...(f.percent !== null ? { scorePercent: f.percent } : {}), scoreKilled: f.killed, scoreCounted: f.total - f.equivalent, equivalent: f.equivalent };
 }

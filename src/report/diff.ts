@@ -1,0 +1,111 @@
+/**
+ * What changed between two verify runs (two `fencecheck.verify/1` documents): the verdict, each
+ * stage's status and counts, each mutant × layer verdict, the mutation score, the hashes and TLC
+ * figures the run was pinned to, and the options that explain a difference (seed, runs). Times,
+ * hosts and log paths differ on every run and are not compared. One change per line.
+ */
+import type { MatrixCell, MutationScore, StageOutcome, TlcSummary, VerifyReport } from './verify-doc.js';
+
+export type ChangeKind = 'verdict' | 'stage' | 'count' | 'mutant' | 'score' | 'hash' | 'tlc' | 'option' | 'run';
+
+export interface Change {
+  readonly kind: ChangeKind;
+  /** What changed: `verdict`, `stage props`, `mutant M3 impl`, `tlc configSha256`. */
+  readonly subject: string;
+  /** The value in the old and the new run; null when absent there. */
+  readonly old: string | number | boolean | null;
+  readonly new: string | number | boolean | null;
+}
+
+type Value = Change['old'];
+
+const ARROW = '→';
+
+/** `mutant M3 impl: killed → survived`; an absent side reads `(absent)`. */
+export function changeLine(c: Change): string {
+  const show = (v: Value) => (v === null ? '(absent)' : String(v));
+  return `${c.subject}: ${show(c.old)} ${ARROW} ${show(c.new)}`;
+}
+
+export function diffReports(a: VerifyReport, b: VerifyReport): Change[] {
+  const out: Change[] = [];
+  const put = (kind: ChangeKind, subject: string, x: Value | undefined, y: Value | undefined) => {
+    const o = x ?? null;
+    const n = y ?? null;
+    if (o !== n) out.push({ kind, subject, old: o, new: n });
+  };
+
+  put('verdict', 'verdict', a.verdict.status, b.verdict.status);
+  put('verdict', 'verdict exit code', a.verdict.exitCode, b.verdict.exitCode);
+  put('run', 'git commit', a.git?.commit, b.git?.commit);
+  put('run', 'git dirty', a.git?.dirty, b.git?.dirty);
+  put('run', 'fencecheck version', a.tool.version, b.tool.version);
+  for (const key of ['runs', 'seed', 'topology', 'pods', 'maxGen'] as const) put('option', `option ${key}`, a.options[key], b.options[key]);
+
+  diffStages(a.stages, b.stages, put);
+  diffMatrix(a, b, put);
+  diffScore(a.mutationMatrix.score, b.mutationMatrix.score, put);
+  diffTlc(a.tlc, b.tlc, put);
+  return out;
+}
+
+type Put = (kind: ChangeKind, subject: string, x: Value | undefined, y: Value | undefined) => void;
+
+function diffStages(a: readonly StageOutcome[], b: readonly StageOutcome[], put: Put): void {
+  const names = union(a.map((s) => s.stage), b.map((s) => s.stage));
+  for (const name of names) {
+    const x = a.find((s) => s.stage === name);
+    const y = b.find((s) => s.stage === name);
+    const status = (s: StageOutcome | undefined) => (s ? (s.status === 'not-run' && s.allowedNotRun ? 'not-run (allowed)' : s.status) : undefined);
+    put('stage', `stage ${name}`, status(x) ?? 'not selected', status(y) ?? 'not selected');
+    if (!x || !y) continue;
+    put('stage', `stage ${name} leftover processes`, x.leftoverProcesses, y.leftoverProcesses);
+    for (const key of union(Object.keys(x.counts ?? {}), Object.keys(y.counts ?? {}))) put('count', `stage ${name} ${key}`, x.counts?.[key], y.counts?.[key]);
+  }
+}
+
+function diffMatrix(a: VerifyReport, b: VerifyReport, put: Put): void {
+  const layers = union(a.mutationMatrix.layers, b.mutationMatrix.layers);
+  const ids = union(a.mutationMatrix.rows.map((r) => r.id), b.mutationMatrix.rows.map((r) => r.id));
+  for (const id of ids) {
+    const x = a.mutationMatrix.rows.find((r) => r.id === id);
+    const y = b.mutationMatrix.rows.find((r) => r.id === id);
+    for (const layer of layers) {
+      const cx: MatrixCell | undefined = (x?.cells as Readonly<Record<string, MatrixCell>> | undefined)?.[layer];
+      const cy: MatrixCell | undefined = (y?.cells as Readonly<Record<string, MatrixCell>> | undefined)?.[layer];
+      const verdict = (c: MatrixCell | undefined) => (c ? `${c.verdict}${c.from === 'evidence' ? ' (evidence)' : ''}` : undefined);
+      put('mutant', `mutant ${id} ${layer}`, verdict(cx), verdict(cy));
+      // Killed in both, but by another invariant: a real change in what the layer checks.
+      if (cx && cy && cx.verdict === cy.verdict) put('mutant', `mutant ${id} ${layer} violated`, cx.violated, cy.violated);
+    }
+  }
+}
+
+function diffScore(a: MutationScore | undefined, b: MutationScore | undefined, put: Put): void {
+  // Only stored scores are compared: recomputing one from a changed matrix would repeat the matrix's line.
+  if (!a || !b) return;
+  const pct = (f: MutationScore['overall'] | undefined) => (f ? (f.percent === null ? 'none' : `${f.percent.toFixed(1)} % (${f.killed}/${f.total - f.equivalent}, ${f.notRun} not run)`) : undefined);
+  for (const layer of union(Object.keys(a.layers), Object.keys(b.layers)))
+    put('score', `mutation score ${layer}`, pct((a.layers as Record<string, MutationScore['overall']>)[layer]), pct((b.layers as Record<string, MutationScore['overall']>)[layer]));
+  put('score', 'mutation score overall', pct(a.overall), pct(b.overall));
+}
+
+function diffTlc(a: TlcSummary | null, b: TlcSummary | null, put: Put): void {
+  put('tlc', 'tlc figures from', a?.from ?? 'none', b?.from ?? 'none');
+  if (!a || !b) return;
+  put('hash', 'tlc specSha256', a.specSha256, b.specSha256);
+  put('hash', 'tlc configSha256', a.configSha256, b.configSha256);
+  put('hash', 'tlc states dump sha256', a.dumps?.states?.sha256, b.dumps?.states?.sha256);
+  put('hash', 'tlc edges dump sha256', a.dumps?.edges?.sha256, b.dumps?.edges?.sha256);
+  put('tlc', 'tlc version', a.tlcVersion, b.tlcVersion);
+  put('tlc', 'tlc config', a.config, b.config);
+  for (const key of ['generated', 'distinct', 'depth', 'outcome'] as const) put('tlc', `tlc ${key}`, a[key], b[key]);
+  put('tlc', 'tlc invariants', a.invariants?.join(','), b.invariants?.join(','));
+  put('tlc', 'tlc deadlock checking', a.flags ? (a.flags.deadlockChecking ? 'on' : 'off') : undefined, b.flags ? (b.flags.deadlockChecking ? 'on' : 'off') : undefined);
+  put('tlc', 'tlc workers', a.flags?.workers, b.flags?.workers);
+}
+
+/** In first-seen order: the old run's, then what only the new one has. */
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
