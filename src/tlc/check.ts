@@ -7,6 +7,7 @@ import { projectRoot } from '../project-root.js';
 import type { FencingTrace } from '../trace/format.js';
 import { BASE_CONFIG_PATH, readCfg, sha256File, sha256Text, SPEC_PATH } from './config.js';
 import { dumpToCanonicalLines } from './dump.js';
+import { TlcOutputError } from './errors.js';
 import { canonicalEdgesSha256, dotToFencingGraph, edgesToIndexedText } from './edges.js';
 import { BASE_EDGES, BASE_STATES, EVIDENCE_SCHEMA, type RunEvidence } from './evidence.js';
 import type { TlcTools } from './locate.js';
@@ -31,12 +32,15 @@ export interface BaseCheck {
   /** evidence/tlc/base.edges.txt's text (edges indexed by their states' lines in `states`). */
   readonly edgesText?: string;
   readonly trace?: FencingTrace;
+  /** TLC printed a trace that could not be read (which step, which variable). */
+  readonly traceProblem?: string;
 }
 
 export interface MutantCheck {
   readonly result: MutantResult;
   readonly evidence: RunEvidence;
   readonly trace?: FencingTrace;
+  readonly traceProblem?: string;
 }
 
 /** How a run dumps: the plain state list (mutants) or the labelled state graph (base). */
@@ -72,8 +76,19 @@ function common(name: string, run: TlcRun, config: string, root: string, dump: D
   };
 }
 
-function traceOf(r: TlcResult, bounds: FencingBounds, extra: { mutant?: string; violated?: string }): FencingTrace | undefined {
-  return r.trace.length > 0 ? toFencingTrace(r.trace, bounds, extra) : undefined;
+/**
+ * The run's counterexample as a fencing trace. A trace TLC printed but that cannot be read (a value
+ * the parser does not know, a state outside the fencing model) does not hide the outcome and
+ * counts: it is reported as `traceProblem`, naming the step and the variable.
+ */
+function traceOf(r: TlcResult, bounds: FencingBounds, extra: { mutant?: string; violated?: string }): { trace?: FencingTrace; traceProblem?: string } {
+  if (r.trace.length === 0) return {};
+  try {
+    return { trace: toFencingTrace(r.trace, bounds, { ...extra, ...(r.loop && { loop: r.loop }) }) };
+  } catch (err) {
+    if (err instanceof TlcOutputError) return { traceProblem: `cannot read TLC's trace: ${err.message}` };
+    throw err;
+  }
 }
 
 /** The one spec with one of its configs (paths from the root), always dumping the reachable states (or the whole graph). */
@@ -100,9 +115,10 @@ export async function checkBase(opts: CheckOptions): Promise<BaseCheck> {
   const base = common('base', run, BASE_CONFIG_PATH, root, 'graph');
   let graph: ReturnType<typeof dotToFencingGraph> | undefined;
   let trace: FencingTrace | undefined;
+  let traceProblem: string | undefined;
   if (run.kind === 'completed') {
     if (run.result.outcome === 'ok' && run.dotText !== undefined) graph = dotToFencingGraph(run.dotText);
-    trace = traceOf(run.result, base.bounds, run.result.violated !== undefined ? { violated: run.result.violated } : {});
+    ({ trace, traceProblem } = traceOf(run.result, base.bounds, run.result.violated !== undefined ? { violated: run.result.violated } : {}));
   }
   const states = graph?.states;
   const statesText = states ? `${states.join('\n')}\n` : undefined;
@@ -124,8 +140,17 @@ export async function checkBase(opts: CheckOptions): Promise<BaseCheck> {
         },
       }),
     ...(trace && { trace }),
+    ...(traceProblem !== undefined && { traceProblem }),
   };
-  return { run, evidence, ...(states && { states }), ...(graph && { edges: graph.edges }), ...(edgesText !== undefined && { edgesText }), ...(trace && { trace }) };
+  return {
+    run,
+    evidence,
+    ...(states && { states }),
+    ...(graph && { edges: graph.edges }),
+    ...(edgesText !== undefined && { edgesText }),
+    ...(trace && { trace }),
+    ...(traceProblem !== undefined && { traceProblem }),
+  };
 }
 
 /**
@@ -165,8 +190,9 @@ export async function checkMutant(m: MutantEntry, opts: CheckOptions & { baseSta
   const base = common(m.id, run, config, root, 'states');
   let { verdict, reason } = verdictOf(run, m.expectedInvariant);
   let trace: FencingTrace | undefined;
+  let traceProblem: string | undefined;
   if (run.kind === 'completed') {
-    trace = traceOf(run.result, base.bounds, { mutant: m.id, ...(run.result.violated !== undefined && { violated: run.result.violated }) });
+    ({ trace, traceProblem } = traceOf(run.result, base.bounds, { mutant: m.id, ...(run.result.violated !== undefined && { violated: run.result.violated }) }));
     if (verdict === 'survived' && opts.baseStates && run.dumpText !== undefined) {
       const mine = dumpToCanonicalLines(run.dumpText);
       if (mine.length === opts.baseStates.length && mine.every((s, i) => s === opts.baseStates![i])) {
@@ -177,6 +203,7 @@ export async function checkMutant(m: MutantEntry, opts: CheckOptions & { baseSta
   }
   const violated = run.kind === 'completed' ? run.result.violated : undefined;
   const alsoBroken = trace?.brokenAtEnd?.filter((n) => n !== violated);
+  const why = [reason, traceProblem].filter((x) => x !== undefined).join('; ');
   const result: MutantResult = {
     id: m.id,
     layer: 'tla',
@@ -186,7 +213,7 @@ export async function checkMutant(m: MutantEntry, opts: CheckOptions & { baseSta
     ...(alsoBroken && { alsoBroken }),
     ...(trace && { traceLength: trace.steps.length }),
     durationMs: run.kind === 'completed' ? (run.result.durationMs ?? run.wallMs) : run.wallMs,
-    ...(reason !== undefined && { reason }),
+    ...(why !== '' && { reason: why }),
   };
   const evidence: RunEvidence = {
     ...base,
@@ -195,7 +222,8 @@ export async function checkMutant(m: MutantEntry, opts: CheckOptions & { baseSta
     ...(violated !== undefined && { violated }),
     ...(alsoBroken && { alsoBroken }),
     ...(trace && { traceLength: trace.steps.length, trace }),
+    ...(traceProblem !== undefined && { traceProblem }),
     ...(reason !== undefined && { reason }),
   };
-  return { result, evidence, ...(trace && { trace }) };
+  return { result, evidence, ...(trace && { trace }), ...(traceProblem !== undefined && { traceProblem }) };
 }

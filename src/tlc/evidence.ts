@@ -53,6 +53,8 @@ export interface RunEvidence {
   readonly traceLength?: number;
   readonly reason?: string;
   readonly trace?: FencingTrace;
+  /** TLC printed a trace that could not be read: which step and variable (the outcome and counts still stand). */
+  readonly traceProblem?: string;
 }
 
 /**

@@ -12,6 +12,7 @@ export function toFencingState(vars: Readonly<Record<string, TlaValue>>): Fencin
   const get = (name: string): TlaValue => {
     const v = vars[name];
     if (v === undefined) throw new TlcOutputError(`state has no variable ${name} (has: ${Object.keys(vars).join(', ')})`);
+    if (v.kind === 'unreadable') throw new TlcOutputError(`variable ${name}: ${v.error}`);
     return v;
   };
   const missing = Object.keys(vars).filter((k) => !(FENCING_VARIABLES as readonly string[]).includes(k));

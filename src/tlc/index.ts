@@ -4,8 +4,12 @@
 export { TlcOutputError, TlcUnavailableError } from './errors.js';
 export { findJar, findJava, locateTlc, NO_JAR_REASON, NO_JAVA_REASON, PROJECT_JAR, type TlcTools } from './locate.js';
 export { runTlc, type TlcRun, type TlcRunOptions } from './run.js';
-export { EC, parseToolOutput, splitToolOutput, type SanyDiagnostic, type TlcOutcome, type TlcResult, type TlcTraceStep } from './tool-output.js';
-export { parseTlaState, parseTlaValue, type TlaValue } from './tla-value.js';
+export { EC, isConfigErrorCode, parseToolOutput, splitToolOutput, type SanyDiagnostic, type TlcLoop, type TlcOutcome, type TlcResult, type TlcTraceStep, type UnreadableTraceValue, type ViolationKind } from './tool-output.js';
+export { exitMeaning, expectedExitCodes, reconcileExit, TLC_EXIT } from './exit-status.js';
+export { formatTlaValue, parseTlaState, parseTlaValue, readTlaState, type TlaValue } from './tla-value.js';
+export { tlaToItf, toTlaTrace } from './to-itf.js';
+export { checkSpec, type SpecCheck, type SpecCheckOptions } from './spec-check.js';
+export { PassThroughError, resolvePassThrough } from './pass-through.js';
 export { toFencingState } from './fencing-state.js';
 export { toFencingTrace } from './trace.js';
 export { dumpToCanonicalLines, parseStateDump } from './dump.js';

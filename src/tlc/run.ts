@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { TlcUnavailableError } from './errors.js';
+import { reconcileExit } from './exit-status.js';
 import { locateTlc, type TlcTools } from './locate.js';
 import { parseToolOutput, splitToolOutput, type TlcResult } from './tool-output.js';
 
@@ -24,6 +25,15 @@ export interface TlcRunOptions {
   readonly checkDeadlock?: boolean;
   readonly workers?: number;
   readonly tools?: TlcTools;
+  /** Directories searched for modules the spec EXTENDS or INSTANCEs (e.g. the community modules): TLC's `-DTLA-Library`. */
+  readonly libDirs?: readonly string[];
+  /**
+   * Further TLC options, passed through after fencecheck's own and before `-config` (see
+   * src/tlc/pass-through.ts). TLC runs in a scratch directory, so file arguments must be absolute.
+   */
+  readonly extraArgs?: readonly string[];
+  /** Stop TLC when it prints more than this (default 256 MiB). */
+  readonly maxOutputBytes?: number;
 }
 
 export type TlcRun =
@@ -45,15 +55,22 @@ export type TlcRun =
 export const DOT_FLAGS = 'dot,actionlabels';
 
 /** The exact TLC command line (for reports and docs). */
-export function tlcArgs(jar: string, config: string, spec: string, o: { dumpPath?: string; dotPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string }): string[] {
+export function tlcArgs(
+  jar: string,
+  config: string,
+  spec: string,
+  o: { dumpPath?: string; dotPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string; libDirs?: readonly string[]; extraArgs?: readonly string[] },
+): string[] {
   return [
     '-XX:+UseParallelGC',
+    ...(o.libDirs && o.libDirs.length > 0 ? [`-DTLA-Library=${o.libDirs.join(delimiter)}`] : []),
     '-cp', jar, 'tlc2.TLC',
     '-tool',
     ...(o.checkDeadlock ? [] : ['-deadlock']),
     '-workers', String(o.workers ?? 1),
     '-metadir', o.metadir,
     ...(o.dotPath ? ['-dump', DOT_FLAGS, o.dotPath] : o.dumpPath ? ['-dump', o.dumpPath] : []),
+    ...(o.extraArgs ?? []),
     '-config', config,
     spec,
   ];
@@ -84,20 +101,26 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
       ...(dotPath !== undefined && { dotPath }),
       ...(opts.checkDeadlock !== undefined && { checkDeadlock: opts.checkDeadlock }),
       ...(opts.workers !== undefined && { workers: opts.workers }),
+      ...(opts.libDirs && { libDirs: opts.libDirs.map((d) => resolve(d)) }),
+      ...(opts.extraArgs && { extraArgs: opts.extraArgs }),
       metadir: join(work, 'meta'),
     });
     const timeoutMs = opts.timeoutMs ?? 600_000;
     const started = Date.now();
-    const { raw, exitCode, timedOut, spawnError } = await spawnCollect(tools.java, args, work, timeoutMs);
+    const { raw, exitCode, timedOut, spawnError, overflow } = await spawnCollect(tools.java, args, work, timeoutMs, opts.maxOutputBytes ?? MAX_OUTPUT_BYTES);
     const wallMs = Date.now() - started;
     if (spawnError) throw new TlcUnavailableError(`cannot start ${tools.java}: ${spawnError}`);
     if (timedOut) return { kind: 'timeout', wallMs, timeoutMs, raw };
+    if (overflow) {
+      const errors = [`TLC printed more than ${Math.round((opts.maxOutputBytes ?? MAX_OUTPUT_BYTES) / 2 ** 20)} MiB and was stopped (with -continue on an unbounded spec it never ends)`];
+      return { kind: 'completed', exitCode, wallMs, raw: '', result: { outcome: 'crash', trace: [], sany: [], errors } };
+    }
     // A JVM that dies before TLC speaks (bad jar, no memory) is a crash, not malformed output.
     if (splitToolOutputSafe(raw) === 0 && exitCode !== 0) {
       const tail = raw.trim().split('\n').slice(-5).join(' | ');
-      return { kind: 'completed', exitCode, wallMs, raw, result: { outcome: 'crash', trace: [], sany: [], errors: [`java exited with ${exitCode}: ${tail}`] } };
+      return { kind: 'completed', exitCode, wallMs, raw, result: reconcileExit({ outcome: 'crash', trace: [], sany: [], errors: [`java exited with ${exitCode}: ${tail}`] }, exitCode) };
     }
-    const result = parseToolOutput(raw);
+    const result = reconcileExit(parseToolOutput(raw), exitCode, { continued: opts.extraArgs?.includes('-continue') === true });
     let dumpText: string | undefined;
     if (dumpPath) {
       // Older TLC releases append ".dump" to the given name.
@@ -119,12 +142,26 @@ function splitToolOutputSafe(raw: string): number {
   }
 }
 
-function spawnCollect(cmd: string, args: string[], cwd: string, timeoutMs: number) {
-  return new Promise<{ raw: string; exitCode: number | null; timedOut: boolean; spawnError?: string }>((resolvePromise) => {
+/** More output than this is not a counterexample anyone reads (and would not fit in a string): TLC is stopped. */
+const MAX_OUTPUT_BYTES = 256 * 2 ** 20;
+
+function spawnCollect(cmd: string, args: string[], cwd: string, timeoutMs: number, maxBytes: number) {
+  return new Promise<{ raw: string; exitCode: number | null; timedOut: boolean; overflow: boolean; spawnError?: string }>((resolvePromise) => {
     const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    let bytes = 0;
+    let overflow = false;
+    const collect = (c: Buffer) => {
+      if (overflow) return;
+      bytes += c.length;
+      if (bytes > maxBytes) {
+        overflow = true;
+        chunks.length = 0;
+        kill();
+      } else chunks.push(c);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     let timedOut = false;
     // Kill exactly the JVM we started, by its pid, when the time is up or this process exits.
     const kill = () => {
@@ -144,7 +181,7 @@ function spawnCollect(cmd: string, args: string[], cwd: string, timeoutMs: numbe
     const done = (exitCode: number | null, spawnError?: string) => {
       clearTimeout(timer);
       process.removeListener('exit', kill);
-      resolvePromise({ raw: Buffer.concat(chunks).toString('utf8'), exitCode, timedOut, ...(spawnError !== undefined && { spawnError }) });
+      resolvePromise({ raw: Buffer.concat(chunks).toString('utf8'), exitCode, timedOut, overflow, ...(spawnError !== undefined && { spawnError }) });
     };
     child.on('error', (err) => done(null, err.message));
     child.on('close', (code) => done(code));

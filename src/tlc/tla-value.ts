@@ -2,7 +2,10 @@ import { TlcOutputError } from './errors.js';
 
 /**
  * TLA+ values as TLC prints them in traces and state dumps: integers, strings, booleans, model
- * values, records `[a |-> 1]`, functions `(p1 :> "O" @@ p2 :> "A")`, sets `{..}`, tuples `<<..>>`.
+ * values, records `[a |-> 1]`, functions `(p1 :> "O" @@ p2 :> "A")`, sets `{..}`, tuples `<<..>>`,
+ * and integer intervals `1..3` (TLC keeps an interval lazy and prints it as `lo..hi`, also inside
+ * other values; an empty one prints as `{}`). Lazy sets such as `SUBSET S` or `[S -> T]` are
+ * enumerated by TLC before a state is printed (checked on test/tlc/specs/Values.tla).
  */
 export type TlaValue =
   | { readonly kind: 'int'; readonly value: number }
@@ -12,7 +15,10 @@ export type TlaValue =
   | { readonly kind: 'record'; readonly fields: Readonly<Record<string, TlaValue>> }
   | { readonly kind: 'fn'; readonly entries: readonly (readonly [TlaValue, TlaValue])[] }
   | { readonly kind: 'set'; readonly items: readonly TlaValue[] }
-  | { readonly kind: 'seq'; readonly items: readonly TlaValue[] };
+  | { readonly kind: 'seq'; readonly items: readonly TlaValue[] }
+  | { readonly kind: 'interval'; readonly lo: number; readonly hi: number }
+  /** A value this parser could not read: kept as TLC's text so the rest of the result survives. */
+  | { readonly kind: 'unreadable'; readonly text: string; readonly error: string };
 
 /** Parses one TLA+ value; throws TlcOutputError naming the offset on anything else. */
 export function parseTlaValue(text: string): TlaValue {
@@ -81,6 +87,11 @@ class Parser {
     const num = /^-?\d+/.exec(this.s.slice(this.i));
     if (num) {
       this.i += num[0].length;
+      const hi = /^\.\.(-?\d+)/.exec(this.s.slice(this.i));
+      if (hi) {
+        this.i += hi[0].length;
+        return { kind: 'interval', lo: Number(num[0]), hi: Number(hi[1]) };
+      }
       return { kind: 'int', value: Number(num[0]) };
     }
     const id = this.ident();
@@ -105,7 +116,8 @@ class Parser {
       if (c === '"') return out;
       if (c === '\\') {
         const e = this.s[this.i++];
-        out += e === 'n' ? '\n' : e === 't' ? '\t' : (e ?? '');
+        // StringValue.PrintVersion escapes exactly \" \\ \t \n \f \r.
+        out += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'f' ? '\f' : e === 'r' ? '\r' : (e ?? '');
       } else out += c;
     }
   }
@@ -151,7 +163,25 @@ class Parser {
  * lines), or a single `name = value` line for one-variable specs.
  */
 export function parseTlaState(block: string): Record<string, TlaValue> {
+  const { vars, unreadable } = readTlaState(block);
+  const bad = unreadable[0];
+  if (bad) throw new TlcOutputError(`variable ${bad.variable}: ${bad.message}`);
+  return vars;
+}
+
+export interface UnreadableValue {
+  readonly variable: string;
+  readonly message: string;
+}
+
+/**
+ * parseTlaState without giving up on the first bad value: a value that cannot be parsed becomes
+ * `{ kind: 'unreadable' }` and is listed with its variable, so a caller keeps every other variable
+ * (and TLC's outcome and counts). A line that is not `name = value` at all still throws.
+ */
+export function readTlaState(block: string): { vars: Record<string, TlaValue>; unreadable: UnreadableValue[] } {
   const vars: Record<string, TlaValue> = {};
+  const unreadable: UnreadableValue[] = [];
   const chunks: string[] = [];
   for (const line of block.split('\n')) {
     if (line.trim() === '') continue;
@@ -161,7 +191,39 @@ export function parseTlaState(block: string): Record<string, TlaValue> {
   for (const chunk of chunks) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([\s\S]*)$/.exec(chunk.trim());
     if (!m) throw new TlcOutputError(`cannot parse state line "${chunk.trim().slice(0, 80)}"`);
-    vars[m[1]!] = parseTlaValue(m[2]!);
+    try {
+      vars[m[1]!] = parseTlaValue(m[2]!);
+    } catch (err) {
+      if (!(err instanceof TlcOutputError)) throw err;
+      vars[m[1]!] = { kind: 'unreadable', text: m[2]!.trim(), error: err.message };
+      unreadable.push({ variable: m[1]!, message: err.message });
+    }
   }
-  return vars;
+  return { vars, unreadable };
+}
+
+/** The value in TLA+ syntax, as TLC would print it (for tables and messages). */
+export function formatTlaValue(v: TlaValue): string {
+  switch (v.kind) {
+    case 'int':
+      return String(v.value);
+    case 'str':
+      return JSON.stringify(v.value);
+    case 'bool':
+      return v.value ? 'TRUE' : 'FALSE';
+    case 'mv':
+      return v.name;
+    case 'interval':
+      return `${v.lo}..${v.hi}`;
+    case 'record':
+      return `[${Object.entries(v.fields).map(([k, x]) => `${k} |-> ${formatTlaValue(x)}`).join(', ')}]`;
+    case 'fn':
+      return `(${v.entries.map(([k, x]) => `${formatTlaValue(k)} :> ${formatTlaValue(x)}`).join(' @@ ')})`;
+    case 'set':
+      return `{${v.items.map(formatTlaValue).join(', ')}}`;
+    case 'seq':
+      return `<<${v.items.map(formatTlaValue).join(', ')}>>`;
+    case 'unreadable':
+      return v.text;
+  }
 }

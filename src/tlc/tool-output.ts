@@ -1,5 +1,5 @@
 import { TlcOutputError } from './errors.js';
-import { parseTlaState, type TlaValue } from './tla-value.js';
+import { readTlaState, type TlaValue } from './tla-value.js';
 
 /**
  * TLC's machine-readable output (`-tool`): every message is framed as
@@ -36,6 +36,7 @@ export const EC = {
   SANY_END: 2219,
   SANY_START: 2220,
   VERSION: 2262,
+  COUNTER_EXAMPLE: 2264,
   PARSING_FAILED: 3002,
   CFG_ERROR_READING_FILE: 5001,
   CFG_GENERAL: 5002,
@@ -54,7 +55,8 @@ export interface ToolOutput {
   readonly stray: readonly string[];
 }
 
-const START = /^@!@!@STARTMSG (\d+):(\d+) @!@!@$/;
+// A frame may open mid-line: TLC prints a nested config-file message after `: ` (inside message 1000).
+const START = /^(.*?)@!@!@STARTMSG (\d+):(\d+) @!@!@$/;
 const END = /^@!@!@ENDMSG (\d+) @!@!@$/;
 
 /** Splits `-tool` output into messages; throws TlcOutputError on broken framing. */
@@ -66,7 +68,13 @@ export function splitToolOutput(text: string): ToolOutput {
   for (const [n, line] of lines.entries()) {
     const s = START.exec(line);
     if (s) {
-      stack.push({ code: Number(s[1]), severity: Number(s[2]), lines: [] });
+      const before = s[1]!;
+      if (before.trim() !== '') {
+        const outer = stack[stack.length - 1];
+        if (outer) outer.lines.push(before);
+        else stray.push(before);
+      }
+      stack.push({ code: Number(s[2]), severity: Number(s[3]), lines: [] });
       continue;
     }
     const e = END.exec(line);
@@ -93,8 +101,42 @@ export type TlcOutcome =
   | 'deadlock'
   | 'assumption-false'
   | 'parse-error'
+  | 'config-error'
   | 'eval-error'
   | 'crash';
+
+/**
+ * TLC's config-file errors: the CFG_* codes (5001..5099, a .cfg TLC cannot read) and the
+ * TLC_CONFIG_* codes (a .cfg naming what the spec lacks), from tlc2/output/EC.java. TLC maps the
+ * latter to exit status 151 (ERROR_CONFIG_PARSE); a .cfg syntax error arrives wrapped in message
+ * 1000 and exits 255.
+ */
+const CONFIG_CODES: ReadonlySet<number> = new Set([
+  2222, 2223, 2224, 2225, 2226, 2227, 2228, 2229, 2230, 2231, 2232, 2233, 2234, 2235, 2236, 2237, 2241, 2242, 2243,
+  2257, 2259, 2272, 2273, 2274, 2280, 2281,
+]);
+export function isConfigErrorCode(code: number): boolean {
+  return CONFIG_CODES.has(code) || (code >= 5001 && code <= 5099);
+}
+
+/** What kind of property TLC reported violated. */
+export type ViolationKind = 'invariant' | 'action-property' | 'temporal-property';
+
+/**
+ * How a liveness counterexample ends: a lasso whose last step goes back to an earlier state
+ * (`N: Back to state: <Action …>`, TLC's message 2122), or stuttering forever in its last state
+ * (`N: Stuttering`, 2218).
+ */
+export type TlcLoop =
+  | { readonly kind: 'back-to-state'; readonly toIndex: number; readonly action: string; readonly args: readonly string[] }
+  | { readonly kind: 'stuttering'; readonly toIndex: number };
+
+/** A trace value the parser could not read: which step (TLC's 1-based index) and variable. */
+export interface UnreadableTraceValue {
+  readonly step: number;
+  readonly variable: string;
+  readonly message: string;
+}
 
 export interface SanyDiagnostic {
   readonly file: string;
@@ -125,7 +167,17 @@ export interface TlcResult {
   readonly durationMs?: number;
   /** The invariant (or property) TLC reported violated. */
   readonly violated?: string;
+  readonly violationKind?: ViolationKind;
+  /** The states of TLC's error trace (a lasso's closing step is in `loop`, not here). */
   readonly trace: readonly TlcTraceStep[];
+  /** How a liveness counterexample loops. */
+  readonly loop?: TlcLoop;
+  /** Further error traces TLC printed after the first (`-continue`); only the first is in `trace`. */
+  readonly laterTraces?: number;
+  /** Trace values that could not be read (the variable holds `{ kind: 'unreadable' }`). */
+  readonly unreadable?: readonly UnreadableTraceValue[];
+  /** TLC's exit status, when the run's was known (src/tlc/exit-status.ts), and whether it agrees with the outcome. */
+  readonly exit?: { readonly code: number; readonly meaning: string; readonly agrees: boolean };
   readonly sany: readonly SanyDiagnostic[];
   /** Error messages (severity ≥ 1, other than the trace) in TLC's words. */
   readonly errors: readonly string[];
@@ -147,23 +199,56 @@ export function parseToolOutput(text: string): TlcResult {
   const finished = messages.filter((m) => m.code === EC.FINISHED).pop();
 
   let violated: string | undefined;
+  let violationKind: ViolationKind | undefined;
   const inv = first(EC.INVARIANT_VIOLATED_BEHAVIOR) ?? first(EC.INVARIANT_VIOLATED_INITIAL);
   if (inv) {
     const m = /Invariant (\S+) is violated/.exec(inv.body);
     if (!m) throw new TlcOutputError(`cannot read the violated invariant from "${inv.body.slice(0, 100)}"`);
     violated = m[1];
+    violationKind = 'invariant';
   }
   const prop = first(EC.ACTION_PROPERTY_VIOLATED_BEHAVIOR) ?? first(EC.PROPERTY_VIOLATED_INITIAL) ?? first(EC.TEMPORAL_PROPERTY_VIOLATED);
-  if (!violated && prop) violated = /(?:property|Property) (\S+) is violated/.exec(prop.body)?.[1] ?? 'temporal property';
+  if (!violated && prop) {
+    // "Temporal property Reaches3 was violated." (2116), "Action property P is violated." (2112),
+    // "Property P is violated by the initial state" (2108), "Temporal properties A, B, and C were
+    // violated." (several; tlc2/output/MP.java).
+    const several = /Temporal properties (.+?) were violated/.exec(prop.body);
+    const names = several ? several[1]!.split(/,\s*(?:and\s+)?|\s+and\s+/).map((s) => s.trim()).filter(Boolean) : [];
+    violated = names.length > 0 ? names.join(', ') : (/[Pp]roperty (\S+?)\.? (?:is|was) violated/.exec(prop.body)?.[1] ?? 'temporal property');
+    violationKind = prop.code === EC.ACTION_PROPERTY_VIOLATED_BEHAVIOR ? 'action-property' : 'temporal-property';
+  }
 
   const sany = parseSanyDiagnostics(stray);
   const traceCodes = new Set<number>([EC.STATE_PRINT2, EC.STATE_PRINT3, EC.BACK_TO_STATE]);
-  const trace = messages.filter((m) => traceCodes.has(m.code)).map(parseTraceMessage);
-  const errorCodes = new Set<number>([EC.BEHAVIOR_UP_TO_THIS_POINT, ...traceCodes]);
-  const errors = messages.filter((m) => m.severity >= 1 && m.severity <= 2 && !errorCodes.has(m.code)).map((m) => m.body.trim()).filter(Boolean);
+  const trace: TlcTraceStep[] = [];
+  const unreadable: UnreadableTraceValue[] = [];
+  let loop: TlcLoop | undefined;
+  let laterTraces = 0;
+  for (const m of messages.filter((x) => traceCodes.has(x.code))) {
+    // With `-continue` TLC prints one trace per violation, each numbered from 1: the first is kept.
+    if (laterTraces > 0 || (loop !== undefined && m.code !== EC.BACK_TO_STATE && m.code !== EC.STATE_PRINT3)) {
+      if (/^1: /.test(m.body)) laterTraces++;
+      continue;
+    }
+    const r = parseTraceMessage(m);
+    if ('loop' in r) loop = r.loop;
+    else if (trace.length > 0 && r.step.index <= trace[trace.length - 1]!.index) {
+      laterTraces++;
+    } else {
+      trace.push(r.step);
+      unreadable.push(...r.unreadable.map((u) => ({ step: r.step.index, ...u })));
+    }
+  }
+  const errorCodes = new Set<number>([EC.BEHAVIOR_UP_TO_THIS_POINT, EC.COUNTER_EXAMPLE, ...traceCodes]);
+  // A config-file message may be severity 0 inside an error (the .cfg syntax error in message 1000).
+  const errors = messages
+    .filter((m) => ((m.severity >= 1 && m.severity <= 2) || isConfigErrorCode(m.code)) && !errorCodes.has(m.code))
+    .map((m) => m.body.trim())
+    .filter(Boolean);
 
   let outcome: TlcOutcome;
   if (has(EC.PARSING_FAILED) || has(EC.PARSING_FAILED2) || (sany.length > 0 && !has(EC.STARTING))) outcome = 'parse-error';
+  else if (messages.some((m) => isConfigErrorCode(m.code))) outcome = 'config-error';
   else if (has(EC.ASSUMPTION_FALSE)) outcome = 'assumption-false';
   else if (inv) outcome = 'invariant-violation';
   else if (prop) outcome = 'property-violation';
@@ -179,7 +264,11 @@ export function parseToolOutput(text: string): TlcResult {
     ...(depth && { depth: num(depth[1]!) }),
     ...(finished && { durationMs: parseFinished(finished.body) }),
     ...(violated !== undefined && { violated }),
+    ...(violationKind !== undefined && { violationKind }),
     trace,
+    ...(loop && { loop }),
+    ...(unreadable.length > 0 && { unreadable }),
+    ...(laterTraces > 0 && { laterTraces }),
     sany,
     errors,
   };
@@ -205,29 +294,36 @@ export function parseFinished(body: string): number | undefined {
 
 const LABEL = /^(\d+): <(.*?)(?: line \d+, col \d+ to line \d+, col \d+ of module \S+)?>\s*$/;
 
-function parseTraceMessage(m: TlcMessage): TlcTraceStep {
+type ParsedTraceMessage =
+  | { readonly step: TlcTraceStep; readonly unreadable: readonly { variable: string; message: string }[] }
+  | { readonly loop: TlcLoop };
+
+function parseTraceMessage(m: TlcMessage): ParsedTraceMessage {
   const [head = '', ...rest] = m.body.split('\n');
   if (m.code === EC.STATE_PRINT3) {
+    // "2: Stuttering": the behaviour stays in state N-1 forever.
     const idx = /^(\d+):/.exec(head);
-    return { index: idx ? Number(idx[1]) : 0, action: 'Stuttering', args: [], vars: {} };
+    return { loop: { kind: 'stuttering', toIndex: idx ? Number(idx[1]) - 1 : 0 } };
   }
   if (m.code === EC.BACK_TO_STATE) {
-    const idx = /^(\d+):/.exec(head);
-    return { index: idx ? Number(idx[1]) : 0, action: 'BackToState', args: [], vars: {} };
+    // "1: Back to state: <Step(1) line …>": the closing step goes back to state 1.
+    const b = /^(\d+): Back to state(?:: <(.*?)(?: line \d+, col \d+ to line \d+, col \d+ of module \S+)?>)?\s*$/.exec(head.trim());
+    if (!b) throw new TlcOutputError(`cannot read the lasso's back-loop "${head.slice(0, 120)}"`);
+    const { action, args } = b[2] !== undefined ? parseActionLabel(b[2].trim()) : { action: 'Next', args: [] };
+    return { loop: { kind: 'back-to-state', toIndex: Number(b[1]), action, args } };
   }
   const l = LABEL.exec(head.trim());
   if (!l) throw new TlcOutputError(`cannot read the trace step label "${head.slice(0, 120)}"`);
-  const label = l[2]!.trim();
-  let action: string;
-  let args: string[] = [];
-  if (label === 'Initial predicate') action = 'Init';
-  else {
-    const a = /^([A-Za-z_][A-Za-z0-9_!]*)(?:\((.*)\))?$/.exec(label);
-    if (!a) throw new TlcOutputError(`cannot read the action in trace label "${label}"`);
-    action = a[1]!;
-    args = a[2] ? splitArgs(a[2]) : [];
-  }
-  return { index: Number(l[1]), action, args, vars: parseTlaState(rest.join('\n')) };
+  const { action, args } = parseActionLabel(l[2]!.trim());
+  const { vars, unreadable } = readTlaState(rest.join('\n'));
+  return { step: { index: Number(l[1]), action, args, vars }, unreadable };
+}
+
+function parseActionLabel(label: string): { action: string; args: string[] } {
+  if (label === 'Initial predicate') return { action: 'Init', args: [] };
+  const a = /^([A-Za-z_][A-Za-z0-9_!]*)(?:\((.*)\))?$/.exec(label);
+  if (!a) throw new TlcOutputError(`cannot read the action in trace label "${label}"`);
+  return { action: a[1]!, args: a[2] ? splitArgs(a[2]) : [] };
 }
 
 /** Splits `p1, "x", [a |-> 1]` at top-level commas. */

@@ -1,20 +1,28 @@
 import { readFileSync, statSync } from 'node:fs';
 import { EVENT_TYPES, POD_EVENT_TYPES } from '../../models/fencing/events.js';
 import { MODES, NONE, PHASES, type Lease } from '../fencing/state.js';
-import { TRACE_SCHEMA, type FencingTrace } from './format.js';
+import { TRACE_SCHEMA, type AnyTrace, type FencingTrace, type TlaTrace } from './format.js';
+import { toItfValue } from './itf-value.js';
 
 /** A trace file that is missing, not JSON, or not fencecheck.trace/1 (the CLI maps it to exit 3). */
 export class TraceFormatError extends Error {
   override readonly name = 'TraceFormatError';
 }
 
-const SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform'];
+const SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform', 'itf'];
 
 /** No real trace comes near this; a bigger file is refused rather than parsed. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-/** Reads and validates one trace file; throws TraceFormatError naming the first problem. */
+/** Reads and validates one fencing trace file; throws TraceFormatError naming the first problem. */
 export function loadTrace(path: string): FencingTrace {
+  const t = loadAnyTrace(path);
+  if (t.system !== 'fencing') throw new TraceFormatError(`${path}: a trace of another spec (system "tla"${t.spec ? `, ${t.spec}` : ''}): only the fencing system's traces replay`);
+  return t;
+}
+
+/** The JSON of a trace file (any system); throws TraceFormatError. */
+export function readTraceJson(path: string): unknown {
   let text: string;
   try {
     // A FIFO, a device or a directory is refused before it is opened: reading one would hang or fail obscurely.
@@ -32,7 +40,62 @@ export function loadTrace(path: string): FencingTrace {
   } catch (err) {
     throw new TraceFormatError(`${path}: not JSON: ${(err as Error).message}`);
   }
-  return validateTrace(raw, path);
+  return raw;
+}
+
+/** Reads and validates a trace of any system (`trace show`). */
+export function loadAnyTrace(path: string): AnyTrace {
+  return validateAnyTrace(readTraceJson(path), path);
+}
+
+/** A fencing or a `system: "tla"` trace, validated. */
+export function validateAnyTrace(raw: unknown, where = 'trace'): AnyTrace {
+  if (isObject(raw) && raw.schema === TRACE_SCHEMA && raw.system === 'tla') return validateTlaTrace(raw, where);
+  return validateTrace(raw, where);
+}
+
+/** The common optional fields: violated, loop (an index of steps) and its closing action. */
+function commonProblem(raw: Record<string, unknown>, stepCount: number): string | null {
+  if (raw.violated !== undefined && typeof raw.violated !== 'string') return 'violated must be a string';
+  if (raw.loop !== undefined && (!Number.isInteger(raw.loop) || (raw.loop as number) < 0 || (raw.loop as number) >= stepCount))
+    return `loop must be the index of a state of the trace (0..${stepCount - 1})`;
+  if (raw.loopAction !== undefined) {
+    if (raw.loop === undefined) return 'loopAction needs loop';
+    const a = raw.loopAction;
+    if (!isObject(a) || typeof a.action !== 'string' || a.action === '' || !isObject(a.params)) return 'loopAction must be {action, params}';
+  }
+  if (raw.imported !== undefined) {
+    const i = raw.imported;
+    if (!isObject(i) || (i.format !== 'tlc-json' && i.format !== 'itf') || !Array.isArray(i.notes) || !i.notes.every((n) => typeof n === 'string'))
+      return 'imported must be {format: "tlc-json"|"itf", notes: [string]}';
+  }
+  return null;
+}
+
+function validateTlaTrace(raw: Record<string, unknown>, where: string): TlaTrace {
+  const fail = (msg: string): never => {
+    throw new TraceFormatError(`${where}: ${msg}`);
+  };
+  if (!SOURCES.includes(raw.source as string)) fail(`source must be one of ${SOURCES.join(', ')}`);
+  if (raw.spec !== undefined && typeof raw.spec !== 'string') fail('spec must be a string');
+  if (!Array.isArray(raw.vars) || !raw.vars.every((v) => typeof v === 'string')) fail('vars must be an array of variable names');
+  const vars = raw.vars as string[];
+  if (!Array.isArray(raw.steps) || raw.steps.length === 0) fail('steps must be a non-empty array');
+  (raw.steps as unknown[]).forEach((step, i) => {
+    const at = `steps[${i}]`;
+    if (!isObject(step)) return fail(`${at} is not an object`);
+    if (typeof step.action !== 'string' || step.action === '') fail(`${at}.action must be a non-empty string`);
+    if (!isObject(step.params)) fail(`${at}.params must be an object`);
+    if (!isObject(step.state)) fail(`${at}.state must be an object`);
+    for (const [k, v] of Object.entries(step.state as Record<string, unknown>)) {
+      if (!vars.includes(k)) fail(`${at}.state.${k} is not one of vars`);
+      const r = toItfValue(v, `${at}.state.${k}`);
+      if ('problem' in r) fail(`${r.problem} (an ITF value)`);
+    }
+  });
+  const problem = commonProblem(raw, (raw.steps as unknown[]).length);
+  if (problem) fail(problem);
+  return raw as unknown as TlaTrace;
 }
 
 /** Checks the shape of a parsed trace (docs/trace-format.md) and returns it typed. */
@@ -54,8 +117,9 @@ export function validateTrace(raw: unknown, where = 'trace'): FencingTrace {
   if (new Set(pods).size !== pods.length) fail('bounds.pods must not repeat a pod');
   if (!isObject(bounds) || !Number.isInteger(bounds.maxGen) || (bounds.maxGen as number) < 0) fail('bounds.maxGen must be a non-negative integer');
   if (raw.mutant !== undefined && typeof raw.mutant !== 'string') fail('mutant must be a string');
-  if (raw.violated !== undefined && typeof raw.violated !== 'string') fail('violated must be a string');
   if (!Array.isArray(raw.steps) || raw.steps.length === 0) fail('steps must be a non-empty array');
+  const common = commonProblem(raw, (raw.steps as unknown[]).length);
+  if (common) fail(common);
   (raw.steps as unknown[]).forEach((step, i) => {
     const at = `steps[${i}]`;
     if (!isObject(step)) return fail(`${at} is not an object`);

@@ -44,6 +44,8 @@ export function traceHeadline(trace: FencingTrace): string {
   ];
   if (trace.violated) parts.push(`violates ${trace.violated}`);
   if (trace.brokenAtEnd && trace.brokenAtEnd.length > 0) parts.push(`broken at end: ${trace.brokenAtEnd.join(',')}`);
+  if (trace.loop !== undefined) parts.push(`lasso back to state ${trace.loop}`);
+  if (trace.imported) parts.push(`imported from ${trace.imported.format}`);
   if (trace.seed !== undefined) parts.push(`seed=${trace.seed}`);
   if (trace.path) parts.push(`path=${trace.path}`);
   return parts.join(' · ');

@@ -62,6 +62,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['trace', 'replay', 'x.json'],
   ['lua-check'],
   ['diff', 'a.json', 'b.json'],
+  ['trace', 'import', 'x.json'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
@@ -166,6 +167,29 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'lua-check: a missing include', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "missing.lua"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: cannot read include missing\.lua \(ENOENT\)$/ },
   { name: 'lua-check: a folder with no .lua file checks nothing: bad input, never a pass', argv: ['lua-check', '{file}'], file: 'dir', code: 3, line: /^fencecheck lua-check: no \.lua files under / },
   { name: 'lua-check: a FIFO is refused, not read', argv: ['lua-check', '{file}'], file: 'fifo', code: 3, line: /^fencecheck lua-check: .* is not a regular file$/ },
+  // --- tlc --spec and trace interchange (issue 14)
+  { name: 'tlc: --config without --spec', argv: ['tlc', '--config', 'x.cfg'], code: 64, line: usage('tlc', /--config needs --spec FILE/) },
+  { name: 'tlc: --lib without --spec', argv: ['tlc', '--lib', '/tmp'], code: 64, line: usage('tlc', /--lib needs --spec FILE/) },
+  { name: 'tlc: TLC options without --spec', argv: ['tlc', '--', '-deadlock'], code: 64, line: usage('tlc', /-- TLC options needs --spec FILE/) },
+  { name: 'tlc: --spec with --mutants', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--mutants'], code: 64, line: usage('tlc', /--mutants checks the project's spec; it cannot be combined with --spec/) },
+  { name: 'tlc: --spec with --growth', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--growth'], code: 64, line: usage('tlc', /--growth checks the project's spec/) },
+  { name: 'tlc: -tool is not passed through', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--', '-tool'], code: 64, line: usage('tlc', /TLC option -tool cannot be passed through/) },
+  { name: 'tlc: -workers is not passed through', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--', '-workers', '2'], code: 64, line: usage('tlc', /-workers cannot be passed through: use --workers N/) },
+  { name: 'tlc: -dumpTrace needs a format and a file', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--', '-dumpTrace', 'json'], code: 64, line: usage('tlc', /-dumpTrace takes a format and a file/) },
+  { name: 'tlc: a missing --spec', argv: ['tlc', '--spec', '/nonexistent/Nope.tla'], code: 3, line: /^fencecheck tlc: failed: --spec \/nonexistent\/Nope\.tla does not exist/ },
+  { name: 'tlc: --spec without a config beside it', argv: ['tlc', '--spec', 'test/tlc/specs/Liveness.tla'], code: 3, line: /the default config .*Liveness\.cfg does not exist/ },
+  { name: 'tlc: --spec that is not a .tla file', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.cfg'], code: 3, line: /not a \.tla file/ },
+  { name: 'tlc: a --lib that is not a directory', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--lib', '/nonexistent-lib'], code: 3, line: /--lib \/nonexistent-lib is not a directory/ },
+  { name: 'trace import: no FILE', argv: ['trace', 'import'], code: 64, line: usage('trace', /expected one trace FILE, got 0/) },
+  { name: 'trace import: a fencecheck trace is not foreign', argv: ['trace', 'import', 'evidence/tlc/M1.json'], code: 3, line: /neither TLC's -dumpTrace json .* \(it is already a fencecheck\.trace\/1 trace\)/ },
+  { name: 'trace import: --max-gen out of range', argv: ['trace', 'import', '{file}', '--max-gen', '-1'], file: (t) => t, code: 64, line: usage('trace', /--max-gen takes an integer from 0 to 64/) },
+  { name: 'trace import: a --mutant that is no manifest id', argv: ['trace', 'import', '{file}', '--mutant', 'm1'], file: (t) => t, code: 64, line: usage('trace', /--mutant takes a manifest id such as M1/) },
+  { name: 'trace export: no format', argv: ['trace', 'export', '{file}'], file: (t) => t, code: 64, line: usage('trace', /trace export needs a format: --itf/) },
+  { name: 'trace export: a missing file', argv: ['trace', 'export', '/nonexistent.json', '--itf'], code: 3, line: /cannot read trace/ },
+  { name: "trace replay: another spec's trace does not replay", argv: ['trace', 'replay', 'test/tlc/fixtures/values.dumptrace.json'], code: 3, line: /a trace of another spec \(system "tla"\): only the fencing system's traces replay/ },
+  { name: "trace show --mermaid: another spec's trace is not drawn", argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--mermaid'], code: 64, line: usage('trace', /--mermaid and --svg draw the fencing system only/) },
+  { name: 'trace import: an ITF trace with no states', argv: ['trace', 'import', '{file}'], file: '{"vars":[],"states":[]}', code: 3, line: /the ITF trace has no states/ },
+
   // --- diff (issue 14)
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },
   { name: 'diff: one file', argv: ['diff', 'a.json'], code: 64, line: usage('diff', 'got 1') },

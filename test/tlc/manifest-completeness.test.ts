@@ -6,10 +6,16 @@ import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
 import { projectRoot } from '../../src/project-root.js';
 import { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from '../../src/tlc/config.js';
 
-function cfgFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
+/**
+ * The fencing spec's configs: every .cfg under tla/, except in a folder that holds a spec of its own
+ * (tla/pause/, tla/replication/: another system's module and configs, checked with that system).
+ */
+function cfgFiles(dir: string, top = true): string[] {
+  const entries = readdirSync(dir);
+  if (!top && entries.some((f) => f.endsWith('.tla'))) return [];
+  return entries.flatMap((f) => {
     const p = join(dir, f);
-    if (statSync(p).isDirectory()) return cfgFiles(p);
+    if (statSync(p).isDirectory()) return cfgFiles(p, false);
     return f.endsWith('.cfg') ? [relative(projectRoot, p)] : [];
   });
 }

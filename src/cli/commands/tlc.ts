@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, parseIntValue, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
@@ -11,9 +13,13 @@ import { compareWithEvidence } from '../../tlc/evidence-compare.js';
 import { writeBaseEvidence, writeMutantEvidence, writeRunReport } from '../../tlc/evidence-write.js';
 import { formatGrowthTable, measureGrowth } from '../../tlc/growth.js';
 import { locateTlc } from '../../tlc/locate.js';
+import { PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
+import { checkSpec } from '../../tlc/spec-check.js';
+import { describeSpecRun, specVerdict } from '../../tlc/spec-report.js';
 
 const HELP = `Usage: fencecheck tlc [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
        fencecheck tlc --growth [--pods 2,3,4] [--max-gen 3,4,5,6] [--timeout SECONDS] [--json]
+       fencecheck tlc --spec FILE.tla [--config FILE.cfg] [--lib DIR]... [--timeout S] [--workers N] [--json] [-- TLC options]
 
 Runs TLC (-tool, -deadlock) on tla/RedisClusterFencingMigration.tla with its base config, dumps the
 labelled state graph (-dump dot,actionlabels: every reachable state and every (state, action,
@@ -35,18 +41,32 @@ Options:
   --pods LIST        pod counts for --growth (default 2,3,4)
   --max-gen LIST     MaxGen values for --growth (default 3,4,5,6)
   --json             print a StageReport (fencecheck.stage/1) instead of text
+  --spec FILE        instead: any spec, with TLC's own defaults (deadlock checked; pass -- -deadlock
+                     to turn that off); prints the outcome, counts, TLC's exit status and the
+                     counterexample (a lasso with its loop), saved as reports/tlc/<Spec>.trace.json
+  --config FILE      the spec's config (default FILE.cfg beside the spec); only with --spec
+  --lib DIR          a directory of modules the spec EXTENDS (e.g. the community modules); repeatable
+  -- OPTIONS         passed to TLC as they are (e.g. -- -dumpTrace json out.json -depth 50); file
+                     arguments are resolved against the current directory; -tool, -config, -metadir
+                     and -workers are fencecheck's own and refused
 
 Every run's JSON result is also written to reports/tlc/<run>.json.
 
 Exit codes: 0 base passed (and every mutant killed) · 1 an invariant failed in the base, or a mutant
-was not killed · 2 not run: no Java / no jar, SANY parse or semantic error, TLC crash, timeout ·
-3 TLC output that cannot be parsed, or a bad manifest · 64 usage`;
+was not killed (--spec: an invariant, property, deadlock or ASSUME failed) · 2 not run: no Java / no
+jar, SANY parse or semantic error, config error, TLC crash, timeout, TLC's exit status disagreeing
+with its output · 3 TLC output that cannot be parsed, a bad manifest, a --spec/--config file that does
+not exist · 64 usage`;
 
 export const command: Command = {
   name: 'tlc',
   summary: 'model-check the TLA+ spec with TLC (base config, optionally the mutants)',
   help: HELP,
-  async run(argv) {
+  async run(argvAll) {
+    // Everything after `--` is TLC's (only with --spec).
+    const dd = argvAll.indexOf('--');
+    const argv = dd < 0 ? argvAll : argvAll.slice(0, dd);
+    const passThrough = dd < 0 ? undefined : argvAll.slice(dd + 1);
     const { values } = parseCommandArgs(argv, {
       mutants: { type: 'boolean', default: false },
       only: { type: 'string' },
@@ -57,7 +77,17 @@ export const command: Command = {
       growth: { type: 'boolean', default: false },
       pods: { type: 'string' },
       'max-gen': { type: 'string' },
+      spec: { type: 'string' },
+      config: { type: 'string' },
+      lib: { type: 'string', multiple: true },
     });
+    if (values.spec === undefined) {
+      for (const [flag, given] of [['--config', values.config !== undefined], ['--lib', values.lib !== undefined], ['-- TLC options', passThrough !== undefined]] as const)
+        if (given) throw new UsageError(`${flag} needs --spec FILE (the project's spec runs with its own configs)`);
+    } else {
+      for (const flag of ['mutants', 'only', 'write-evidence', 'growth', 'pods', 'max-gen'] as const)
+        if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} checks the project's spec; it cannot be combined with --spec`);
+    }
     const timeoutS = intOption(values, 'timeout', { min: 1, max: 7 * 24 * 3600, default: values.growth ? 240 : 600 });
     const workers = intOption(values, 'workers', { min: 1, max: 1024, default: 1 });
     const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -74,6 +104,10 @@ export const command: Command = {
       else if (report.status !== 'passed') process.stderr.write(`fencecheck tlc: ${report.status === 'not-run' ? 'not run' : 'failed'}: ${report.reason ?? report.summary}\n`);
       return code;
     };
+
+    if (values.spec !== undefined) {
+      return runSpecCommand({ spec: values.spec, config: values.config, libs: values.lib ?? [], passThrough: passThrough ?? [], timeoutS, workers, log, finish });
+    }
 
     const located = locateTlc();
     if (!located.ok) return finish(ExitCode.NotRun, { status: 'not-run', reason: located.reason, summary: `TLC not run: ${located.reason}` });
@@ -193,5 +227,80 @@ function describeBase(base: BaseCheck, log: (l: string) => void): { exit: ExitCo
     }
     default:
       return { exit: ExitCode.NotRun, reason: `TLC ${r.outcome}: ${r.errors[0]?.split('\n').slice(0, 3).join(' ') ?? 'no message'}` };
+  }
+}
+
+interface SpecCommand {
+  readonly spec: string;
+  readonly config: string | undefined;
+  readonly libs: readonly string[];
+  readonly passThrough: readonly string[];
+  readonly timeoutS: number;
+  readonly workers: number;
+  readonly log: (line: string) => void;
+  readonly finish: (code: ExitCode, report: Omit<StageReport, 'schema' | 'stage' | 'startedAt' | 'durationMs'>) => ExitCode;
+}
+
+/** `fencecheck tlc --spec FILE [--config FILE] [--lib DIR]… [-- TLC options]`: any spec, the same StageReport. */
+async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
+  let extraArgs: string[];
+  try {
+    extraArgs = resolvePassThrough(o.passThrough);
+  } catch (err) {
+    if (err instanceof PassThroughError) throw new UsageError(err.message);
+    throw err;
+  }
+  const config = o.config ?? join(dirname(o.spec), `${basename(o.spec, '.tla')}.cfg`);
+  const bad = (reason: string) => o.finish(ExitCode.BadInput, { status: 'failed', reason, summary: 'bad input' });
+  if (!o.spec.endsWith('.tla')) return bad(`--spec ${o.spec}: not a .tla file`);
+  for (const [what, f] of [['--spec', o.spec], [o.config === undefined ? 'the default config' : '--config', config]] as const)
+    if (!existsSync(f) || !statSync(f).isFile()) return bad(`${what} ${f} does not exist (or is not a file)`);
+  for (const d of o.libs) if (!existsSync(d) || !statSync(d).isDirectory()) return bad(`--lib ${d} is not a directory`);
+  const located = locateTlc();
+  if (!located.ok) return o.finish(ExitCode.NotRun, { status: 'not-run', reason: located.reason, summary: `TLC not run: ${located.reason}` });
+  try {
+    o.log(`TLC: ${located.tools.jar}`);
+    const checked = await checkSpec({ spec: o.spec, config, libDirs: o.libs, extraArgs, tools: located.tools, timeoutMs: o.timeoutS * 1000, workers: o.workers });
+    const name = basename(o.spec, '.tla');
+    const { lines, reason } = describeSpecRun(checked, o.spec, config);
+    for (const l of lines) o.log(l);
+    const r = checked.run.kind === 'completed' ? checked.run.result : undefined;
+    const tracePath = checked.trace ? writeRunReport(`${name}.trace`, checked.trace) : undefined;
+    writeRunReport(name, { spec: o.spec, config, libs: o.libs, tlcOptions: extraArgs, ...(checked.run.kind === 'completed' ? { result: checked.run.result, exitCode: checked.run.exitCode } : { timeout: true }) });
+    const verdict = specVerdict(r ? r.outcome : 'timeout');
+    // A disagreeing exit status is never a pass: the output may be cut short.
+    const status = r?.exit && !r.exit.agrees ? 'not-run' : verdict.status;
+    const exit = status === 'not-run' ? ExitCode.NotRun : verdict.exit === 1 ? ExitCode.Failed : ExitCode.Ok;
+    const counts: Record<string, number> = {
+      ...(r?.generated !== undefined && { generated: r.generated }),
+      ...(r?.distinct !== undefined && { distinct: r.distinct }),
+      ...(r?.depth !== undefined && { depth: r.depth }),
+      ...(checked.trace && { traceStates: checked.trace.steps.length }),
+    };
+    return o.finish(exit, {
+      status,
+      ...(reason !== undefined && { reason }),
+      summary: `${basename(o.spec)} with ${basename(config)}: ${r ? r.outcome : 'timeout'}${r?.violated ? ` (${r.violated})` : ''}, ${r?.generated ?? '?'} generated / ${r?.distinct ?? '?'} distinct${r?.exit ? `, TLC exit ${r.exit.code}` : ''}`,
+      counts,
+      ...(tracePath && { traces: [tracePath] }),
+      details: {
+        spec: o.spec,
+        config,
+        libs: o.libs,
+        tlcOptions: extraArgs,
+        outcome: r ? r.outcome : 'timeout',
+        ...(r?.violated !== undefined && { violated: r.violated, violationKind: r.violationKind }),
+        ...(r?.exit && { tlcExit: r.exit }),
+        ...(checked.trace?.loop !== undefined && { loop: checked.trace.loop, loopAction: checked.trace.loopAction }),
+        ...(r?.unreadable && { unreadable: r.unreadable }),
+        ...(checked.traceProblem !== undefined && { traceProblem: checked.traceProblem }),
+        ...(r && r.sany.length > 0 && { sany: r.sany }),
+        ...(r && r.errors.length > 0 && { errors: r.errors }),
+      },
+    });
+  } catch (err) {
+    if (err instanceof TlcUnavailableError) return o.finish(ExitCode.NotRun, { status: 'not-run', reason: err.message, summary: `TLC not run: ${err.message}` });
+    if (err instanceof TlcOutputError) return o.finish(ExitCode.BadInput, { status: 'failed', reason: `cannot parse TLC output: ${err.message}`, summary: 'TLC output could not be parsed' });
+    throw err;
   }
 }

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { AnyTrace } from '../trace/format.js';
+import { readCfg } from './config.js';
+import { TlcOutputError } from './errors.js';
+import { FENCING_VARIABLES } from './fencing-state.js';
+import type { TlcTools } from './locate.js';
+import { runTlc, type TlcRun } from './run.js';
+import { toTlaTrace } from './to-itf.js';
+import type { TlcResult } from './tool-output.js';
+import { toFencingTrace } from './trace.js';
+
+export interface SpecCheckOptions {
+  readonly spec: string;
+  readonly config: string;
+  readonly libDirs?: readonly string[];
+  /** TLC options after `--`, already checked by resolvePassThrough. */
+  readonly extraArgs?: readonly string[];
+  readonly tools: TlcTools;
+  readonly timeoutMs?: number;
+  readonly workers?: number;
+}
+
+export interface SpecCheck {
+  readonly run: TlcRun;
+  /** The counterexample: a fencing trace when the states are the project spec's (and the config names its bounds), else a `system: "tla"` one. */
+  readonly trace?: AnyTrace;
+  readonly traceProblem?: string;
+}
+
+/**
+ * Any spec with any config: TLC's own defaults (deadlock checked; `-- -deadlock` turns it off), the
+ * library directories and pass-through options added, nothing dumped. The fencing runs (checkBase,
+ * checkMutant) keep theirs.
+ */
+export async function checkSpec(o: SpecCheckOptions): Promise<SpecCheck> {
+  const run = await runTlc({
+    spec: o.spec,
+    config: o.config,
+    tools: o.tools,
+    checkDeadlock: true,
+    ...(o.libDirs && { libDirs: o.libDirs }),
+    ...(o.extraArgs && { extraArgs: o.extraArgs }),
+    ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }),
+    ...(o.workers !== undefined && { workers: o.workers }),
+  });
+  if (run.kind !== 'completed' || run.result.trace.length === 0) return { run };
+  return { run, ...traceOf(run.result, o) };
+}
+
+function traceOf(r: TlcResult, o: SpecCheckOptions): { trace?: AnyTrace; traceProblem?: string } {
+  const vars = new Set(r.trace.flatMap((s) => Object.keys(s.vars)));
+  const fencing = vars.size === FENCING_VARIABLES.length && FENCING_VARIABLES.every((v) => vars.has(v));
+  if (fencing) {
+    try {
+      const bounds = readCfg(readFileSync(o.config, 'utf8'), o.config).bounds;
+      return { trace: toFencingTrace(r.trace, bounds, { ...(r.violated !== undefined && { violated: r.violated }), ...(r.loop && { loop: r.loop }) }) };
+    } catch (err) {
+      if (!(err instanceof TlcOutputError)) throw err;
+      // Not readable as the fencing model (or no Pods/MaxGen in the config): keep it as a plain TLA+ trace.
+    }
+  }
+  const trace = toTlaTrace(r, basename(o.spec));
+  const bad = r.unreadable?.[0];
+  return { ...(trace && { trace }), ...(bad && { traceProblem: `step ${bad.step}, variable ${bad.variable}: ${bad.message}` }) };
+}

@@ -1,0 +1,64 @@
+import type { AnyTrace } from '../trace/format.js';
+import { loopLine } from '../trace/lasso.js';
+import { formatTlaStepTable } from '../trace/tla-table.js';
+import { formatStepTable } from '../trace/text-table.js';
+import type { SpecCheck } from './spec-check.js';
+import type { TlcOutcome } from './tool-output.js';
+
+/** How `fencecheck tlc --spec` ends for each outcome: exit 0 pass, 1 a property failed, 2 could not check. */
+export function specVerdict(outcome: TlcOutcome | 'timeout'): { status: 'passed' | 'failed' | 'not-run'; exit: 0 | 1 | 2 } {
+  switch (outcome) {
+    case 'ok':
+      return { status: 'passed', exit: 0 };
+    case 'invariant-violation':
+    case 'property-violation':
+    case 'deadlock':
+    case 'assumption-false':
+      return { status: 'failed', exit: 1 };
+    default:
+      return { status: 'not-run', exit: 2 };
+  }
+}
+
+/** The text lines of one --spec run (what `log` prints), and the one-line reason when it did not pass. */
+export function describeSpecRun(c: SpecCheck, spec: string, config: string): { lines: string[]; reason?: string } {
+  const lines: string[] = [];
+  if (c.run.kind === 'timeout') return { lines: [`${spec} with ${config}: timeout`], reason: `timeout: TLC did not finish in ${Math.round(c.run.timeoutMs / 1000)} s` };
+  const r = c.run.result;
+  if (r.version) lines.push(r.version);
+  lines.push(`${spec} with ${config}`);
+  lines.push(`outcome: ${r.outcome}${r.violated ? ` (${r.violationKind ?? 'violated'} ${r.violated})` : ''}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms`);
+  if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : ' — DISAGREES with its output'}`);
+  for (const u of r.unreadable ?? []) lines.push(`cannot read the value of ${u.variable} in state ${u.step}: ${u.message}`);
+  if (c.trace) {
+    lines.push('', traceTable(c.trace));
+    const loop = loopLine(c.trace);
+    if (loop) lines.push('', loop);
+  }
+  if (c.traceProblem) lines.push(`trace: ${c.traceProblem}`);
+  const sany = r.sany.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`);
+  const firstError = r.errors[0]?.split('\n').slice(0, 3).join(' ');
+  let reason: string | undefined;
+  switch (r.outcome) {
+    case 'ok':
+      break;
+    case 'parse-error':
+      reason = `SANY error: ${sany.join('; ') || 'the spec does not parse'}`;
+      break;
+    case 'config-error':
+      reason = `config error: ${firstError ?? 'TLC could not use the config'}`;
+      break;
+    case 'invariant-violation':
+    case 'property-violation':
+      reason = `${r.outcome}: ${r.violated ?? '?'}`;
+      break;
+    default:
+      reason = `${r.outcome}${firstError ? `: ${firstError}` : ''}`;
+  }
+  if (r.exit && !r.exit.agrees) reason = `${reason ? `${reason}; ` : ''}TLC exited with ${r.exit.code} (${r.exit.meaning}), which disagrees with its output`;
+  return { lines, ...(reason !== undefined && { reason }) };
+}
+
+function traceTable(t: AnyTrace): string {
+  return t.system === 'tla' ? formatTlaStepTable(t, { color: false }) : formatStepTable(t, { color: false });
+}
