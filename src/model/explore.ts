@@ -1,15 +1,18 @@
 /**
- * Exhaustive exploration of the XState twin with XState's own graph utilities (xstate/graph):
- * `getAdjacencyMap` enumerates every reachable snapshot breadth-first, keyed by the canonical form of
- * the spec variables (so two snapshots are one state exactly when TLC would count them as one), and
- * `getShortestPaths` yields the shortest path to a violating state. Why not a hand-written BFS:
- * docs/model.md ("Exploration").
+ * Exhaustive exploration of the XState twin: a breadth-first walk over the machine's own transition
+ * function (bfs.ts), keyed by the canonical form of the spec variables (so two snapshots are one state
+ * exactly when TLC would count them as one), every chosen invariant checked once per distinct state,
+ * and the shortest path to a violating state from the same walk. It replaced xstate/graph's
+ * `getAdjacencyMap` / `getShortestPaths` (same states, edges and paths; test/model/bfs.test.ts checks
+ * them against xstate/graph): docs/model.md ("Exploration").
  */
-import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
 import { INVARIANTS, INVARIANT_NAMES, type InvariantName } from '../fencing/invariants.js';
-import { canonicalKey, initialState, type FencingBounds, type FencingState } from '../fencing/state.js';
+import type { FencingBounds, FencingState } from '../fencing/state.js';
 import { edgeLine } from '../tlc/edges.js';
-import { allEvents, eventLabel, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot } from '../../models/fencing/index.js';
+import { allEvents, eventLabel, machineFor, type FencingEvent, type FencingOverrides } from '../../models/fencing/index.js';
+import { walk } from './bfs.js';
+
+export { ExplorationLimitError } from './bfs.js';
 
 export interface ExploreOptions {
   readonly bounds: FencingBounds;
@@ -17,7 +20,7 @@ export interface ExploreOptions {
   readonly overrides?: FencingOverrides;
   /** Invariants to check (default: every one in INVARIANT_NAMES). */
   readonly invariants?: readonly InvariantName[];
-  /** Give up after this many queued transitions (ExplorationLimitError). */
+  /** Give up after this many transitions (ExplorationLimitError). */
   readonly limit?: number;
   /** Also return the labelled edge set (`edges`), for parity with TLC's state graph. */
   readonly edges?: boolean;
@@ -51,71 +54,37 @@ export interface Exploration {
   readonly verdicts: readonly InvariantVerdict[];
 }
 
-/** The traversal ran past its limit (the CLI and the mutant runner report it as a timeout). */
-export class ExplorationLimitError extends Error {
-  override readonly name = 'ExplorationLimitError';
-}
-
 export const DEFAULT_LIMIT = 20_000_000;
-
-function traversalOptions(bounds: FencingBounds, overrides: FencingOverrides | undefined, limit: number) {
-  const machine = machineFor(bounds, overrides);
-  return {
-    machine,
-    options: {
-      fromState: snapshotOf(machine, initialState(bounds)),
-      events: allEvents(bounds),
-      // Only transitions a guard admits are edges; a refused event is not a self-loop.
-      filterEvents: (snap: FencingSnapshot, ev: FencingEvent) => snap.can(ev),
-      serializeState: (snap: FencingSnapshot) => canonicalKey(snap.context),
-      limit,
-    },
-  };
-}
-
-function traversalLimited<T>(limit: number, f: () => T): T {
-  try {
-    return f();
-  } catch (err) {
-    if (err instanceof Error && err.message === 'Traversal limit exceeded') {
-      throw new ExplorationLimitError(`exploration exceeded ${limit} transitions`);
-    }
-    throw err;
-  }
-}
 
 /** Every reachable state of the (possibly mutated) machine, with every chosen invariant checked on each. */
 export function explore(opts: ExploreOptions): Exploration {
   const names = opts.invariants ?? INVARIANT_NAMES;
-  const limit = opts.limit ?? DEFAULT_LIMIT;
   const started = performance.now();
-  const { machine, options } = traversalOptions(opts.bounds, opts.overrides, limit);
-  const adjacency = traversalLimited(limit, () => getAdjacencyMap(machine, options));
-  const states = new Map<string, FencingState>();
-  let transitions = 0;
-  let selfLoops = 0;
+  const machine = machineFor(opts.bounds, opts.overrides);
   const edges: string[] | undefined = opts.edges ? [] : undefined;
-  const violating = new Map<InvariantName, number>(names.map((n) => [n, 0]));
-  for (const [key, { state, transitions: out }] of Object.entries(adjacency)) {
-    states.set(key, state.context);
-    for (const { event, state: next } of Object.values(out) as { event: FencingEvent; state: FencingSnapshot }[]) {
-      transitions++;
-      const to = canonicalKey(next.context);
-      if (to === key) selfLoops++;
-      edges?.push(edgeLine(key, eventLabel(event), to));
-    }
-    for (const n of names) if (!INVARIANTS[n](state.context, opts.bounds)) violating.set(n, violating.get(n)! + 1);
+  // Edge lines are built only when asked (the walk hands over canonical keys, events by index).
+  const labels = edges ? allEvents(opts.bounds).map(eventLabel) : [];
+  const w = walk(machine, opts.bounds, {
+    limit: opts.limit ?? DEFAULT_LIMIT,
+    ...(edges && { onEdge: (from: string, e: number, to: string) => edges.push(edgeLine(from, labels[e]!, to)) }),
+  });
+  const states = new Map<string, FencingState>();
+  const violating = names.map(() => 0);
+  for (let i = 0; i < w.keys.length; i++) {
+    const s = w.contexts[i]!;
+    states.set(w.keys[i]!, s);
+    for (let k = 0; k < names.length; k++) if (!INVARIANTS[names[k]!](s, opts.bounds)) violating[k]!++;
   }
   return {
     bounds: opts.bounds,
     distinct: states.size,
-    transitions,
-    generated: transitions + 1,
-    selfLoops,
+    transitions: w.transitions,
+    generated: w.transitions + 1,
+    selfLoops: w.selfLoops,
     ...(edges && { edges: edges.sort() }),
     durationMs: performance.now() - started,
     states,
-    verdicts: names.map((name) => ({ name, holds: violating.get(name) === 0, violatingStates: violating.get(name)! })),
+    verdicts: names.map((name, k) => ({ name, holds: violating[k] === 0, violatingStates: violating[k]! })),
   };
 }
 
@@ -125,20 +94,22 @@ export interface PathStep {
   readonly state: FencingState;
 }
 
-/** The shortest path from Init to a state satisfying `bad` (breadth-first; ties: first found), or null. */
+/**
+ * The shortest path from Init to a state satisfying `bad` (breadth-first; ties: the first such state
+ * discovered, each state reached from its first-discovered predecessor by that predecessor's first
+ * event to it — the path xstate/graph's getShortestPaths gave), or null. Stops at the state found.
+ */
 export function shortestPathTo(
   bounds: FencingBounds,
   overrides: FencingOverrides | undefined,
   bad: (s: FencingState) => boolean,
   limit = DEFAULT_LIMIT,
 ): PathStep[] | null {
-  const { machine, options } = traversalOptions(bounds, overrides, limit);
-  const paths = traversalLimited(limit, () => getShortestPaths(machine, { ...options, toState: (snap: FencingSnapshot) => bad(snap.context) }));
-  let best: (typeof paths)[number] | undefined;
-  for (const p of paths) if (best === undefined || p.weight < best.weight) best = p;
-  if (best === undefined) return null;
-  // xstate/graph paths start with the initial snapshot under the pseudo-event xstate.init.
-  return best.steps.map((step, i) => ({ event: i === 0 ? null : step.event, state: step.state.context }));
+  const w = walk(machineFor(bounds, overrides), bounds, { limit, until: bad });
+  if (w.found < 0) return null;
+  const path: PathStep[] = [];
+  for (let i = w.found; i >= 0; i = w.parent[i]!) path.push({ event: i === 0 ? null : w.events[w.via[i]!]!, state: w.contexts[i]! });
+  return path.reverse();
 }
 
 /** The shortest counterexample to one invariant. */

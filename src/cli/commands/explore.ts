@@ -11,7 +11,8 @@ import type { FencingOverrides } from '../../../models/fencing/index.js';
 
 const HELP = `Usage: fencecheck explore [--pods N] [--max-gen G] [--mutant ID] [--limit N] [--json]
 
-Explores every reachable state of the XState twin (models/fencing) with xstate/graph, checks every
+Explores every reachable state of the XState twin (models/fencing) with its own breadth-first walk
+over the machine (every successor from machine.transition), checks every
 invariant of src/fencing/invariants.ts on each, and reports distinct states, states generated
 (TLC's sense: the initial state plus one successor per enabled action instance), transitions, one
 verdict per invariant, and the time. A broken invariant gets its shortest counterexample, printed
