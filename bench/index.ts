@@ -10,4 +10,5 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   verify: () => import('./verify.bench.js'),
   gate: () => import('./gate.bench.js'),
   luacheck: () => import('./luacheck.bench.js'),
+  g2: () => import('./g2.bench.js'),
 };

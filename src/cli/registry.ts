@@ -19,6 +19,7 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   limiter: () => import('./commands/limiter.js'),
   trace: () => import('./commands/trace.js'),
   verify: () => import('./commands/verify.js'),
+  g2: () => import('./commands/g2.js'),
   diff: () => import('./commands/diff.js'),
   bench: () => import('./commands/bench.js'),
   'lua-check': () => import('./commands/lua-check.js'),

@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { closeClient, createClient, type NodeInfo, type Topology, type ValkeyClient } from '../valkey/index.js';
+import { beginSlotMigration, type MigrationNode } from '../valkey/slot-migration.js';
 import { NotOwnedError } from '../valkey/errors.js';
 import { keySlot, SLOT_COUNT } from '../slots/index.js';
 import type { KeyslotCheck } from '../gate/observations.js';
@@ -143,21 +144,13 @@ async function openDoor(topology: Topology, primaries: readonly NodeInfo[], admi
   }
 
   /** Live migration of one slot from node `from` to node `to`, with pauses so commands interleave. */
+  const node = (i: number): MigrationNode => ({ host: primaries[i]!.host, port: primaries[i]!.port, id: ids[i]!, admin: admins[i]! });
   async function migrateSlot(slot: number, from: number, to: number, pause: number): Promise<void> {
-    const src = admins[from]!;
-    const dst = admins[to]!;
-    await dst.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', ids[from]!);
-    await src.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', ids[to]!);
+    const m = await beginSlotMigration(slot, node(from), node(to), admins.flatMap((_, i) => (i !== from && i !== to ? [node(i)] : [])));
     if (pause > 0) await sleep(pause);
-    const keys = (await src.call('CLUSTER', 'GETKEYSINSLOT', slot, 1000)) as string[];
-    if (keys.length > 0) {
-      const n = primaries[to]!;
-      await src.call('MIGRATE', n.host, n.port, '', 0, 5000, 'KEYS', ...keys);
-    }
+    await m.move(await m.remaining(1000));
     if (pause > 0) await sleep(pause);
-    await dst.call('CLUSTER', 'SETSLOT', slot, 'NODE', ids[to]!);
-    await src.call('CLUSTER', 'SETSLOT', slot, 'NODE', ids[to]!);
-    for (const [i, a] of admins.entries()) if (i !== from && i !== to) await a.call('CLUSTER', 'SETSLOT', slot, 'NODE', ids[to]!);
+    await m.finish();
   }
 
   async function viewsAgree(expect: (slot: number) => number): Promise<boolean> {

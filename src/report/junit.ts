@@ -7,6 +7,7 @@
  */
 import { actionFiguresText, conformSummary, failureLines, figureComplete, figureText } from './conform-summary.js';
 import { cellText, notRunCells } from './matrix.js';
+import { g2FiguresText, g2RowStatus, g2Summary, g2VerdictText, type G2Summary } from './g2-summary.js';
 import { replayCommand, stageReplayCommand } from './replay.js';
 import { mutationScore, scoreLines } from './score.js';
 import type { ConformSummary, MatrixCell, MutationScore, VerifyReport } from './verify-doc.js';
@@ -75,6 +76,7 @@ export function junitXml(report: VerifyReport): string {
   };
 
   const conform = report.conform !== undefined ? report.conform : conformSummary(report.stages);
+  const g2 = report.g2 !== undefined ? report.g2 : g2Summary(report.stages);
   const score = report.mutationMatrix.score ?? mutationScore(report.mutationMatrix);
   const suiteExtras: Readonly<Record<string, { properties: readonly [string, string][]; out: string }>> = {
     'fencecheck.mutants': { properties: scoreProperties(score), out: scoreLines(score).join('\n') },
@@ -83,6 +85,7 @@ export function junitXml(report: VerifyReport): string {
     ['fencecheck.stages', stageCases],
     ['fencecheck.mutants', mutantCases],
     ...(conform ? [['fencecheck.conform', conformCases(conform)] as [string, Case[]]] : []),
+    ...(g2 && g2.rows.length > 0 ? [['fencecheck.g2', g2Cases(g2)] as [string, Case[]]] : []),
     ['fencecheck.verify', [gate]],
   ];
   const count = (cs: Case[], kind: string) => cs.filter((c) => c.result.kind === kind).length;
@@ -221,4 +224,20 @@ export function conformCases(s: ConformSummary): Case[] {
     return { classname: CONFORM_CLASS, name: row.action, seconds: 0, result, out: figures };
   });
   return [tour, ...actionCases];
+}
+
+/** The G2 suite: one case per row (`g2 <row>`); red when either verdict column failed, skipped when one did not run. */
+export function g2Cases(s: G2Summary): Case[] {
+  return s.rows.map((row) => {
+    const status = g2RowStatus(row);
+    const why = [row.errors, row.silentlyWrong].flatMap((v, i) => (v.status === status && v.status !== 'passed' ? [`${i === 0 ? 'errors' : 'silently wrong'}: ${v.reason}`] : [])).join('; ');
+    const out = `${row.surface}\nerrors: ${g2VerdictText(row.errors)}\nsilently wrong: ${g2VerdictText(row.silentlyWrong)}\nfigures: ${g2FiguresText(row)}`;
+    return {
+      classname: 'fencecheck.g2',
+      name: `g2 ${row.name}${row.variant ? ` (${row.variant})` : ''}`,
+      seconds: row.durationMs / 1000,
+      result: status === 'passed' ? { kind: 'pass' } : status === 'not-run' ? { kind: 'skipped', message: `not run: ${why}` } : { kind: 'failure', message: why, body: `${out}\nreplay: fencecheck g2 --row ${row.name}${row.variant ? ` --variant ${row.name}=${row.variant}` : ''}` },
+      out,
+    };
+  });
 }

@@ -3,6 +3,7 @@
  * `fencecheck.verify/1`, documented field by field in docs/report-schema.md. Every other output
  * (JUnit, Markdown, HTML) is rendered from this document alone.
  */
+import type { G2Summary } from './g2-summary.js';
 import type { Layer } from '../mutants/manifest.js';
 import type { MutantResult, Verdict } from '../mutants/verdict.js';
 import type { StageReport } from './stage.js';
@@ -224,6 +225,8 @@ export interface VerifyReport {
   readonly mutationMatrix: MutationMatrix;
   /** The conformance tour's coverage and first mismatch; null when the conform stage was not selected. */
   readonly conform?: ConformSummary | null;
+  /** The G2 conformance matrix (src/report/g2-summary.ts); null when the g2 stage was not selected. */
+  readonly g2?: G2Summary | null;
   /** Every trace file a stage or mutant result names, relative to the project root. */
   readonly traces: readonly string[];
 }

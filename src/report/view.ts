@@ -4,6 +4,7 @@
  */
 import type { FencingTrace } from '../trace/format.js';
 import { conformSummary } from './conform-summary.js';
+import { g2FiguresText, g2Summary, g2VerdictText } from './g2-summary.js';
 import { CONFORM_INTRO, conformBlocks } from './conform-view.js';
 import { limiterBlocks } from './limiter-view.js';
 import { tlcSection } from './tlc-view.js';
@@ -76,6 +77,7 @@ export function buildView(r: VerifyReport, traces: TraceSet, link: (fromRoot: st
     matrixSection(r, embeddedPaths, link, (status) => STATUS_TONE[status] ?? 'muted'),
     stageDetailSection(r, 'parity', 'Parity report', 'The XState machine\'s reachable states against the TLC state dump, and the action ↔ event ↔ script table.'),
     conformSection(r, conform, conformTrace !== undefined ? { path: conformTrace, anchor: traceAnchor(conformTrace), loaded: conformLoaded } : undefined),
+    g2Section(r),
     stageDetailSection(r, 'limiter', 'Limiter table', 'The ordered two-bucket limiter: transition-table rows and how many generated cases exercised each.'),
     ...(['explore', 'props', 'evidence'] as const).map((s) => stageDetailSection(r, s, `Stage: ${s}`, '')),
     tracesSection(traces, embedded, elsewhere),
@@ -149,6 +151,33 @@ function stageDetailSection(r: VerifyReport, stage: string, title: string, intro
     if (o.report?.details !== undefined) blocks.push(...detailBlocks(o.report.details, 2));
   }
   return { id: `stage-${stage}`, title, blocks };
+}
+
+const G2_TONE = { passed: 'ok', failed: 'bad', 'not-run': 'warn' } as const;
+
+/** The G2 matrix: one row per surface, the two verdict columns, the figures it measured. */
+function g2Section(r: VerifyReport): Section | null {
+  const s = r.g2 !== undefined ? r.g2 : g2Summary(r.stages);
+  const o = r.stages.find((x) => x.stage === 'g2');
+  if (!s || !o) return null;
+  const blocks: Block[] = [
+    { kind: 'p', text: 'Seed 003, gate G2: each surface on a real multi-shard Valkey, with two verdicts — errors, and silently wrong (judged against the known population, message ledger or keyspace, never by the absence of errors).' },
+    { kind: 'p', text: `${stageStatusText(o)}: ${o.status === 'passed' ? o.summary : (o.reason ?? o.summary)}`, tone: STATUS_TONE[o.status] ?? 'muted' },
+  ];
+  if (s.rows.length > 0)
+    blocks.push({
+      kind: 'table',
+      id: 'g2-matrix',
+      columns: ['row', 'surface', 'errors', 'silently wrong', 'figures'],
+      rows: s.rows.map((row) => [
+        { text: row.variant ? `${row.name} (${row.variant})` : row.name },
+        { text: row.surface },
+        { text: g2VerdictText(row.errors), tone: G2_TONE[row.errors.status] },
+        { text: g2VerdictText(row.silentlyWrong), tone: G2_TONE[row.silentlyWrong.status] },
+        { text: g2FiguresText(row) },
+      ]),
+    });
+  return { id: 'g2', title: 'G2 conformance matrix', blocks };
 }
 
 function conformSection(r: VerifyReport, s: ReturnType<typeof conformSummary>, trace: Parameters<typeof conformBlocks>[1]): Section | null {

@@ -9,6 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { loadManifest, type MutantManifest } from '../mutants/manifest.js';
 import { projectRoot } from '../project-root.js';
 import { conformSummary } from '../report/conform-summary.js';
+import { g2Summary } from '../report/g2-summary.js';
 import { mutationMatrix } from '../report/matrix.js';
 import { tlcSummary } from '../report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../report/verify-doc.js';
@@ -158,6 +159,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
     tlc: tlcSummary(outcomes),
     mutationMatrix: matrix,
     conform: conformSummary(outcomes),
+    g2: g2Summary(outcomes),
     traces: [...traces].sort(),
   };
 }

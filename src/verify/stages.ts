@@ -4,7 +4,7 @@
  */
 import type { Layer } from '../mutants/manifest.js';
 
-export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check'] as const;
+export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check', 'g2'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** verify's --topology values: the standalone node, the cluster (props: the runs crossing the door onto it), both. */
@@ -53,6 +53,7 @@ export const STAGES: readonly StageSpec[] = [
   { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'M1–M9 applied to the XState machine, killed by exploration' },
   { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },
   { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence complete and not stale (no Java needed)' },
+  { name: 'g2', argv: ['g2'], forwards: [], heavy: true, what: 'G2 conformance matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },
   { name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'every key the project\'s Lua scripts touch is declared in KEYS (key positions from Valkey 8\'s key specs)' },
 ];
 

@@ -63,6 +63,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['lua-check'],
   ['diff', 'a.json', 'b.json'],
   ['trace', 'import', 'x.json'],
+  ['g2'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
@@ -189,6 +190,11 @@ export const CATALOGUE: readonly Row[] = [
   { name: "trace replay: another spec's trace does not replay", argv: ['trace', 'replay', 'test/tlc/fixtures/values.dumptrace.json'], code: 3, line: /a trace of another spec \(system "tla"\): only the fencing system's traces replay/ },
   { name: "trace show --mermaid: another spec's trace is not drawn", argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--mermaid'], code: 64, line: usage('trace', /--mermaid and --svg draw the fencing system only/) },
   { name: 'trace import: an ITF trace with no states', argv: ['trace', 'import', '{file}'], file: '{"vars":[],"states":[]}', code: 3, line: /the ITF trace has no states/ },
+
+  // --- g2 (issue 12)
+  { name: 'g2: an unknown --row', argv: ['g2', '--row', 'nope'], code: 64, line: usage('g2', /unknown row 'nope' \(rows: registry, pubsub/) },
+  { name: 'g2: --repeat 0 is out of range', argv: ['g2', '--repeat', '0'], code: 64, line: usage('g2', /--repeat takes an integer from 1 to 30, got "0"/) },
+  { name: 'g2: an unknown variant', argv: ['g2', '--variant', 'presence=nope'], code: 64, line: usage('g2', /--variant takes ROW=VARIANT .* got 'presence=nope'/) },
 
   // --- diff (issue 14)
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },

@@ -1,0 +1,45 @@
+/**
+ * G2 registry row on a real 3-shard cluster: the scored-expiry index passes both columns; the SCAN
+ * design (the relay's scan_ready) raises no error and is silently partial; an index read path that
+ * skips attestation returns forged records. Each broken variant turns the row red.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTopology, type Topology } from '../../src/valkey/index.js';
+import { registryRow } from '../../src/g2/rows/registry.js';
+import { rowStatus, type RowContext } from '../../src/g2/types.js';
+
+let topology: Topology;
+let ctx: RowContext;
+beforeAll(async () => {
+  topology = await startTopology({ kind: 'cluster', shards: 3 }, { provider: 'native' });
+  ctx = { topology, repeat: 1, log: () => {} };
+});
+afterAll(async () => {
+  await topology?.stop();
+});
+
+it('the index design: every live runtime found, nothing expired or unattested returned, no error', async () => {
+  const r = await registryRow.run(ctx, 'index');
+  expect(r.errors, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
+  expect(r.silentlyWrong, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
+  expect(r.figures['index completeness min %']).toBe(100);
+  // The negative control: SCAN through the cluster client is partial and varies, with no error.
+  expect(r.figures['scan control completeness mean %']).toBeLessThan(80);
+  expect(r.figures['scan control distinct result sets']).toBeGreaterThan(1);
+});
+
+it('broken: SCAN discovery where the index is required → no error, silently wrong (red)', async () => {
+  await topology.flush();
+  const r = await registryRow.run(ctx, 'scan');
+  expect(r.errors).toEqual({ status: 'passed' });
+  expect(r.silentlyWrong.status).toBe('failed');
+  expect(rowStatus(r)).toBe('failed');
+  expect((r.silentlyWrong as { reason: string }).reason).toMatch(/missed live runtime/);
+});
+
+it('broken: the index read path without attestation → forged records returned (red)', async () => {
+  await topology.flush();
+  const r = await registryRow.run(ctx, 'index-no-attest');
+  expect(r.silentlyWrong.status).toBe('failed');
+  expect((r.silentlyWrong as { reason: string }).reason).toMatch(/not attested/);
+});

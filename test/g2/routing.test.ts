@@ -1,0 +1,43 @@
+/**
+ * G2 routing row on a real 3-shard cluster: every relay command family meets ASK (slot migrating)
+ * and MOVED (slot moved), seen raw on the old owner, and the cluster client authenticated as the
+ * least-privilege ACL user follows both with right results; what the user may not do is refused
+ * with NOPERM naming it. A client that does not follow redirects, or a user missing EVALSHA, is red.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTopology, type Topology } from '../../src/valkey/index.js';
+import { routingRow } from '../../src/g2/rows/routing.js';
+import { rowStatus, type RowContext } from '../../src/g2/types.js';
+
+let topology: Topology;
+let ctx: RowContext;
+beforeAll(async () => {
+  topology = await startTopology({ kind: 'cluster', shards: 3 }, { provider: 'native' });
+  ctx = { topology, repeat: 1, log: () => {} };
+});
+afterAll(async () => {
+  await topology?.stop();
+});
+
+it('every family follows ASK and MOVED with right results as the ACL user; refusals name what is missing', async () => {
+  const r = await routingRow.run(ctx, 'follow');
+  expect(r.errors, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
+  expect(r.silentlyWrong, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
+  expect(r.figures['MOVED seen raw']).toBe(r.figures.families);
+  expect(r.figures['ASK redirects followed']).toBeGreaterThan(0);
+  expect(r.figures['ACL refusals clear']).toBe('3/3');
+});
+
+it('broken: a client that does not follow redirects → errors (red)', async () => {
+  await topology.flush();
+  const r = await routingRow.run(ctx, 'no-follow');
+  expect(rowStatus(r)).toBe('failed');
+  expect((r.errors as { reason: string }).reason).toMatch(/ASK \d+|MOVED \d+/);
+});
+
+it('broken: the ACL user lacks EVALSHA → a clear NOPERM (red)', async () => {
+  await topology.flush();
+  const r = await routingRow.run(ctx, 'acl-missing-evalsha');
+  expect(rowStatus(r)).toBe('failed');
+  expect((r.errors as { reason: string }).reason).toMatch(/NOPERM User relay has no permissions to run the 'evalsha' command/);
+});
