@@ -8,12 +8,34 @@ const live = new Map<number, ServerRecord>();
 /** When each server this process spawned has exited and been reaped (its child 'exit' event). */
 const reaped = new Map<number, Promise<unknown>>();
 let installed = false;
+/**
+ * A signal arrived and the process is ending: the code still running in the meantime (a row that
+ * saw its servers die moves on to the next topology) must not leave new servers behind.
+ */
+let stopping = false;
+/** The reaping of servers killed because they were started while stopping. */
+const lateExits: Promise<unknown>[] = [];
 
 /** How long a signal waits for the killed servers to be reaped before the process ends. */
 const REAP_WAIT_MS = 500;
 
+/**
+ * From now on every server this process starts is killed as soon as it is tracked. The signal
+ * handler calls it when the signal will end the process (exported for the cleanup test's fixture).
+ */
+export function markStopping(): void {
+  stopping = true;
+}
+
 export function trackServer(rec: ServerRecord, exited?: Promise<unknown>): void {
   installHandlers();
+  if (stopping) {
+    // Spawned after the signal: killed at once, never handed to a caller that is being stopped;
+    // the signal's re-raise waits for it to be reaped too.
+    killRecordedSync(rec);
+    if (exited) lateExits.push(exited);
+    return;
+  }
   live.set(rec.pid, rec);
   if (exited) reaped.set(rec.pid, exited);
 }
@@ -52,6 +74,7 @@ function installHandlers(): void {
       // not end the process by its default action before the killed servers are reaped.
       if (ending) return;
       const exits = killAllOwnedSync();
+      if (process.listenerCount(sig) - signalExitListeners() === 1) markStopping();
       // If nobody else handles the signal, keep its default meaning: terminate. signal-exit's exit
       // hooks do not count as handling it: they too wait to be the sole listeners, so with both of us
       // listening nobody would end the process (issue 16: every command on the default provider,
@@ -61,10 +84,14 @@ function installHandlers(): void {
         ending = true;
         // Reap the killed servers first (briefly): a parent that dies before reaping leaves them as
         // zombies for init to collect, and they still show in the process table for a second or two.
-        void Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, REAP_WAIT_MS))]).then(() => {
+        const reap = (ps: Promise<unknown>[]) => Promise.race([Promise.all(ps), new Promise((r) => setTimeout(r, REAP_WAIT_MS))]);
+        void (async () => {
+          await reap(exits);
+          // Whatever the code still running started meanwhile is killed (and reaped) as well.
+          await reap([...killAllOwnedSync(), ...lateExits]);
           process.removeListener(sig, onSignal);
           process.kill(process.pid, sig);
-        });
+        })();
       }
     };
     process.on(sig, onSignal);

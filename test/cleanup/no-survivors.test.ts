@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -70,6 +70,21 @@ function childEnv(provider: Provider): NodeJS.ProcessEnv {
   return env;
 }
 
+/** valkey-server processes whose working directory lies under `dir` (the fixture's node dirs). */
+function serversUnder(dir: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('valkey-server')) continue;
+      if (realpathSync(`/proc/${name}/cwd`).startsWith(realpathSync(dir))) out.push(Number(name));
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return out;
+}
+
 function processGroup(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
@@ -120,6 +135,18 @@ describe('no valkey-server outlives the process that started it', () => {
       });
     });
   }
+
+  // A step that starts servers while a signal is ending the process (its previous servers just
+  // died, a G2 row moves on): they are killed as soon as they are spawned, never left behind.
+  it('servers started while a signal ends the process are killed at once', async () => {
+    await withChild('stopping', 'native', async ({ child }) => {
+      const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+      const { late } = JSON.parse(line) as { late: number[] | string };
+      expect(typeof late, 'the topology started as if nothing were stopping').toBe('string');
+      expect(listRecords().filter((rec) => isRunning(rec.pid)).map((r) => r.pid).filter((p) => !child.pid || p !== child.pid)).toHaveLength(2); // the first two only
+      expect(serversUnder(root).length, 'valkey-server processes running in the fixture\'s registry root').toBe(2);
+    });
+  });
 
   // verify stops a stage's process group by more than one path: the signal comes twice. The owner
   // must still reap the servers it killed before it ends; a parent that dies first leaves them as
