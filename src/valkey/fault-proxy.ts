@@ -12,6 +12,8 @@ export class FaultProxy {
   private server: Server | undefined;
   private readonly pairs = new Set<[Socket, Socket]>();
   private armed = false;
+  /** Replies dropped so far (dropNextReply() that happened). */
+  dropped = 0;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -29,6 +31,7 @@ export class FaultProxy {
       upstream.on('data', (chunk: Buffer) => {
         if (this.armed) {
           this.armed = false;
+          this.dropped += 1;
           this.cut(pair);
         } else if (!client.write(chunk)) {
           upstream.pause();
@@ -45,6 +48,18 @@ export class FaultProxy {
   /** The next reply the server sends (on any connection) is lost, with its connection. */
   dropNextReply(): void {
     this.armed = true;
+  }
+
+  /** Arms dropNextReply() and waits (at most `timeoutMs`) until a reply was dropped; false if none came. */
+  async dropOneReply(timeoutMs: number): Promise<boolean> {
+    const before = this.dropped;
+    this.dropNextReply();
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+      if (this.dropped > before) return true;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    this.disarm();
+    return this.dropped > before;
   }
 
   /** Cancels a dropNextReply() that has not happened yet. */

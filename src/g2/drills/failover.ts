@@ -68,7 +68,7 @@ async function pickVictim(topology: Topology, primaries: readonly Endpoint[], sk
   return topology.nodes.find((n) => n.port === v.port && n.host === v.host) ?? null;
 }
 
-function namesOnEvery(primaries: readonly Endpoint[], owner: (slot: number) => Endpoint, per: number, make: (i: number) => string, slotOf: (name: string) => number): Map<string, string[]> {
+export function namesOnEvery(primaries: readonly Endpoint[], owner: (slot: number) => Endpoint, per: number, make: (i: number) => string, slotOf: (name: string) => number): Map<string, string[]> {
   const out = new Map<string, string[]>(primaries.map((p) => [endpointKey(p), []]));
   for (let i = 0; [...out.values()].some((l) => l.length < per); i++) {
     const n = make(i);
@@ -118,9 +118,8 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     })();
     await sleep(600);
     // A reply lost on the way back from the victim (the call ran and was replicated), then the kill.
-    proxy.dropNextReply();
-    await sleep(60);
-    proxy.disarm();
+    // Waits for it (a loaded machine may take longer than usual to send the next call).
+    await proxy.dropOneReply(3_000);
     const tKill = Date.now();
     killedAt = tKill;
     process.kill(victim.pid, 'SIGKILL');
