@@ -5,5 +5,5 @@ export { GUARD_NAMES, SPEC_GUARD_NAMES, EFFECT_NAMES, GUARDS, EFFECTS, EFFECTS_O
 export type { GuardName, EffectName, SpecGuard, SpecEffect, GuardEnv } from './rules.js';
 export { fencingMachine, implementationsFor } from './machine.js';
 export type { FencingMachine, FencingOverrides } from './machine.js';
-export { nextState, applyEffect, enabledEvents, machineFor, snapshotOf, isEnabled } from './step.js';
+export { nextState, applyEffect, enabledEvents, machineFor, snapshotOf, isEnabled, inertScope } from './step.js';
 export type { FencingSnapshot } from './step.js';

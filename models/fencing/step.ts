@@ -40,7 +40,7 @@ export function isEnabled(snapshot: FencingSnapshot, ev: FencingEvent): boolean 
  * `transition()` helper builds a fresh actor per call, ~20x slower.)
  */
 const inert = createEmptyActor();
-const scope = {
+export const inertScope = {
   self: inert,
   logger: () => {},
   id: '',
@@ -57,7 +57,7 @@ export function nextState(s: FencingState, ev: FencingEvent, bounds: FencingBoun
   const machine = machineFor(bounds, overrides);
   const snap = snapshotOf(machine, s);
   if (!isEnabled(snap, ev)) return null;
-  return machine.transition(snap, ev, scope).context;
+  return machine.transition(snap, ev, inertScope).context;
 }
 
 /** Every event (with every pod) enabled in `s`, in allEvents order. */

@@ -9,9 +9,8 @@
  * selection (enabled.ts), states looked up by a packed integer before their canonical key
  * (state-index.ts). docs/model.md, "Exploration".
  */
-import { createEmptyActor } from 'xstate';
 import { initialState, type FencingBounds, type FencingState } from '../fencing/state.js';
-import { allEvents, eventLabel, snapshotOf, type FencingEvent, type FencingMachine, type FencingSnapshot } from '../../models/fencing/index.js';
+import { allEvents, eventLabel, inertScope, snapshotOf, type FencingEvent, type FencingMachine, type FencingSnapshot } from '../../models/fencing/index.js';
 import { enabledPlans } from './enabled.js';
 import { StateIndex } from './state-index.js';
 
@@ -44,20 +43,6 @@ export interface Walk {
   readonly via: readonly number[];
 }
 
-/** The inert actor scope of models/fencing/step.ts: every effect is an `assign`, nothing to execute. */
-const inert = createEmptyActor();
-const scope = {
-  self: inert,
-  logger: () => {},
-  id: '',
-  sessionId: 'fencing-model',
-  defer: () => {},
-  system: inert.system,
-  stopChild: () => {},
-  emit: () => {},
-  actionExecutor: () => {},
-} as unknown as Parameters<FencingMachine['transition']>[2];
-
 /** States whose every event is also asked of `snapshot.can` (a cheap runtime check of enabled.ts). */
 const CHECKED_WITH_CAN = 256;
 
@@ -87,7 +72,7 @@ export function walk(machine: FencingMachine, bounds: FencingBounds, opts: WalkO
     for (const { index: e, event, enabled } of plan) {
       if (!enabled(snap)) continue;
       if (++transitions > limit) throw new ExplorationLimitError(`exploration exceeded ${limit} transitions`);
-      const next = machine.transition(snap, event, scope);
+      const next = machine.transition(snap, event, inertScope);
       // xstate returns the very snapshot when it selects no transition: the selection disagreed.
       if (next === snap) throw new Error(`enabled.ts admits ${eventLabel(event)} where the machine refuses it (${keys[i]})`);
       const j = index.intern(next.context);

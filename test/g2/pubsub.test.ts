@@ -3,23 +3,15 @@
  * a subscriber that does not resubscribe after CLIENT KILL, or ignores a slot move, raises no error
  * and silently loses messages (red).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTopology, type Topology } from '../../src/valkey/index.js';
+import { expect, it } from 'vitest';
 import { pubsubRow } from '../../src/g2/rows/pubsub.js';
-import { rowStatus, type RowContext } from '../../src/g2/types.js';
+import { rowStatus } from '../../src/g2/types.js';
+import { clusterForRows } from './support.js';
 
-let topology: Topology;
-let ctx: RowContext;
-beforeAll(async () => {
-  topology = await startTopology({ kind: 'cluster', shards: 3 }, { provider: 'native' });
-  ctx = { topology, repeat: 1, log: () => {} };
-});
-afterAll(async () => {
-  await topology?.stop();
-});
+const fixture = clusterForRows();
 
 it('resubscribing subscriber: every counted message delivered once, across kill and migration; patterns hear every node', async () => {
-  const r = await pubsubRow.run(ctx, 'resubscribe');
+  const r = await pubsubRow.run(fixture.ctx(), 'resubscribe');
   expect(r.errors, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
   expect(r.silentlyWrong, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
   expect(r.figures.shards).toBe(3);
@@ -29,13 +21,13 @@ it('resubscribing subscriber: every counted message delivered once, across kill 
 });
 
 it('broken: no resubscribe after a forced disconnect → silently wrong (red)', async () => {
-  const r = await pubsubRow.run(ctx, 'no-resubscribe');
+  const r = await pubsubRow.run(fixture.ctx(), 'no-resubscribe');
   expect(rowStatus(r)).toBe('failed');
   expect((r.silentlyWrong as { reason: string }).reason).toMatch(/did not come back|no subscriber/);
 });
 
 it('broken: a subscriber that ignores a slot move → silently wrong (red)', async () => {
-  const r = await pubsubRow.run(ctx, 'ignore-moved');
+  const r = await pubsubRow.run(fixture.ctx(), 'ignore-moved');
   expect(rowStatus(r)).toBe('failed');
   expect((r.silentlyWrong as { reason: string }).reason).toMatch(/migration/);
 });

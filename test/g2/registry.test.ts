@@ -3,23 +3,15 @@
  * design (the relay's scan_ready) raises no error and is silently partial; an index read path that
  * skips attestation returns forged records. Each broken variant turns the row red.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTopology, type Topology } from '../../src/valkey/index.js';
+import { expect, it } from 'vitest';
 import { registryRow } from '../../src/g2/rows/registry.js';
-import { rowStatus, type RowContext } from '../../src/g2/types.js';
+import { rowStatus } from '../../src/g2/types.js';
+import { clusterForRows } from './support.js';
 
-let topology: Topology;
-let ctx: RowContext;
-beforeAll(async () => {
-  topology = await startTopology({ kind: 'cluster', shards: 3 }, { provider: 'native' });
-  ctx = { topology, repeat: 1, log: () => {} };
-});
-afterAll(async () => {
-  await topology?.stop();
-});
+const fixture = clusterForRows();
 
 it('the index design: every live runtime found, nothing expired or unattested returned, no error', async () => {
-  const r = await registryRow.run(ctx, 'index');
+  const r = await registryRow.run(fixture.ctx(), 'index');
   expect(r.errors, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
   expect(r.silentlyWrong, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
   expect(r.figures['index completeness min %']).toBe(100);
@@ -29,8 +21,8 @@ it('the index design: every live runtime found, nothing expired or unattested re
 });
 
 it('broken: SCAN discovery where the index is required → no error, silently wrong (red)', async () => {
-  await topology.flush();
-  const r = await registryRow.run(ctx, 'scan');
+  await fixture.topology().flush();
+  const r = await registryRow.run(fixture.ctx(), 'scan');
   expect(r.errors).toEqual({ status: 'passed' });
   expect(r.silentlyWrong.status).toBe('failed');
   expect(rowStatus(r)).toBe('failed');
@@ -38,8 +30,8 @@ it('broken: SCAN discovery where the index is required → no error, silently wr
 });
 
 it('broken: the index read path without attestation → forged records returned (red)', async () => {
-  await topology.flush();
-  const r = await registryRow.run(ctx, 'index-no-attest');
+  await fixture.topology().flush();
+  const r = await registryRow.run(fixture.ctx(), 'index-no-attest');
   expect(r.silentlyWrong.status).toBe('failed');
   expect((r.silentlyWrong as { reason: string }).reason).toMatch(/not attested/);
 });

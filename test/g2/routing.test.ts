@@ -4,23 +4,15 @@
  * least-privilege ACL user follows both with right results; what the user may not do is refused
  * with NOPERM naming it. A client that does not follow redirects, or a user missing EVALSHA, is red.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTopology, type Topology } from '../../src/valkey/index.js';
+import { expect, it } from 'vitest';
 import { routingRow } from '../../src/g2/rows/routing.js';
-import { rowStatus, type RowContext } from '../../src/g2/types.js';
+import { rowStatus } from '../../src/g2/types.js';
+import { clusterForRows } from './support.js';
 
-let topology: Topology;
-let ctx: RowContext;
-beforeAll(async () => {
-  topology = await startTopology({ kind: 'cluster', shards: 3 }, { provider: 'native' });
-  ctx = { topology, repeat: 1, log: () => {} };
-});
-afterAll(async () => {
-  await topology?.stop();
-});
+const fixture = clusterForRows();
 
 it('every family follows ASK and MOVED with right results as the ACL user; refusals name what is missing', async () => {
-  const r = await routingRow.run(ctx, 'follow');
+  const r = await routingRow.run(fixture.ctx(), 'follow');
   expect(r.errors, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
   expect(r.silentlyWrong, JSON.stringify(r.figures)).toEqual({ status: 'passed' });
   expect(r.figures['MOVED seen raw']).toBe(r.figures.families);
@@ -29,15 +21,15 @@ it('every family follows ASK and MOVED with right results as the ACL user; refus
 });
 
 it('broken: a client that does not follow redirects → errors (red)', async () => {
-  await topology.flush();
-  const r = await routingRow.run(ctx, 'no-follow');
+  await fixture.topology().flush();
+  const r = await routingRow.run(fixture.ctx(), 'no-follow');
   expect(rowStatus(r)).toBe('failed');
   expect((r.errors as { reason: string }).reason).toMatch(/ASK \d+|MOVED \d+/);
 });
 
 it('broken: the ACL user lacks EVALSHA → a clear NOPERM (red)', async () => {
-  await topology.flush();
-  const r = await routingRow.run(ctx, 'acl-missing-evalsha');
+  await fixture.topology().flush();
+  const r = await routingRow.run(fixture.ctx(), 'acl-missing-evalsha');
   expect(rowStatus(r)).toBe('failed');
   expect((r.errors as { reason: string }).reason).toMatch(/NOPERM User relay has no permissions to run the 'evalsha' command/);
 });
