@@ -11,4 +11,5 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   gate: () => import('./gate.bench.js'),
   luacheck: () => import('./luacheck.bench.js'),
   g2: () => import('./g2.bench.js'),
+  replication: () => import('./replication.bench.js'),
 };

@@ -20,6 +20,7 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   trace: () => import('./commands/trace.js'),
   verify: () => import('./commands/verify.js'),
   g2: () => import('./commands/g2.js'),
+  replication: () => import('./commands/replication.js'),
   diff: () => import('./commands/diff.js'),
   bench: () => import('./commands/bench.js'),
   'lua-check': () => import('./commands/lua-check.js'),

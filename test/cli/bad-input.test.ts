@@ -64,6 +64,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['diff', 'a.json', 'b.json'],
   ['trace', 'import', 'x.json'],
   ['g2'],
+  ['replication'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
@@ -195,6 +196,15 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'g2: an unknown --row', argv: ['g2', '--row', 'nope'], code: 64, line: usage('g2', /unknown row 'nope' \(rows: registry, pubsub/) },
   { name: 'g2: --repeat 0 is out of range', argv: ['g2', '--repeat', '0'], code: 64, line: usage('g2', /--repeat takes an integer from 1 to 30, got "0"/) },
   { name: 'g2: an unknown variant', argv: ['g2', '--variant', 'presence=nope'], code: 64, line: usage('g2', /--variant takes ROW=VARIANT .* got 'presence=nope'/) },
+
+  // --- replication drill (issue 17)
+  { name: 'replication: an unknown --variant', argv: ['replication', '--variant', 'nope'], code: 64, line: usage('replication', /unknown variant 'nope' \(variants: wait, none, wait0\)/) },
+  { name: 'replication: --wait-timeout-ms 0 is out of range', argv: ['replication', '--wait-timeout-ms', '0'], code: 64, line: usage('replication', /--wait-timeout-ms takes an integer from 1 to 5000, got "0"/) },
+  { name: 'replication: a non-numeric --wait-timeout-ms', argv: ['replication', '--wait-timeout-ms', 'x'], code: 64, line: usage('replication', /--wait-timeout-ms takes an integer/) },
+  { name: 'replication: --cut-ms 99999 is out of range', argv: ['replication', '--cut-ms', '99999'], code: 64, line: usage('replication', /--cut-ms takes an integer from 0 to 5000, got "99999"/) },
+  { name: 'replication: a negative --cut-ms', argv: ['replication', '--cut-ms=-1'], code: 64, line: usage('replication', /--cut-ms takes an integer from 0 to 5000, got "-1"/) },
+  { name: 'replication: an unknown --provider', argv: ['replication', '--provider', 'x'], code: 64, line: usage('replication', /unknown provider 'x'/) },
+  { name: 'replication: a positional argument', argv: ['replication', 'extra'], code: 64, line: usage('replication', /Unexpected argument 'extra'/) },
 
   // --- diff (issue 14)
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },

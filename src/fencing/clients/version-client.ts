@@ -6,6 +6,7 @@ import { evalScript } from '../../scripts/index.js';
 import type { ValkeyClient } from '../../valkey/index.js';
 import type { Phase } from '../state.js';
 import { sessionKeys, type SessionRef } from '../keys.js';
+import { evalConfirmed, type ConfirmOptions } from '../../replication/confirm.js';
 import { KEYS_OF, type FencingOp, type FencingScriptName, type FencingScripts } from '../scripts.js';
 import {
   int,
@@ -43,6 +44,14 @@ export interface ClientContext {
   readonly session: SessionRef;
   /** Called before every script call (T3 bookkeeping, tracing). */
   readonly onCall?: (call: ScriptCall) => void;
+  /**
+   * Opt-in remedy of issue 17 (default off: every call is a plain EVALSHA, as before). Each script
+   * call is followed by `WAIT <replicas> <timeoutMs>` on the node that ran it; a reply is returned
+   * only when WAIT confirms it, else the call fails with ReplicaUnconfirmedError (an
+   * OutcomeUnknownError): an acquire's generation is then never handed out. Every op, not only
+   * acquire: a release or a 'held' answer read from a primary may vanish in a failover too.
+   */
+  readonly confirmReplicas?: ConfirmOptions;
 }
 
 export function fencingClient(version: Phase, ctx: ClientContext): FencingClient {
@@ -51,7 +60,10 @@ export function fencingClient(version: Phase, ctx: ClientContext): FencingClient
     const script: FencingScriptName = `${version}/${op}`;
     const declared = KEYS_OF[version][op].map((role) => keys[role]);
     ctx.onCall?.({ script, keys: declared });
-    return evalScript(ctx.conn, ctx.scripts.get(script), declared, args).then((raw) => ({ raw, script }));
+    const run = ctx.confirmReplicas
+      ? evalConfirmed(ctx.conn, ctx.scripts.get(script), declared, args, ctx.confirmReplicas)
+      : evalScript(ctx.conn, ctx.scripts.get(script), declared, args);
+    return run.then((raw) => ({ raw, script }));
   };
   return {
     version,

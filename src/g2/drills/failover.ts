@@ -86,6 +86,8 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
   const proxy = await new FaultProxy(victim).start();
   const seeds = map.primaries.filter((p) => endpointKey(p) !== vKey);
   const conn = createClient({ kind: 'cluster', seeds }, { natMap: { [vKey]: { host: '127.0.0.1', port: proxy.port } } });
+  // Publishes go around the proxy: the reply it drops must be a fencing call's, the one a re-sending client gets wrong.
+  const pubConn = createClient({ kind: 'cluster', seeds });
   const sessions = namesOnEvery(map.primaries, map.owner, opts.sessionsPerShard ?? 3, (i) => `s${i}`, (s) => keySlot(newLeaseKey({ community: opts.community, session: s })));
   const topics = namesOnEvery(map.primaries, map.owner, 2, (i) => `buzz:${opts.community}:channel:${i}`, keySlot);
   const victimSessions = new Set(sessions.get(vKey)!);
@@ -107,7 +109,7 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
           allTopics.map(async (t) => {
             const payload = `drill#${++n}`;
             // A publish whose reply was lost may have been delivered: receivers -1 (unknown); one never sent is left out.
-            const receivers = await conn.spublish(t, payload).then(Number, (err: unknown) => (outcomeOfFailure(err).outcome === 'unknown' ? -1 : null));
+            const receivers = await pubConn.spublish(t, payload).then(Number, (err: unknown) => (outcomeOfFailure(err).outcome === 'unknown' ? -1 : null));
             if (receivers === null) return;
             if (receivers >= 1 && Date.now() > killedAt) back.add(t);
             published.push({ topic: t, payload, receivers, phase: victimTopics.includes(t) ? 'victim' : 'other', expectSubscribed: true });
@@ -119,7 +121,8 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     await sleep(600);
     // A reply lost on the way back from the victim (the call ran and was replicated), then the kill.
     // Waits for it (a loaded machine may take longer than usual to send the next call).
-    await proxy.dropOneReply(3_000);
+    // Then a moment for its caller to see the connection go (the call must end before the kill).
+    if (await proxy.dropOneReply(3_000)) await sleep(100);
     const tKill = Date.now();
     killedAt = tKill;
     process.kill(victim.pid, 'SIGKILL');
@@ -194,6 +197,7 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     publishing = false;
     await sub.close().catch(() => undefined);
     await closeClient(conn);
+    await closeClient(pubConn);
     await proxy.stop();
   }
 }

@@ -8,6 +8,7 @@
 import type { ValkeyClient } from '../../valkey/index.js';
 import { cClient, type FencingClient } from '../../fencing/clients/index.js';
 import type { FencingScripts } from '../../fencing/scripts.js';
+import type { ConfirmOptions } from '../../replication/confirm.js';
 import type { SessionRef } from '../../fencing/keys.js';
 import { sleep } from '../stats.js';
 import { outcomeOfFailure, outcomeOfReply, type CallRecord, type Op, type Reply } from './outcomes.js';
@@ -18,6 +19,8 @@ export interface LoopOptions {
   readonly resend: boolean;
   /** Pause between calls of one session (ms). */
   readonly pauseMs: number;
+  /** The replication remedy (issue 17): every call confirmed by WAIT, else reported unknown. */
+  readonly confirmReplicas?: ConfirmOptions;
 }
 
 export interface SessionLoop {
@@ -40,7 +43,7 @@ async function once(client: FencingClient, op: Op, owner: string, gen: number | 
 
 export function startSessionLoop(conn: ValkeyClient, scripts: FencingScripts, ref: SessionRef, opts: LoopOptions): SessionLoop {
   const session = ref.session;
-  const client = cClient({ conn, scripts, session: ref });
+  const client = cClient({ conn, scripts, session: ref, ...(opts.confirmReplicas ? { confirmReplicas: opts.confirmReplicas } : {}) });
   const calls: CallRecord[] = [];
   const errors: string[] = [];
   let running = true;

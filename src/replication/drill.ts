@@ -1,0 +1,218 @@
+/**
+ * The replication drill of issue 17 on a 3-primary, 1-replica-each cluster: the fencing C scripts
+ * loop on sessions of every shard (the g2 failover drill's loop and judge) while one primary's
+ * replication link is cut for real (link.ts), the primary is SIGKILLed by its PID and its lagging
+ * replica takes over at once (CLUSTER FAILOVER TAKEOVER). Everything the old primary acknowledged
+ * after the cut is gone: without the remedy the new primary issues those generations again; with it
+ * (WAIT after every call) none of them was ever handed out. A replica of another shard is then
+ * moved to the new primary (CLUSTER REPLICATE), so the remedy can confirm writes again and the
+ * drill shows it does.
+ */
+import { closeClient, createClient, nodeClient, type NodeInfo, type Topology } from '../valkey/index.js';
+import { waitUntil } from '../valkey/wait.js';
+import { keySlot } from '../slots/index.js';
+import { newGenerationKey, newLeaseKey } from '../fencing/keys.js';
+import type { FencingScripts } from '../fencing/scripts.js';
+import { currentSlotMap, endpointKey, type Endpoint } from '../g2/cluster-map.js';
+import { sleep } from '../g2/stats.js';
+import { judgeSession } from '../g2/drills/judge.js';
+import { startSessionLoop } from '../g2/drills/loop.js';
+import { namesOnEvery } from '../g2/drills/failover.js';
+import type { CallRecord } from '../g2/drills/outcomes.js';
+import type { ConfirmOptions } from './confirm.js';
+import { routeThroughProxy } from './link.js';
+
+export interface ReplicationDrillOptions {
+  /** Fresh per drill: every drill starts from empty counters. */
+  readonly community: string;
+  /** The remedy, or null: the scripts as they ship (no WAIT). */
+  readonly confirm: ConfirmOptions | null;
+  /** How long the link is down before the kill (the issue measured 500 ms). */
+  readonly cutMs?: number;
+  readonly sessionsPerShard?: number;
+  /** Each phase as it starts (progress lines). */
+  readonly log?: (line: string) => void;
+}
+
+export interface ReplicationDrillResult {
+  readonly victim: string;
+  readonly newPrimary: string;
+  /** A replica of another shard was moved to the new primary (the remedy can confirm again). */
+  readonly redundancyRestored: boolean;
+  readonly calls: number;
+  readonly outcomes: Readonly<Record<'applied' | 'refused' | 'unknown', number>>;
+  /** Unknown because WAIT did not confirm the replica (the remedy's own verdict). */
+  readonly unconfirmed: number;
+  /** Acquires on the victim's sessions told "applied" after the cut: what the failover loses. */
+  readonly appliedAfterCut: number;
+  /** Acquires on the victim's sessions told "applied" after the takeover. */
+  readonly appliedAfterTakeover: number;
+  readonly generations: number;
+  /** Generations told "applied" to two different calls (counted over every call, past the judge's first finding). */
+  readonly duplicates: number;
+  /** A lease whose release was told "applied" seen held again (the issue's "a lease that had been released came back"). */
+  readonly releasedLeasesBack: number;
+  /** Why the victim's sessions' calls failed, by reason (first 90 characters), count. */
+  readonly failureReasons: Readonly<Record<string, number>>;
+  readonly findings: string[];
+  readonly errors: string[];
+  /** Kill → the first reply on every victim session. */
+  readonly resumeMs: number | null;
+}
+
+export const RESUME_BOUND_MS = 20_000;
+
+async function onlineReplicas(primary: Endpoint): Promise<Endpoint[]> {
+  const c = nodeClient(primary);
+  try {
+    const info = await c.info('replication');
+    return [...info.matchAll(/^slave\d+:ip=([^,]+),port=(\d+),state=online/gm)].map((m) => ({ host: m[1]!, port: Number(m[2]) }));
+  } finally {
+    await closeClient(c);
+  }
+}
+
+const nodeAt = (topology: Topology, e: Endpoint): NodeInfo | undefined => topology.nodes.find((n) => n.host === e.host && n.port === e.port);
+
+async function adminCall(e: Endpoint, ...args: string[]): Promise<unknown> {
+  const c = nodeClient(e);
+  try {
+    return await c.call(args[0]!, ...args.slice(1));
+  } finally {
+    await closeClient(c);
+  }
+}
+
+function duplicateGenerations(calls: readonly CallRecord[]): number {
+  const seen = new Map<number, number>();
+  for (const c of calls) if (c.reply?.kind === 'ok') seen.set(c.reply.gen, (seen.get(c.reply.gen) ?? 0) + 1);
+  return [...seen.values()].filter((n) => n > 1).length;
+}
+
+function releasedSeenAgain(calls: readonly CallRecord[]): number {
+  const released = new Set<string>();
+  let back = 0;
+  for (const c of calls) {
+    if (c.op === 'release' && c.reply?.kind === 'released') released.add(`${c.owner}:${c.gen}`);
+    if (c.reply?.kind === 'held' && released.has(`${c.reply.owner}:${c.reply.gen}`)) back++;
+  }
+  return back;
+}
+
+/** null when no primary has a replica left to take over. */
+export async function replicationDrill(topology: Topology, scripts: FencingScripts, opts: ReplicationDrillOptions): Promise<ReplicationDrillResult | null> {
+  const map = await currentSlotMap(topology);
+  const primaries = [...map.primaries].sort((a, b) => a.port - b.port);
+  const withReplicas = await Promise.all(primaries.map(async (p) => ({ p, replicas: await onlineReplicas(p) })));
+  const pick = withReplicas.find((x) => x.replicas.length > 0);
+  if (!pick) return null;
+  const victim = nodeAt(topology, pick.p);
+  const replica = pick.replicas[0]!;
+  if (victim?.pid === undefined) return null;
+  const donor = withReplicas.find((x) => x.p !== pick.p && x.replicas.length > 0)?.replicas[0] ?? null;
+  const vKey = endpointKey(victim);
+
+  const t0 = Date.now();
+  const log = (what: string) => opts.log?.(`[replication] +${Date.now() - t0} ms ${what}`);
+  log(`routing ${endpointKey(replica)}'s replication link from ${vKey} through a proxy`);
+  const link = await routeThroughProxy(victim, replica);
+  log('link through the proxy; sessions start');
+  const others = primaries.filter((p) => endpointKey(p) !== vKey);
+  // The drill's client talks to the primary directly: only the replication link passes the proxy.
+  const conn = createClient({ kind: 'cluster', seeds: others }, { natMap: link.natMap });
+  const slotOf = (s: string) => keySlot(newLeaseKey({ community: opts.community, session: s }));
+  const sessions = namesOnEvery(map.primaries, map.owner, opts.sessionsPerShard ?? 3, (i) => `s${i}`, slotOf);
+  const victimSessions = new Set(sessions.get(vKey)!);
+  const loopOpts = { resend: false, pauseMs: 10, ...(opts.confirm ? { confirmReplicas: opts.confirm } : {}) };
+  const loops = [...sessions.values()].flat().map((s) => startSessionLoop(conn, scripts, { community: opts.community, session: s }, loopOpts));
+  const errors: string[] = [];
+  let redundancyRestored = false;
+  let tKill = Number.POSITIVE_INFINITY;
+  let tTakeover = Number.POSITIVE_INFINITY;
+  try {
+    await sleep(600);
+    await link.cut();
+    log('link cut');
+    await sleep(opts.cutMs ?? 500);
+    tKill = Date.now();
+    process.kill(victim.pid, 'SIGKILL');
+    // Immediate promotion with what the replica has (no vote, no wait for the node timeout).
+    await adminCall(replica, 'CLUSTER', 'FAILOVER', 'TAKEOVER');
+    const rc = nodeClient(replica);
+    try {
+      for (const deadline = Date.now() + RESUME_BOUND_MS; ; await sleep(20)) {
+        if (((await rc.call('ROLE')) as unknown[])[0] === 'master') break;
+        if (Date.now() > deadline) throw new Error(`${endpointKey(replica)} did not become a primary within ${RESUME_BOUND_MS} ms`);
+      }
+      tTakeover = Date.now();
+      log(`killed ${vKey}; ${endpointKey(replica)} took over`);
+      if (donor) {
+        const id = String(await rc.call('CLUSTER', 'MYID'));
+        // Refused ("can only replicate a master") until the donor has heard of the promotion by gossip.
+        await waitUntil(`${endpointKey(donor)} to accept CLUSTER REPLICATE`, async () => (await adminCall(donor, 'CLUSTER', 'REPLICATE', id)) === 'OK', RESUME_BOUND_MS, 20);
+        // Online is enough: WAIT confirms each write. (waitReplicasInSync wants the offsets equal,
+        // which the replica's once-a-second ACK rarely shows while the sessions keep writing.)
+        await waitUntil(`${endpointKey(donor)} to replicate ${endpointKey(replica)}`, async () => (await onlineReplicas(replica)).length > 0, RESUME_BOUND_MS, 20);
+        redundancyRestored = true;
+        log(`${endpointKey(donor)} moved to the new primary, online`);
+      }
+    } finally {
+      await closeClient(rc);
+    }
+    const resumed = () => [...victimSessions].every((s) => loops.find((l) => l.session === s)!.calls.some((c) => c.reply && c.startedAt > tTakeover));
+    for (const deadline = tKill + RESUME_BOUND_MS; Date.now() < deadline && !resumed(); ) await sleep(50);
+    log(resumed() ? 'every victim session answered again' : 'the victim sessions did not all answer again');
+    await sleep(600);
+  } finally {
+    await Promise.all(loops.map((l) => l.stop()));
+    log('sessions stopped');
+    await closeClient(conn);
+    await link.close();
+  }
+
+  log('judging');
+  const calls: CallRecord[] = loops.flatMap((l) => l.calls);
+  errors.push(...loops.flatMap((l) => l.errors));
+  const findings: string[] = [];
+  let generations = 0;
+  // The real keyspace, read from the primaries that serve it now.
+  const reader = createClient({ kind: 'cluster', seeds: [...others, replica] });
+  try {
+    for (const l of loops) {
+      const ref = { community: opts.community, session: l.session };
+      const [lease, counter] = [await reader.get(newLeaseKey(ref)), await reader.get(newGenerationKey(ref))];
+      const at = lease?.lastIndexOf(':') ?? -1;
+      const v = judgeSession(l.session, l.calls, { lease: lease && at > 0 ? { owner: lease.slice(0, at), gen: Number(lease.slice(at + 1)) } : null, counter: Number(counter ?? 0) });
+      findings.push(...v.findings);
+      generations += new Set(v.issued).size;
+    }
+  } finally {
+    await closeClient(reader);
+  }
+  const firstAfter = [...victimSessions].map((s) => loops.find((l) => l.session === s)!.calls.find((c) => c.reply && c.startedAt > tTakeover)?.endedAt);
+  const resumeMs = firstAfter.every((t) => t !== undefined) ? Math.max(...firstAfter.map((t) => t! - tKill)) : null;
+  if (resumeMs === null) errors.push(`the sessions on ${vKey}'s slots got no reply within ${RESUME_BOUND_MS} ms of the takeover`);
+  const count = (o: CallRecord['outcome']) => calls.filter((c) => c.outcome === o).length;
+  const victimAcquiresOk = calls.filter((c) => victimSessions.has(c.session) && c.op === 'acquire' && c.reply?.kind === 'ok');
+  return {
+    victim: vKey,
+    newPrimary: endpointKey(replica),
+    redundancyRestored,
+    calls: calls.length,
+    outcomes: { applied: count('applied'), refused: count('refused'), unknown: count('unknown') },
+    unconfirmed: calls.filter((c) => c.outcome === 'unknown' && /WAIT/.test(c.failure ?? '')).length,
+    appliedAfterCut: victimAcquiresOk.filter((c) => c.endedAt > link.cutAt! && c.endedAt <= tKill).length,
+    appliedAfterTakeover: victimAcquiresOk.filter((c) => c.startedAt > tTakeover).length,
+    generations,
+    duplicates: loops.reduce((n, l) => n + duplicateGenerations(l.calls), 0),
+    releasedLeasesBack: loops.reduce((n, l) => n + releasedSeenAgain(l.calls), 0),
+    failureReasons: calls.filter((c) => victimSessions.has(c.session) && c.failure).reduce<Record<string, number>>((m, c) => {
+      const k = c.failure!.slice(0, 90);
+      m[k] = (m[k] ?? 0) + 1;
+      return m;
+    }, {}),
+    findings,
+    errors,
+    resumeMs,
+  };
+}
