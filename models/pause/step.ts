@@ -1,0 +1,58 @@
+/**
+ * Steps of the pause machine over plain PauseModelState values: successors come from the machine's
+ * own `transition`, enabledness from `snapshot.can`, the hot read from the machine's (possibly
+ * overridden) Read_FailClosed guard.
+ */
+import { createEmptyActor } from 'xstate';
+import type { PauseBounds, PauseModelState, Replica } from '../../src/pause/model-state.js';
+import { candidateEvents, type PauseModelEvent } from './events.js';
+import { pauseImplementations, pauseMachine, type PauseMachine, type PauseOverrides } from './machine.js';
+
+export type PauseSnapshot = ReturnType<PauseMachine['resolveState']>;
+
+/** The machine for these constants with these overrides applied via provide(). */
+export function pauseMachineFor(bounds: PauseBounds, overrides?: PauseOverrides): PauseMachine {
+  return pauseMachine.provide(pauseImplementations(bounds, overrides));
+}
+
+export function pauseSnapshotOf(machine: PauseMachine, s: PauseModelState): PauseSnapshot {
+  return machine.resolveState({ value: 'running', context: s });
+}
+
+// Every effect is an `assign`, which transition() applies itself: an inert scope suffices (as models/fencing).
+const inert = createEmptyActor();
+const inertScope = {
+  self: inert, logger: () => {}, id: '', sessionId: 'pause-model', defer: () => {}, system: inert.system,
+  stopChild: () => {}, emit: () => {}, actionExecutor: () => {},
+} as unknown as Parameters<PauseMachine['transition']>[2];
+
+export interface PauseStep {
+  readonly event: PauseModelEvent;
+  readonly state: PauseModelState;
+}
+
+/** Every enabled action instance of `s` and its successor, in candidateEvents order. */
+export function pauseSuccessors(machine: PauseMachine, bounds: PauseBounds, s: PauseModelState): PauseStep[] {
+  const snap = pauseSnapshotOf(machine, s);
+  const out: PauseStep[] = [];
+  for (const event of candidateEvents(s, bounds)) {
+    if (!snap.can(event)) continue;
+    const next = machine.transition(snap, event, inertScope);
+    // xstate hands back the very snapshot when it selects no transition: `can` and `transition` disagreed.
+    if (next === snap) throw new Error(`pause machine: can() admits ${event.type} where transition() selects nothing`);
+    out.push({ event, state: next.context });
+  }
+  return out;
+}
+
+export interface PauseAnswer {
+  readonly served: boolean;
+  readonly paused: boolean;
+}
+
+/** The spec's `Answer(r)`, read through the machine's Read_FailClosed implementation (so a mutant changes it). */
+export function pauseAnswer(machine: PauseMachine, s: PauseModelState, r: Replica): PauseAnswer {
+  const failClosed = machine.implementations.guards['Read_FailClosed'] as (a: { context: PauseModelState; event: PauseModelEvent }) => boolean;
+  if (failClosed({ context: s, event: { type: 'Read', r } })) return { served: false, paused: false };
+  return { served: true, paused: s.snap[r]?.paused ?? false };
+}

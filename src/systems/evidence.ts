@@ -1,0 +1,139 @@
+/**
+ * Committed TLC evidence of any ModelSystem (evidence/tlc/<system>/): TLC's counts, its reachable
+ * states as the system's canonical keys (base.states.txt) and each mutant's violated invariant and
+ * trace length, pinned to the SHA-256 of the spec and config TLC ran. Same schema as the fencing
+ * evidence (src/tlc/evidence.ts) minus its fencing-only parts (edges, traces).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { projectRoot } from '../project-root.js';
+import { sha256File, sha256Text } from '../tlc/config.js';
+import { parseStateDumpWith } from '../tlc/dump.js';
+import { TlcOutputError } from '../tlc/errors.js';
+import { tlcArgs, type TlcRun } from '../tlc/run.js';
+import type { ModelSystem, SystemMutant } from './system.js';
+
+export const SYSTEM_EVIDENCE_SCHEMA = 'fencecheck.tlc-evidence/1' as const;
+
+export interface SystemEvidence {
+  readonly schema: typeof SYSTEM_EVIDENCE_SCHEMA;
+  readonly system: string;
+  /** `base` or a mutant id. */
+  readonly run: string;
+  readonly spec: string;
+  readonly specSha256: string;
+  readonly config: string;
+  readonly configSha256: string;
+  readonly tlcVersion: string;
+  readonly bounds: unknown;
+  readonly invariants: readonly string[];
+  readonly command: string;
+  readonly outcome: string;
+  readonly generated?: number;
+  readonly distinct?: number;
+  readonly depth?: number;
+  readonly durationMs?: number;
+  readonly wallMs: number;
+  readonly recordedAt: string;
+  /** Base only: the sorted canonical keys of every distinct state. */
+  readonly states?: { readonly file: string; readonly sha256: string; readonly count: number };
+  /** Mutants only. */
+  readonly mutant?: { readonly id: string; readonly target: string; readonly expectedInvariant: string };
+  readonly violated?: string;
+  /** States in TLC's error trace, Init included. */
+  readonly traceLength?: number;
+}
+
+export const systemEvidenceDir = (system: string): string => `evidence/tlc/${system}`;
+export const systemEvidencePath = (system: string, run: string): string => `${systemEvidenceDir(system)}/${run}.json`;
+
+/** The INVARIANT(S) a TLC config lists. */
+export function cfgInvariants(text: string): string[] {
+  const body = text.replace(/\\\*.*$/gm, '').replace(/\(\*[\s\S]*?\*\)/g, '');
+  const inv = /\bINVARIANTS?\b([\s\S]*?)(?=\n\s*[A-Z_]{4,}\b(?!_)|$)/.exec(body);
+  return inv ? inv[1]!.split(/\s+/).filter((s) => /^[A-Za-z_]\w*$/.test(s)) : [];
+}
+
+/** The printable command of a run (paths from the project root, the jar as `tla2tools.jar`). */
+export function systemCommandLine(spec: string, config: string, dump: boolean): string {
+  return ['java', ...tlcArgs('tla2tools.jar', config, spec, { metadir: '<tmp>', ...(dump && { dumpPath: '<tmp>/states.dump' }) })].join(' ');
+}
+
+/** The sorted, de-duplicated canonical keys of a TLC dump, read through the system's own mapping. */
+export function dumpToSystemKeys<S, E>(sys: ModelSystem<S, E>, dumpText: string): string[] {
+  return [...new Set(parseStateDumpWith(dumpText, (v) => sys.key(sys.fromTlc(v))))].sort();
+}
+
+function common<S, E>(sys: ModelSystem<S, E>, name: string, config: string, run: TlcRun, dump: boolean, root: string): SystemEvidence {
+  const r = run.kind === 'completed' ? run.result : undefined;
+  return {
+    schema: SYSTEM_EVIDENCE_SCHEMA,
+    system: sys.name,
+    run: name,
+    spec: sys.spec,
+    specSha256: sha256File(join(root, sys.spec)),
+    config,
+    configSha256: sha256File(join(root, config)),
+    tlcVersion: r?.version ?? 'unknown (TLC did not finish)',
+    bounds: sys.bounds,
+    invariants: cfgInvariants(readFileSync(join(root, config), 'utf8')),
+    command: systemCommandLine(sys.spec, config, dump),
+    outcome: run.kind === 'timeout' ? 'timeout' : r!.outcome,
+    ...(r?.generated !== undefined && { generated: r.generated }),
+    ...(r?.distinct !== undefined && { distinct: r.distinct }),
+    ...(r?.depth !== undefined && { depth: r.depth }),
+    ...(r?.durationMs !== undefined && { durationMs: r.durationMs }),
+    wallMs: run.wallMs,
+    recordedAt: new Date().toISOString(),
+  };
+}
+
+/** The base run's evidence and its canonical state lines (from the run's `-dump`). */
+export function baseSystemEvidence<S, E>(sys: ModelSystem<S, E>, run: TlcRun, root = projectRoot): { evidence: SystemEvidence; states: string[] } {
+  if (run.kind !== 'completed' || run.dumpText === undefined) throw new TlcOutputError(`${sys.name}: the base run left no state dump`);
+  const states = dumpToSystemKeys(sys, run.dumpText);
+  const file = `${systemEvidenceDir(sys.name)}/base.states.txt`;
+  const evidence = { ...common(sys, 'base', sys.config, run, true, root), states: { file, sha256: sha256Text(`${states.join('\n')}\n`), count: states.length } };
+  return { evidence, states };
+}
+
+export function mutantSystemEvidence<S, E>(sys: ModelSystem<S, E>, m: SystemMutant, config: string, run: TlcRun, root = projectRoot): SystemEvidence {
+  const r = run.kind === 'completed' ? run.result : undefined;
+  return {
+    ...common(sys, m.id, config, run, false, root),
+    mutant: { id: m.id, target: m.target, expectedInvariant: m.expected },
+    ...(r?.violated !== undefined && { violated: r.violated, traceLength: r.trace.length }),
+  };
+}
+
+export function writeSystemEvidence(evidence: SystemEvidence, states?: readonly string[], root = projectRoot): string[] {
+  const write = (rel: string, text: string): string => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+    return rel;
+  };
+  const out = [write(systemEvidencePath(evidence.system, evidence.run), `${JSON.stringify(evidence, null, 2)}\n`)];
+  if (states && evidence.states) out.push(write(evidence.states.file, `${states.join('\n')}\n`));
+  return out;
+}
+
+export type Freshness = { readonly fresh: true } | { readonly fresh: false; readonly reason: string };
+
+/** Committed evidence of one run, or why it cannot be used: missing, or the spec/config changed since TLC ran. */
+export function readSystemEvidence(system: string, run: string, root = projectRoot): { evidence?: SystemEvidence; freshness: Freshness } {
+  const path = join(root, systemEvidencePath(system, run));
+  if (!existsSync(path)) return { freshness: { fresh: false, reason: `no evidence ${systemEvidencePath(system, run)}` } };
+  const evidence = JSON.parse(readFileSync(path, 'utf8')) as SystemEvidence;
+  if (evidence.schema !== SYSTEM_EVIDENCE_SCHEMA || evidence.system !== system || evidence.run !== run) {
+    throw new TlcOutputError(`${systemEvidencePath(system, run)}: not ${system}'s ${run} evidence`);
+  }
+  for (const [file, sha] of [[evidence.spec, evidence.specSha256], [evidence.config, evidence.configSha256]] as const) {
+    if (!existsSync(join(root, file))) return { evidence, freshness: { fresh: false, reason: `${file} is gone` } };
+    if (sha256File(join(root, file)) !== sha) return { evidence, freshness: { fresh: false, reason: `${file} changed since TLC ran (stale evidence)` } };
+  }
+  if (evidence.states) {
+    const states = join(root, evidence.states.file);
+    if (!existsSync(states) || sha256File(states) !== evidence.states.sha256) return { evidence, freshness: { fresh: false, reason: `${evidence.states.file} is missing or does not match its hash` } };
+  }
+  return { evidence, freshness: { fresh: true } };
+}
