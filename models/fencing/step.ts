@@ -3,7 +3,7 @@
  * commands) and the exploration use. Everything goes through the machine's own transition function;
  * `applyEffect` alone bypasses the guards, to follow a real system a mutated gate let through.
  */
-import { createEmptyActor } from 'xstate';
+import { inertScope as sharedInertScope } from '../inert-scope.js';
 import type { FencingBounds, FencingState } from '../../src/fencing/state.js';
 import { allEvents, type FencingEvent } from './events.js';
 import { fencingMachine, implementationsFor, type FencingMachine, type FencingOverrides } from './machine.js';
@@ -34,23 +34,8 @@ export function isEnabled(snapshot: FencingSnapshot, ev: FencingEvent): boolean 
   return snapshot.can(ev);
 }
 
-/**
- * One inert actor scope for every step, as xstate/graph's traversal uses: the machine's effects are
- * all `assign`s, which the transition applies itself, so nothing needs executing. (xstate's
- * `transition()` helper builds a fresh actor per call, ~20x slower.)
- */
-const inert = createEmptyActor();
-export const inertScope = {
-  self: inert,
-  logger: () => {},
-  id: '',
-  sessionId: 'fencing-model',
-  defer: () => {},
-  system: inert.system,
-  stopChild: () => {},
-  emit: () => {},
-  actionExecutor: () => {},
-} as unknown as Parameters<FencingMachine['transition']>[2];
+/** The inert actor scope of every step (models/inert-scope.ts): the machine's effects are all `assign`s. */
+export const inertScope = sharedInertScope<Parameters<FencingMachine['transition']>[2]>('fencing-model');
 
 /** The successor of `s` under `ev`, or null when no transition's guard admits it. */
 export function nextState(s: FencingState, ev: FencingEvent, bounds: FencingBounds, overrides?: FencingOverrides): FencingState | null {

@@ -3,7 +3,7 @@
  * own `transition`, enabledness from `snapshot.can`, the hot read from the machine's (possibly
  * overridden) Read_FailClosed guard.
  */
-import { createEmptyActor } from 'xstate';
+import { inertScope as sharedInertScope } from '../inert-scope.js';
 import type { PauseBounds, PauseModelState, Replica } from '../../src/pause/model-state.js';
 import { candidateEvents, type PauseModelEvent } from './events.js';
 import { pauseImplementations, pauseMachine, type PauseMachine, type PauseOverrides } from './machine.js';
@@ -19,12 +19,7 @@ export function pauseSnapshotOf(machine: PauseMachine, s: PauseModelState): Paus
   return machine.resolveState({ value: 'running', context: s });
 }
 
-// Every effect is an `assign`, which transition() applies itself: an inert scope suffices (as models/fencing).
-const inert = createEmptyActor();
-const inertScope = {
-  self: inert, logger: () => {}, id: '', sessionId: 'pause-model', defer: () => {}, system: inert.system,
-  stopChild: () => {}, emit: () => {}, actionExecutor: () => {},
-} as unknown as Parameters<PauseMachine['transition']>[2];
+const inertScope = sharedInertScope<Parameters<PauseMachine['transition']>[2]>('pause-model');
 
 export interface PauseStep {
   readonly event: PauseModelEvent;
