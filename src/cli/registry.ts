@@ -10,6 +10,7 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   tlc: () => import('./commands/tlc.js'),
   evidence: () => import('./commands/evidence.js'),
   explore: () => import('./commands/explore.js'),
+  systems: () => import('./commands/systems.js'),
   parity: () => import('./commands/parity.js'),
   diagram: () => import('./commands/diagram.js'),
   mutants: () => import('./commands/mutants.js'),

@@ -4,7 +4,7 @@
  */
 import type { Layer } from '../mutants/manifest.js';
 
-export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check', 'g2'] as const;
+export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check', 'g2', 'systems'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** verify's --topology values: the standalone node, the cluster (props: the runs crossing the door onto it), both. */
@@ -54,6 +54,7 @@ export const STAGES: readonly StageSpec[] = [
   { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },
   { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence complete and not stale (no Java needed)' },
   { name: 'g2', argv: ['g2'], forwards: [], heavy: true, what: 'G2 conformance matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },
+  { name: 'systems', argv: ['systems'], forwards: [], heavy: false, what: 'the other systems on the seam (pause snapshot, failover): twin explored, state set equal to TLC\'s, every mutant killed as TLC kills it' },
   { name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'every key the project\'s Lua scripts touch is declared in KEYS (key positions from Valkey 8\'s key specs)' },
 ];
 

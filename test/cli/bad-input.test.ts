@@ -65,6 +65,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['trace', 'import', 'x.json'],
   ['g2'],
   ['replication'],
+  ['systems'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
@@ -205,6 +206,9 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'replication: a negative --cut-ms', argv: ['replication', '--cut-ms=-1'], code: 64, line: usage('replication', /--cut-ms takes an integer from 0 to 5000, got "-1"/) },
   { name: 'replication: an unknown --provider', argv: ['replication', '--provider', 'x'], code: 64, line: usage('replication', /unknown provider 'x'/) },
   { name: 'replication: a positional argument', argv: ['replication', 'extra'], code: 64, line: usage('replication', /Unexpected argument 'extra'/) },
+
+  // --- systems on the seam (issue 11)
+  { name: 'systems: an unknown --system', argv: ['systems', '--system', 'nope'], code: 64, line: usage('systems', /--system: unknown system 'nope' \(systems: pause, replication\)/) },
 
   // --- diff (issue 14)
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },

@@ -1,0 +1,47 @@
+import type { Command } from '../command.js';
+import { parseCommandArgs, UsageError } from '../args.js';
+import { ExitCode } from '../exit-codes.js';
+import { stageReport } from '../../report/stage.js';
+import { renderTable } from '../../report/table.js';
+import { checkSystem, overall, type SystemCheck } from '../../systems/check.js';
+import { SYSTEM_NAMES, SYSTEMS } from '../../systems/registry.js';
+
+const HELP = `Usage: fencecheck systems [--system NAME]... [--json]
+
+The model layer of every system on the layers' seam (src/systems), judged against TLC's committed
+evidence (evidence/tlc/<system>/): the XState twin explored exhaustively with every invariant
+checked; its reachable state set (and TLC's "generated") equal to TLC's dump; and every mutant of the
+system killed by its expected invariant, after as many states as TLC's counterexample.
+Systems: ${SYSTEM_NAMES.join(', ')} (fencing has its own commands: explore, parity, mutants).
+
+Options:
+  --system NAME   only this system (repeatable; default: all)
+  --json          print a StageReport (fencecheck.stage/1); details: one entry per system
+
+Exit codes: 0 every check passed · 1 a check failed (an invariant broke, parity broke, a mutant
+survived or disagrees with TLC) · 2 not run: the TLC evidence is missing or stale · 64 usage`;
+
+export const command: Command = {
+  name: 'systems',
+  summary: 'the model layer of the systems on the seam (pause snapshot, failover): exploration, parity with TLC, mutants',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, { system: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } });
+    const names = values.system ?? SYSTEM_NAMES;
+    for (const n of names) if (!SYSTEMS[n]) throw new UsageError(`--system: unknown system '${n}' (systems: ${SYSTEM_NAMES.join(', ')})`);
+    const startedAt = new Date();
+    const checks: SystemCheck[] = [];
+    for (const n of names) checks.push(checkSystem(await SYSTEMS[n]!()));
+    const status = overall(checks);
+    const rows = checks.flatMap((c) => c.rows.map((r) => [c.system, r.check, r.status, r.detail]));
+    const summary = checks.map((c) => `${c.system}: ${c.status} (${c.distinct} states, ${c.rows.filter((r) => r.check.startsWith('mutant')).length} mutants)`).join('; ');
+    if (values.json) {
+      const counts = Object.fromEntries(checks.flatMap((c) => [[`${c.system}.states`, c.distinct], [`${c.system}.generated`, c.generated]]));
+      const notRun = checks.flatMap((c) => c.rows.filter((r) => r.status === 'not-run').map((r) => `${c.system} ${r.check}: ${r.detail}`));
+      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'systems', status, ...(status === 'not-run' ? { reason: notRun.join('; ') } : status === 'failed' ? { reason: summary } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: checks } }), null, 2)}\n`);
+    } else {
+      process.stdout.write(`${renderTable(['system', 'check', 'status', 'detail'], rows)}\n\nsystems: ${status.toUpperCase()}: ${summary}\n`);
+    }
+    return status === 'passed' ? ExitCode.Ok : status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+  },
+};
