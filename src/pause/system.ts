@@ -4,7 +4,9 @@
  */
 import { PAUSE_INVARIANT_NAMES, PAUSE_MUTANTS, pauseEventLabel, pauseInvariants, pauseMachineFor, pauseSuccessors, type PauseModelEvent, type PauseOverrides } from '../../models/pause/index.js';
 import type { ModelSystem } from '../systems/system.js';
+import { twinSystem } from '../systems/twin.js';
 import { TlcOutputError } from '../tlc/errors.js';
+import { readBool, readInt, readSeq, readSet, stateVariables } from '../tlc/read-state.js';
 import { atomText, type TlaValue } from '../tlc/tla-value.js';
 import {
   PAUSE_BASE_BOUNDS, PAUSE_VARIABLES, initialPauseState, normalisedCalls, normalisedEvents, normalisedVersions, pauseKey,
@@ -18,66 +20,49 @@ export type PauseSystem = ModelSystem<PauseModelState, PauseModelEvent>;
 
 /** The pause system at these constants (default: the base config), optionally with a mutant's overrides. */
 export function pauseSystem(bounds: PauseBounds = PAUSE_BASE_BOUNDS, overrides?: PauseOverrides, mutant?: string): PauseSystem {
-  const machine = pauseMachineFor(bounds, overrides);
-  const invariants = pauseInvariants(machine, bounds);
-  return {
-    name: mutant ? `pause/${mutant}` : 'pause',
-    spec: PAUSE_SPEC,
-    config: mutant ? `tla/pause/mutants/${mutant}.cfg` : PAUSE_CONFIG,
-    variables: PAUSE_VARIABLES,
-    bounds,
-    initialStates: () => [initialPauseState(bounds)],
-    successors: (s) => pauseSuccessors(machine, bounds, s),
-    key: pauseKey,
-    label: pauseEventLabel,
-    invariants: Object.fromEntries(PAUSE_INVARIANT_NAMES.map((n) => [n, invariants[n]])),
-    fromTlc: pauseStateFromTlc,
-    mutants: PAUSE_MUTANTS.map(({ id, target, expected }) => ({ id, target, expected })),
-    withMutant: (id) => {
-      const m = PAUSE_MUTANTS.find((x) => x.id === id);
-      if (!m) throw new RangeError(`pause has no mutant ${id} (has: ${PAUSE_MUTANTS.map((x) => x.id).join(', ')})`);
-      return pauseSystem(bounds, m.overrides, id);
+  return twinSystem(
+    {
+      name: 'pause',
+      spec: PAUSE_SPEC,
+      config: PAUSE_CONFIG,
+      mutantConfigDir: 'tla/pause/mutants',
+      variables: PAUSE_VARIABLES,
+      bounds,
+      initial: () => initialPauseState(bounds),
+      machine: (o) => {
+        const machine = pauseMachineFor(bounds, o);
+        const invariants = pauseInvariants(machine, bounds);
+        return { successors: (s) => pauseSuccessors(machine, bounds, s), invariants: Object.fromEntries(PAUSE_INVARIANT_NAMES.map((n) => [n, invariants[n]])) };
+      },
+      key: pauseKey,
+      label: pauseEventLabel,
+      fromTlc: pauseStateFromTlc,
+      mutants: PAUSE_MUTANTS,
     },
-  };
+    overrides,
+    mutant,
+  );
 }
 
 /** A TLC state of PauseSnapshot (variable → value) as a PauseModelState. */
 export function pauseStateFromTlc(vars: Readonly<Record<string, TlaValue>>): PauseModelState {
-  const extra = Object.keys(vars).filter((k) => !(PAUSE_VARIABLES as readonly string[]).includes(k));
-  if (extra.length > 0) throw new TlcOutputError(`state has variables the pause model does not: ${extra.join(', ')}`);
-  const get = (name: string): TlaValue => {
-    const v = vars[name];
-    if (v === undefined) throw new TlcOutputError(`state has no variable ${name} (has: ${Object.keys(vars).join(', ')})`);
-    if (v.kind === 'unreadable') throw new TlcOutputError(`variable ${name}: ${v.error}`);
-    return v;
-  };
+  const get = stateVariables(vars, PAUSE_VARIABLES, 'pause');
   return {
-    history: items(get('history'), 'history').map((v) => bool(v, 'history')),
-    calls: int(get('calls'), 'calls'),
-    pending: normalisedCalls(setItems(get('pending'), 'pending').map(call)),
-    chan: fn(get('chan'), 'chan', (v) => normalisedEvents(setItems(v, 'chan').map((e) => event(e, 'chan')))),
-    dropped: fn(get('dropped'), 'dropped', (v) => normalisedVersions(setItems(v, 'dropped').map((x) => int(x, 'dropped')))),
-    subscribed: fn(get('subscribed'), 'subscribed', (v) => bool(v, 'subscribed')),
+    history: readSeq(get('history'), 'history').map((v) => readBool(v, 'history')),
+    calls: readInt(get('calls'), 'calls'),
+    pending: normalisedCalls(readSet(get('pending'), 'pending').map(call)),
+    chan: fn(get('chan'), 'chan', (v) => normalisedEvents(readSet(v, 'chan').map((e) => event(e, 'chan')))),
+    dropped: fn(get('dropped'), 'dropped', (v) => normalisedVersions(readSet(v, 'dropped').map((x) => readInt(x, 'dropped')))),
+    subscribed: fn(get('subscribed'), 'subscribed', (v) => readBool(v, 'subscribed')),
     snap: fn(get('snap'), 'snap', (v) => (v.kind === 'mv' && v.name === 'None' ? null : event(v, 'snap'))),
-    age: fn(get('age'), 'age', (v) => int(v, 'age')),
-    ready: fn(get('ready'), 'ready', (v) => bool(v, 'ready')),
-    applied: fn(get('applied'), 'applied', (v) => int(v, 'applied')),
-    synced: fn(get('synced'), 'synced', (v) => int(v, 'synced')),
+    age: fn(get('age'), 'age', (v) => readInt(v, 'age')),
+    ready: fn(get('ready'), 'ready', (v) => readBool(v, 'ready')),
+    applied: fn(get('applied'), 'applied', (v) => readInt(v, 'applied')),
+    synced: fn(get('synced'), 'synced', (v) => readInt(v, 'synced')),
   };
 }
 
-function items(v: TlaValue, what: string): readonly TlaValue[] {
-  // TLC prints the empty sequence as <<>>; a function 1..n -> x it may print as a tuple too.
-  if (v.kind === 'seq') return v.items;
-  if (v.kind === 'set' && v.items.length === 0) return [];
-  throw new TlcOutputError(`${what}: expected a sequence, got ${v.kind}`);
-}
 
-function setItems(v: TlaValue, what: string): readonly TlaValue[] {
-  if (v.kind === 'set') return v.items;
-  if (v.kind === 'interval') return Array.from({ length: Math.max(0, v.hi - v.lo + 1) }, (_, i) => ({ kind: 'int', value: v.lo + i }) as const);
-  throw new TlcOutputError(`${what}: expected a set, got ${v.kind}`);
-}
 
 function fn<T>(v: TlaValue, what: string, each: (x: TlaValue) => T): PerReplica<T> {
   if (v.kind !== 'fn') throw new TlcOutputError(`${what}: expected a function of the replicas, got ${v.kind}`);
@@ -93,7 +78,7 @@ function event(v: TlaValue, what: string): PauseEvent {
   if (v.kind !== 'record' || !v.fields['paused'] || !v.fields['version'] || Object.keys(v.fields).length !== 2) {
     throw new TlcOutputError(`${what}: expected [paused |-> .., version |-> ..], got ${v.kind}`);
   }
-  return { paused: bool(v.fields['paused'], `${what}.paused`), version: int(v.fields['version'], `${what}.version`) };
+  return { paused: readBool(v.fields['paused'], `${what}.paused`), version: readInt(v.fields['version'], `${what}.version`) };
 }
 
 function call(v: TlaValue): PendingCall {
@@ -101,12 +86,4 @@ function call(v: TlaValue): PendingCall {
   return { by: replica(atomText(v.fields['by'])), ...event({ kind: 'record', fields: { paused: v.fields['paused']!, version: v.fields['version']! } }, 'pending') };
 }
 
-function int(v: TlaValue, what: string): number {
-  if (v.kind !== 'int') throw new TlcOutputError(`${what}: expected an integer, got ${v.kind}`);
-  return v.value;
-}
 
-function bool(v: TlaValue, what: string): boolean {
-  if (v.kind !== 'bool') throw new TlcOutputError(`${what}: expected TRUE/FALSE, got ${v.kind}`);
-  return v.value;
-}

@@ -1,5 +1,6 @@
 import { MODES, NONE, PHASES, type FencingState, type Lease, type Mode, type Phase, type Pod } from '../fencing/state.js';
 import { TlcOutputError } from './errors.js';
+import { readBool, readInt, stateVariables } from './read-state.js';
 import { atomText, type TlaValue } from './tla-value.js';
 
 /** The spec's variables, in src/fencing/state.ts's field names. */
@@ -9,14 +10,7 @@ export const FENCING_VARIABLES = [
 
 /** A TLC state of RedisClusterFencingMigration (variable → value) as a FencingState. */
 export function toFencingState(vars: Readonly<Record<string, TlaValue>>): FencingState {
-  const get = (name: string): TlaValue => {
-    const v = vars[name];
-    if (v === undefined) throw new TlcOutputError(`state has no variable ${name} (has: ${Object.keys(vars).join(', ')})`);
-    if (v.kind === 'unreadable') throw new TlcOutputError(`variable ${name}: ${v.error}`);
-    return v;
-  };
-  const missing = Object.keys(vars).filter((k) => !(FENCING_VARIABLES as readonly string[]).includes(k));
-  if (missing.length > 0) throw new TlcOutputError(`state has variables the fencing model does not: ${missing.join(', ')}`);
+  const get = stateVariables(vars, FENCING_VARIABLES, 'fencing');
   const version = get('version');
   if (version.kind !== 'fn') throw new TlcOutputError(`version is not a function: ${version.kind}`);
   const versionMap: Record<Pod, Phase> = {};
@@ -26,12 +20,12 @@ export function toFencingState(vars: Readonly<Record<string, TlaValue>>): Fencin
     target: phase(get('target'), 'target'),
     oldLease: lease(get('oldLease'), 'oldLease'),
     newLease: lease(get('newLease'), 'newLease'),
-    oldGen: int(get('oldGen'), 'oldGen'),
-    newGen: int(get('newGen'), 'newGen'),
-    backfilled: bool(get('backfilled'), 'backfilled'),
+    oldGen: readInt(get('oldGen'), 'oldGen'),
+    newGen: readInt(get('newGen'), 'newGen'),
+    backfilled: readBool(get('backfilled'), 'backfilled'),
     mode: mode(get('mode')),
-    lastIssued: int(get('lastIssued'), 'lastIssued'),
-    monoOk: bool(get('monoOk'), 'monoOk'),
+    lastIssued: readInt(get('lastIssued'), 'lastIssued'),
+    monoOk: readBool(get('monoOk'), 'monoOk'),
   };
 }
 
@@ -50,20 +44,12 @@ function mode(v: TlaValue): Mode {
   throw new TlcOutputError(`mode: expected disabled/compatible/enabled, got ${JSON.stringify(v)}`);
 }
 
-function int(v: TlaValue, what: string): number {
-  if (v.kind !== 'int') throw new TlcOutputError(`${what}: expected an integer, got ${v.kind}`);
-  return v.value;
-}
 
-function bool(v: TlaValue, what: string): boolean {
-  if (v.kind !== 'bool') throw new TlcOutputError(`${what}: expected TRUE/FALSE, got ${v.kind}`);
-  return v.value;
-}
 
 function lease(v: TlaValue, what: string): Lease {
   if (v.kind !== 'record' || !v.fields['owner'] || !v.fields['gen']) {
     throw new TlcOutputError(`${what}: expected [owner |-> .., gen |-> ..], got ${JSON.stringify(v)}`);
   }
   const owner = atomText(v.fields['owner']);
-  return { owner: owner === NONE ? NONE : pod(owner), gen: int(v.fields['gen'], `${what}.gen`) };
+  return { owner: owner === NONE ? NONE : pod(owner), gen: readInt(v.fields['gen'], `${what}.gen`) };
 }

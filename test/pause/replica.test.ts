@@ -82,15 +82,16 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
 
     it('out-of-order versions cannot revert state', async () => {
       fresh();
-      // Hold every event, then deliver them newest first.
-      const held: (() => void)[] = [];
-      const r = await replica({ delivery: (_e, apply) => void held.push(apply) });
+      // Hold every event, then deliver them newest first. (On a cluster a PUBLISH may reach this
+      // subscriber through another node, so the arrival order itself is not guaranteed.)
+      const held: { version: number; apply: () => void }[] = [];
+      const r = await replica({ delivery: (e, apply) => void held.push({ version: e.version, apply }) });
       const versions: number[] = [];
       await setPaused(writer, keys, true);
       await setPaused(writer, keys, false);
       await setPaused(writer, keys, true);
       expect(await until(() => held.length === 3)).toBe(true);
-      for (const apply of held.reverse()) {
+      for (const { apply } of held.sort((a, b) => b.version - a.version)) {
         apply();
         versions.push(r.status().version!);
       }
