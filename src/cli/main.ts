@@ -55,9 +55,10 @@ async function loadCommand(name: string): Promise<Command | undefined> {
 
 async function listCommands(): Promise<string> {
   const lines: string[] = [];
+  const width = Math.max(...Object.keys(commandModules).map((n) => n.length));
   for (const name of Object.keys(commandModules)) {
     const cmd = await loadCommand(name);
-    if (cmd) lines.push(`  ${name.padEnd(10)} ${cmd.summary}`);
+    if (cmd) lines.push(`  ${name.padEnd(width)}  ${cmd.summary}`);
   }
   return lines.join('\n');
 }

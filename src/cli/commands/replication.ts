@@ -53,7 +53,7 @@ function figureRows(r: ReplicationDrillResult): [string, string][] {
 
 export const command: Command = {
   name: 'replication',
-  summary: 'Issue 17 drill: a lagging replica takes over; no generation twice with WAIT, duplicates without',
+  summary: 'failover drill: a lagging replica takes over; with WAIT no generation is issued twice, without it some are',
   help: HELP,
   async run(argv) {
     const startedAt = new Date();
