@@ -12,4 +12,5 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   luacheck: () => import('./luacheck.bench.js'),
   g2: () => import('./g2.bench.js'),
   replication: () => import('./replication.bench.js'),
+  pause: () => import('./pause.bench.js'),
 };
