@@ -1,6 +1,6 @@
 import type { BenchSection } from './section.js';
 import { valkeyBenchmark } from './valkey-benchmark.js';
-import { startTopology, closeClient, describeSpec, type NodeInfo, type Topology } from '../src/valkey/index.js';
+import { startTopology, closeClient, describeSpec, type Topology } from '../src/valkey/index.js';
 import { evalScript, luaScript } from '../src/scripts/index.js';
 import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../src/limiter/index.js';
 

@@ -11,34 +11,15 @@ import { sha256File, sha256Text } from '../tlc/config.js';
 import { parseStateDumpWith } from '../tlc/dump.js';
 import { TlcOutputError } from '../tlc/errors.js';
 import { tlcArgs, type TlcRun } from '../tlc/run.js';
+import { EVIDENCE_SCHEMA, evidenceCore, type EvidenceCore } from '../tlc/evidence-core.js';
 import type { ModelSystem, SystemMutant } from './system.js';
 
-export const SYSTEM_EVIDENCE_SCHEMA = 'fencecheck.tlc-evidence/1' as const;
+/** One schema for every system's evidence. */
+export const SYSTEM_EVIDENCE_SCHEMA = EVIDENCE_SCHEMA;
 
-export interface SystemEvidence {
-  readonly schema: typeof SYSTEM_EVIDENCE_SCHEMA;
+/** A system's record: the common fields (src/tlc/evidence-core.ts) plus the system and the mutant's verdict. */
+export interface SystemEvidence extends EvidenceCore {
   readonly system: string;
-  /** `base` or a mutant id. */
-  readonly run: string;
-  readonly spec: string;
-  readonly specSha256: string;
-  readonly config: string;
-  readonly configSha256: string;
-  readonly tlcVersion: string;
-  readonly bounds: unknown;
-  readonly invariants: readonly string[];
-  readonly command: string;
-  readonly outcome: string;
-  readonly generated?: number;
-  readonly distinct?: number;
-  readonly depth?: number;
-  readonly durationMs?: number;
-  readonly wallMs: number;
-  readonly recordedAt: string;
-  /** Base only: the sorted canonical keys of every distinct state. */
-  readonly states?: { readonly file: string; readonly sha256: string; readonly count: number };
-  /** Mutants only. */
-  readonly mutant?: { readonly id: string; readonly target: string; readonly expectedInvariant: string };
   readonly violated?: string;
   /** States in TLC's error trace, Init included. */
   readonly traceLength?: number;
@@ -65,27 +46,8 @@ export function dumpToSystemKeys<S, E>(sys: ModelSystem<S, E>, dumpText: string)
 }
 
 function common<S, E>(sys: ModelSystem<S, E>, name: string, config: string, run: TlcRun, dump: boolean, root: string): SystemEvidence {
-  const r = run.kind === 'completed' ? run.result : undefined;
-  return {
-    schema: SYSTEM_EVIDENCE_SCHEMA,
-    system: sys.name,
-    run: name,
-    spec: sys.spec,
-    specSha256: sha256File(join(root, sys.spec)),
-    config,
-    configSha256: sha256File(join(root, config)),
-    tlcVersion: r?.version ?? 'unknown (TLC did not finish)',
-    bounds: sys.bounds,
-    invariants: cfgInvariants(readFileSync(join(root, config), 'utf8')),
-    command: systemCommandLine(sys.spec, config, dump),
-    outcome: run.kind === 'timeout' ? 'timeout' : r!.outcome,
-    ...(r?.generated !== undefined && { generated: r.generated }),
-    ...(r?.distinct !== undefined && { distinct: r.distinct }),
-    ...(r?.depth !== undefined && { depth: r.depth }),
-    ...(r?.durationMs !== undefined && { durationMs: r.durationMs }),
-    wallMs: run.wallMs,
-    recordedAt: new Date().toISOString(),
-  };
+  const core = evidenceCore({ name, run, spec: sys.spec, config, bounds: sys.bounds, invariants: cfgInvariants(readFileSync(join(root, config), 'utf8')), command: systemCommandLine(sys.spec, config, dump), root });
+  return { ...core, system: sys.name };
 }
 
 /** The base run's evidence and its canonical state lines (from the run's `-dump`). */

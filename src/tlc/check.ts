@@ -5,11 +5,12 @@ import type { MutantEntry } from '../mutants/manifest.js';
 import type { MutantResult, Verdict } from '../mutants/verdict.js';
 import { projectRoot } from '../project-root.js';
 import type { FencingTrace } from '../trace/format.js';
-import { BASE_CONFIG_PATH, readCfg, sha256File, sha256Text, SPEC_PATH } from './config.js';
+import { BASE_CONFIG_PATH, readCfg, sha256Text, SPEC_PATH } from './config.js';
 import { dumpToCanonicalLines } from './dump.js';
 import { TlcOutputError } from './errors.js';
 import { canonicalEdgesSha256, dotToFencingGraph, edgesToIndexedText } from './edges.js';
-import { BASE_EDGES, BASE_STATES, EVIDENCE_SCHEMA, type RunEvidence } from './evidence.js';
+import { BASE_EDGES, BASE_STATES, type RunEvidence } from './evidence.js';
+import { evidenceCore } from './evidence-core.js';
 import type { TlcTools } from './locate.js';
 import { runTlc, tlcArgs, type TlcRun } from './run.js';
 import type { TlcResult } from './tool-output.js';
@@ -54,26 +55,7 @@ function commandLine(config: string, dump: DumpKind): string {
 
 function common(name: string, run: TlcRun, config: string, root: string, dump: DumpKind): RunEvidence {
   const cfg = readCfg(readFileSync(join(root, config), 'utf8'), config);
-  const r = run.kind === 'completed' ? run.result : undefined;
-  return {
-    schema: EVIDENCE_SCHEMA,
-    run: name,
-    spec: SPEC_PATH,
-    specSha256: sha256File(join(root, SPEC_PATH)),
-    config,
-    configSha256: sha256File(join(root, config)),
-    tlcVersion: r?.version ?? 'unknown (TLC did not finish)',
-    bounds: cfg.bounds,
-    invariants: cfg.invariants,
-    command: commandLine(config, dump),
-    outcome: run.kind === 'timeout' ? 'timeout' : r!.outcome,
-    ...(r?.generated !== undefined && { generated: r.generated }),
-    ...(r?.distinct !== undefined && { distinct: r.distinct }),
-    ...(r?.depth !== undefined && { depth: r.depth }),
-    ...(r?.durationMs !== undefined && { durationMs: r.durationMs }),
-    wallMs: run.wallMs,
-    recordedAt: new Date().toISOString(),
-  };
+  return { ...evidenceCore({ name, run, spec: SPEC_PATH, config, bounds: cfg.bounds, invariants: cfg.invariants, command: commandLine(config, dump), root }), bounds: cfg.bounds };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { EVIDENCE_SCHEMA, type EvidenceCore } from './evidence-core.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FencingBounds } from '../fencing/state.js';
@@ -16,37 +17,14 @@ export const EVIDENCE_DIR = 'evidence/tlc';
 export const BASE_EVIDENCE = `${EVIDENCE_DIR}/base.json`;
 export const BASE_STATES = `${EVIDENCE_DIR}/base.states.txt`;
 export const BASE_EDGES = `${EVIDENCE_DIR}/base.edges.txt`;
-export const EVIDENCE_SCHEMA = 'fencecheck.tlc-evidence/1' as const;
+export { EVIDENCE_SCHEMA };
 export const RERUN = 'rerun `fencecheck tlc --mutants --write-evidence`';
 
-export interface RunEvidence {
-  readonly schema: typeof EVIDENCE_SCHEMA;
-  /** `base` or a mutant id. */
-  readonly run: string;
-  readonly spec: string;
-  readonly specSha256: string;
-  readonly config: string;
-  readonly configSha256: string;
-  /** TLC's version line as it printed it. */
-  readonly tlcVersion: string;
+/** Fencing's record: the common fields (src/tlc/evidence-core.ts) plus its bounds, edges and traces. */
+export interface RunEvidence extends EvidenceCore {
   readonly bounds: FencingBounds;
-  /** The config's INVARIANTS. */
-  readonly invariants: readonly string[];
-  readonly command: string;
-  readonly outcome: string;
-  readonly generated?: number;
-  readonly distinct?: number;
-  readonly depth?: number;
-  /** TLC's own "Finished in" time. */
-  readonly durationMs?: number;
-  readonly wallMs: number;
-  readonly recordedAt: string;
-  /** Base only: the sorted canonicalKey() lines of every distinct state. */
-  readonly states?: { readonly file: string; readonly sha256: string; readonly count: number };
   /** Base only: the labelled state graph (`-dump dot,actionlabels`), see EdgeEvidence. */
   readonly edges?: EdgeEvidence;
-  /** Mutants only. */
-  readonly mutant?: { readonly id: string; readonly target: string; readonly expectedInvariant: string };
   readonly verdict?: Verdict;
   readonly violated?: string;
   readonly alsoBroken?: readonly string[];

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, UsageError } from '../args.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { boundsLabel } from '../../model/bounds.js';
