@@ -12,7 +12,7 @@ import type { FencingScripts } from '../fencing/scripts.js';
 import { currentSlotMap } from '../g2/cluster-map.js';
 import { percentile, sleep } from '../g2/stats.js';
 import { namesOnEvery } from '../g2/drills/failover.js';
-import type { ConfirmOptions } from './confirm.js';
+import type { ConfirmOptions } from '../scripts/eval-confirmed.js';
 
 export interface CostFigures {
   readonly remedy: string;

@@ -19,7 +19,7 @@ import { judgeSession } from '../g2/drills/judge.js';
 import { startSessionLoop } from '../g2/drills/loop.js';
 import { namesOnEvery } from '../g2/drills/failover.js';
 import type { CallRecord } from '../g2/drills/outcomes.js';
-import type { ConfirmOptions } from './confirm.js';
+import type { ConfirmOptions } from '../scripts/eval-confirmed.js';
 import { routeThroughProxy } from './link.js';
 
 export interface ReplicationDrillOptions {

@@ -30,7 +30,8 @@ export async function evalScript(client: ValkeyClient, script: LuaScript, keys: 
   }
 }
 
-function isNoScript(err: unknown): boolean {
+/** NOSCRIPT: the script did not run (EVAL after it is no re-send). */
+export function isNoScript(err: unknown): boolean {
   return err instanceof ReplyError && /^NOSCRIPT/.test((err as Error).message);
 }
 
@@ -39,10 +40,13 @@ export function isServerReply(err: unknown): boolean {
   return err instanceof ReplyError;
 }
 
+/** The client refused before sending (nothing ran). */
+export const LOCAL_REFUSAL = /^Too many Cluster redirections|^refused: /;
+
 function classify(err: unknown, script: LuaScript): unknown {
   if (isServerReply(err)) return err;
   // Local refusals: nothing was sent.
-  if (err instanceof Error && /^Too many Cluster redirections|^refused: /.test(err.message)) return err;
+  if (err instanceof Error && LOCAL_REFUSAL.test(err.message)) return err;
   const why = err instanceof Error ? err.message : String(err);
   return new OutcomeUnknownError(`script ${script.name}: the connection failed before the reply arrived (${why}); it may have run, and was not re-sent`, { cause: err });
 }

@@ -9,7 +9,7 @@ import { closeClient, nodeClient, startTopology, OutcomeUnknownError, type Topol
 import { loadFencingScripts, type FencingScripts } from '../../src/fencing/scripts.js';
 import { cClient } from '../../src/fencing/clients/index.js';
 import { newGenerationKey } from '../../src/fencing/keys.js';
-import { ReplicaUnconfirmedError } from '../../src/replication/confirm.js';
+import { ReplicaUnconfirmedError } from '../../src/scripts/eval-confirmed.js';
 
 let topology: Topology;
 let scripts: FencingScripts;

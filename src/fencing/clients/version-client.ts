@@ -6,7 +6,7 @@ import { evalScript } from '../../scripts/index.js';
 import type { ValkeyClient } from '../../valkey/index.js';
 import type { Phase } from '../state.js';
 import { sessionKeys, type SessionRef } from '../keys.js';
-import { evalConfirmed, type ConfirmOptions } from '../../replication/confirm.js';
+import { evalConfirmed, type ConfirmOptions } from '../../scripts/eval-confirmed.js';
 import { KEYS_OF, type FencingOp, type FencingScriptName, type FencingScripts } from '../scripts.js';
 import {
   int,

@@ -8,7 +8,7 @@
 import type { ValkeyClient } from '../../valkey/index.js';
 import { cClient, type FencingClient } from '../../fencing/clients/index.js';
 import type { FencingScripts } from '../../fencing/scripts.js';
-import type { ConfirmOptions } from '../../replication/confirm.js';
+import type { ConfirmOptions } from '../../scripts/eval-confirmed.js';
 import type { SessionRef } from '../../fencing/keys.js';
 import { sleep } from '../stats.js';
 import { outcomeOfFailure, outcomeOfReply, type CallRecord, type Op, type Reply } from './outcomes.js';

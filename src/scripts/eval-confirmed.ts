@@ -8,8 +8,10 @@
  * handed to the caller.
  */
 import { Cluster, ReplyError } from 'ioredis';
-import { isServerReply, type LuaScript } from '../scripts/index.js';
-import { OutcomeUnknownError, type ValkeyClient } from '../valkey/index.js';
+import { OutcomeUnknownError } from '../valkey/errors.js';
+import type { ValkeyClient } from '../valkey/types.js';
+import { isNoScript, isServerReply, LOCAL_REFUSAL } from './eval.js';
+import type { LuaScript } from './script.js';
 
 export interface ConfirmOptions {
   /** Replicas that must hold the write (1: the shard's only replica, axiom R1). */
@@ -51,8 +53,6 @@ function refreshed(client: ValkeyClient): Promise<void> {
   return new Promise((resolve) => client.refreshSlotsCache(() => resolve()));
 }
 
-const isNoScript = (err: unknown) => err instanceof ReplyError && /^NOSCRIPT/.test((err as Error).message);
-
 /** evalScript's contract (EVALSHA, EVAL on NOSCRIPT, never re-sent), plus the replica confirmation. */
 export async function evalConfirmed(client: ValkeyClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[], o: ConfirmOptions): Promise<unknown> {
   if (client.status === 'end') throw new Error(`script ${script.name}: the client is closed; nothing was sent`);
@@ -77,7 +77,7 @@ export async function evalConfirmed(client: ValkeyClient, script: LuaScript, key
     // The pipeline as a whole failed: a server-like refusal (the locality guard's CROSSSLOT), a local
     // refusal (nothing sent), or the connection (unknown).
     if (isServerReply(err)) throw err;
-    if (err instanceof Error && /^Too many Cluster redirections|^refused: |^All (the )?keys in the pipeline/.test(err.message)) throw err;
+    if (err instanceof Error && (LOCAL_REFUSAL.test(err.message) || /^All (the )?keys in the pipeline/.test(err.message))) throw err;
     throw unknown(`the pipeline failed before its replies arrived (${err instanceof Error ? err.message : String(err)})`, err);
   }
   const [scriptRes, waitRes] = res ?? [];
