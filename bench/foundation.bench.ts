@@ -1,3 +1,4 @@
+import { median } from '../src/stats.js';
 import type { BenchSection } from './section.js';
 import { valkeyBenchmark } from './valkey-benchmark.js';
 import { describeSpec, startTopology, type Topology, type TopologySpec } from '../src/valkey/index.js';
@@ -19,11 +20,6 @@ const WINDOW_MS = 2000;
 const DEPTH = 64;
 const KEY = 'bench:{c}:counter';
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function startTimes(print: (l: string) => void): Promise<void> {

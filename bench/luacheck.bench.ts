@@ -1,3 +1,4 @@
+import { median, percentile } from '../src/stats.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchSection } from './section.js';
@@ -26,10 +27,6 @@ function twoKilobyteScripts(): { name: string; source: string }[] {
     });
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 
 export const section: BenchSection = {
   name: 'luacheck',
@@ -51,7 +48,7 @@ export const section: BenchSection = {
     const slowest = perScript.reduce((a, b) => (b.ms > a.ms ? b : a));
     const bytes = perScript.reduce((n, p) => n + p.bytes, 0) / perScript.length;
     print(`${perScript.length} scripts of ${Math.round(bytes)} bytes on average, ${ROUNDS} rounds each`);
-    print(`median ${median(all).toFixed(2)} ms per script · p90 ${[...all].sort((a, b) => a - b)[Math.floor(all.length * 0.9)]!.toFixed(2)} ms · slowest ${slowest.ms.toFixed(2)} ms (${slowest.name})`);
+    print(`median ${median(all).toFixed(2)} ms per script · p90 ${percentile(all, 90).toFixed(2)} ms · slowest ${slowest.ms.toFixed(2)} ms (${slowest.name})`);
     print(`${median(all) < 5 ? 'within' : 'OVER'} the 5 ms target`);
   },
 };

@@ -1,3 +1,4 @@
+import { median } from '../src/stats.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,6 @@ const TLC_TIMEOUT_MS = 300_000;
 const LIMIT = 5_000_000;
 const COMPARED: readonly FencingBounds[] = [DEFAULT_BOUNDS, { pods: podsOf(4), maxGen: 6 }, { pods: podsOf(6), maxGen: 6 }];
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const isBase = (b: FencingBounds) => b.pods.length === DEFAULT_BOUNDS.pods.length && b.maxGen === DEFAULT_BOUNDS.maxGen;
 
