@@ -1,7 +1,7 @@
-import { stepTable } from '../trace/steps.js';
 import { traceHeadline } from '../trace/text-table.js';
 import { hasObservedColumn, observedText } from './conform-view.js';
-import { refusal, refusedSteps, reportMermaid } from './refused.js';
+import { traceMermaid } from '../trace/mermaid.js';
+import { refusal, refusedSteps, stepTable } from '../trace/steps.js';
 import type { Block, Cell, ReportView } from './view.js';
 
 const TONE_MARK: Record<string, string> = { ok: '✅ ', bad: '❌ ', warn: '⚠️ ', muted: '' };
@@ -67,7 +67,7 @@ function block(b: Block): string[] {
         ...table(['#', 'action', 'pod', ...t.columns, 'broken', ...(observed ? ['real system'] : [])], rows),
         '',
         '```mermaid',
-        reportMermaid(b.trace),
+        traceMermaid(b.trace, { refusals: true }),
         '```',
         '',
         '</details>',

@@ -3,13 +3,13 @@
  * its summary naming the trace and the one command that replays it, so both stay visible while it
  * is closed. The body (id = the trace's anchor, which the matrix cells link to: following the link
  * opens the details) holds the SVG sequence diagram, the step table and the Mermaid source.
- * Refused attempts are drawn as refused (refused.ts), not as steps.
+ * Refused attempts are drawn as refused (src/trace: refusal() and the diagram's `refusals` option), not as steps.
  */
-import { escapeXml as esc } from '../trace/svg.js';
-import { stepTable } from '../trace/steps.js';
 import { traceHeadline } from '../trace/text-table.js';
 import { hasObservedColumn, observedText } from './conform-view.js';
-import { refusal, refusedSteps, reportMermaid, reportSvg } from './refused.js';
+import { traceMermaid } from '../trace/mermaid.js';
+import { refusal, refusedSteps, stepTable } from '../trace/steps.js';
+import { escapeXml as esc, traceSvg } from '../trace/svg.js';
 import type { Block } from './view.js';
 
 export const TRACE_CSS = `
@@ -47,9 +47,9 @@ export function traceHtml(b: Extract<Block, { kind: 'trace' }>): string {
     `<summary><strong>${esc(b.path)}</strong> · ${esc(traceHeadline(b.trace))}${refusedNote}<code class="replay">replay: ${esc(b.replay)}</code></summary>`,
     `<div class="trace-body" id="${esc(b.anchor)}">`,
     `<h3>${esc(b.path)}</h3>`,
-    `<div class="diagram">${reportSvg(b.trace, `svg-${b.anchor}`)}</div>`,
+    `<div class="diagram">${traceSvg(b.trace, `svg-${b.anchor}`, { refusals: true })}</div>`,
     `<table class="steps"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table>`,
-    `<details><summary>Mermaid source</summary><pre>${esc(reportMermaid(b.trace))}</pre></details>`,
+    `<details><summary>Mermaid source</summary><pre>${esc(traceMermaid(b.trace, { refusals: true }))}</pre></details>`,
     '</div>',
     '</details>',
   ].join('\n');

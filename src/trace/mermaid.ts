@@ -1,5 +1,5 @@
 import type { FencingTrace } from './format.js';
-import { sequenceDiagram, type SequenceDiagram } from './sequence.js';
+import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 /** Mermaid forbids `;` (statement end) and `#` (entity escapes) in message text. */
 function text(s: string): string {
@@ -10,13 +10,14 @@ export function mermaidFromDiagram(d: SequenceDiagram): string {
   const lines = ['sequenceDiagram', `  title ${text(d.title)}`];
   for (const p of d.participants) lines.push(`  participant ${p.id} as ${text(p.label)}`);
   for (const item of d.items) {
-    if (item.kind === 'message') lines.push(`  ${item.from}->>${item.to}: ${item.step}. ${text(item.label)}`);
+    // A refused attempt: a dotted arrow ending in a cross.
+    if (item.kind === 'message') lines.push(`  ${item.from}${item.refused ? '--x' : '->>'}${item.to}: ${item.step}. ${text(item.label)}`);
     else lines.push(`  Note over ${item.over[0]},${item.over[1]}: ${text(item.text)}`);
   }
   return lines.join('\n');
 }
 
 /** The trace as a Mermaid sequence diagram (`fencecheck trace show --mermaid`, the Markdown report). */
-export function traceMermaid(trace: FencingTrace): string {
-  return mermaidFromDiagram(sequenceDiagram(trace));
+export function traceMermaid(trace: FencingTrace, opts: DiagramOptions = {}): string {
+  return mermaidFromDiagram(sequenceDiagram(trace, opts));
 }

@@ -5,7 +5,7 @@
  */
 import type { FencingState } from '../fencing/state.js';
 import type { FencingTrace, TraceStep } from './format.js';
-import { stepPod, stepTable } from './steps.js';
+import { refusal, refusedLabel, stepPod, stepTable } from './steps.js';
 
 export interface Participant {
   readonly id: string;
@@ -13,7 +13,7 @@ export interface Participant {
 }
 
 export type SequenceItem =
-  | { readonly kind: 'message'; readonly step: number; readonly from: string; readonly to: string; readonly label: string }
+  | { readonly kind: 'message'; readonly step: number; readonly from: string; readonly to: string; readonly label: string; readonly refused?: true }
   | { readonly kind: 'note'; readonly step: number; readonly over: readonly [string, string]; readonly text: string; readonly alarm: boolean };
 
 export interface SequenceDiagram {
@@ -28,7 +28,12 @@ export const NEW = 'new';
 
 const lease = (l: FencingState['oldLease']) => (l.owner === 'None' ? 'free' : `${l.owner}/${l.gen}`);
 
-export function sequenceDiagram(trace: FencingTrace): SequenceDiagram {
+export interface DiagramOptions {
+  /** Draw refused attempts as refused (the reports); the plain drawing shows every step alike. */
+  readonly refusals?: boolean;
+}
+
+export function sequenceDiagram(trace: FencingTrace, opts: DiagramOptions = {}): SequenceDiagram {
   const table = stepTable(trace);
   const pods = table.columns.filter((c) => /^p\d+$/.test(c));
   const participants: Participant[] = [
@@ -43,7 +48,9 @@ export function sequenceDiagram(trace: FencingTrace): SequenceDiagram {
     if (i === 0) {
       items.push({ kind: 'note', step: 0, over: [DEPLOY, NEW], text: `${step.action}: target ${step.state.target}, mode ${step.state.mode}`, alarm: false });
     } else {
-      items.push(message(step, trace.steps[i - 1]!.state, row.changed, i));
+      const m = message(step, trace.steps[i - 1]!.state, row.changed, i);
+      // A refused attempt moved nothing: drawn as refused, never as a step.
+      items.push(opts.refusals && m.kind === 'message' && refusal(step) !== null ? { ...m, label: refusedLabel(step), refused: true } : m);
     }
     if (row.newlyBroken.length > 0) {
       const what = row.newlyBroken.map((inv) => brokenWhy(inv, step.state, i > 0 ? trace.steps[i - 1]!.state : step.state)).join('; ');

@@ -59,6 +59,28 @@ export function actionLabel(step: TraceStep): string {
   return args.length > 0 ? `${step.action}(${args.join(',')})` : step.action;
 }
 
+/**
+ * A refused attempt: a property run (`observed.status: "refused"`) or the conformance tour
+ * (`observed.decision: "refused"`) recorded an attempt the system turned down; the state did not
+ * change. Returns the refusal's note ('' when none was recorded), or null for a step that moved.
+ */
+export function refusal(step: TraceStep): string | null {
+  const o = step.observed;
+  if (!o || (o.status !== 'refused' && o.decision !== 'refused')) return null;
+  return typeof o.note === 'string' ? o.note : '';
+}
+
+/** Indexes of the refused steps. */
+export function refusedSteps(trace: FencingTrace): ReadonlySet<number> {
+  return new Set(trace.steps.flatMap((s, i) => (refusal(s) !== null ? [i] : [])));
+}
+
+/** `✗ refused: AcquireB(p1) — held by p2/1`. */
+export function refusedLabel(step: TraceStep): string {
+  const note = refusal(step);
+  return `✗ refused: ${actionLabel(step)}${note ? ` — ${note}` : ''}`;
+}
+
 export function stepTable(trace: FencingTrace): StepTable {
   const bounds: FencingBounds = trace.bounds;
   const columns = stateColumns(Object.keys(trace.steps[0]?.state.version ?? {}).length > 0 ? Object.keys(trace.steps[0]!.state.version) : bounds.pods);

@@ -3,7 +3,7 @@
  * displays offline with no Mermaid renderer and no script.
  */
 import type { FencingTrace } from './format.js';
-import { sequenceDiagram, type SequenceDiagram } from './sequence.js';
+import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 const COL = 150;
 const MARGIN = 24;
@@ -57,12 +57,15 @@ export function svgFromDiagram(d: SequenceDiagram, id = 'seq'): string {
     const x1 = x.get(item.from) ?? MARGIN;
     const x2 = x.get(item.to) ?? MARGIN;
     const label = `${item.step}. ${item.label}`;
-    out.push(`<g class="message" data-step="${item.step}">`);
+    // A refused attempt: a dashed line without an arrowhead (it reached nothing).
+    const dash = item.refused ? ' stroke-dasharray="5 4"' : '';
+    const head = item.refused ? '' : ` marker-end="url(#${escapeXml(id)}-arrow)"`;
+    out.push(`<g class="message${item.refused ? ' refused' : ''}" data-step="${item.step}">`);
     if (x1 === x2) {
-      out.push(`<path d="M${x1},${y - 8} h28 v16 h-28" fill="none" stroke="#333" marker-end="url(#${escapeXml(id)}-arrow)"/>`);
+      out.push(`<path d="M${x1},${y - 8} h28 v16 h-28"${dash} fill="none" stroke="#333"${head}/>`);
       out.push(`<text x="${x1 + 34}" y="${y + 4}">${escapeXml(label)}</text>`);
     } else {
-      out.push(`<line x1="${x1}" y1="${y + 6}" x2="${x2}" y2="${y + 6}" stroke="#333" marker-end="url(#${escapeXml(id)}-arrow)"/>`);
+      out.push(`<line x1="${x1}" y1="${y + 6}" x2="${x2}" y2="${y + 6}"${dash} stroke="#333"${head}/>`);
       out.push(`<text x="${(x1 + x2) / 2}" y="${y}" text-anchor="middle">${escapeXml(label)}</text>`);
     }
     out.push('</g>');
@@ -72,6 +75,6 @@ export function svgFromDiagram(d: SequenceDiagram, id = 'seq'): string {
   return out.join('\n');
 }
 
-export function traceSvg(trace: FencingTrace, id?: string): string {
-  return svgFromDiagram(sequenceDiagram(trace), id);
+export function traceSvg(trace: FencingTrace, id?: string, opts: DiagramOptions = {}): string {
+  return svgFromDiagram(sequenceDiagram(trace, opts), id);
 }

@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { FencingTrace, TraceStep } from '../../src/trace/format.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { refusal, refusedSteps, reportMermaid, reportSvg } from '../../src/report/refused.js';
+import { traceMermaid } from '../../src/trace/mermaid.js';
+import { refusal, refusedSteps } from '../../src/trace/steps.js';
+import { traceSvg } from '../../src/trace/svg.js';
+
+// What the reports draw (src/report/markdown.ts, trace-html.ts): the diagram with refusals marked.
+const reportSvg = (t: FencingTrace, id: string) => traceSvg(t, id, { refusals: true });
+const reportMermaid = (t: FencingTrace) => traceMermaid(t, { refusals: true });
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { m1Trace } from '../trace/fixtures.js';
 import { fixtureReport } from './fixtures.js';
