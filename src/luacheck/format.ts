@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { xmlText } from '../report/junit.js';
+import { testsuitesXml, type Case } from '../report/junit.js';
 import { fails, type FailOn, type LuaFinding } from './findings.js';
 import type { FileResult, RunResult } from './run.js';
 
@@ -26,25 +26,13 @@ export function summaryLine(r: RunResult): string {
 
 /** JUnit XML: one testcase per file; failing findings (or the parse error) in its failure, the others in its output. */
 export function luaCheckJunit(r: RunResult, failOn: FailOn, startedAt: string, seconds: number): string {
-  const failing = (f: FileResult) => f.findings.some((x) => fails(x, failOn));
-  const failed = r.files.filter(failing).length;
-  const errored = r.unparseable;
-  const cases = r.files.map((f) => {
-    const open = `    <testcase classname="fencecheck.lua-check" name="${xmlText(shown(f.file))}" time="0.000"`;
-    if (f.status === 'clean') return `${open}/>`;
-    if (f.status === 'unparseable') return `${open}>\n      <error message="${xmlText(errorLine(f))}"/>\n    </testcase>`;
-    const body = xmlText(f.findings.map(findingLine).join('\n'));
-    if (!failing(f)) return `${open}>\n      <system-out>${body}</system-out>\n    </testcase>`;
-    const msg = `${f.findings.length} finding${f.findings.length === 1 ? '' : 's'}`;
-    return `${open}>\n      <failure message="${msg}">${body}</failure>\n    </testcase>`;
+  const cases = r.files.map((f): Case => {
+    const base = { classname: 'fencecheck.lua-check', name: shown(f.file), seconds: 0 };
+    if (f.status === 'clean') return { ...base, result: { kind: 'pass' } };
+    if (f.status === 'unparseable') return { ...base, result: { kind: 'error', message: errorLine(f) } };
+    const body = f.findings.map(findingLine).join('\n');
+    if (!f.findings.some((x) => fails(x, failOn))) return { ...base, result: { kind: 'pass' }, out: body };
+    return { ...base, result: { kind: 'failure', message: `${f.findings.length} finding${f.findings.length === 1 ? '' : 's'}`, body } };
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="fencecheck lua-check" tests="${r.files.length}" failures="${failed}" errors="${errored}" skipped="0" time="${seconds.toFixed(3)}" timestamp="${xmlText(startedAt)}">`,
-    `  <testsuite name="fencecheck.lua-check" tests="${r.files.length}" failures="${failed}" errors="${errored}" skipped="0" time="${seconds.toFixed(3)}" timestamp="${xmlText(startedAt)}">`,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return testsuitesXml('fencecheck lua-check', startedAt, seconds, [['fencecheck.lua-check', cases]]);
 }

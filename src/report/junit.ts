@@ -78,7 +78,7 @@ export function junitXml(report: VerifyReport): string {
   const conform = report.conform !== undefined ? report.conform : conformSummary(report.stages);
   const g2 = report.g2 !== undefined ? report.g2 : g2Summary(report.stages);
   const score = report.mutationMatrix.score ?? mutationScore(report.mutationMatrix);
-  const suiteExtras: Readonly<Record<string, { properties: readonly [string, string][]; out: string }>> = {
+  const suiteExtras: Readonly<Record<string, SuiteExtra>> = {
     'fencecheck.mutants': { properties: scoreProperties(score), out: scoreLines(score).join('\n') },
   };
   const suites: [string, Case[]][] = [
@@ -88,16 +88,26 @@ export function junitXml(report: VerifyReport): string {
     ...(g2 && g2.rows.length > 0 ? [['fencecheck.g2', g2Cases(g2)] as [string, Case[]]] : []),
     ['fencecheck.verify', [gate]],
   ];
-  const count = (cs: Case[], kind: string) => cs.filter((c) => c.result.kind === kind).length;
+  return testsuitesXml('fencecheck verify', report.startedAt, report.durationMs / 1000, suites, suiteExtras);
+}
+
+export interface SuiteExtra {
+  readonly properties: readonly (readonly [string, string])[];
+  readonly out: string;
+}
+
+/** A JUnit document: suites of cases, each suite with optional properties and system-out (the one writer of JUnit). */
+export function testsuitesXml(title: string, startedAt: string, seconds: number, suites: readonly (readonly [string, readonly Case[]])[], suiteExtras: Readonly<Record<string, SuiteExtra>> = {}): string {
+  const count = (cs: readonly Case[], kind: string) => cs.filter((c) => c.result.kind === kind).length;
   const all = suites.flatMap(([, cs]) => cs);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="fencecheck verify" tests="${all.length}" failures="${count(all, 'failure')}" errors="${count(all, 'error')}" skipped="${count(all, 'skipped')}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlText(report.startedAt)}">`,
+    `<testsuites name="${xmlText(title)}" tests="${all.length}" failures="${count(all, 'failure')}" errors="${count(all, 'error')}" skipped="${count(all, 'skipped')}" time="${seconds.toFixed(3)}" timestamp="${xmlText(startedAt)}">`,
   ];
   for (const [name, cases] of suites) {
     const time = cases.reduce((t, c) => t + c.seconds, 0);
     lines.push(
-      `  <testsuite name="${name}" tests="${cases.length}" failures="${count(cases, 'failure')}" errors="${count(cases, 'error')}" skipped="${count(cases, 'skipped')}" time="${time.toFixed(3)}" timestamp="${xmlText(report.startedAt)}">`,
+      `  <testsuite name="${name}" tests="${cases.length}" failures="${count(cases, 'failure')}" errors="${count(cases, 'error')}" skipped="${count(cases, 'skipped')}" time="${time.toFixed(3)}" timestamp="${xmlText(startedAt)}">`,
     );
     const extra = suiteExtras[name];
     // The schema's order: properties, then the testcases, then the suite's system-out.
