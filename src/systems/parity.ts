@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from '../project-root.js';
+import { compareStateSets as compareKeySets } from '../model/state-sets.js';
 import { TlcOutputError } from '../tlc/errors.js';
 
 export interface StateSetParity {
@@ -18,20 +19,10 @@ export interface StateSetParity {
   readonly onlyTlc: readonly string[];
 }
 
+/** The one comparison (src/model/state-sets.ts), in the seam's words (model, not machine). */
 export function compareStateSets(model: Iterable<string>, tlc: Iterable<string>, show = 5): StateSetParity {
-  const m = new Set(model);
-  const t = new Set(tlc);
-  const onlyModel = [...m].filter((k) => !t.has(k)).sort();
-  const onlyTlc = [...t].filter((k) => !m.has(k)).sort();
-  return {
-    equal: onlyModel.length === 0 && onlyTlc.length === 0,
-    modelCount: m.size,
-    tlcCount: t.size,
-    onlyModelCount: onlyModel.length,
-    onlyTlcCount: onlyTlc.length,
-    onlyModel: onlyModel.slice(0, show),
-    onlyTlc: onlyTlc.slice(0, show),
-  };
+  const c = compareKeySets(model, tlc, show);
+  return { equal: c.equal, modelCount: c.machineCount, tlcCount: c.tlcCount, onlyModelCount: c.onlyMachineCount, onlyTlcCount: c.onlyTlcCount, onlyModel: c.onlyMachine, onlyTlc: c.onlyTlc };
 }
 
 /** A committed canonical state list (one key a line, sorted, no duplicates); throws TlcOutputError otherwise. */
