@@ -61,11 +61,42 @@ export async function formCluster(shards: readonly ShardPlan[]): Promise<void> {
       }
       return true;
     }, FORM_TIMEOUT_MS);
+    if (all.length > 1) {
+      await waitUntil('a two-way, answered cluster-bus link between every pair of nodes', async () => {
+        for (const n of all) {
+          const others = all.filter((o) => o !== n).map((o) => ids.get(o)!);
+          if (!busLinksUp(await c(n).call('CLUSTER', 'LINKS'), String(await c(n).call('CLUSTER', 'NODES')), others)) return false;
+        }
+        return true;
+      }, FORM_TIMEOUT_MS);
+    }
     await Promise.all(shards.map((s, i) => waitWritable(c(s.primary), ranges[i]!)));
     await Promise.all(shards.map((s) => waitReplicasCaughtUp(c(s.primary), s.replicas.length)));
   } finally {
     await Promise.all([...clients.values()].map(closeClient));
   }
+}
+
+/**
+ * From one node's CLUSTER LINKS and CLUSTER NODES: it has an outbound ("to") and an inbound ("from")
+ * link with every node of `others`, and each outbound link has been answered (a PONG received since
+ * the link was created). Until then Valkey 8 may lose a PUBLISH: it propagates pub/sub with a
+ * light-weight header, and a receiver that gets one as the first message of an inbound link it has
+ * not yet tied to a node closes the link and drops the message (valkey-io/valkey#2817). A fresh
+ * cluster's first PUBLISH then silently misses subscribers on some node.
+ */
+export function busLinksUp(linksReply: unknown, nodesText: string, others: readonly string[]): boolean {
+  const links = (Array.isArray(linksReply) ? linksReply : []).map((l) => {
+    const f = Array.isArray(l) ? (l as unknown[]) : [];
+    const field = (k: string) => f[f.indexOf(k) + 1];
+    return { direction: String(field('direction')), node: String(field('node')), created: Number(field('create-time')) };
+  });
+  const pongAt = new Map(nodesText.trim().split('\n').map((l) => l.split(' ')).map((w) => [w[0]!, Number(w[5])] as const));
+  return others.every((id) => {
+    const to = links.find((l) => l.direction === 'to' && l.node === id);
+    const from = links.some((l) => l.direction === 'from' && l.node === id);
+    return to !== undefined && from && (pongAt.get(id) ?? 0) >= to.created;
+  });
 }
 
 /** A key whose slot lies in [lo, hi], for probing one shard directly. */

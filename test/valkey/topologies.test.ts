@@ -4,7 +4,7 @@ import { nodeClient, startTopology, waitReplicasInSync, type Topology, type Topo
 import { evalScript, luaScript } from '../../src/scripts/index.js';
 import { keySlot } from '../../src/slots/index.js';
 import { isAlive } from '../../src/valkey/registry.js';
-import { keyInRange, slotRanges } from '../../src/valkey/cluster-form.js';
+import { busLinksUp, keyInRange, slotRanges } from '../../src/valkey/cluster-form.js';
 
 const twoKeys = luaScript('two-keys', "redis.call('SET', KEYS[1], ARGV[1]); redis.call('SET', KEYS[2], ARGV[1]); return redis.call('GET', KEYS[1])");
 // Written as a string on purpose: the static check would refuse it (the point of the test below).
@@ -50,6 +50,10 @@ describe.each(specs)('$name', ({ spec }) => {
           expect(ci).toMatch(/cluster_slots_assigned:16384/);
           expect(ci).toMatch(new RegExp(`cluster_known_nodes:${expected}\\b`));
           expect(ci).toMatch(new RegExp(`cluster_size:${spec.shards}\\b`));
+          // Two-way, answered bus links (else Valkey 8 may drop the first PUBLISH: cluster-form.ts).
+          const nodes = String(await c.call('CLUSTER', 'NODES'));
+          const others = nodes.trim().split('\n').filter((l) => !l.includes('myself')).map((l) => l.split(' ')[0]!);
+          expect(busLinksUp(await c.call('CLUSTER', 'LINKS'), nodes, others)).toBe(true);
         }
       } finally {
         c.disconnect();
@@ -165,5 +169,18 @@ describe.each(specs)('$name', ({ spec }) => {
     await t.stop();
     await t.stop();
     expect(pids.filter(isAlive)).toEqual([]);
+  });
+});
+
+describe('busLinksUp (CLUSTER LINKS + CLUSTER NODES of one node)', () => {
+  const nodes = ['me 127.0.0.1:1@2 myself,master - 0 0 1 connected 0-100', 'b 127.0.0.1:3@4 master - 0 2000 2 connected 101-200'].join('\n');
+  const link = (direction: string, created: number) => ['direction', direction, 'node', 'b', 'create-time', created, 'events', 'r'];
+  it('up: a to-link answered since it was made, and a from-link', () => {
+    expect(busLinksUp([link('to', 1500), link('from', 1400)], nodes, ['b'])).toBe(true);
+  });
+  it('not up: no inbound link, an unanswered outbound link, or no link at all', () => {
+    expect(busLinksUp([link('to', 1500)], nodes, ['b'])).toBe(false);
+    expect(busLinksUp([link('to', 2500), link('from', 1400)], nodes, ['b'])).toBe(false);
+    expect(busLinksUp([], nodes, ['b'])).toBe(false);
   });
 });
