@@ -6,7 +6,8 @@
  * after the cut is gone: without the remedy the new primary issues those generations again; with it
  * (WAIT after every call) none of them was ever handed out. A replica of another shard is then
  * moved to the new primary (CLUSTER REPLICATE), so the remedy can confirm writes again and the
- * drill shows it does.
+ * drill shows it does. A ReplicationPatch (patch.ts: a mutant's, or a CLI variant's) changes the
+ * pods' client; the checks (checks.ts) judge every run alike and name what broke as the spec does.
  */
 import { closeClient, createClient, nodeClient, type NodeInfo, type Topology } from '../valkey/index.js';
 import { waitUntil } from '../valkey/wait.js';
@@ -20,13 +21,18 @@ import { startSessionLoop } from '../g2/drills/loop.js';
 import { namesOnEvery } from '../g2/drills/failover.js';
 import type { CallRecord } from '../g2/drills/outcomes.js';
 import type { ConfirmOptions } from '../scripts/eval-confirmed.js';
+import { InfrastructureFault } from '../valkey/fault.js';
 import { routeThroughProxy } from './link.js';
+import { patchedConfirm, type ReplicationPatch } from './patch.js';
+import { brokenChecks, duplicateGenerations, monotonicBreaks, releasedSeenAgain, type DrillCheck } from './checks.js';
 
 export interface ReplicationDrillOptions {
   /** Fresh per drill: every drill starts from empty counters. */
   readonly community: string;
   /** The remedy, or null: the scripts as they ship (no WAIT). */
   readonly confirm: ConfirmOptions | null;
+  /** Applied to `confirm` (a mutant's patch, a CLI variant); the checks never see it. */
+  readonly patch?: ReplicationPatch;
   /** How long the link is down before the kill (the issue measured 500 ms). */
   readonly cutMs?: number;
   readonly sessionsPerShard?: number;
@@ -52,6 +58,10 @@ export interface ReplicationDrillResult {
   readonly duplicates: number;
   /** A lease whose release was told "applied" seen held again (the issue's "a lease that had been released came back"). */
   readonly releasedLeasesBack: number;
+  /** Acquires told a generation not above an earlier one of their session (T2, duplicates included). */
+  readonly monotonicBreaks: number;
+  /** The checks that fired, by the spec's names (checks.ts): what a mutant is killed by. */
+  readonly broken: readonly DrillCheck[];
   /** Why the victim's sessions' calls failed, by reason (first 90 characters), count. */
   readonly failureReasons: Readonly<Record<string, number>>;
   readonly findings: string[];
@@ -83,20 +93,17 @@ async function adminCall(e: Endpoint, ...args: string[]): Promise<unknown> {
   }
 }
 
-function duplicateGenerations(calls: readonly CallRecord[]): number {
-  const seen = new Map<number, number>();
-  for (const c of calls) if (c.reply?.kind === 'ok') seen.set(c.reply.gen, (seen.get(c.reply.gen) ?? 0) + 1);
-  return [...seen.values()].filter((n) => n > 1).length;
+/** The cluster did not settle after the takeover: a fault of the run (not-run), not a finding. */
+function stalled(reason: string): InfrastructureFault {
+  return new InfrastructureFault({ kind: 'timeout', reason });
 }
 
-function releasedSeenAgain(calls: readonly CallRecord[]): number {
-  const released = new Set<string>();
-  let back = 0;
-  for (const c of calls) {
-    if (c.op === 'release' && c.reply?.kind === 'released') released.add(`${c.owner}:${c.gen}`);
-    if (c.reply?.kind === 'held' && released.has(`${c.reply.owner}:${c.reply.gen}`)) back++;
+async function settled(p: Promise<void>): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    throw stalled((err as Error).message);
   }
-  return back;
 }
 
 /** null when no primary has a replica left to take over. */
@@ -123,7 +130,8 @@ export async function replicationDrill(topology: Topology, scripts: FencingScrip
   const slotOf = (s: string) => keySlot(newLeaseKey({ community: opts.community, session: s }));
   const sessions = namesOnEvery(map.primaries, map.owner, opts.sessionsPerShard ?? 3, (i) => `s${i}`, slotOf);
   const victimSessions = new Set(sessions.get(vKey)!);
-  const loopOpts = { resend: false, pauseMs: 10, ...(opts.confirm ? { confirmReplicas: opts.confirm } : {}) };
+  const confirm = patchedConfirm(opts.confirm, opts.patch);
+  const loopOpts = { resend: false, pauseMs: 10, ...(confirm ? { confirmReplicas: confirm } : {}) };
   const loops = [...sessions.values()].flat().map((s) => startSessionLoop(conn, scripts, { community: opts.community, session: s }, loopOpts));
   const errors: string[] = [];
   let redundancyRestored = false;
@@ -142,17 +150,17 @@ export async function replicationDrill(topology: Topology, scripts: FencingScrip
     try {
       for (const deadline = Date.now() + RESUME_BOUND_MS; ; await sleep(20)) {
         if (((await rc.call('ROLE')) as unknown[])[0] === 'master') break;
-        if (Date.now() > deadline) throw new Error(`${endpointKey(replica)} did not become a primary within ${RESUME_BOUND_MS} ms`);
+        if (Date.now() > deadline) throw stalled(`${endpointKey(replica)} did not become a primary within ${RESUME_BOUND_MS} ms`);
       }
       tTakeover = Date.now();
       log(`killed ${vKey}; ${endpointKey(replica)} took over`);
       if (donor) {
         const id = String(await rc.call('CLUSTER', 'MYID'));
         // Refused ("can only replicate a master") until the donor has heard of the promotion by gossip.
-        await waitUntil(`${endpointKey(donor)} to accept CLUSTER REPLICATE`, async () => (await adminCall(donor, 'CLUSTER', 'REPLICATE', id)) === 'OK', RESUME_BOUND_MS, 20);
+        await settled(waitUntil(`${endpointKey(donor)} to accept CLUSTER REPLICATE`, async () => (await adminCall(donor, 'CLUSTER', 'REPLICATE', id)) === 'OK', RESUME_BOUND_MS, 20));
         // Online is enough: WAIT confirms each write. (waitReplicasInSync wants the offsets equal,
         // which the replica's once-a-second ACK rarely shows while the sessions keep writing.)
-        await waitUntil(`${endpointKey(donor)} to replicate ${endpointKey(replica)}`, async () => (await onlineReplicas(replica)).length > 0, RESUME_BOUND_MS, 20);
+        await settled(waitUntil(`${endpointKey(donor)} to replicate ${endpointKey(replica)}`, async () => (await onlineReplicas(replica)).length > 0, RESUME_BOUND_MS, 20));
         redundancyRestored = true;
         log(`${endpointKey(donor)} moved to the new primary, online`);
       }
@@ -193,6 +201,8 @@ export async function replicationDrill(topology: Topology, scripts: FencingScrip
   const resumeMs = firstAfter.every((t) => t !== undefined) ? Math.max(...firstAfter.map((t) => t! - tKill)) : null;
   if (resumeMs === null) errors.push(`the sessions on ${vKey}'s slots got no reply within ${RESUME_BOUND_MS} ms of the takeover`);
   const count = (o: CallRecord['outcome']) => calls.filter((c) => c.outcome === o).length;
+  const releasedLeasesBack = loops.reduce((n, l) => n + releasedSeenAgain(l.calls), 0);
+  const breaks = loops.reduce((n, l) => n + monotonicBreaks(l.calls), 0);
   const victimAcquiresOk = calls.filter((c) => victimSessions.has(c.session) && c.op === 'acquire' && c.reply?.kind === 'ok');
   return {
     victim: vKey,
@@ -205,7 +215,9 @@ export async function replicationDrill(topology: Topology, scripts: FencingScrip
     appliedAfterTakeover: victimAcquiresOk.filter((c) => c.startedAt > tTakeover).length,
     generations,
     duplicates: loops.reduce((n, l) => n + duplicateGenerations(l.calls), 0),
-    releasedLeasesBack: loops.reduce((n, l) => n + releasedSeenAgain(l.calls), 0),
+    releasedLeasesBack,
+    monotonicBreaks: breaks,
+    broken: brokenChecks({ monotonicBreaks: breaks, releasedLeasesBack, findings }),
     failureReasons: calls.filter((c) => victimSessions.has(c.session) && c.failure).reduce<Record<string, number>>((m, c) => {
       const k = c.failure!.slice(0, 90);
       m[k] = (m[k] ?? 0) + 1;

@@ -4,12 +4,15 @@
  * scripts loop on every shard. Without the remedy the new primary re-issues generations already
  * told "applied" (the negative test); with WAIT after every call, none, every call's outcome agrees
  * with the real keyspace, and the calls WAIT could not confirm are reported unknown. WAIT counting
- * no replica (WAIT 0) is the broken remedy: red.
+ * no replica (WAIT 0) is the broken remedy: red. The remedy is dropped as mutant R1 drops it: its
+ * patch file on the shipped remedy (the CLI's `--variant none` is the same patch).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 import { loadFencingScripts, type FencingScripts } from '../../src/fencing/scripts.js';
 import { replicationDrill } from '../../src/replication/drill.js';
+import { loadReplicationPatch, SHIPPED_REMEDY } from '../../src/replication/patch.js';
+import { R1_PATCH, WAIT_ZERO } from '../../src/replication/variants.js';
 
 let topology: Topology;
 let scripts: FencingScripts;
@@ -22,16 +25,20 @@ afterAll(async () => {
 });
 
 it('without the remedy: generations issued twice after the lagging replica took over (negative test)', async () => {
-  const r = await replicationDrill(topology, scripts, { community: 'rnone', confirm: null });
+  const r = await replicationDrill(topology, scripts, { community: 'rnone', confirm: SHIPPED_REMEDY, patch: await loadReplicationPatch(R1_PATCH) });
   expect(r, 'a primary with a replica').not.toBeNull();
   expect(r!.appliedAfterCut, JSON.stringify(r)).toBeGreaterThan(0);
   expect(r!.duplicates, JSON.stringify(r)).toBeGreaterThan(0);
+  expect(r!.monotonicBreaks).toBeGreaterThanOrEqual(r!.duplicates);
+  expect(r!.broken).toContain('Inv_Monotonic');
   expect(r!.errors).toEqual([]);
 });
 
 it('with WAIT 1: no generation twice, every outcome agrees with the keyspace, unconfirmed calls unknown', async () => {
-  const r = await replicationDrill(topology, scripts, { community: 'rwait', confirm: { replicas: 1, timeoutMs: 100 } });
+  const r = await replicationDrill(topology, scripts, { community: 'rwait', confirm: SHIPPED_REMEDY });
   expect(r).not.toBeNull();
+  expect(r!.broken, JSON.stringify(r)).toEqual([]);
+  expect(r!.monotonicBreaks).toBe(0);
   expect(r!.findings, JSON.stringify(r)).toEqual([]);
   expect(r!.errors, JSON.stringify(r)).toEqual([]);
   expect(r!.duplicates).toBe(0);
@@ -43,7 +50,8 @@ it('with WAIT 1: no generation twice, every outcome agrees with the keyspace, un
 });
 
 it('broken remedy: WAIT 0 (no replica counted) → generations issued twice (red)', async () => {
-  const r = await replicationDrill(topology, scripts, { community: 'rwait0', confirm: { replicas: 0, timeoutMs: 100 } });
+  const r = await replicationDrill(topology, scripts, { community: 'rwait0', confirm: SHIPPED_REMEDY, patch: WAIT_ZERO });
   expect(r).not.toBeNull();
   expect(r!.duplicates, JSON.stringify(r)).toBeGreaterThan(0);
+  expect(r!.broken).toContain('Inv_Monotonic');
 });

@@ -9,10 +9,9 @@ import { NotOwnedError, ValkeyUnavailableError } from '../../valkey/index.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
 import { loadFencingScripts } from '../../fencing/scripts.js';
 import { replicationDrill, type ReplicationDrillResult } from '../../replication/drill.js';
+import { isReplicationVariant, REPLICATION_VARIANTS, variantPatch } from '../../replication/variants.js';
 
-/** The remedy as it ships first; the others are the deliberately broken ones (red). */
-export const REPLICATION_VARIANTS = ['wait', 'none', 'wait0'] as const;
-type Variant = (typeof REPLICATION_VARIANTS)[number];
+export { REPLICATION_VARIANTS };
 
 const HELP = `Usage: fencecheck replication [--variant V] [--wait-timeout-ms N] [--cut-ms N] [--provider P] [--json]
 
@@ -25,7 +24,8 @@ to two calls, an outcome the keyspace contradicts.
 
 Options:
   --variant V          wait (the remedy: WAIT 1 after every call, unconfirmed → unknown; default),
-                       none (the scripts as they ship: red), wait0 (WAIT 0, counts no replica: red)
+                       none (the scripts as they ship, mutant R1's patch: red), wait0 (WAIT 0,
+                       counts no replica: red)
   --wait-timeout-ms N  WAIT's timeout (default 100, 1..5000)
   --cut-ms N           how long the link is down before the kill (default 500, 0..5000)
   --provider P         auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or
@@ -33,7 +33,8 @@ Options:
   --json               print a fencecheck.stage/1 report (details: the drill's figures)
 
 Exit codes: 0 no generation twice and every outcome consistent · 1 a check failed (the broken
-variants) · 2 could not run (Valkey missing, not owned, an infrastructure fault) · 64 usage`;
+variants) · 2 could not run (Valkey missing, not owned, an infrastructure fault, the cluster not
+recovering from the takeover) · 64 usage`;
 
 function figureRows(r: ReplicationDrillResult): [string, string][] {
   return [
@@ -45,6 +46,8 @@ function figureRows(r: ReplicationDrillResult): [string, string][] {
     ['generations issued', String(r.generations)],
     ['generations issued twice', String(r.duplicates)],
     ['released leases back', String(r.releasedLeasesBack)],
+    ['acquires told a generation not above an earlier one', String(r.monotonicBreaks)],
+    ['checks broken', r.broken.length ? r.broken.join(', ') : 'none'],
     ['acquires applied after the takeover (victim)', String(r.appliedAfterTakeover)],
     ['kill → every victim session answered (ms)', r.resumeMs === null ? '—' : String(r.resumeMs)],
     ['redundancy restored', r.redundancyRestored ? 'yes' : 'no'],
@@ -64,13 +67,15 @@ export const command: Command = {
       provider: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
-    const variant = (values.variant ?? 'wait') as Variant;
-    if (!REPLICATION_VARIANTS.includes(variant)) throw new UsageError(`unknown variant '${values.variant}' (variants: ${REPLICATION_VARIANTS.join(', ')})`);
+    const variant = values.variant ?? 'wait';
+    if (!isReplicationVariant(variant)) throw new UsageError(`unknown variant '${values.variant}' (variants: ${REPLICATION_VARIANTS.join(', ')})`);
     const timeoutMs = intOption(values, 'wait-timeout-ms', { min: 1, max: 5000, default: 100 });
     const cutMs = intOption(values, 'cut-ms', { min: 0, max: 5000, default: 500 });
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`unknown provider '${values.provider}'`);
     const provider = values.provider as ProviderChoice | undefined;
-    const confirm = variant === 'none' ? null : { replicas: variant === 'wait' ? 1 : 0, timeoutMs };
+    // The shipped remedy at this timeout; the variant's patch (none = mutant R1's) changes it.
+    const confirm = { replicas: 1, timeoutMs };
+    const patch = await variantPatch(variant);
 
     const progress = new ProgressConsole();
     const t0 = performance.now();
@@ -83,7 +88,7 @@ export const command: Command = {
         startedAt: startedAt.toISOString(),
         durationMs: Math.round(performance.now() - t0),
         summary,
-        ...(r ? { counts: { calls: r.calls, ...r.outcomes, unconfirmed: r.unconfirmed, duplicates: r.duplicates, releasedLeasesBack: r.releasedLeasesBack }, details: { variant, waitTimeoutMs: timeoutMs, cutMs, ...r } } : {}),
+        ...(r ? { counts: { calls: r.calls, ...r.outcomes, unconfirmed: r.unconfirmed, duplicates: r.duplicates, releasedLeasesBack: r.releasedLeasesBack, monotonicBreaks: r.monotonicBreaks }, details: { variant, waitTimeoutMs: timeoutMs, cutMs, ...r } } : {}),
       });
       if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(`${r ? `${renderTable(['figure', 'value'], figureRows(r))}\n${[...r.findings, ...r.errors].map((f) => `  ${f}\n`).join('')}` : ''}${summary}\n`);
@@ -94,9 +99,11 @@ export const command: Command = {
       topology = await startTopology({ kind: 'cluster', shards: 3, replicasPerShard: 1 }, provider ? { provider } : {});
       if (!topology.owned) throw new NotOwnedError('the replication drill', 'it cuts a replication link and kills a primary');
       progress.log(`[replication] ${variant}: drill on ${topology.nodes.length} nodes`);
-      const r = await replicationDrill(topology, loadFencingScripts(), { community: `cli${Date.now()}`, confirm, cutMs, log: (l) => progress.log(l) });
+      const r = await replicationDrill(topology, loadFencingScripts(), { community: `cli${Date.now()}`, confirm, ...(patch ? { patch } : {}), cutMs, log: (l) => progress.log(l) });
       if (!r) return finish('not-run', 'replication: no primary with a replica', undefined, 'no primary with a replica');
-      const bad = r.duplicates > 0 || r.findings.length > 0 || r.errors.length > 0;
+      // Sessions that never answered again: the cluster did not recover, a fault of the run (not a finding).
+      if (r.resumeMs === null) return finish('not-run', `replication: not run: ${r.errors.join('; ')}`, r, r.errors.join('; '));
+      const bad = r.broken.length > 0 || r.duplicates > 0 || r.errors.length > 0;
       const what = `${r.duplicates} generation(s) issued twice, ${r.findings.length} judge finding(s), ${r.errors.length} error(s); ${r.unconfirmed} call(s) unknown: not confirmed by WAIT`;
       return finish(bad ? 'failed' : 'passed', `replication (${variant}): ${bad ? 'FAILED' : 'passed'}: ${what}`, r);
     } catch (err) {
