@@ -17,6 +17,15 @@ export type PauseAnswer = 'paused' | 'running' | 'unavailable';
 /** What the replica does with an event as it arrives (tests drop or delay deliveries through it). */
 export type Delivery = (event: PauseState, apply: () => void) => void;
 
+/** The start sequence's phases, in the real order: subscribe, load the initial snapshot, ready. */
+export type StartPhase = 'subscribe' | 'load' | 'ready';
+
+/**
+ * Awaited before each start phase, told which one is about to run (a model-driven run releases
+ * them one at a time; the replica keeps its own order). Not called for a phase already done.
+ */
+export type StartGate = (phase: StartPhase) => Promise<void>;
+
 export interface PauseReplicaOptions {
   readonly keys: PauseKeys;
   /** Commands (MGET) and the subscription each get their own connection. */
@@ -26,6 +35,7 @@ export interface PauseReplicaOptions {
   readonly jitter?: number;
   readonly maxAgeMs: number;
   readonly delivery?: Delivery;
+  readonly startGate?: StartGate;
   readonly now?: () => number;
 }
 
@@ -41,28 +51,32 @@ export interface PauseReplicaStatus {
   readonly eventsIgnored: number;
 }
 
-interface Held {
+export interface Held {
   readonly state: PauseState;
   /** When Valkey was last read successfully (load or reconciliation). */
   readonly syncedAt: number;
 }
 
+/**
+ * The members a mutant changes (mutants/impl/pause/) are protected, so that an impl patch can
+ * subclass the replica; nothing else about it is open.
+ */
 export class PauseReplica {
-  private held: Held | null = null;
-  private isReady = false;
-  private subscribed = false;
-  private closed = false;
+  protected held: Held | null = null;
+  protected isReady = false;
+  protected subscribed = false;
+  protected closed = false;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | null = null;
   /** True once the last successful sync is older than maxAgeMs (set by `staleTimer`). */
-  private stale = true;
+  protected stale = true;
   private staleTimer: NodeJS.Timeout | undefined;
   private readonly commands: ValkeyClient;
   private readonly subscriber: ValkeyClient;
-  private readonly now: () => number;
-  private counts = { reconciles: 0, reconcileFailures: 0, eventsApplied: 0, eventsIgnored: 0 };
+  protected readonly now: () => number;
+  protected counts = { reconciles: 0, reconcileFailures: 0, eventsApplied: 0, eventsIgnored: 0 };
 
-  constructor(private readonly opts: PauseReplicaOptions) {
+  constructor(protected readonly opts: PauseReplicaOptions) {
     this.commands = opts.client();
     this.subscriber = opts.client();
     this.now = opts.now ?? (() => performance.now());
@@ -86,13 +100,29 @@ export class PauseReplica {
    */
   async start(): Promise<void> {
     if (this.isReady || this.closed) return;
-    if (!this.subscribed) {
+    await this.startSequence();
+  }
+
+  /** The start order: subscribe before the load, so that no event falls between them; ready last. */
+  protected async startSequence(): Promise<void> {
+    await this.phase('subscribe');
+    await this.phase('load');
+    await this.phase('ready');
+  }
+
+  /** One start phase, once the gate (if any) lets it run. */
+  protected async phase(p: StartPhase): Promise<void> {
+    if (this.closed || (p === 'subscribe' && this.subscribed)) return;
+    await this.opts.startGate?.(p);
+    if (this.closed) return;
+    if (p === 'subscribe') {
       await this.subscribe();
       this.subscribed = true;
+    } else if (p === 'load') await this.sync();
+    else {
+      this.isReady = true;
+      this.schedule();
     }
-    await this.sync();
-    this.isReady = true;
-    this.schedule();
   }
 
   /** The hot read. */
@@ -112,6 +142,26 @@ export class PauseReplica {
     this.applyIfNewer(state);
   }
 
+  /**
+   * One reconciliation now (what the jittered timer runs): counted as a reconciliation or a failure;
+   * a failure is thrown to the caller (the timer swallows it: the snapshot keeps ageing).
+   */
+  async reconcileNow(): Promise<void> {
+    const run = this.reconcile().then(
+      () => void this.counts.reconciles++,
+      (err: unknown) => {
+        this.counts.reconcileFailures++;
+        throw err;
+      },
+    );
+    this.inFlight = run.catch(() => {});
+    try {
+      await run;
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
   /** Stops the reconciler and waits for a reconciliation in flight, then closes both connections. */
   async close(): Promise<void> {
     this.closed = true;
@@ -123,7 +173,7 @@ export class PauseReplica {
     await this.commands.quit().catch(() => this.commands.disconnect());
   }
 
-  private async subscribe(): Promise<void> {
+  protected async subscribe(): Promise<void> {
     this.subscriber.on('message', (channel: string, text: string) => {
       if (channel !== this.opts.keys.channel || this.closed) return;
       const e = decodeEvent(text);
@@ -136,14 +186,22 @@ export class PauseReplica {
     await this.subscriber.subscribe(this.opts.keys.channel);
   }
 
+  /** The reconciler's read of Valkey: the same MGET as the initial load. */
+  protected async reconcile(): Promise<void> {
+    await this.sync();
+  }
+
   /** MGET state + version (one slot): the snapshot, if newer, and the age clock restarts. */
-  private async sync(): Promise<void> {
+  protected async sync(): Promise<void> {
     const [paused, version] = await this.commands.mget(this.opts.keys.paused, this.opts.keys.version);
     const state = decodeStored(paused ?? null, version ?? null);
-    const now = this.now();
     const h = this.held;
-    this.held = Object.freeze({ state: h === null || state.version > h.state.version ? state : h.state, syncedAt: now });
-    // Fresh again for maxAgeMs from now.
+    this.held = Object.freeze({ state: h === null || state.version > h.state.version ? state : h.state, syncedAt: this.now() });
+    this.markFresh();
+  }
+
+  /** Fresh again for maxAgeMs from now (after a successful read of Valkey). */
+  protected markFresh(): void {
     this.stale = false;
     clearTimeout(this.staleTimer);
     if (!this.closed) {
@@ -152,7 +210,7 @@ export class PauseReplica {
     }
   }
 
-  private applyIfNewer(e: PauseState): void {
+  protected applyIfNewer(e: PauseState): void {
     const h = this.held;
     if (h === null || e.version <= h.state.version) {
       this.counts.eventsIgnored++;
@@ -163,19 +221,14 @@ export class PauseReplica {
     this.counts.eventsApplied++;
   }
 
-  private schedule(): void {
+  protected schedule(): void {
     if (this.closed) return;
     const j = this.opts.jitter ?? 0.2;
     const delay = this.opts.reconcileMs * (1 - j + 2 * j * Math.random());
     this.timer = setTimeout(() => {
-      this.inFlight = this.sync().then(
-        () => void this.counts.reconciles++,
-        () => void this.counts.reconcileFailures++,
-      );
-      void this.inFlight.finally(() => {
-        this.inFlight = null;
-        this.schedule();
-      });
+      void this.reconcileNow()
+        .catch(() => {})
+        .finally(() => this.schedule());
     }, delay);
     this.timer.unref();
   }

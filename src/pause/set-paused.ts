@@ -17,7 +17,11 @@ export interface SetPausedResult {
   readonly published: boolean;
 }
 
-export async function setPaused(client: ValkeyClient, keys: PauseKeys, paused: boolean): Promise<SetPausedResult> {
+/**
+ * `local` is the caller's own snapshot update (PauseReplica.applyLocal), called only after the write
+ * committed and the publish was attempted.
+ */
+export async function setPaused(client: ValkeyClient, keys: PauseKeys, paused: boolean, local?: (state: PauseState) => void): Promise<SetPausedResult> {
   const tx = client.multi();
   if (paused) tx.set(keys.paused, '1');
   else tx.del(keys.paused);
@@ -32,5 +36,6 @@ export async function setPaused(client: ValkeyClient, keys: PauseKeys, paused: b
     () => true,
     () => false,
   );
+  local?.(state);
   return { state, published };
 }

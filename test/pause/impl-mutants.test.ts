@@ -1,0 +1,38 @@
+// P1–P6 at the implementation layer, through the pause impl runner: each patch of
+// mutants/impl/pause/ runs the model-driven walks on a real Valkey (after the unpatched code passed
+// the same walks) and must be killed by its manifest entry's expected invariant, read on the real
+// system by the ordinary checkers.
+import { describe, expect, it } from 'vitest';
+import { loadManifest, mutantsFor, type MutantEntry } from '../../src/mutants/manifest.js';
+import { implRunner } from '../../src/pause/impl-layer.js';
+import { REAL_INVARIANTS } from '../../src/pause/drive/index.js';
+
+const EXPECTED: Readonly<Record<string, string>> = {
+  P1: 'Inv_NoRevert', P2: 'Inv_OnlyCommitted', P3: 'Inv_ReconcileFresh', P4: 'Inv_FailClosed', P5: 'Inv_ReadyAfterSnapshot', P6: 'Inv_NoMissedEvent',
+};
+
+/** The manifest's pause entries with an impl patch; built here when the manifest does not list them yet. */
+function entries(): MutantEntry[] {
+  const listed = mutantsFor(loadManifest(), 'impl', 'pause');
+  if (listed.length === 6) return listed;
+  return Object.entries(EXPECTED).map(([id, expectedInvariant]) => ({
+    id, system: 'pause', target: id, kind: 'guard', description: id, realBug: id, expectedInvariant,
+    layers: { impl: { patch: `mutants/impl/pause/${id}.ts` } },
+  }));
+}
+
+describe('pause mutants at the impl layer (real Valkey, standalone)', () => {
+  it('the unpatched code passes, then P1–P6 are each killed by the expected invariant', async () => {
+    const list = entries();
+    expect(list.map((e) => [e.id, e.expectedInvariant])).toEqual(Object.entries(EXPECTED));
+    const lines: string[] = [];
+    const results = await implRunner.run(list, { log: (l) => lines.push(l) });
+    expect(lines.some((l) => /unpatched: \d+ walks, \d+ steps, no violation, no conformance failure/.test(l))).toBe(true);
+    for (const r of results) {
+      expect({ id: r.id, verdict: r.verdict, violated: r.violated, reason: r.verdict === 'killed' ? '' : r.reason }).toEqual({ id: r.id, verdict: 'killed', violated: EXPECTED[r.id], reason: '' });
+      expect(REAL_INVARIANTS as readonly string[]).toContain(r.violated);
+      expect(r.reason).toMatch(/replay: fencecheck pause --topology standalone --seed \d+ --steps \d+ --walk \d+ --patch mutants\/impl\/pause\/P\d\.ts/);
+      expect(r.traceLength).toBeGreaterThan(0);
+    }
+  });
+});
