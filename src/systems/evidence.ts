@@ -12,6 +12,8 @@ import { parseStateDumpWith } from '../tlc/dump.js';
 import { TlcOutputError } from '../tlc/errors.js';
 import { tlcArgs, type TlcRun } from '../tlc/run.js';
 import { EVIDENCE_SCHEMA, evidenceCore, type EvidenceCore } from '../tlc/evidence-core.js';
+import type { MutantEntry } from '../mutants/manifest.js';
+import type { MutantResult } from '../mutants/verdict.js';
 import type { ModelSystem, SystemMutant } from './system.js';
 
 /** One schema for every system's evidence. */
@@ -47,16 +49,22 @@ export function dumpToSystemKeys<S, E>(sys: ModelSystem<S, E>, dumpText: string)
 
 function common<S, E>(sys: ModelSystem<S, E>, name: string, config: string, run: TlcRun, dump: boolean, root: string): SystemEvidence {
   const core = evidenceCore({ name, run, spec: sys.spec, config, bounds: sys.bounds, invariants: cfgInvariants(readFileSync(join(root, config), 'utf8')), command: systemCommandLine(sys.spec, config, dump), root });
-  return { ...core, system: sys.name };
+  // `system` second, as every committed record has it.
+  const { schema, ...rest } = core;
+  return { schema, system: sys.name, ...rest };
 }
 
-/** The base run's evidence and its canonical state lines (from the run's `-dump`). */
-export function baseSystemEvidence<S, E>(sys: ModelSystem<S, E>, run: TlcRun, root = projectRoot): { evidence: SystemEvidence; states: string[] } {
-  if (run.kind !== 'completed' || run.dumpText === undefined) throw new TlcOutputError(`${sys.name}: the base run left no state dump`);
+/**
+ * The base run's evidence and, when TLC finished without a violation and dumped, its canonical state
+ * lines (a violated or cut-short run records its outcome and counts, never a partial state list).
+ */
+export function baseSystemEvidence<S, E>(sys: ModelSystem<S, E>, run: TlcRun, root = projectRoot): { evidence: SystemEvidence; states?: string[] } {
+  const evidence = common(sys, 'base', sys.config, run, true, root);
+  if (run.kind !== 'completed' || run.result.outcome !== 'ok') return { evidence };
+  if (run.dumpText === undefined) throw new TlcOutputError(`${sys.name}: the base run left no state dump`);
   const states = dumpToSystemKeys(sys, run.dumpText);
   const file = `${systemEvidenceDir(sys.name)}/base.states.txt`;
-  const evidence = { ...common(sys, 'base', sys.config, run, true, root), states: { file, sha256: sha256Text(`${states.join('\n')}\n`), count: states.length } };
-  return { evidence, states };
+  return { evidence: { ...evidence, states: { file, sha256: sha256Text(`${states.join('\n')}\n`), count: states.length } }, states };
 }
 
 export function mutantSystemEvidence<S, E>(sys: ModelSystem<S, E>, m: SystemMutant, config: string, run: TlcRun, root = projectRoot): SystemEvidence {
@@ -98,4 +106,23 @@ export function readSystemEvidence(system: string, run: string, root = projectRo
     if (!existsSync(states) || sha256File(states) !== evidence.states.sha256) return { evidence, freshness: { fresh: false, reason: `${evidence.states.file} is missing or does not match its hash` } };
   }
   return { evidence, freshness: { fresh: true } };
+}
+
+/**
+ * The tla-layer verdicts a seam system's committed evidence records, for a reader without Java
+ * (verify's `evidence` fallback): `killed` only when the record is fresh and its violated invariant
+ * is the entry's expected one; stale or missing evidence is `not-run`, said why.
+ */
+export function evidenceMutantResults(entries: readonly MutantEntry[], root = projectRoot): MutantResult[] {
+  return entries.map((m): MutantResult => {
+    const base = { id: m.id, layer: 'tla' as const, expectedInvariant: m.expectedInvariant };
+    const { evidence, freshness } = readSystemEvidence(m.system, m.id, root);
+    if (!evidence || !freshness.fresh) return { ...base, verdict: 'not-run', reason: freshness.fresh ? 'no evidence' : freshness.reason };
+    if (evidence.config !== m.layers.tla?.config) return { ...base, verdict: 'not-run', reason: `${systemEvidencePath(m.system, m.id)} was made with ${evidence.config}, the manifest names ${m.layers.tla?.config}` };
+    const tracePath = systemEvidencePath(m.system, m.id);
+    if (evidence.violated === undefined) return { ...base, verdict: evidence.outcome === 'ok' ? 'survived' : 'invalid', reason: `TLC ${evidence.outcome} (${tracePath})` };
+    return evidence.violated === m.expectedInvariant
+      ? { ...base, verdict: 'killed', violated: evidence.violated, ...(evidence.traceLength !== undefined && { traceLength: evidence.traceLength }), ...(evidence.durationMs !== undefined && { durationMs: evidence.durationMs }) }
+      : { ...base, verdict: 'wrong-invariant', violated: evidence.violated, reason: `TLC reported ${evidence.violated}, expected ${m.expectedInvariant}` };
+  });
 }

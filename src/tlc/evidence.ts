@@ -174,7 +174,7 @@ export function loadAllEvidence(root = projectRoot): { base: RunEvidence; mutant
   const base = checkBase(root);
   readEdgeLines(root, base, readStateLines(root, base));
   const manifest = loadManifest(join(root, 'mutants/manifest.json'));
-  const mutants = mutantsFor(manifest, 'tla').map((m) => checkMutant(root, m));
+  const mutants = mutantsFor(manifest, 'tla', 'fencing').map((m) => checkMutant(root, m));
   return { base, mutants };
 }
 

@@ -16,6 +16,8 @@ export { dumpToCanonicalLines, parseStateDump } from './dump.js';
 export { parseCanonicalKey } from './canonical.js';
 export { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from './config.js';
 export { checkBase, checkMutant, verdictOf } from './check.js';
+export { judgeMutant, mutantResult, runConfig, type CheckOptions, type DumpKind } from './mutant-judge.js';
+export { checkSystemBase, checkSystemMutant, entryVariants, type SystemBaseCheck, type SystemMutantCheck } from './system-check.js';
 export { evidenceStatus, loadAllEvidence, readBaseEdges, readBaseStateDump, type EdgeDump, type EdgeEvidence, type EvidenceStatus, type RunEvidence, type StateDump } from './evidence.js';
 export { parseDotStateGraph, type DotEdge, type DotGraph } from './dot.js';
 export { canonicalEdgesSha256, dotToFencingGraph, edgeLine, podOfStep, type FencingGraph } from './edges.js';

@@ -43,14 +43,14 @@ export interface StageSpec {
 
 /** In start order: the longest stages first, so two slots finish together rather than one idling. */
 export const STAGES: readonly StageSpec[] = [
-  { name: 'tlc', argv: ['tlc', '--mutants'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on the base config and every mutant config (needs Java + tla2tools.jar)' },
-  { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', what: 'M1–M9 applied to the Lua scripts and the gate, each killed in its real state graph on Valkey (no seed)' },
+  { name: 'tlc', argv: ['tlc', '--mutants', '--system', 'all'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on the base config and every mutant config of fencing and of each seam system (pause, replication), the seam systems\' runs compared with evidence/tlc/<system>/ (needs Java + tla2tools.jar)' },
+  { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', what: 'M1–M9 applied to the Lua scripts and the gate, each killed in its real state graph on Valkey (no seed); P1–P6 and R1 on the pause snapshot and the failover drill (their runners)' },
   { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, what: 'model-based runs of the real scripts on Valkey, T1/T2/T3 on the real keyspace' },
   { name: 'conform', argv: ['conform'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on real Valkey' },
   { name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'limiter script against its reference model and the required invariant tests' },
   { name: 'mutants:limiter', argv: ['mutants', '--layer', 'limiter'], forwards: ['runs', 'seed'], heavy: true, layer: 'limiter', what: 'L1–L6 applied to the limiter, killed by its properties' },
   { name: 'explore', argv: ['explore'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
-  { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'M1–M9 applied to the XState machine, killed by exploration' },
+  { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'M1–M9, P1–P6 and R1 applied to their XState machines, killed by exhaustive exploration' },
   { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },
   { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence complete and not stale (no Java needed)' },
   { name: 'g2', argv: ['g2'], forwards: [], heavy: true, what: 'G2 conformance matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },

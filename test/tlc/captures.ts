@@ -23,6 +23,8 @@ export interface Capture {
   readonly dumpTrace?: boolean;
   /** Further TLC options (as after `fencecheck tlc --spec … --`). */
   readonly extraArgs?: readonly string[];
+  /** Also `-dump FILE` (every distinct state), kept as fixtures/<name>.dump. */
+  readonly dump?: boolean;
   readonly shows: string;
 }
 
@@ -37,6 +39,11 @@ export const CAPTURES: readonly Capture[] = [
   { name: 'config-syntax', spec: `${S}/Deadlock.tla`, config: `${S}/ConfigSyntax.cfg`, checkDeadlock: true, shows: 'config error: .cfg syntax, nested in message 1000 (exit 255)' },
   { name: 'continue', spec: `${S}/Deadlock.tla`, config: `${S}/Continue.cfg`, checkDeadlock: false, extraArgs: ['-continue'], shows: '-continue: two error traces, each numbered from 1' },
   { name: 'mutant-M1', spec: 'tla/RedisClusterFencingMigration.tla', config: 'tla/mutants/M1.cfg', checkDeadlock: false, dumpTrace: true, shows: 'the M1 mutant as src/tlc runs it, plus -dumpTrace json' },
+  // The seam systems as `fencecheck tlc --system` runs them (test/tlc/system-tlc.test.ts reads these).
+  { name: 'replication-base', spec: 'tla/replication/FencingReplication.tla', config: 'tla/replication/FencingReplication.cfg', checkDeadlock: false, dump: true, shows: 'the replication base config with -dump: 742 distinct states, no violation' },
+  { name: 'replication-R1', spec: 'tla/replication/FencingReplication.tla', config: 'tla/replication/mutants/R1.cfg', checkDeadlock: false, shows: 'R1 (no WAIT): Inv_Monotonic violated after 4 states' },
+  { name: 'replication-R1-Inv_SingleAuthority', spec: 'tla/replication/FencingReplication.tla', config: 'tla/replication/mutants/R1-Inv_SingleAuthority.cfg', checkDeadlock: false, shows: 'R1 checked with Inv_SingleAuthority: violated by the same 4 states' },
+  { name: 'pause-P5', spec: 'tla/pause/PauseSnapshot.tla', config: 'tla/pause/mutants/P5.cfg', checkDeadlock: false, shows: 'P5 (ready before the snapshot): Inv_ReadyAfterSnapshot violated after 2 states' },
 ];
 
 export interface CaptureRecord {
@@ -63,6 +70,7 @@ export function fixturePath(name: string): string {
 
 /** Runs one capture with real TLC; the -dumpTrace file's text when asked for. */
 export async function runCapture(c: Capture, tools: TlcTools): Promise<{ run: TlcRun; dumpTrace?: string; record: Omit<CaptureRecord, 'tlcVersion'> }> {
+  // The runner's -dump goes to its own scratch file; its text comes back as run.dumpText.
   const dir = mkdtempSync(join(tmpdir(), 'fencecheck-capture-'));
   const out = join(dir, 'trace.json');
   try {
@@ -73,6 +81,7 @@ export async function runCapture(c: Capture, tools: TlcTools): Promise<{ run: Tl
       workers: 1,
       checkDeadlock: c.checkDeadlock,
       timeoutMs: 120_000,
+      ...(c.dump && { dump: true }),
       extraArgs: [...(c.extraArgs ?? []), ...(c.dumpTrace ? ['-dumpTrace', 'json', out] : [])],
     });
     let dumpTrace: string | undefined;
@@ -87,7 +96,7 @@ export async function runCapture(c: Capture, tools: TlcTools): Promise<{ run: Tl
       specSha256: sha256File(join(projectRoot, c.spec)),
       config: c.config,
       configSha256: sha256File(join(projectRoot, c.config)),
-      flags: `-tool${c.checkDeadlock ? '' : ' -deadlock'} -workers 1${c.extraArgs ? ` ${c.extraArgs.join(' ')}` : ''}${c.dumpTrace ? ' -dumpTrace json FILE' : ''}`,
+      flags: `-tool${c.checkDeadlock ? '' : ' -deadlock'} -workers 1${c.extraArgs ? ` ${c.extraArgs.join(' ')}` : ''}${c.dumpTrace ? ' -dumpTrace json FILE' : ''}${c.dump ? ' -dump FILE' : ''}`,
       tlcExit: run.kind === 'completed' ? run.exitCode : null,
       shows: c.shows,
     };

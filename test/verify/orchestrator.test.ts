@@ -192,7 +192,7 @@ describe('verify orchestrator', () => {
     // props calls its cluster runs `door`; the limiter says cluster.
     expect(stageArgv(props, { topology: 'cluster' })).toEqual(['props', '--topology', 'door', '--json']);
     expect(stageArgv(STAGES.find((s) => s.name === 'limiter')!, { topology: 'cluster' })).toEqual(['limiter', '--topology', 'cluster', '--json']);
-    expect(stageArgv(tlc, { runs: 5, seed: 42 })).toEqual(['tlc', '--mutants', '--json']);
+    expect(stageArgv(tlc, { runs: 5, seed: 42 })).toEqual(['tlc', '--mutants', '--system', 'all', '--json']);
     expect(stageArgv(STAGES.find((s) => s.name === 'explore')!, { pods: 2, maxGen: 3, runs: 5 })).toEqual(['explore', '--pods', '2', '--max-gen', '3', '--json']);
     expect(existsSync(FAKE)).toBe(true);
   });

@@ -3,11 +3,13 @@ import { basename, dirname, join } from 'node:path';
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, parseIntValue, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
-import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
+import { loadManifest, ManifestError, mutantsFor, type MutantEntry, type MutantSystem } from '../../mutants/manifest.js';
 import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../mutants/verdict.js';
 import { stageReport, type StageReport } from '../../report/stage.js';
-import { checkBase, checkMutant, type BaseCheck } from '../../tlc/check.js';
+import { SYSTEM_NAMES, SYSTEMS } from '../../systems/registry.js';
+import { baseProblemOf, type BaseProblem } from '../../tlc/base-outcome.js';
+import { checkBase, checkMutant, type BaseCheck, type CheckOptions } from '../../tlc/check.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
 import { compareWithEvidence } from '../../tlc/evidence-compare.js';
 import { writeBaseEvidence, writeMutantEvidence, writeRunReport } from '../../tlc/evidence-write.js';
@@ -16,8 +18,9 @@ import { locateTlc } from '../../tlc/locate.js';
 import { PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
 import { checkSpec } from '../../tlc/spec-check.js';
 import { describeSpecRun, specVerdict } from '../../tlc/spec-report.js';
+import { runSystemTlc, type SystemPart } from '../../tlc/system-run.js';
 
-const HELP = `Usage: fencecheck tlc [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
+const HELP = `Usage: fencecheck tlc [--system NAME] [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
        fencecheck tlc --growth [--pods 2,3,4] [--max-gen 3,4,5,6] [--timeout SECONDS] [--json]
        fencecheck tlc --spec FILE.tla [--config FILE.cfg] [--lib DIR]... [--timeout S] [--workers N] [--json] [-- TLC options]
 
@@ -27,12 +30,21 @@ successor) edge, self-loops included), and reports states generated / distinct, 
 tla/mutants/Mx.cfg of mutants/manifest.json: a mutant is killed only when TLC reports its expected
 invariant (checked alone with TypeOK).
 
+With --system pause|replication, the same for a system on the seam (src/systems/): its spec with its
+base config and a state dump (-dump), the states read through the system's own TLC mapping and
+compared with evidence/tlc/<system>/base.states.txt ("fresh" or "differs"), and with --mutants every
+manifest entry of that system (its layers.tla.config), plus each variant config <id>-<Invariant>.cfg
+beside it (the same mutant, another invariant checked alone). --system all runs fencing and every
+seam system in one report (verify's tlc stage).
+
 TLC: $TLA2TOOLS_JAR, else .tools/tla2tools.jar (scripts/setup-tlc); Java from $JAVA_HOME or PATH.
 
 Options:
-  --mutants          also run the nine mutant configs and print the verdict table
+  --system NAME      fencing (default), ${SYSTEM_NAMES.join(', ')}, or all
+  --mutants          also run the system's mutant configs and print the verdict table
   --only IDS         comma-separated mutant ids (implies --mutants)
-  --write-evidence   refresh evidence/tlc/ (base.json, base.states.txt, base.edges.txt, Mx.json)
+  --write-evidence   refresh evidence/tlc/ (base.json, base.states.txt, base.edges.txt, Mx.json);
+                     with --system, evidence/tlc/<system>/ (base.json, base.states.txt, <id>.json)
   --timeout SECONDS  per TLC run (default 600)
   --workers N        TLC worker threads (default 1: deterministic traces)
   --growth           instead: the base config at every Pods x MaxGen pair; prints the distinct-state
@@ -50,13 +62,14 @@ Options:
                      arguments are resolved against the current directory; -tool, -config, -metadir
                      and -workers are fencecheck's own and refused
 
-Every run's JSON result is also written to reports/tlc/<run>.json.
+Every run's JSON result is also written to reports/tlc/<run>.json (a seam system's to
+reports/tlc/<system>/<run>.json, its counterexamples as <run>.trace.json).
 
 Exit codes: 0 base passed (and every mutant killed) · 1 an invariant failed in the base, or a mutant
 was not killed (--spec: an invariant, property, deadlock or ASSUME failed) · 2 not run: no Java / no
 jar, SANY parse or semantic error, config error, TLC crash, timeout, TLC's exit status disagreeing
 with its output · 3 TLC output that cannot be parsed, a bad manifest, a --spec/--config file that does
-not exist · 64 usage`;
+not exist · 64 usage (an unknown --system, --system with --spec or --growth)`;
 
 export const command: Command = {
   name: 'tlc',
@@ -80,14 +93,17 @@ export const command: Command = {
       spec: { type: 'string' },
       config: { type: 'string' },
       lib: { type: 'string', multiple: true },
+      system: { type: 'string' },
     });
     if (values.spec === undefined) {
       for (const [flag, given] of [['--config', values.config !== undefined], ['--lib', values.lib !== undefined], ['-- TLC options', passThrough !== undefined]] as const)
         if (given) throw new UsageError(`${flag} needs --spec FILE (the project's spec runs with its own configs)`);
     } else {
-      for (const flag of ['mutants', 'only', 'write-evidence', 'growth', 'pods', 'max-gen'] as const)
+      for (const flag of ['mutants', 'only', 'write-evidence', 'growth', 'pods', 'max-gen', 'system'] as const)
         if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} checks the project's spec; it cannot be combined with --spec`);
     }
+    const systems = selectSystems(values.system);
+    if (values.growth && systems.seam.length > 0) throw new UsageError(`--growth measures the fencing spec; it cannot be combined with --system ${values.system}`);
     const timeoutS = intOption(values, 'timeout', { min: 1, max: 7 * 24 * 3600, default: values.growth ? 240 : 600 });
     const workers = intOption(values, 'workers', { min: 1, max: 1024, default: 1 });
     const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -121,8 +137,11 @@ export const command: Command = {
       throw err;
     }
 
-    const selected = mutantsFor(manifest, 'tla').filter((m) => !only || only.includes(m.id));
-    if (only) for (const id of only) if (!selected.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants: ${mutantsFor(manifest, 'tla').map((m) => m.id).join(', ')})`);
+    // Each system's own entries: a fencing run never sees a pause config, and the reverse.
+    const candidates = [...(systems.fencing ? ['fencing'] : []), ...systems.seam].flatMap((name) => mutantsFor(manifest, 'tla', name as MutantSystem));
+    const pick = (name: string) => candidates.filter((m) => m.system === name && (!only || only.includes(m.id)));
+    if (only) for (const id of only) if (!candidates.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants of ${[...(systems.fencing ? ['fencing'] : []), ...systems.seam].join(', ')}: ${candidates.map((m) => m.id).join(', ')})`);
+    const selected = pick('fencing');
 
     try {
       if (values.growth) {
@@ -147,55 +166,16 @@ export const command: Command = {
       }
 
       log(`TLC: ${located.tools.jar}`);
-      const base = await checkBase(opts);
-      writeRunReport('base', base.evidence);
-      const baseProblem = describeBase(base, log);
-      const counts: Record<string, number> = {
-        generated: base.evidence.generated ?? 0,
-        distinct: base.evidence.distinct ?? 0,
-        depth: base.evidence.depth ?? 0,
-        ...(base.evidence.edges && { edges: base.evidence.edges.count, selfLoops: base.evidence.edges.selfLoops }),
-      };
-      if (baseProblem?.exit === ExitCode.NotRun) {
-        return finish(ExitCode.NotRun, { status: 'not-run', reason: baseProblem.reason, summary: `TLC could not check the base config: ${baseProblem.reason}`, counts });
+      // With --only, a system none of whose mutants is named does not run (its 0 of 0 is no kill).
+      const names = [...(systems.fencing ? ['fencing'] : []), ...systems.seam].filter((name) => !only || pick(name).length > 0);
+      const parts: SystemPart[] = [];
+      for (const name of names) {
+        if (parts.length > 0) log('');
+        if (name === 'fencing') parts.push(await runFencingTlc(opts, selected, withMutants, values['write-evidence'], log));
+        else parts.push(await runSystemTlc(await SYSTEMS[name]!(), { ...opts, entries: pick(name), mutants: withMutants, writeEvidence: values['write-evidence'], log }));
       }
-      if (values['write-evidence']) for (const f of writeBaseEvidence(base.evidence, base.states, undefined, base.edgesText)) log(`wrote ${f}`);
-
-      const results: MutantResult[] = [];
-      const traces: string[] = [];
-      if (withMutants) {
-        for (const m of selected) {
-          const checked = await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) });
-          writeRunReport(m.id, checked.evidence);
-          const tracePath = checked.trace ? writeRunReport(`${m.id}.trace`, checked.trace) : undefined;
-          if (tracePath) traces.push(tracePath);
-          if (values['write-evidence']) log(`wrote ${writeMutantEvidence(checked.evidence)}`);
-          results.push({ ...checked.result, ...(tracePath && { tracePath }) });
-          log(`${m.id}: ${checked.result.verdict}${checked.result.violated ? ` (${checked.result.violated})` : ''}`);
-        }
-        log('');
-        log(formatMutantTable(results));
-        counts['killed'] = results.filter((r) => r.verdict === 'killed').length;
-        counts['mutants'] = results.length;
-      }
-
-      if (!values['write-evidence']) for (const line of compareWithEvidence(base.evidence, results)) log(line);
-
-      const mutantsOk = !withMutants || allKilled(results);
-      const status = baseProblem === undefined && mutantsOk ? 'passed' : 'failed';
-      const summary = [
-        `base: ${base.evidence.outcome}, ${counts['generated']} generated / ${counts['distinct']} distinct${base.evidence.edges ? ` / ${base.evidence.edges.count} edges (${base.evidence.edges.selfLoops} self-loops)` : ''}, depth ${counts['depth']}`,
-        ...(withMutants ? [`mutants: ${counts['killed']}/${counts['mutants']} killed`] : []),
-      ].join('; ');
-      const reason = baseProblem?.reason ?? (mutantsOk ? undefined : `not killed: ${results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`).join(', ')}`);
-      return finish(status === 'passed' ? ExitCode.Ok : ExitCode.Failed, {
-        status,
-        ...(reason !== undefined && { reason }),
-        summary,
-        counts,
-        ...(withMutants && { mutants: results }),
-        ...(traces.length > 0 && { traces }),
-      });
+      const { exit, report } = mergeParts(parts, names);
+      return finish(exit, report);
     } catch (err) {
       if (err instanceof TlcUnavailableError) return finish(ExitCode.NotRun, { status: 'not-run', reason: err.message, summary: `TLC not run: ${err.message}` });
       if (err instanceof TlcOutputError) return finish(ExitCode.BadInput, { status: 'failed', reason: `cannot parse TLC output: ${err.message}`, summary: 'TLC output could not be parsed' });
@@ -204,30 +184,116 @@ export const command: Command = {
   },
 };
 
+/** Fencing's base config and its mutants (the path without --system). */
+async function runFencingTlc(opts: CheckOptions, selected: readonly MutantEntry[], withMutants: boolean, writeEvidence: boolean, log: (l: string) => void): Promise<SystemPart> {
+  const base = await checkBase(opts);
+  writeRunReport('base', base.evidence);
+  const baseProblem = describeBase(base, log);
+  const counts: Record<string, number> = {
+    generated: base.evidence.generated ?? 0,
+    distinct: base.evidence.distinct ?? 0,
+    depth: base.evidence.depth ?? 0,
+    ...(base.evidence.edges && { edges: base.evidence.edges.count, selfLoops: base.evidence.edges.selfLoops }),
+  };
+  if (baseProblem?.exit === ExitCode.NotRun) {
+    return { exit: ExitCode.NotRun, report: { status: 'not-run', reason: baseProblem.reason, summary: `TLC could not check the base config: ${baseProblem.reason}`, counts } };
+  }
+  if (writeEvidence) for (const f of writeBaseEvidence(base.evidence, base.states, undefined, base.edgesText)) log(`wrote ${f}`);
+
+  const results: MutantResult[] = [];
+  const traces: string[] = [];
+  if (withMutants) {
+    for (const m of selected) {
+      const checked = await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) });
+      writeRunReport(m.id, checked.evidence);
+      const tracePath = checked.trace ? writeRunReport(`${m.id}.trace`, checked.trace) : undefined;
+      if (tracePath) traces.push(tracePath);
+      if (writeEvidence) log(`wrote ${writeMutantEvidence(checked.evidence)}`);
+      results.push({ ...checked.result, ...(tracePath && { tracePath }) });
+      log(`${m.id}: ${checked.result.verdict}${checked.result.violated ? ` (${checked.result.violated})` : ''}`);
+    }
+    log('');
+    log(formatMutantTable(results));
+    counts['killed'] = results.filter((r) => r.verdict === 'killed').length;
+    counts['mutants'] = results.length;
+  }
+
+  if (!writeEvidence) for (const line of compareWithEvidence(base.evidence, results)) log(line);
+
+  const mutantsOk = !withMutants || allKilled(results);
+  const status = baseProblem === undefined && mutantsOk ? 'passed' : 'failed';
+  const summary = [
+    `base: ${base.evidence.outcome}, ${counts['generated']} generated / ${counts['distinct']} distinct${base.evidence.edges ? ` / ${base.evidence.edges.count} edges (${base.evidence.edges.selfLoops} self-loops)` : ''}, depth ${counts['depth']}`,
+    ...(withMutants ? [`mutants: ${counts['killed']}/${counts['mutants']} killed`] : []),
+  ].join('; ');
+  const reason = baseProblem?.reason ?? (mutantsOk ? undefined : `not killed: ${results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`).join(', ')}`);
+  return {
+    exit: status === 'passed' ? ExitCode.Ok : ExitCode.Failed,
+    report: {
+      status,
+      ...(reason !== undefined && { reason }),
+      summary,
+      counts,
+      ...(withMutants && { mutants: results }),
+      ...(traces.length > 0 && { traces }),
+    },
+  };
+}
+
+/** `--system`: fencing (the default), one seam system (src/systems/registry.ts), or `all` of them. */
+function selectSystems(given: string | undefined): { fencing: boolean; seam: string[] } {
+  if (given === undefined || given === 'fencing') return { fencing: true, seam: [] };
+  if (given === 'all') return { fencing: true, seam: [...SYSTEM_NAMES] };
+  if (SYSTEM_NAMES.includes(given)) return { fencing: false, seam: [given] };
+  throw new UsageError(`unknown system '${given}' (--system takes fencing, ${SYSTEM_NAMES.join(', ')} or all)`);
+}
+
+/** How bad an exit is: a bad input or a failure outranks a could-not-run, which outranks a pass. */
+const SEVERITY: readonly ExitCode[] = [ExitCode.Ok, ExitCode.NotRun, ExitCode.Failed, ExitCode.BadInput];
+
+/**
+ * One StageReport of several systems' runs: one run is reported as it is (the fencing-only report
+ * keeps its shape); several have the worst status, every mutant and trace, and their counts under
+ * `<system>.` (fencing's unprefixed).
+ */
+function mergeParts(parts: readonly SystemPart[], names: readonly string[]): SystemPart {
+  if (parts.length === 1) return parts[0]!;
+  const exit = parts.map((p) => p.exit).reduce((a, b) => (SEVERITY.indexOf(b) > SEVERITY.indexOf(a) ? b : a), ExitCode.Ok);
+  const status = parts.some((p) => p.report.status === 'failed') ? 'failed' : parts.some((p) => p.report.status === 'not-run') ? 'not-run' : 'passed';
+  const counts: Record<string, number> = {};
+  parts.forEach((p, i) => {
+    for (const [k, v] of Object.entries(p.report.counts ?? {})) counts[names[i] === 'fencing' ? k : `${names[i]}.${k}`] = v;
+  });
+  const reasons = parts.filter((p) => p.report.status !== 'passed' && p.report.reason !== undefined).map((p) => p.report.reason!);
+  const mutants = parts.flatMap((p) => p.report.mutants ?? []);
+  const traces = parts.flatMap((p) => p.report.traces ?? []);
+  return {
+    exit,
+    report: {
+      status,
+      ...(reasons.length > 0 && { reason: reasons.join('; ') }),
+      summary: parts.map((p, i) => (names[i] === 'fencing' ? `fencing ${p.report.summary}` : p.report.summary)).join(' · '),
+      counts,
+      ...(parts.some((p) => p.report.mutants) && { mutants }),
+      ...(traces.length > 0 && { traces }),
+      details: { systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])) },
+    },
+  };
+}
+
 /** Prints the base run; returns why it did not pass (exit 1 for a violation, 2 for could-not-check). */
-function describeBase(base: BaseCheck, log: (l: string) => void): { exit: ExitCode; reason: string } | undefined {
+function describeBase(base: BaseCheck, log: (l: string) => void): BaseProblem | undefined {
   const e = base.evidence;
   log(`${e.tlcVersion}`);
   log(`${e.spec} with ${e.config}: Pods=${e.bounds.pods.length} MaxGen=${e.bounds.maxGen}, invariants ${e.invariants.join(', ')}`);
-  if (base.run.kind === 'timeout') return { exit: ExitCode.NotRun, reason: `timeout: TLC did not finish in ${Math.round(base.run.timeoutMs / 1000)} s` };
-  const r = base.run.result;
-  log(`outcome: ${r.outcome}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms (wall ${base.run.wallMs} ms)`);
-  if (e.edges) log(`state graph: ${e.edges.count} distinct labelled edges (${e.edges.selfLoops} self-loops); ${r.generated ?? '?'} generated = ${e.edges.initialStates} initial + ${e.edges.dotEdges} edges written; pod parameters from ${e.edges.podParameter}`);
-  switch (r.outcome) {
-    case 'ok':
-      return undefined;
-    case 'invariant-violation':
-    case 'deadlock':
-    case 'property-violation':
-      log(`counterexample: ${base.trace?.steps.map((s) => s.action + (s.params['p'] ? `(${s.params['p']})` : '')).join(' → ') ?? '(no trace)'}`);
-      return { exit: ExitCode.Failed, reason: `${r.outcome}${r.violated ? `: ${r.violated}` : ''} in the base model` };
-    case 'parse-error': {
-      const d = r.sany.map((x) => `${x.file}:${x.line}:${x.column}: ${x.message}`).join('; ');
-      return { exit: ExitCode.NotRun, reason: `SANY error: ${d || 'the spec does not parse'}` };
-    }
-    default:
-      return { exit: ExitCode.NotRun, reason: `TLC ${r.outcome}: ${r.errors[0]?.split('\n').slice(0, 3).join(' ') ?? 'no message'}` };
+  if (base.run.kind === 'completed') {
+    const r = base.run.result;
+    log(`outcome: ${r.outcome}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms (wall ${base.run.wallMs} ms)`);
+    if (e.edges) log(`state graph: ${e.edges.count} distinct labelled edges (${e.edges.selfLoops} self-loops); ${r.generated ?? '?'} generated = ${e.edges.initialStates} initial + ${e.edges.dotEdges} edges written; pod parameters from ${e.edges.podParameter}`);
   }
+  const problem = baseProblemOf(base.run);
+  if (problem?.exit === ExitCode.Failed) log(`counterexample: ${base.trace?.steps.map((s) => s.action + (s.params['p'] ? `(${s.params['p']})` : '')).join(' → ') ?? '(no trace)'}`);
+  return problem;
 }
 
 interface SpecCommand {

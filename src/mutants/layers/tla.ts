@@ -1,16 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { LayerRunner } from '../layer-runner.js';
+import type { MutantEntry } from '../manifest.js';
 import type { MutantResult } from '../verdict.js';
 import { projectRoot } from '../../project-root.js';
+import { SYSTEMS } from '../../systems/registry.js';
 import { checkBase, checkMutant } from '../../tlc/check.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
-import { locateTlc } from '../../tlc/locate.js';
+import { locateTlc, type TlcTools } from '../../tlc/locate.js';
+import { checkSystemBase, checkSystemMutant } from '../../tlc/system-check.js';
 
 /**
- * The TLA+ layer: each mutant is its tla/mutants/Mx.cfg (one named guard/effect dropped via the
- * spec's Dropped constant), checked by TLC with TypeOK and its expected invariant alone.
- * The base config runs first so that a survivor can be recognised as equivalent.
+ * The TLA+ layer: each mutant is its entry's tla config (one named guard/effect dropped via the
+ * spec's Dropped constant), checked by TLC with TypeOK and its expected invariant alone. Fencing's
+ * entries run against tla/RedisClusterFencingMigration.tla, each seam system's (src/systems/) against
+ * that system's spec. Each spec's base config runs first so that a survivor can be recognised as
+ * equivalent.
  */
 export const runner: LayerRunner = {
   layer: 'tla',
@@ -23,30 +28,60 @@ export const runner: LayerRunner = {
     if (!found.ok) return mutants.map((m) => ({ id: m.id, layer: 'tla', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason: found.reason }));
     const log = options.log ?? (() => {});
     const traceDir = resolve(projectRoot, options.traceDir ?? 'reports/traces');
-    const opts = { tools: found.tools };
-    const results: MutantResult[] = [];
-    try {
-      const base = await checkBase(opts);
-      log(`[tla] base: ${base.evidence.outcome}, ${base.evidence.distinct ?? '?'} distinct states`);
-      for (const m of mutants) {
-        const checked = await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) });
-        let tracePath: string | undefined;
-        if (checked.trace) {
-          mkdirSync(traceDir, { recursive: true });
-          const file = join(traceDir, `tla-${m.id}.trace.json`);
-          writeFileSync(file, `${JSON.stringify(checked.trace, null, 2)}\n`);
-          tracePath = relative(projectRoot, file);
+    const saveTrace = (id: string, trace: unknown): string => {
+      mkdirSync(traceDir, { recursive: true });
+      const file = join(traceDir, `tla-${id}.trace.json`);
+      writeFileSync(file, `${JSON.stringify(trace, null, 2)}\n`);
+      return relative(projectRoot, file);
+    };
+    const bySystem = new Map<string, MutantEntry[]>();
+    for (const m of mutants) bySystem.set(m.system, [...(bySystem.get(m.system) ?? []), m]);
+    const results = new Map<string, MutantResult>();
+    for (const [system, entries] of bySystem) {
+      const run = system === 'fencing' ? runFencing : SYSTEMS[system] ? runSeam(system) : undefined;
+      if (!run) {
+        for (const m of entries) results.set(m.id, { id: m.id, layer: 'tla', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: `system ${system} has no TLA+ spec` });
+        continue;
+      }
+      const done: MutantResult[] = [];
+      try {
+        await run(entries, found.tools, log, saveTrace, (r) => done.push(r));
+      } catch (err) {
+        // TLC vanished or spoke gibberish mid-run: the remaining mutants are invalid, said why.
+        if (!(err instanceof TlcUnavailableError || err instanceof TlcOutputError)) throw err;
+        for (const m of entries.slice(done.length)) {
+          done.push({ id: m.id, layer: 'tla', verdict: err instanceof TlcUnavailableError ? 'not-run' : 'invalid', expectedInvariant: m.expectedInvariant, reason: err.message });
         }
-        log(`[tla] ${m.id}: ${checked.result.verdict}`);
-        results.push({ ...checked.result, ...(tracePath && { tracePath }) });
       }
-    } catch (err) {
-      // TLC vanished or spoke gibberish mid-run: the remaining mutants are invalid, said why.
-      if (!(err instanceof TlcUnavailableError || err instanceof TlcOutputError)) throw err;
-      for (const m of mutants.slice(results.length)) {
-        results.push({ id: m.id, layer: 'tla', verdict: err instanceof TlcUnavailableError ? 'not-run' : 'invalid', expectedInvariant: m.expectedInvariant, reason: err.message });
-      }
+      for (const r of done) results.set(r.id, r);
     }
-    return results;
+    return mutants.map((m) => results.get(m.id)!);
   },
 };
+
+type SystemRun = (entries: readonly MutantEntry[], tools: TlcTools, log: (l: string) => void, saveTrace: (id: string, trace: unknown) => string, push: (r: MutantResult) => void) => Promise<void>;
+
+const runFencing: SystemRun = async (entries, tools, log, saveTrace, push) => {
+  const base = await checkBase({ tools });
+  log(`[tla] base: ${base.evidence.outcome}, ${base.evidence.distinct ?? '?'} distinct states`);
+  for (const m of entries) {
+    const checked = await checkMutant(m, { tools, ...(base.states && { baseStates: base.states }) });
+    const tracePath = checked.trace ? saveTrace(m.id, checked.trace) : undefined;
+    log(`[tla] ${m.id}: ${checked.result.verdict}`);
+    push({ ...checked.result, ...(tracePath && { tracePath }) });
+  }
+};
+
+const runSeam =
+  (system: string): SystemRun =>
+  async (entries, tools, log, saveTrace, push) => {
+    const sys = await SYSTEMS[system]!();
+    const base = await checkSystemBase(sys, { tools });
+    log(`[tla] ${system} base: ${base.evidence.outcome}, ${base.evidence.distinct ?? '?'} distinct states`);
+    for (const m of entries) {
+      const checked = await checkSystemMutant(sys, m, { tools, ...(base.states && { baseStates: base.states }) });
+      const tracePath = checked.trace ? saveTrace(m.id, checked.trace) : undefined;
+      log(`[tla] ${m.id}: ${checked.result.verdict}`);
+      push({ ...checked.result, ...(tracePath && { tracePath }) });
+    }
+  };

@@ -1,0 +1,205 @@
+/**
+ * `fencecheck tlc --system` (src/tlc/system-*.ts): the seam systems' TLC runs read from committed
+ * real TLC output (fixtures/replication-*.out, replication-base.dump, pause-P5.out; captures.json),
+ * judged and recorded exactly as the command does, and compared with the committed evidence
+ * (evidence/tlc/<system>/). Offline; the live runs at the end need a jar and are skipped, saying why,
+ * without one.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifest, mutantsFor, type MutantEntry } from '../../src/mutants/manifest.js';
+import { projectRoot } from '../../src/project-root.js';
+import { baseSystemEvidence, evidenceMutantResults, mutantSystemEvidence, readSystemEvidence } from '../../src/systems/evidence.js';
+import { SYSTEMS, type AnySystem } from '../../src/systems/registry.js';
+import { sha256Text } from '../../src/tlc/config.js';
+import { reconcileExit } from '../../src/tlc/exit-status.js';
+import { locateTlc } from '../../src/tlc/locate.js';
+import { judgeMutant } from '../../src/tlc/mutant-judge.js';
+import type { TlcRun } from '../../src/tlc/run.js';
+import { entryVariants } from '../../src/tlc/system-check.js';
+import { systemEvidenceDifferences, systemFreshness } from '../../src/tlc/system-compare.js';
+import { toTlaTrace } from '../../src/tlc/to-itf.js';
+import { parseToolOutput } from '../../src/tlc/tool-output.js';
+import { fixturePath, readCaptureIndex } from './captures.js';
+
+const index = readCaptureIndex();
+
+/** A committed capture as the runner's TlcRun (what runTlc returns for it). */
+function capturedRun(name: string, withDump = false): Extract<TlcRun, { kind: 'completed' }> {
+  const raw = readFileSync(fixturePath(`${name}.out`), 'utf8');
+  const rec = index.captures.find((c) => c.name === name)!;
+  return {
+    kind: 'completed',
+    result: reconcileExit(parseToolOutput(raw), rec.tlcExit),
+    exitCode: rec.tlcExit,
+    wallMs: 0,
+    raw,
+    ...(withDump && { dumpText: readFileSync(fixturePath(`${name}.dump`), 'utf8') }),
+  };
+}
+
+const manifest = loadManifest();
+const entry = (id: string): MutantEntry => manifest.mutants.find((m) => m.id === id)!;
+let replication: AnySystem;
+let pause: AnySystem;
+let tmp: string;
+
+/** A copy of the parts readSystemEvidence reads (specs, configs, evidence), to break on purpose. */
+function copyRoot(name: string): string {
+  const root = join(tmp, name);
+  for (const part of ['tla/replication', 'tla/pause', 'evidence/tlc/replication', 'evidence/tlc/pause']) {
+    mkdirSync(dirname(join(root, part)), { recursive: true });
+    cpSync(join(projectRoot, part), join(root, part), { recursive: true });
+  }
+  return root;
+}
+
+beforeAll(async () => {
+  replication = await SYSTEMS['replication']!();
+  pause = await SYSTEMS['pause']!();
+  tmp = mkdtempSync(join(tmpdir(), 'fencecheck-system-tlc-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the seam systems in the manifest, at the tla layer', () => {
+  it('pause has P1–P6 and replication R1, each with its tla config; R1-Inv_SingleAuthority is a variant of R1', () => {
+    expect(mutantsFor(manifest, 'tla', 'pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+    expect(mutantsFor(manifest, 'tla', 'replication').map((m) => [m.id, m.layers.tla?.config])).toEqual([['R1', 'tla/replication/mutants/R1.cfg']]);
+    expect(entryVariants(entry('R1')).map((v) => [v.id, v.expectedInvariant, v.target, v.layers.tla?.config])).toEqual([
+      ['R1-Inv_SingleAuthority', 'Inv_SingleAuthority', 'Acquire_WaitReplica', 'tla/replication/mutants/R1-Inv_SingleAuthority.cfg'],
+    ]);
+    expect(entryVariants(entry('P1'))).toEqual([]);
+  });
+});
+
+describe('the replication base run (fixtures/replication-base.out + .dump)', () => {
+  it('records what base.json records: outcome, counts and the 742 states through the system\'s own mapping', () => {
+    const { evidence, states } = baseSystemEvidence(replication, capturedRun('replication-base', true));
+    const committed = readSystemEvidence('replication', 'base');
+    expect(committed.freshness).toEqual({ fresh: true });
+    expect(evidence).toMatchObject({ outcome: 'ok', generated: 2206, distinct: 742, depth: 15, system: 'replication', run: 'base', tlcVersion: 'TLC2 Version 2026.12.01.095804 (rev: cc6b616cf)' });
+    expect(states).toHaveLength(742);
+    for (const k of ['outcome', 'generated', 'distinct', 'depth', 'specSha256', 'configSha256', 'command', 'invariants', 'bounds', 'states'] as const) expect(evidence[k], k).toEqual(committed.evidence![k]);
+    expect(Object.keys(evidence).slice(0, 3)).toEqual(['schema', 'system', 'run']);
+  });
+
+  it('is "fresh" against evidence/tlc/replication/, and "differs" when the committed counts or states do', () => {
+    const { evidence, states } = baseSystemEvidence(replication, capturedRun('replication-base', true));
+    const live = { system: 'replication', base: evidence, states: states!, mutants: [] };
+    expect(systemFreshness(live)).toMatchObject({ fresh: true, differences: [] });
+
+    const root = copyRoot('counts');
+    const base = join(root, 'evidence/tlc/replication/base.json');
+    writeFileSync(base, JSON.stringify({ ...JSON.parse(readFileSync(base, 'utf8')), generated: 2205 }));
+    expect(systemEvidenceDifferences(live, root)).toEqual(['base generated: evidence 2205, live 2206']);
+
+    // One state gone from the committed list (its hash kept in step): the set comparison names it.
+    const root2 = copyRoot('states');
+    const list = join(root2, 'evidence/tlc/replication/base.states.txt');
+    const lines = readFileSync(list, 'utf8').split('\n').filter(Boolean);
+    const text = `${lines.slice(1).join('\n')}\n`;
+    writeFileSync(list, text);
+    const base2 = join(root2, 'evidence/tlc/replication/base.json');
+    const rec = JSON.parse(readFileSync(base2, 'utf8')) as { states: { sha256: string } };
+    writeFileSync(base2, JSON.stringify({ ...rec, states: { ...rec.states, sha256: sha256Text(text) } }));
+    expect(systemEvidenceDifferences(live, root2)).toEqual([`base state set differs from evidence/tlc/replication/base.states.txt: 1 only live (${lines[0]}), 0 only committed (-)`]);
+  });
+
+  it('a violated base records its outcome and counts, never a partial state list', () => {
+    const { evidence, states } = baseSystemEvidence(replication, capturedRun('replication-R1'));
+    expect(states).toBeUndefined();
+    expect(evidence.states).toBeUndefined();
+    expect(evidence.outcome).toBe('invariant-violation');
+  });
+});
+
+describe('mutant runs from committed TLC output', () => {
+  const cases = [
+    { capture: 'replication-R1', system: () => replication, m: () => entry('R1'), violated: 'Inv_Monotonic', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
+    { capture: 'replication-R1-Inv_SingleAuthority', system: () => replication, m: () => entryVariants(entry('R1'))[0]!, violated: 'Inv_SingleAuthority', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
+    { capture: 'pause-P5', system: () => pause, m: () => entry('P5'), violated: 'Inv_ReadyAfterSnapshot', trace: ['Init', 'Ready'] },
+  ];
+  for (const c of cases) {
+    it(`${c.capture}: killed by ${c.violated}, recorded as the committed evidence records it`, async () => {
+      const run = capturedRun(c.capture);
+      const m = c.m();
+      expect(await judgeMutant(run, m)).toEqual({ verdict: 'killed' });
+      const ev = mutantSystemEvidence(c.system(), { id: m.id, target: m.target, expected: m.expectedInvariant }, m.layers.tla!.config!, run);
+      expect(ev).toMatchObject({ violated: c.violated, traceLength: c.trace.length, mutant: { id: m.id, target: m.target, expectedInvariant: c.violated } });
+      const live = { system: c.system().name, base: readSystemEvidence(c.system().name, 'base').evidence!, mutants: [ev] };
+      expect(systemEvidenceDifferences(live)).toEqual([]);
+      expect(toTlaTrace(run.result)?.steps.map((s) => s.action)).toEqual(c.trace);
+    });
+  }
+
+  it('another invariant than the expected one is wrong-invariant, never killed', async () => {
+    expect(await judgeMutant(capturedRun('replication-R1'), { ...entry('R1'), expectedInvariant: 'Inv_SingleAuthority' })).toEqual({
+      verdict: 'wrong-invariant',
+      reason: 'TLC reported Inv_Monotonic, expected Inv_SingleAuthority',
+    });
+  });
+
+  it('a survivor with the base\'s exact state set is equivalent; one state less and it survived', async () => {
+    const { states } = baseSystemEvidence(replication, capturedRun('replication-base', true));
+    const run = capturedRun('replication-base');
+    const same = await judgeMutant(run, entry('R1'), { base: states!, states: async () => states! });
+    expect(same.verdict).toBe('equivalent');
+    const fewer = await judgeMutant(run, entry('R1'), { base: states!, states: async () => states!.slice(1) });
+    expect(fewer).toEqual({ verdict: 'survived', reason: 'no invariant violated (742 distinct states)' });
+  });
+
+  it('a mutant record whose trace length differs from the committed one "differs"', () => {
+    const run = capturedRun('replication-R1');
+    const ev = { ...mutantSystemEvidence(replication, { id: 'R1', target: 'Acquire_WaitReplica', expected: 'Inv_Monotonic' }, 'tla/replication/mutants/R1.cfg', run), traceLength: 5 };
+    const live = { system: 'replication', base: readSystemEvidence('replication', 'base').evidence!, mutants: [ev] };
+    expect(systemEvidenceDifferences(live)).toEqual(['R1 traceLength: evidence 4, live 5']);
+  });
+});
+
+describe('the committed evidence as tla-layer verdicts (no Java)', () => {
+  it('P1–P6 and R1 are killed by their expected invariants, with the recorded trace lengths', () => {
+    const entries = [...mutantsFor(manifest, 'tla', 'pause'), ...mutantsFor(manifest, 'tla', 'replication')];
+    expect(evidenceMutantResults(entries).map((r) => [r.id, r.verdict, r.traceLength])).toEqual([
+      ['P1', 'killed', 9], ['P2', 'killed', 5], ['P3', 'killed', 9], ['P4', 'killed', 5], ['P5', 'killed', 2], ['P6', 'killed', 9], ['R1', 'killed', 4],
+    ]);
+  });
+
+  it('another recorded invariant is wrong-invariant; a changed config is not-run (stale), never killed', () => {
+    const root = copyRoot('verdicts');
+    const rec = join(root, 'evidence/tlc/replication/R1.json');
+    writeFileSync(rec, JSON.stringify({ ...JSON.parse(readFileSync(rec, 'utf8')), violated: 'Inv_SingleAuthority' }));
+    expect(evidenceMutantResults([entry('R1')], root)[0]).toMatchObject({ verdict: 'wrong-invariant', reason: 'TLC reported Inv_SingleAuthority, expected Inv_Monotonic' });
+    writeFileSync(join(root, 'tla/pause/mutants/P5.cfg'), `${readFileSync(join(root, 'tla/pause/mutants/P5.cfg'), 'utf8')}\n`);
+    expect(evidenceMutantResults([entry('P5')], root)[0]).toMatchObject({ verdict: 'not-run', reason: 'tla/pause/mutants/P5.cfg changed since TLC ran (stale evidence)' });
+  });
+});
+
+const located = locateTlc();
+const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
+
+describe(`fencecheck tlc --system with real TLC${why}`, () => {
+  it.skipIf(!located.ok)(`replication --mutants --json: 742 distinct, R1 and its variant killed, evidence fresh${why}`, () => {
+    const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'replication', '--mutants', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { status: string; counts: Record<string, number>; mutants: { id: string; verdict: string }[]; details: { evidence: string; variants: { id: string; verdict: string }[] } };
+    expect(report).toMatchObject({ status: 'passed', counts: { generated: 2206, distinct: 742, depth: 15, killed: 1, mutants: 1, variantsKilled: 1 } });
+    expect(report.mutants.map((m) => [m.id, m.verdict])).toEqual([['R1', 'killed']]);
+    expect(report.details.variants.map((m) => [m.id, m.verdict])).toEqual([['R1-Inv_SingleAuthority', 'killed']]);
+    expect(report.details.evidence).toBe('fresh');
+  }, 150_000);
+
+  it.skipIf(!located.ok)(`the tla mutant layer runs a seam system's entries through the same checks, with system "tla" traces${why}`, async () => {
+    const { runner } = await import('../../src/mutants/layers/tla.js');
+    const traceDir = join(tmp, 'traces');
+    const results = await runner.run([entry('R1'), entry('P5')], { traceDir });
+    expect(results.map((r) => [r.id, r.verdict, r.violated, r.traceLength])).toEqual([
+      ['R1', 'killed', 'Inv_Monotonic', 4],
+      ['P5', 'killed', 'Inv_ReadyAfterSnapshot', 2],
+    ]);
+    const trace = JSON.parse(readFileSync(join(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
+    expect(trace).toMatchObject({ system: 'tla', spec: 'PauseSnapshot.tla', violated: 'Inv_ReadyAfterSnapshot' });
+  }, 150_000);
+});
