@@ -9,5 +9,3 @@ export { pauseMachineFor, pauseSnapshotOf, pauseSuccessors, pauseAnswer } from '
 export type { PauseSnapshot, PauseStep, PauseAnswer } from './step.js';
 export { pauseInvariants, PAUSE_INVARIANT_NAMES } from './invariants.js';
 export type { PauseInvariantName, PauseInvariant } from './invariants.js';
-export { PAUSE_MUTANTS } from './mutants.js';
-export type { PauseMutant } from './mutants.js';

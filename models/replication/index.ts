@@ -9,5 +9,3 @@ export { replicationMachineFor, replicationSnapshotOf, replicationSuccessors } f
 export type { ReplicationSnapshot, ReplicationStep } from './step.js';
 export { replicationInvariants, REPLICATION_INVARIANT_NAMES } from './invariants.js';
 export type { ReplicationInvariantName, ReplicationInvariant } from './invariants.js';
-export { REPLICATION_MUTANTS } from './mutants.js';
-export type { ReplicationMutant } from './mutants.js';

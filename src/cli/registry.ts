@@ -25,4 +25,5 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   diff: () => import('./commands/diff.js'),
   bench: () => import('./commands/bench.js'),
   'lua-check': () => import('./commands/lua-check.js'),
+  pause: () => import('./commands/pause.js'),
 };

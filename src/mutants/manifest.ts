@@ -6,9 +6,13 @@ import { projectRoot } from '../project-root.js';
 export const LAYERS = ['tla', 'model', 'impl', 'limiter'] as const;
 export type Layer = (typeof LAYERS)[number];
 
+/** The systems a manifest entry can belong to (fencing and the limiter; pause and replication on the seam, src/systems/). */
+export const MUTANT_SYSTEMS = ['fencing', 'limiter', 'pause', 'replication'] as const;
+export type MutantSystem = (typeof MUTANT_SYSTEMS)[number];
+
 export interface MutantEntry {
   readonly id: string;
-  readonly system: 'fencing' | 'limiter';
+  readonly system: MutantSystem;
   /** The named guard or effect the mutant removes or changes (the same name at every layer). */
   readonly target: string;
   readonly kind: 'guard' | 'effect';
@@ -58,7 +62,7 @@ export function validateManifest(raw: unknown, where = MANIFEST_PATH): MutantMan
     }
     if (seen.has(entry.id!)) fail(`duplicate mutant id ${entry.id}`);
     seen.add(entry.id!);
-    if (entry.system !== 'fencing' && entry.system !== 'limiter') fail(`${entry.id}: system must be fencing or limiter`);
+    if (!MUTANT_SYSTEMS.includes(entry.system as MutantSystem)) fail(`${entry.id}: system must be one of ${MUTANT_SYSTEMS.join(', ')}, got ${JSON.stringify(entry.system)}`);
     if (entry.kind !== 'guard' && entry.kind !== 'effect') fail(`${entry.id}: kind must be guard or effect`);
     if (typeof entry.layers !== 'object' || entry.layers === null) fail(`${entry.id}: layers must be an object`);
     for (const [layer, how] of Object.entries(entry.layers!)) {
@@ -70,8 +74,9 @@ export function validateManifest(raw: unknown, where = MANIFEST_PATH): MutantMan
   return m as MutantManifest;
 }
 
-export function mutantsFor(manifest: MutantManifest, layer: Layer): MutantEntry[] {
-  return manifest.mutants.filter((m) => m.layers[layer] !== undefined);
+/** The entries with a file for `layer`, in manifest order; with `system`, only that system's. */
+export function mutantsFor(manifest: MutantManifest, layer: Layer, system?: MutantSystem): MutantEntry[] {
+  return manifest.mutants.filter((m) => m.layers[layer] !== undefined && (system === undefined || m.system === system));
 }
 
 /**
@@ -79,8 +84,8 @@ export function mutantsFor(manifest: MutantManifest, layer: Layer): MutantEntry[
  * checkers know (`known`, per system) and the layer's config or patch file exists. A problem here is
  * bad input (exit 3), never a mutant verdict; throws ManifestError naming the entry.
  */
-export function checkRunnable(entry: MutantEntry, layer: Layer, known: Readonly<Record<MutantEntry['system'], readonly string[]>>, root = projectRoot, where = MANIFEST_PATH): void {
-  const names = known[entry.system];
+export function checkRunnable(entry: MutantEntry, layer: Layer, known: Readonly<Partial<Record<MutantSystem, readonly string[]>>>, root = projectRoot, where = MANIFEST_PATH): void {
+  const names = known[entry.system] ?? [];
   if (!names.includes(entry.expectedInvariant))
     throw new ManifestError(`${where}: ${entry.id}: unknown expectedInvariant ${JSON.stringify(entry.expectedInvariant)} (a ${entry.system} mutant expects one of ${names.join(', ')})`);
   const how = entry.layers[layer];

@@ -1,8 +1,9 @@
 /**
  * The pause snapshot as a ModelSystem (src/systems/): the XState twin of tla/pause/PauseSnapshot.tla
- * (models/pause/), its invariants, TLC's state mapping and the P1–P6 overrides.
+ * (models/pause/), its invariants, TLC's state mapping and the guards a model patch may replace
+ * (P1–P6 are the manifest's: mutants/model/pause/).
  */
-import { PAUSE_INVARIANT_NAMES, PAUSE_MUTANTS, pauseEventLabel, pauseInvariants, pauseMachineFor, pauseSuccessors, type PauseModelEvent, type PauseOverrides } from '../../models/pause/index.js';
+import { GUARDS, PAUSE_INVARIANT_NAMES, pauseEventLabel, pauseInvariants, pauseMachineFor, pauseSuccessors, type PauseModelEvent, type PauseOverrides } from '../../models/pause/index.js';
 import type { ModelSystem } from '../systems/system.js';
 import { twinSystem } from '../systems/twin.js';
 import { TlcOutputError } from '../tlc/errors.js';
@@ -18,14 +19,13 @@ export const PAUSE_CONFIG = 'tla/pause/PauseSnapshot.cfg';
 
 export type PauseSystem = ModelSystem<PauseModelState, PauseModelEvent>;
 
-/** The pause system at these constants (default: the base config), optionally with a mutant's overrides. */
-export function pauseSystem(bounds: PauseBounds = PAUSE_BASE_BOUNDS, overrides?: PauseOverrides, mutant?: string): PauseSystem {
+/** The pause system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */
+export function pauseSystem(bounds: PauseBounds = PAUSE_BASE_BOUNDS, overrides?: PauseOverrides, label?: string): PauseSystem {
   return twinSystem(
     {
       name: 'pause',
       spec: PAUSE_SPEC,
       config: PAUSE_CONFIG,
-      mutantConfigDir: 'tla/pause/mutants',
       variables: PAUSE_VARIABLES,
       bounds,
       initial: () => initialPauseState(bounds),
@@ -37,10 +37,10 @@ export function pauseSystem(bounds: PauseBounds = PAUSE_BASE_BOUNDS, overrides?:
       key: pauseKey,
       label: pauseEventLabel,
       fromTlc: pauseStateFromTlc,
-      mutants: PAUSE_MUTANTS,
+      overridable: { guards: Object.keys(GUARDS) },
     },
     overrides,
-    mutant,
+    label,
   );
 }
 

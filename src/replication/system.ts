@@ -1,10 +1,11 @@
 /**
  * The failover fencing model as a ModelSystem (src/systems/): the XState twin of
  * tla/replication/FencingReplication.tla (models/replication/), its invariants, TLC's state mapping
- * and the R1 override (the remedy Acquire_WaitReplica dropped).
+ * and the guards a model patch may replace (R1, the remedy Acquire_WaitReplica dropped, is the
+ * manifest's: mutants/model/replication/R1.ts).
  */
 import {
-  REPLICATION_INVARIANT_NAMES, REPLICATION_MUTANTS, replicationEventLabel, replicationInvariants, replicationMachineFor, replicationSuccessors,
+  GUARDS, REPLICATION_INVARIANT_NAMES, replicationEventLabel, replicationInvariants, replicationMachineFor, replicationSuccessors,
   type ReplicationModelEvent, type ReplicationOverrides,
 } from '../../models/replication/index.js';
 import type { ModelSystem } from '../systems/system.js';
@@ -22,15 +23,14 @@ export const REPLICATION_CONFIG = 'tla/replication/FencingReplication.cfg';
 
 export type ReplicationSystem = ModelSystem<ReplicationModelState, ReplicationModelEvent>;
 
-/** The replication system at these constants (default: the base config), optionally with a mutant's overrides. */
-export function replicationSystem(bounds: ReplicationBounds = REPLICATION_BASE_BOUNDS, overrides?: ReplicationOverrides, mutant?: string): ReplicationSystem {
+/** The replication system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */
+export function replicationSystem(bounds: ReplicationBounds = REPLICATION_BASE_BOUNDS, overrides?: ReplicationOverrides, label?: string): ReplicationSystem {
   const invariants = replicationInvariants(bounds);
   return twinSystem(
     {
       name: 'replication',
       spec: REPLICATION_SPEC,
       config: REPLICATION_CONFIG,
-      mutantConfigDir: 'tla/replication/mutants',
       variables: REPLICATION_VARIABLES,
       bounds,
       initial: () => initialReplicationState(bounds),
@@ -41,10 +41,10 @@ export function replicationSystem(bounds: ReplicationBounds = REPLICATION_BASE_B
       key: replicationKey,
       label: replicationEventLabel,
       fromTlc: replicationStateFromTlc,
-      mutants: REPLICATION_MUTANTS,
+      overridable: { guards: Object.keys(GUARDS) },
     },
     overrides,
-    mutant,
+    label,
   );
 }
 

@@ -25,9 +25,11 @@ th { background: #f1f3f5; }
 table.kv th { width: 14em; }
 #conform-actions td, #conform-coverage td { white-space: nowrap; }
 div.scroll { overflow-x: auto; max-width: 100%; }
-/* The matrix fits the screen by wrapping its cells (a verdict above its invariant); narrower than its
-   words, it scrolls inside its own box with the mutant column kept in view. */
+/* The matrix fits the screen by wrapping its cells (a verdict above its invariant; the guard a mutant
+   removes inside its name when it must); narrower than its words, it scrolls inside its own box with
+   the mutant column kept in view. */
 #mutation-matrix-table td { white-space: normal; min-width: 5em; }
+#mutation-matrix-table td:nth-child(2) { overflow-wrap: anywhere; }
 #mutation-matrix-table th:first-child, #mutation-matrix-table td:first-child { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 0; }
 #mutation-matrix-table th:first-child { background: #f1f3f5; }
 td a { color: inherit; }

@@ -4,7 +4,7 @@
  * (JUnit, Markdown, HTML) is rendered from this document alone.
  */
 import type { G2Summary } from './g2-summary.js';
-import type { Layer } from '../mutants/manifest.js';
+import type { Layer, MutantSystem } from '../mutants/manifest.js';
 import type { MutantResult, Verdict } from '../mutants/verdict.js';
 import type { StageReport } from './stage.js';
 
@@ -55,7 +55,7 @@ export interface MatrixCell extends Pick<MutantResult, 'violated' | 'alsoBroken'
 
 export interface MatrixRow {
   readonly id: string;
-  readonly system: 'fencing' | 'limiter';
+  readonly system: MutantSystem;
   readonly target: string;
   readonly description: string;
   readonly expectedInvariant: string;

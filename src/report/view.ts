@@ -47,7 +47,8 @@ export interface ReportView {
 /** Traces the report can embed: path → parsed trace, or why it could not be read. */
 export type TraceSet = ReadonlyMap<string, { trace: FencingTrace } | { error: string }>;
 
-export const MAX_EMBEDDED_TRACES = 40;
+// A full run's traces all embedded: one per mutant × layer (16 × tla/model/impl at most) and the stages' own.
+export const MAX_EMBEDDED_TRACES = 64;
 
 export function traceAnchor(path: string): string {
   return `trace-${path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;

@@ -4,6 +4,7 @@
  * system, and nothing they must not (no XState types, no spec-specific variables).
  */
 import type { TlaValue } from '../tlc/tla-value.js';
+import type { OverridableNames } from './overrides.js';
 
 /** One enabled action instance and the state it leads to. */
 export interface Successor<S, E> {
@@ -13,7 +14,7 @@ export interface Successor<S, E> {
 
 export type Invariant<S> = (s: S) => boolean;
 
-/** A mutant of the model layer: one named guard or effect replaced (machine.provide()). */
+/** A mutant as the seam's evidence names it (from its manifest entry): its id, mutation point and expected invariant. */
 export interface SystemMutant {
   readonly id: string;
   /** The mutation point's name, the same in the spec (`Dropped`) and the machine. */
@@ -42,7 +43,12 @@ export interface ModelSystem<S, E> {
   readonly invariants: Readonly<Record<string, Invariant<S>>>;
   /** A TLC state (variable → value, as parseTlaState gives it) as S; throws TlcOutputError when it is not one. */
   fromTlc(vars: Readonly<Record<string, TlaValue>>): S;
-  readonly mutants: readonly SystemMutant[];
-  /** The same system with one mutant's override provided to the machine; throws on an unknown id. */
-  withMutant(id: string): ModelSystem<S, E>;
+  /** Per part of a model patch (`guards`, ...), the names the machine lets a patch replace. */
+  readonly overridable: OverridableNames;
+  /**
+   * The same system with a model patch's overrides provided to the machine, named `<name>/<label>`.
+   * Throws OverridesError when the patch replaces a name the machine lacks (src/systems/overrides.ts).
+   * The mutants themselves are the manifest's (mutants/manifest.json), not the system's.
+   */
+  withOverrides(overrides: unknown, label: string): ModelSystem<S, E>;
 }

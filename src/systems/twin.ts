@@ -1,21 +1,17 @@
 /**
  * A ModelSystem built from an XState twin's parts: the one place that turns a twin (machine for
- * given overrides, its invariants, key, labels, TLC mapping) and its mutants (one override each)
- * into a system with `withMutant`. Every system on the seam is built here.
+ * given overrides, its invariants, key, labels, TLC mapping, the names a patch may override) into a
+ * system with `withOverrides`. Every system on the seam is built here; its mutants are the
+ * manifest's entries, whose model patches (mutants/model/<system>/<id>.ts) arrive as `overrides`.
  */
 import type { TlaValue } from '../tlc/tla-value.js';
-import type { Invariant, ModelSystem, Successor, SystemMutant } from './system.js';
-
-export interface TwinMutant<O> extends SystemMutant {
-  readonly overrides: O;
-}
+import { checkOverrides, type OverridableNames } from './overrides.js';
+import type { Invariant, ModelSystem, Successor } from './system.js';
 
 export interface TwinParts<S, E, O> {
   readonly name: string;
   readonly spec: string;
   readonly config: string;
-  /** Where the mutants' TLC configs are: `${mutantConfigDir}/${id}.cfg`. */
-  readonly mutantConfigDir: string;
   readonly variables: readonly string[];
   readonly bounds: unknown;
   initial(): S;
@@ -24,15 +20,16 @@ export interface TwinParts<S, E, O> {
   key(s: S): string;
   label(e: E): string;
   fromTlc(vars: Readonly<Record<string, TlaValue>>): S;
-  readonly mutants: readonly TwinMutant<O>[];
+  /** Per part of O (`guards`, ...), the names the machine has. */
+  readonly overridable: OverridableNames;
 }
 
-export function twinSystem<S, E, O>(parts: TwinParts<S, E, O>, overrides?: O, mutant?: string): ModelSystem<S, E> {
+export function twinSystem<S, E, O>(parts: TwinParts<S, E, O>, overrides?: O, label?: string): ModelSystem<S, E> {
   const m = parts.machine(overrides);
   return {
-    name: mutant ? `${parts.name}/${mutant}` : parts.name,
+    name: label ? `${parts.name}/${label}` : parts.name,
     spec: parts.spec,
-    config: mutant ? `${parts.mutantConfigDir}/${mutant}.cfg` : parts.config,
+    config: parts.config,
     variables: parts.variables,
     bounds: parts.bounds,
     initialStates: () => [parts.initial()],
@@ -41,11 +38,11 @@ export function twinSystem<S, E, O>(parts: TwinParts<S, E, O>, overrides?: O, mu
     label: parts.label,
     invariants: m.invariants,
     fromTlc: parts.fromTlc,
-    mutants: parts.mutants.map(({ id, target, expected }) => ({ id, target, expected })),
-    withMutant: (id) => {
-      const x = parts.mutants.find((y) => y.id === id);
-      if (!x) throw new RangeError(`${parts.name} has no mutant ${id} (has: ${parts.mutants.map((y) => y.id).join(', ')})`);
-      return twinSystem(parts, x.overrides, id);
+    overridable: parts.overridable,
+    withOverrides: (o, l) => {
+      checkOverrides(o, parts.overridable, undefined, `${parts.name}/${l}`);
+      // Checked above: only names of O's parts, each a function.
+      return twinSystem(parts, o as O, l);
     },
   };
 }

@@ -210,6 +210,12 @@ export const CATALOGUE: readonly Row[] = [
   // --- systems on the seam (issue 11)
   { name: 'systems: an unknown --system', argv: ['systems', '--system', 'nope'], code: 64, line: usage('systems', /--system: unknown system 'nope' \(systems: pause, replication\)/) },
 
+  // --- tlc --system (issue 11: TLC for the seam systems)
+  { name: 'tlc: an unknown --system', argv: ['tlc', '--system', 'nope'], code: 64, line: usage('tlc', /unknown system 'nope' \(--system takes fencing, pause, replication or all\)/) },
+  { name: 'tlc: --system with --spec', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--system', 'pause'], code: 64, line: usage('tlc', /--system checks the project's spec; it cannot be combined with --spec/) },
+  { name: 'tlc: --system with --growth', argv: ['tlc', '--system', 'pause', '--growth'], code: 64, line: usage('tlc', /--growth measures the fencing spec; it cannot be combined with --system pause/) },
+  { name: 'tlc --system: no jar is not run (2), one line', argv: ['tlc', '--system', 'pause', '--mutants'], env: { TLA2TOOLS_JAR: '/nonexistent/tla2tools.jar' }, code: 2, line: /^fencecheck tlc: not run: TLA2TOOLS_JAR=\/nonexistent\/tla2tools\.jar does not exist$/ },
+
   // --- diff (issue 14)
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },
   { name: 'diff: one file', argv: ['diff', 'a.json'], code: 64, line: usage('diff', 'got 1') },
@@ -221,6 +227,18 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'diff: a directory', argv: ['diff', '{file}', '{file}'], file: 'dir', code: 3, line: /^fencecheck diff: .*: not a regular file$/ },
   { name: 'diff: a missing file', argv: ['diff', '/nonexistent/old.json', '/nonexistent/new.json'], code: 3, line: /^fencecheck diff: \/nonexistent\/old\.json: cannot read: ENOENT/ },
   { name: 'trace replay: an unknown --provider', argv: ['trace', 'replay', '--provider', 'cloud', '{file}'], file: (t) => t, code: 64, line: usage('trace', /--provider: unknown provider 'cloud'/) },
+
+  // --- pause model-driven run (issue 11)
+  { name: 'pause: unknown flag', argv: ['pause', '--bogus'], code: 64, line: usage('pause', /Unknown option '--bogus'/) },
+  { name: 'pause: --walks 0 is out of range', argv: ['pause', '--walks', '0'], code: 64, line: usage('pause', /--walks takes an integer from 1 to 10000, got "0"/) },
+  { name: 'pause: a non-numeric --steps', argv: ['pause', '--steps', '1e3'], code: 64, line: usage('pause', int('--steps')) },
+  { name: 'pause: --seed out of the 32-bit range', argv: ['pause', '--seed', '99999999999'], code: 64, line: usage('pause', int('--seed')) },
+  { name: 'pause: a negative --walk', argv: ['pause', '--walk=-1'], code: 64, line: usage('pause', /--walk takes an integer from 0 to 10000, got "-1"/) },
+  { name: 'pause: an unknown --topology', argv: ['pause', '--topology', 'mesh'], code: 64, line: usage('pause', /--topology is standalone or cluster, got 'mesh'/) },
+  { name: 'pause: an unknown --provider', argv: ['pause', '--provider', 'x'], code: 64, line: usage('pause', /unknown provider 'x'/) },
+  { name: 'pause: a positional argument', argv: ['pause', 'extra'], code: 64, line: usage('pause', /Unexpected argument 'extra'/) },
+  { name: 'pause: a missing --patch file is bad input', argv: ['pause', '--patch', '/nonexistent/P1.ts'], code: 3, line: /^fencecheck pause: bad --patch \/nonexistent\/P1\.ts: no such file$/ },
+  { name: 'pause: a --patch that is not a pause patch', argv: ['pause', '--patch', 'mutants/impl/M1.ts'], code: 3, line: /^fencecheck pause: bad --patch mutants\/impl\/M1\.ts: .*default-exports no pause patch/ },
 ];
 
 interface RunResult {

@@ -73,7 +73,7 @@ function expectSameGraph(bounds: FencingBounds, overrides: FencingOverrides | un
 }
 
 const SMALL: FencingBounds = { pods: podsOf(2), maxGen: 2 };
-const entries = mutantsFor(loadManifest(), 'model');
+const entries = mutantsFor(loadManifest(), 'model', 'fencing');
 const patches = Promise.all(entries.map(async (e) => [e.id, await loadModelPatch(e), e.expectedInvariant as InvariantName] as const));
 // Every mutant at SMALL; at the base bounds (xstate/graph takes 1–9 s a mutant there) the two whose
 // changed *effect* also moves the WithinMaxGen guards, and the door mutant.

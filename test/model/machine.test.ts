@@ -136,7 +136,7 @@ describe('fencing machine API', () => {
   });
 
   it('GUARD_NAMES names every fencing mutant target of the manifest', () => {
-    const targets = mutantsFor(loadManifest(), 'model').map((m) => m.target);
+    const targets = mutantsFor(loadManifest(), 'model', 'fencing').map((m) => m.target);
     expect(targets).toHaveLength(9);
     for (const t of targets) expect(GUARD_NAMES).toContain(t);
   });

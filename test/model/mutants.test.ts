@@ -15,7 +15,7 @@ const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-model-mutants-'));
 afterAll(() => rmSync(traceDir, { recursive: true, force: true }));
 
 const manifest = loadManifest();
-const entries = mutantsFor(manifest, 'model');
+const entries = mutantsFor(manifest, 'model', 'fencing');
 const base = explore({ bounds: DEFAULT_BOUNDS });
 const fixture = (id: string, target: string, file: string): MutantEntry => ({
   id,

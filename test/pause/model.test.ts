@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { PAUSE_MUTATION_POINTS, pauseAnswer, pauseMachineFor, PAUSE_MUTANTS, type PauseModelEvent } from '../../models/pause/index.js';
+import { PAUSE_MUTATION_POINTS, pauseAnswer, pauseMachineFor, type PauseModelEvent, type PauseOverrides } from '../../models/pause/index.js';
+import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
+import { importModelPatch, mutatedSystem } from '../../src/mutants/model-patch.js';
 import { initialPauseState, PAUSE_BASE_BOUNDS, pauseKey, type PauseModelState } from '../../src/pause/model-state.js';
 import { pauseSystem } from '../../src/pause/system.js';
 import { readSystemEvidence } from '../../src/systems/evidence.js';
 import { exploreSystem } from '../../src/systems/explore.js';
 
 const sys = pauseSystem();
+// P1–P6 are the manifest's (mutants/manifest.json); each model patch is mutants/model/pause/<id>.ts.
+const PAUSE_MUTANTS = mutantsFor(loadManifest(), 'model', 'pause');
 const init = initialPauseState(PAUSE_BASE_BOUNDS);
 const after = (s: PauseModelState, label: string, system = sys): PauseModelState[] =>
   system.successors(s).filter((x) => system.label(x.event) === label).map((x) => x.state);
@@ -78,25 +82,31 @@ describe('the pause twin (models/pause) at the base bounds', () => {
     expect(pauseKey(ticks[0]!)).toBe(pauseKey(ticks[1]!));
   });
 
-  it('answers the hot read through the machine: unavailable past the age bound, served by the P4 machine', () => {
+  it('answers the hot read through the machine: unavailable past the age bound, served by the P4 machine', async () => {
     const stale = one(walk(READY_R1), 'Tick');
     expect(pauseAnswer(pauseMachineFor(PAUSE_BASE_BOUNDS), stale, 'r1')).toEqual({ served: false, paused: false });
     const p4 = PAUSE_MUTANTS.find((m) => m.id === 'P4')!;
-    expect(pauseAnswer(pauseMachineFor(PAUSE_BASE_BOUNDS, p4.overrides), stale, 'r1')).toEqual({ served: true, paused: false });
+    expect(pauseAnswer(pauseMachineFor(PAUSE_BASE_BOUNDS, (await importModelPatch(p4, sys.overridable)) as PauseOverrides), stale, 'r1')).toEqual({ served: true, paused: false });
   });
 
-  it('every mutant overrides exactly its own mutation point', () => {
+  it('the manifest has P1–P6, one per mutation point, each patch overriding exactly its own', async () => {
+    expect(PAUSE_MUTANTS.map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
     expect(PAUSE_MUTANTS.map((m) => m.target)).toEqual([...PAUSE_MUTATION_POINTS]);
-    for (const m of PAUSE_MUTANTS) expect(Object.keys(m.overrides.guards ?? {})).toEqual([m.target]);
+    for (const m of PAUSE_MUTANTS) {
+      expect(m.layers.model?.patch).toBe(`mutants/model/pause/${m.id}.ts`);
+      const o = (await importModelPatch(m, sys.overridable)) as PauseOverrides;
+      expect(Object.keys(o.guards ?? {})).toEqual([m.target]);
+    }
   });
 });
 
 describe('P1–P6 on the twin (machine.provide() of one override)', () => {
   for (const m of PAUSE_MUTANTS) {
-    it(`${m.id} (${m.target}) is killed by ${m.expected}, shortest counterexample ${TLC_TRACE_LENGTH[m.id]} states like TLC's`, () => {
-      const ms = sys.withMutant(m.id);
+    it(`${m.id} (${m.target}) is killed by ${m.expectedInvariant}, shortest counterexample ${TLC_TRACE_LENGTH[m.id]} states like TLC's`, async () => {
+      const ms = await mutatedSystem(sys, m);
+      expect(ms.name).toBe(`pause/${m.id}`);
       const typeOk = ms.invariants['TypeOK']!;
-      const expected = ms.invariants[m.expected]!;
+      const expected = ms.invariants[m.expectedInvariant]!;
       // As tla/pause/mutants/<id>.cfg: TypeOK and the expected invariant, the first broken state breadth-first.
       const x = exploreSystem(ms, { invariants: [], until: (s) => !typeOk(s) || !expected(s) });
       expect(x.found).toBeGreaterThanOrEqual(0);
@@ -106,7 +116,7 @@ describe('P1–P6 on the twin (machine.provide() of one override)', () => {
       expect(expected(last)).toBe(false);
       expect(path.length).toBe(TLC_TRACE_LENGTH[m.id]);
       const ev = readSystemEvidence('pause', m.id);
-      if (ev.freshness.fresh) expect({ violated: ev.evidence!.violated, length: ev.evidence!.traceLength }).toEqual({ violated: m.expected, length: path.length });
+      if (ev.freshness.fresh) expect({ violated: ev.evidence!.violated, length: ev.evidence!.traceLength }).toEqual({ violated: m.expectedInvariant, length: path.length });
       // The path is the mutated machine's: each step one of its own successors.
       for (let i = 1; i < path.length; i++) {
         const step = path[i]!;

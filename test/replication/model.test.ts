@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { REPLICATION_MUTANTS, REPLICATION_MUTATION_POINTS, type ReplicationModelEvent } from '../../models/replication/index.js';
+import { REPLICATION_MUTATION_POINTS, type ReplicationModelEvent, type ReplicationOverrides } from '../../models/replication/index.js';
+import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
+import { importModelPatch, mutatedSystem } from '../../src/mutants/model-patch.js';
 import { initialReplicationState, REPLICATION_BASE_BOUNDS, replicationKey, type ReplicationModelState } from '../../src/replication/model-state.js';
 import { replicationSystem, type ReplicationSystem } from '../../src/replication/system.js';
 import { readSystemEvidence } from '../../src/systems/evidence.js';
 import { exploreSystem } from '../../src/systems/explore.js';
 
 const sys = replicationSystem();
+// R1 is the manifest's (mutants/manifest.json); its model patch is mutants/model/replication/R1.ts.
+const R1 = mutantsFor(loadManifest(), 'model', 'replication').find((m) => m.id === 'R1')!;
 const init = initialReplicationState(REPLICATION_BASE_BOUNDS);
 const after = (s: ReplicationModelState, label: string, system: ReplicationSystem = sys): ReplicationModelState[] =>
   system.successors(s).filter((x) => system.label(x.event) === label).map((x) => x.state);
@@ -60,25 +64,33 @@ describe('the failover twin (models/replication) at the base bounds', () => {
     expect(after(one(h, 'Release(p1)'), 'Expire(p1)')).toHaveLength(1); // only the replica's copy is left
   });
 
-  it('release is a compare-and-delete: it leaves a lease that is not the caller\'s (reachable without the remedy)', () => {
-    const m = sys.withMutant('R1-Inv_Monotonic');
+  it('release is a compare-and-delete: it leaves a lease that is not the caller\'s (reachable without the remedy)', async () => {
+    const m = await mutatedSystem(sys, R1);
     const s = walk(['Acquire(p1)', 'Failover', 'Acquire(p2)'], m);
     const r = one(s, 'Release(p1)', m);
     expect(r).toMatchObject({ held: { p1: 0, p2: 1 }, primary: { lease: { owner: 'p2', gen: 1 } } });
   });
 
-  it('the mutant overrides exactly its own mutation point', () => {
-    expect([...new Set(REPLICATION_MUTANTS.map((m) => m.target))]).toEqual([...REPLICATION_MUTATION_POINTS]);
-    for (const m of REPLICATION_MUTANTS) expect(Object.keys(m.overrides.guards ?? {})).toEqual([m.target]);
-    expect(REPLICATION_MUTANTS.map((m) => m.id)).toEqual(['R1-Inv_Monotonic', 'R1-Inv_SingleAuthority']);
+  it('the manifest has one replication mutant, R1, whose patch overrides exactly its mutation point', async () => {
+    expect(mutantsFor(loadManifest(), 'model', 'replication').map((m) => [m.id, m.target, m.expectedInvariant])).toEqual([['R1', 'Acquire_WaitReplica', 'Inv_Monotonic']]);
+    expect([R1.target]).toEqual([...REPLICATION_MUTATION_POINTS]);
+    const o = (await importModelPatch(R1, sys.overridable)) as ReplicationOverrides;
+    expect(Object.keys(o.guards ?? {})).toEqual([R1.target]);
   });
 });
 
+// R1 is checked by TLC twice: R1.cfg (the manifest's, Inv_Monotonic) and R1-Inv_SingleAuthority.cfg,
+// extra evidence that T1 breaks too. The twin with R1's one patch must agree with both.
+const R1_RUNS = [
+  { evidence: 'R1', expected: 'Inv_Monotonic' },
+  { evidence: 'R1-Inv_SingleAuthority', expected: 'Inv_SingleAuthority' },
+] as const;
+
 describe('R1 on the twin: Acquire_WaitReplica dropped (machine.provide() of one override)', () => {
-  for (const m of REPLICATION_MUTANTS) {
-    it(`${m.id} is killed by ${m.expected}, shortest counterexample 4 states like TLC's: Acquire(p1), Failover, Acquire(p2)`, () => {
-      const ms = sys.withMutant(m.id);
-      expect(ms.config).toBe(`tla/replication/mutants/${m.id}.cfg`);
+  for (const m of R1_RUNS) {
+    it(`R1 breaks ${m.expected} (evidence/tlc/replication/${m.evidence}.json), shortest counterexample 4 states like TLC's: Acquire(p1), Failover, Acquire(p2)`, async () => {
+      const ms = await mutatedSystem(sys, R1);
+      expect(ms.name).toBe('replication/R1');
       const typeOk = ms.invariants['TypeOK']!;
       const expected = ms.invariants[m.expected]!;
       // As the mutant's config: TypeOK and the expected invariant, the first broken state breadth-first.
@@ -90,7 +102,7 @@ describe('R1 on the twin: Acquire_WaitReplica dropped (machine.provide() of one 
       expect(expected(last)).toBe(false);
       expect(path.map((p) => (p.event ? ms.label(p.event) : 'Init'))).toEqual(['Init', 'Acquire(p1)', 'Failover', 'Acquire(p2)']);
       expect(last).toMatchObject({ held: { p1: 1, p2: 1, p3: 0 }, lastAcked: 1, monoOk: false });
-      const ev = readSystemEvidence('replication', m.id);
+      const ev = readSystemEvidence('replication', m.evidence);
       expect(ev.freshness).toEqual({ fresh: true });
       expect({ violated: ev.evidence!.violated, length: ev.evidence!.traceLength }).toEqual({ violated: m.expected, length: path.length });
       // The path is the mutated machine's: each step one of its own successors.

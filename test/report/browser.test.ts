@@ -33,7 +33,7 @@ describe('HTML report in headless Chromium', () => {
     ({ html: htmlPath, junit: junitPath } = writeVerifyReports(fixtureReport(), join(root, 'reports'), root));
     // The same run with a failing conform stage (the captured `conform --mutant M1 --json`).
     ({ html: conformHtmlPath, junit: conformJunitPath } = writeVerifyReports(fixtureReport({ conform: 'M1' }), join(root, 'reports-conform'), root));
-    // A complete run: every mutant layer's column filled (TLC's from the evidence), 27 traces.
+    // A complete run: every mutant layer's column filled (TLC's from the evidence), FULL_TRACE_COUNT traces.
     const full = fullReport();
     ({ html: fullHtmlPath } = writeVerifyReports(full.report, join(full.root, 'reports'), full.root));
     userDataDir = mkdtempSync(join(tmpdir(), 'fencecheck-chromium-'));

@@ -86,6 +86,14 @@ export function fixtureOutcomes(): StageOutcome[] {
     killed('M7', 'Inv_Monotonic'),
     killed('M8', 'Inv_SingleAuthority'),
     killed('M9', 'Inv_SlotRulesSafe'),
+    // The seam systems' model layer (pause, replication): killed with TLC's lengths, no trace file.
+    killed('P1', 'Inv_NoRevert'),
+    killed('P2', 'Inv_OnlyCommitted', { traceLength: 5 }),
+    killed('P3', 'Inv_ReconcileFresh'),
+    killed('P4', 'Inv_FailClosed', { traceLength: 5 }),
+    killed('P5', 'Inv_ReadyAfterSnapshot', { traceLength: 2 }),
+    killed('P6', 'Inv_NoMissedEvent'),
+    killed('R1', 'Inv_Monotonic', { traceLength: 4, alsoBroken: ['Inv_SingleAuthority'] }),
   ];
   const tlcReason = 'no tla2tools.jar (set TLA2TOOLS_JAR)';
   return [
@@ -102,7 +110,7 @@ export function fixtureOutcomes(): StageOutcome[] {
         details: { base: { specSha256: 'ab'.repeat(32), tlcVersion: '2.19 of 08 August 2024', bounds: { pods: 3, maxGen: 4 }, generated: 12636, distinct: 3637, depth: 27, invariants: ['TypeOK', 'Inv_SingleAuthority'], durationMs: 4200 } },
       }),
     ),
-    outcome('mutants:model', stageReport({ stage: 'mutants:model', status: 'failed', reason: '8/9 mutants killed; not killed: M3 survived', startedAt: at, durationMs: 5200, summary: '8/9 mutants killed', counts: { mutants: 9, killed: 8 }, mutants: modelResults, traces: [M1_TRACE_PATH] })),
+    outcome('mutants:model', stageReport({ stage: 'mutants:model', status: 'failed', reason: '15/16 mutants killed; not killed: M3 survived', startedAt: at, durationMs: 5200, summary: '15/16 mutants killed', counts: { mutants: 16, killed: 15 }, mutants: modelResults, traces: [M1_TRACE_PATH] })),
     outcome('parity', stageReport({ stage: 'parity', status: 'passed', startedAt: at, durationMs: 2100, summary: 'machine states = TLC states (3637)', counts: { machine: 3637, tlc: 3637, onlyMachine: 0, onlyTlc: 0 }, details: { actions: [{ action: 'AcquireB', event: 'AcquireB', script: 'src/fencing/lua/B/acquire.lua' }] } })),
     outcome('limiter', stageReport({ stage: 'limiter', status: 'passed', startedAt: at, durationMs: 9100, summary: '1000 cases, every row exercised', details: { table: [{ first: 'deny', second: 'any', result: 'deny first', cases: 311 }, { first: 'allow', second: 'deny', result: 'deny second', cases: 240 }, { first: 'allow', second: 'allow', result: 'allow', cases: 449 }] } })),
     outcome('props', stageReport({ stage: 'props', status: 'passed', startedAt: at, durationMs: 1, summary: '' }), {
@@ -157,10 +165,11 @@ export function fixtureRoot(): string {
 
 /**
  * A complete run as a full `verify` produces it: TLC not run here (its column from the evidence,
- * the widest cells), every other mutant layer run and killed, 27 fencing traces (9 per layer) and
- * the limiter's seed/path counterexamples. For the layout (matrix width) and collapsed traces.
+ * the widest cells), every other mutant layer run and killed, 41 traces (M1–M9, P1–P6 and R1 at
+ * tla and impl; M1–M9 at model: the seam's model layer saves none) and the limiter's seed/path
+ * counterexamples. For the layout (matrix width) and collapsed traces.
  */
-export const FULL_TRACE_COUNT = 27;
+export const FULL_TRACE_COUNT = 41;
 
 export function fullReport(): { report: VerifyReport; root: string } {
   const manifest = loadManifest();
@@ -172,7 +181,7 @@ export function fullReport(): { report: VerifyReport; root: string } {
       .filter((m) => m.layers[layer])
       .map((m, i) => {
         const seedPath = layer === 'limiter' ? { seed: -17 - i, path: `${i}:3:1` } : {};
-        const tracePath = layer === 'limiter' ? undefined : `${dir}/${layer}-${m.id}.json`;
+        const tracePath = layer === 'limiter' || (layer === 'model' && m.system !== 'fencing') ? undefined : `${dir}/${layer}-${m.id}.json`;
         if (tracePath) writeFileSync(join(root, tracePath), JSON.stringify({ ...m1Trace(layer === 'tla' ? 'tlc' : layer === 'impl' ? 'conform' : 'model'), mutant: m.id }));
         return { id: m.id, layer, verdict: 'killed', expectedInvariant: m.expectedInvariant, violated: m.expectedInvariant, traceLength: 9, durationMs: 1200, ...seedPath, ...(tracePath ? { tracePath } : {}) };
       });

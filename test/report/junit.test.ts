@@ -22,10 +22,12 @@ describe('JUnit mutant cases', () => {
   it('names are unique across layers: the layer is in the name, not only in the classname', () => {
     const { report } = fullReport();
     const names = cases(junitXml(report)).filter((c) => c.classname.startsWith('fencecheck.mutants.')).map((c) => c.name);
-    expect(names).toHaveLength(9 * 3 + 6);
+    // M1–M9, P1–P6 and R1 at tla, model and impl; L1–L6 at the limiter.
+    expect(names).toHaveLength(16 * 3 + 6);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('M3 [impl] AcquireB_MaxMerge -&gt; Inv_Monotonic');
     expect(names).toContain('L2 [limiter] limiter.refund_first_on_second_deny -&gt; limiter.transition_table');
+    expect(names).toContain('R1 [model] Acquire_WaitReplica -&gt; Inv_Monotonic');
     // Unique across the whole file too: a stage case never shares a name with a mutant's.
     const all = cases(junitXml(fixtureReport())).map((c) => `${c.name}`);
     expect(new Set(all).size).toBe(all.length);
@@ -62,11 +64,11 @@ describe('JUnit mutant cases', () => {
     const suite = /<testsuite name="fencecheck.mutants"[^>]*>\n    <properties>\n([\s\S]*?)    <\/properties>\n[\s\S]*?<system-out>([^<]*)<\/system-out>\n  <\/testsuite>/.exec(xml);
     expect(suite).not.toBeNull();
     const props = Object.fromEntries([...suite![1]!.matchAll(/<property name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]));
-    // model: 8 of 9 killed; tla: TLC not run here (9 not run); impl, limiter not selected.
-    expect(props).toMatchObject({ 'mutation-score.model': '88.8', 'mutation-score.model.killed': '8', 'mutation-score.model.not-run': '0', 'mutation-score.tla': '0.0', 'mutation-score.tla.not-run': '9' });
-    expect(props['mutation-score.overall']).toBe('24.2');
-    expect(suite![2]).toContain('mutation score model: 88.8 % (8/9 killed)');
-    expect(suite![2]).toContain('mutation score overall: 24.2 % (8/33 killed, 24 not run)');
+    // model: 15 of 16 killed; tla: TLC not run here (16 not run); impl, limiter not selected.
+    expect(props).toMatchObject({ 'mutation-score.model': '93.7', 'mutation-score.model.killed': '15', 'mutation-score.model.not-run': '0', 'mutation-score.tla': '0.0', 'mutation-score.tla.not-run': '16' });
+    expect(props['mutation-score.overall']).toBe('27.7');
+    expect(suite![2]).toContain('mutation score model: 93.7 % (15/16 killed)');
+    expect(suite![2]).toContain('mutation score overall: 27.7 % (15/54 killed, 38 not run)');
   });
 
   it('a killed cell with a trace names it and its replay in system-out', () => {

@@ -25,25 +25,25 @@ describe('mutation score', () => {
     expect(scoreText(scoreOf(v('killed', 'equivalent', 'not-run')))).toBe('50.0 % (1/2 killed, 1 equivalent, 1 not run)');
   });
 
-  it('per layer and overall from the matrix: TLC not run here is 0 killed, 9 not run — never 100 %', () => {
+  it('per layer and overall from the matrix: TLC not run here is 0 killed, 16 not run — never 100 %', () => {
     const s = mutationScore(fixtureReport().mutationMatrix);
-    expect(s.layers.tla).toEqual({ total: 9, killed: 0, equivalent: 0, notRun: 9, percent: 0 });
-    expect(s.layers.model).toEqual({ total: 9, killed: 8, equivalent: 0, notRun: 0, percent: 88.8 });
+    expect(s.layers.tla).toEqual({ total: 16, killed: 0, equivalent: 0, notRun: 16, percent: 0 });
+    expect(s.layers.model).toEqual({ total: 16, killed: 15, equivalent: 0, notRun: 0, percent: 93.7 });
     expect(s.layers.limiter).toEqual({ total: 6, killed: 0, equivalent: 0, notRun: 6, percent: 0 });
-    expect(s.overall).toEqual({ total: 33, killed: 8, equivalent: 0, notRun: 24, percent: 24.2 });
+    expect(s.overall).toEqual({ total: 54, killed: 15, equivalent: 0, notRun: 38, percent: 27.7 });
     // TLC's column from the committed evidence counts: those verdicts were checked in this run.
-    expect(mutationScore(fullReport().report.mutationMatrix).overall).toEqual({ total: 33, killed: 33, equivalent: 0, notRun: 0, percent: 100 });
+    expect(mutationScore(fullReport().report.mutationMatrix).overall).toEqual({ total: 54, killed: 54, equivalent: 0, notRun: 0, percent: 100 });
   });
 
   it('HTML and Markdown: a score table under the matrix', () => {
     const view = buildView(fixtureReport(), new Map());
     const html = renderHtml(view);
     expect(html).toContain('<table id="mutation-score">');
-    expect(html).toContain('<tr><td>model</td><td class="bad">88.8 %</td><td>8 / 9</td><td>0</td><td>0</td></tr>');
-    expect(html).toContain('<tr><td>tla</td><td class="warn">0.0 %</td><td>0 / 9</td><td>0</td><td class="warn">9 not run</td></tr>');
+    expect(html).toContain('<tr><td>model</td><td class="bad">93.7 %</td><td>15 / 16</td><td>0</td><td>0</td></tr>');
+    expect(html).toContain('<tr><td>tla</td><td class="warn">0.0 %</td><td>0 / 16</td><td>0</td><td class="warn">16 not run</td></tr>');
     const md = renderMarkdown(view);
-    expect(md).toContain('| overall | ❌ 24.2 % | 8 / 33 | 0 | ⚠️ 24 not run |');
-    expect(md).toContain('Overall: 24.2 % (8/33 killed, 24 not run).');
+    expect(md).toContain('| overall | ❌ 27.7 % | 15 / 54 | 0 | ⚠️ 38 not run |');
+    expect(md).toContain('Overall: 27.7 % (15/54 killed, 38 not run).');
   });
 
   it('fencecheck mutants: score lines below the table, per layer run and overall', () => {

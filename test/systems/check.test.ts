@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
-import { checkSystem } from '../../src/systems/check.js';
+import { checkSystem, systemMutants } from '../../src/systems/check.js';
 import { SYSTEMS, type AnySystem } from '../../src/systems/registry.js';
 
 const temp: string[] = [];
@@ -22,7 +22,7 @@ function copyRoot(): string {
 describe('checkSystem', () => {
   for (const name of Object.keys(SYSTEMS)) {
     it(`${name}: every invariant holds, parity with TLC, every mutant killed as TLC kills it`, async () => {
-      const c = checkSystem(await SYSTEMS[name]!());
+      const c = await checkSystem(await SYSTEMS[name]!());
       expect(c.rows.filter((r) => r.status !== 'passed'), JSON.stringify(c.rows)).toEqual([]);
       expect(c.status).toBe('passed');
       expect(c.distinct).toBe(c.tlc?.distinct);
@@ -33,7 +33,7 @@ describe('checkSystem', () => {
   it('a spec changed since TLC ran: parity is not run, and the system is not passed', async () => {
     const root = copyRoot();
     appendFileSync(join(root, 'tla/pause/PauseSnapshot.tla'), '\n\\* edited\n');
-    const c = checkSystem(await SYSTEMS.pause!(), root);
+    const c = await checkSystem(await SYSTEMS.pause!(), root);
     expect(c.rows.find((r) => r.check === 'parity with TLC')).toMatchObject({ status: 'not-run', detail: expect.stringMatching(/changed since TLC ran/) });
     expect(c.status).toBe('not-run');
   });
@@ -47,15 +47,44 @@ describe('checkSystem', () => {
     const ev = JSON.parse(readFileSync(evFile, 'utf8')) as { states: { sha256: string } };
     ev.states.sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
     writeFileSync(evFile, JSON.stringify(ev));
-    const c = checkSystem(await SYSTEMS.replication!(), root);
+    const c = await checkSystem(await SYSTEMS.replication!(), root);
     expect(c.rows.find((r) => r.check === 'parity with TLC')?.status).toBe('failed');
   });
 
   it('a mutant whose override changes nothing survives: failed, never killed', async () => {
     const base = await SYSTEMS.replication!();
-    const inert: AnySystem = { ...base, withMutant: () => base };
-    const c = checkSystem(inert);
-    expect(c.rows.filter((r) => r.check.startsWith('mutant')).map((r) => r.status)).toEqual(['failed', 'failed']);
+    const inert: AnySystem = { ...base, withOverrides: () => base };
+    const c = await checkSystem(inert);
+    expect(c.rows.filter((r) => r.check.startsWith('mutant')).map((r) => [r.check, r.status])).toEqual([['mutant R1 (Acquire_WaitReplica) → Inv_Monotonic', 'failed']]);
     expect(c.status).toBe('failed');
+  });
+
+  it('takes the mutants from the manifest: P1–P6 for pause, R1 for replication', async () => {
+    expect(systemMutants('pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+    expect(systemMutants('replication').map((m) => m.id)).toEqual(['R1']);
+  });
+
+  it('a mutant without its TLC evidence is killed, but the comparison with TLC is not run', async () => {
+    const root = copyRoot();
+    rmSync(join(root, 'evidence/tlc/replication/R1.json'));
+    const c = await checkSystem(await SYSTEMS.replication!(), root);
+    expect(c.rows.find((r) => r.check.startsWith('mutant R1'))).toMatchObject({ status: 'not-run', detail: 'killed after 4 states (no fresh TLC evidence to compare: no evidence evidence/tlc/replication/R1.json)' });
+    expect(c.rows.filter((r) => r.status !== 'passed')).toHaveLength(1);
+    expect(c.status).toBe('not-run');
+  });
+
+  it('TLC evidence of another trace length: the mutant row fails', async () => {
+    const root = copyRoot();
+    const file = join(root, 'evidence/tlc/replication/R1.json');
+    writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), traceLength: 5 }));
+    const c = await checkSystem(await SYSTEMS.replication!(), root);
+    expect(c.rows.find((r) => r.check.startsWith('mutant R1'))).toMatchObject({ status: 'failed', detail: "killed after 4 states, TLC's trace has 5" });
+  });
+
+  it('a manifest patch that names a guard the machine lacks is a failed row, not a kill', async () => {
+    const [r1] = systemMutants('replication');
+    const bad = { ...r1!, layers: { model: { patch: 'test/mutants/fixtures/pause-unknown-guard.ts' } } };
+    const c = await checkSystem(await SYSTEMS.replication!(), projectRoot, [bad]);
+    expect(c.rows.at(-1)).toMatchObject({ status: 'failed', detail: expect.stringMatching(/invalid patch: .*the machine has no guard named Deliver_VersionChek/) });
   });
 });

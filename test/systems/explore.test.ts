@@ -28,8 +28,8 @@ function toy(bad = 3): ModelSystem<number, Ev> {
     label: (e) => e,
     invariants: { Small: (x) => x < bad, NonNegative: (x) => x >= 0 },
     fromTlc: () => 0,
-    mutants: [],
-    withMutant: () => {
+    overridable: {},
+    withOverrides: () => {
       throw new RangeError('none');
     },
   };

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVARIANT_NAMES } from '../../src/fencing/invariants.js';
 import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
+import { cfgInvariants } from '../../src/systems/evidence.js';
 import { projectRoot } from '../../src/project-root.js';
 import { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from '../../src/tlc/config.js';
 
@@ -21,7 +22,7 @@ function cfgFiles(dir: string, top = true): string[] {
 }
 
 const manifest = loadManifest();
-const tla = mutantsFor(manifest, 'tla');
+const tla = mutantsFor(manifest, 'tla', 'fencing');
 const spec = readFileSync(join(projectRoot, SPEC_PATH), 'utf8');
 
 describe('TLC configs and the mutant manifest', () => {
@@ -60,4 +61,36 @@ describe('TLC configs and the mutant manifest', () => {
     }
     for (const inv of INVARIANT_NAMES) expect(spec).toMatch(new RegExp(`^${inv} ==`, 'm'));
   });
+});
+
+/** The `Dropped` constant of a seam system's config. */
+const droppedOf = (text: string): string[] => [...(/Dropped\s*=\s*\{([^}]*)\}/.exec(text)?.[1] ?? '').matchAll(/"(\w+)"/g)].map((x) => x[1]!);
+
+describe('the seam systems\' TLC configs and the manifest', () => {
+  for (const system of ['pause', 'replication'] as const) {
+    const entries = mutantsFor(manifest, 'tla', system);
+    it(`${system}: every manifest config exists, drops exactly its target and checks its expected invariant alone with TypeOK`, () => {
+      expect(entries.length).toBeGreaterThan(0);
+      for (const m of entries) {
+        const text = readFileSync(join(projectRoot, m.layers.tla!.config!), 'utf8');
+        expect(droppedOf(text), m.id).toEqual([m.target]);
+        expect(cfgInvariants(text), m.id).toEqual(['TypeOK', m.expectedInvariant]);
+      }
+    });
+
+    it(`${system}: every mutant config in tla/${system}/mutants/ is a manifest entry's, or extra evidence <id>-<invariant>.cfg of one (same target)`, () => {
+      const dir = join(projectRoot, 'tla', system, 'mutants');
+      const listed = new Map(entries.map((m) => [m.layers.tla!.config!, m]));
+      for (const f of readdirSync(dir).filter((x) => x.endsWith('.cfg'))) {
+        const rel = `tla/${system}/mutants/${f}`;
+        if (listed.has(rel)) continue;
+        const extra = /^(\w+)-(\w+)\.cfg$/.exec(f);
+        const of = extra ? entries.find((m) => m.id === extra[1]) : undefined;
+        expect(of, `${rel} is neither in mutants/manifest.json nor <id>-<invariant>.cfg of an entry`).toBeDefined();
+        const text = readFileSync(join(dir, f), 'utf8');
+        expect(droppedOf(text), rel).toEqual([of!.target]);
+        expect(cfgInvariants(text), rel).toEqual(['TypeOK', extra![2]]);
+      }
+    });
+  }
 });

@@ -2,12 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { loadManifest, validateManifest, ManifestError, mutantsFor } from '../../src/mutants/manifest.js';
 
 describe('mutant manifest', () => {
-  it('loads, with M1–M9 for the fencing layers and limiter mutants for the limiter layer', () => {
+  it('loads, with every system\'s mutants: M1–M9, L1–L6, P1–P6 and R1 (22)', () => {
     const m = loadManifest();
-    const fencing = m.mutants.filter((x) => x.system === 'fencing').map((x) => x.id);
-    expect(fencing).toEqual(['M1', 'M2', 'M3', 'M4', 'M5', 'M6', 'M7', 'M8', 'M9']);
-    for (const layer of ['tla', 'model', 'impl'] as const) expect(mutantsFor(m, layer)).toHaveLength(9);
-    expect(mutantsFor(m, 'limiter').length).toBeGreaterThanOrEqual(6);
+    const ids = (system: string) => m.mutants.filter((x) => x.system === system).map((x) => x.id);
+    expect(ids('fencing')).toEqual(['M1', 'M2', 'M3', 'M4', 'M5', 'M6', 'M7', 'M8', 'M9']);
+    expect(ids('limiter')).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'L6']);
+    expect(ids('pause')).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+    expect(ids('replication')).toEqual(['R1']);
+    expect(m.mutants).toHaveLength(22);
+    // Fencing, pause and replication at tla, model and impl; the limiter at its own layer only.
+    for (const layer of ['tla', 'model', 'impl'] as const) {
+      expect(mutantsFor(m, layer)).toHaveLength(16);
+      expect(mutantsFor(m, layer, 'fencing')).toHaveLength(9);
+    }
+    expect(mutantsFor(m, 'limiter').map((x) => x.system)).toEqual(Array(6).fill('limiter'));
+  });
+
+  it('names each seam mutant\'s files by its system: tla/<system>/mutants/, mutants/model/<system>/, mutants/impl/<system>/', () => {
+    for (const x of loadManifest().mutants.filter((e) => e.system === 'pause' || e.system === 'replication')) {
+      expect(x.layers, x.id).toEqual({
+        tla: { config: `tla/${x.system}/mutants/${x.id}.cfg` },
+        model: { patch: `mutants/model/${x.system}/${x.id}.ts` },
+        impl: { patch: `mutants/impl/${x.system}/${x.id}.ts` },
+      });
+    }
   });
 
   it('names the seed table\'s expected invariant for every fencing mutant', () => {
@@ -20,5 +38,8 @@ describe('mutant manifest', () => {
   it('rejects a malformed manifest with a message naming the problem', () => {
     expect(() => validateManifest({ schema: 'x', mutants: [] })).toThrow(ManifestError);
     expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ id: 'M1' }] })).toThrow(/system|target/);
+    const entry = { id: 'X1', system: 'pause', target: 't', kind: 'guard', description: 'd', realBug: 'b', expectedInvariant: 'Inv_NoRevert', layers: {} };
+    expect(validateManifest({ schema: 'fencecheck.mutants/1', mutants: [entry] }).mutants[0]!.system).toBe('pause');
+    expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ ...entry, system: 'paus' }] })).toThrow(/X1: system must be one of fencing, limiter, pause, replication, got "paus"/);
   });
 });

@@ -61,7 +61,7 @@ export const command: Command = {
     let patch;
     if (values.mutant !== undefined) {
       try {
-        const entry = mutantsFor(loadManifest(), 'impl').find((m) => m.id === values.mutant);
+        const entry = mutantsFor(loadManifest(), 'impl', 'fencing').find((m) => m.id === values.mutant);
         if (!entry) throw new ManifestError(`no impl-layer mutant ${values.mutant} in mutants/manifest.json`);
         const { loadPatch } = await import('../../mutants/layers/impl.js');
         patch = await loadPatch(entry);

@@ -47,7 +47,7 @@ export const command: Command = {
     let overrides: FencingOverrides | undefined;
     if (values.mutant !== undefined) {
       try {
-        const entry = mutantsFor(loadManifest(), 'model').find((m) => m.id === values.mutant);
+        const entry = mutantsFor(loadManifest(), 'model', 'fencing').find((m) => m.id === values.mutant);
         if (!entry) throw new ModelPatchError(`no model-layer mutant ${values.mutant} in the manifest`);
         overrides = await loadModelPatch(entry);
       } catch (err) {

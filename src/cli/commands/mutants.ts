@@ -2,20 +2,22 @@ import { ProgressConsole, type ProgressMeter } from '../progress.js';
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
-import { checkRunnable, LAYERS, loadManifest, mutantsFor, ManifestError, type Layer, type MutantEntry, type MutantManifest } from '../../mutants/manifest.js';
+import { checkRunnable, LAYERS, loadManifest, mutantsFor, ManifestError, MUTANT_SYSTEMS, type Layer, type MutantEntry, type MutantManifest, type MutantSystem } from '../../mutants/manifest.js';
+import { SYSTEMS } from '../../systems/registry.js';
 import { INVARIANT_NAMES } from '../../fencing/invariants.js';
 import { stageReport } from '../../report/stage.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { allKilled, formatMutantTable, formatMutationScore, mutantScore } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../mutants/verdict.js';
 
-const HELP = `Usage: fencecheck mutants [--layer tla|model|impl|limiter]... [--only M1,M4] [--seed N] [--runs N] [--json]
+const HELP = `Usage: fencecheck mutants [--layer tla|model|impl|limiter]... [--system NAME]... [--only M1,M4] [--seed N] [--runs N] [--json]
 
 Applies every mutant in mutants/manifest.json to the chosen layers (default: all) and requires each to
 be killed by its expected invariant through the layer's ordinary checkers.
 
 Options:
-  --layer L     a layer to run (repeatable): tla (TLC), model (XState), impl (Lua + gate on Valkey), limiter
+  --layer L     a layer to run (repeatable): tla (TLC), model (XState), impl (the real code on Valkey), limiter
+  --system S    only the mutants of this system (repeatable): ${MUTANT_SYSTEMS.join(', ')}
   --only IDS    comma-separated mutant ids
   --seed N      fast-check seed for property layers
   --runs N      fast-check runs per mutant for property layers
@@ -32,6 +34,7 @@ export const command: Command = {
   async run(argv) {
     const { values } = parseCommandArgs(argv, {
       layer: { type: 'string', multiple: true },
+      system: { type: 'string', multiple: true },
       only: { type: 'string' },
       seed: { type: 'string' },
       runs: { type: 'string' },
@@ -39,6 +42,8 @@ export const command: Command = {
     });
     const layers = (values.layer ?? [...LAYERS]) as Layer[];
     for (const l of layers) if (!LAYERS.includes(l)) throw new UsageError(`unknown layer '${l}' (one of ${LAYERS.join(', ')})`);
+    const systems = values.system as MutantSystem[] | undefined;
+    for (const s of systems ?? []) if (!MUTANT_SYSTEMS.includes(s)) throw new UsageError(`--system: unknown system '${s}' (one of ${MUTANT_SYSTEMS.join(', ')})`);
     const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
     const seed = intOption(values, 'seed', SEED_RANGE);
     const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000 });
@@ -52,13 +57,14 @@ export const command: Command = {
         const ids = manifest.mutants.map((m) => m.id);
         for (const id of only) if (!ids.includes(id)) throw new UsageError(`--only: unknown mutant '${id}' (the manifest has ${ids.join(', ')})`);
       }
-      for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => !only || only.includes(m.id)));
+      for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system))));
       const chosen = [...selection.entries()].flatMap(([layer, ms]) => ms.map((m) => ({ layer, m })));
-      if (chosen.length === 0) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'} has the layer(s) ${layers.join(', ')}`);
-      const known = {
-        fencing: INVARIANT_NAMES as readonly string[],
-        limiter: chosen.some((c) => c.m.system === 'limiter') ? ((await import('../../../properties/limiter/harness.js')).CHECKS as readonly string[]) : [],
-      };
+      if (chosen.length === 0) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
+      const known: Partial<Record<MutantSystem, readonly string[]>> = { fencing: INVARIANT_NAMES };
+      const used = new Set(chosen.map((c) => c.m.system));
+      if (used.has('limiter')) known.limiter = (await import('../../../properties/limiter/harness.js')).CHECKS;
+      // A seam system's invariants are its twin's (loaded only when one of its mutants is chosen).
+      for (const s of used) if (SYSTEMS[s]) known[s] = Object.keys((await SYSTEMS[s]!()).invariants);
       for (const { layer, m } of chosen) checkRunnable(m, layer, known);
     } catch (err) {
       if (err instanceof ManifestError) {

@@ -60,7 +60,7 @@ async function mutantPatch(id: string): Promise<ImplPatch | string> {
     if (err instanceof ManifestError) return err.message;
     throw err;
   }
-  const entry = mutantsFor(manifest, 'impl').find((m) => m.id === id);
+  const entry = mutantsFor(manifest, 'impl', 'fencing').find((m) => m.id === id);
   if (!entry) return `no impl mutant ${id} in mutants/manifest.json`;
   try {
     return await loadPatch(entry);

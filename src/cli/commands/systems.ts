@@ -3,6 +3,7 @@ import { parseCommandArgs, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { renderTable } from '../../report/table.js';
+import { ManifestError } from '../../mutants/manifest.js';
 import { checkSystem, overall, type SystemCheck } from '../../systems/check.js';
 import { SYSTEM_NAMES, SYSTEMS } from '../../systems/registry.js';
 
@@ -10,8 +11,9 @@ const HELP = `Usage: fencecheck systems [--system NAME]... [--json]
 
 The model layer of every system on the layers' seam (src/systems), judged against TLC's committed
 evidence (evidence/tlc/<system>/): the XState twin explored exhaustively with every invariant
-checked; its reachable state set (and TLC's "generated") equal to TLC's dump; and every mutant of the
-system killed by its expected invariant, after as many states as TLC's counterexample.
+checked; its reachable state set (and TLC's "generated") equal to TLC's dump; and every mutant
+mutants/manifest.json lists for the system (its model patch provided to the machine) killed by its
+expected invariant, after as many states as TLC's counterexample (evidence/tlc/<system>/<id>.json).
 Systems: ${SYSTEM_NAMES.join(', ')} (fencing has its own commands: explore, parity, mutants).
 
 Options:
@@ -19,7 +21,8 @@ Options:
   --json          print a StageReport (fencecheck.stage/1); details: one entry per system
 
 Exit codes: 0 every check passed · 1 a check failed (an invariant broke, parity broke, a mutant
-survived or disagrees with TLC) · 2 not run: the TLC evidence is missing or stale · 64 usage`;
+survived, its patch is invalid, or it disagrees with TLC) · 2 not run: the TLC evidence is missing or
+stale · 3 bad manifest · 64 usage`;
 
 export const command: Command = {
   name: 'systems',
@@ -31,7 +34,13 @@ export const command: Command = {
     for (const n of names) if (!SYSTEMS[n]) throw new UsageError(`--system: unknown system '${n}' (systems: ${SYSTEM_NAMES.join(', ')})`);
     const startedAt = new Date();
     const checks: SystemCheck[] = [];
-    for (const n of names) checks.push(checkSystem(await SYSTEMS[n]!()));
+    try {
+      for (const n of names) checks.push(await checkSystem(await SYSTEMS[n]!()));
+    } catch (err) {
+      if (!(err instanceof ManifestError)) throw err;
+      process.stderr.write(`fencecheck systems: ${err.message}\n`);
+      return ExitCode.BadInput;
+    }
     const status = overall(checks);
     const rows = checks.flatMap((c) => c.rows.map((r) => [c.system, r.check, r.status, r.detail]));
     const summary = checks.map((c) => `${c.system}: ${c.status} (${c.distinct} states, ${c.rows.filter((r) => r.check.startsWith('mutant')).length} mutants)`).join('; ');

@@ -8,10 +8,13 @@
  * equivalent = the real graph is the unmutated one (same states, same labelled edges, the same
  * decision in every reply); survived = a different graph where nothing broke.
  * A kill means something only when the unpatched implementation passes the full tour first.
+ * Entries of the systems on the seam (pause, replication) go to their own runners
+ * (src/mutants/system-impl.ts), loaded only when the layer runs.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LayerRunner } from '../layer-runner.js';
+import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
+import { SYSTEM_IMPL_RUNNERS, type SystemImplRunner } from '../system-impl.js';
 import type { MutantEntry } from '../manifest.js';
 import type { MutantResult } from '../verdict.js';
 import { projectRoot } from '../../project-root.js';
@@ -80,8 +83,9 @@ async function runOne(entry: MutantEntry, world: TourWorld, log: (l: string) => 
   }
 }
 
-export const runner: LayerRunner = {
-  layer: 'impl',
+/** Fencing's runner: the conformance tour, the unpatched implementation first. */
+export const fencingImplRunner: SystemImplRunner = {
+  system: 'fencing',
   unavailable: valkeyUnavailableReason,
   async run(mutants, options) {
     const selected = mutants.filter((m) => m.system === 'fencing' && (!options.only || options.only.includes(m.id)));
@@ -134,3 +138,54 @@ export const runner: LayerRunner = {
     }
   },
 };
+
+export type SystemImplRunners = Readonly<Record<string, () => Promise<{ implRunner: SystemImplRunner }>>>;
+
+/**
+ * The impl layer over every system: each system's entries to its runner (fencing's tour, or the one
+ * `systems` names), each runner loaded only when it is asked; the results in the entries' order.
+ * The layer is unavailable only when every runner is (the reasons joined); a runner unavailable
+ * alone makes its own entries not-run.
+ */
+export function implLayerRunner(systems: SystemImplRunners = SYSTEM_IMPL_RUNNERS, fencing: SystemImplRunner = fencingImplRunner): LayerRunner {
+  const loaded = new Map<string, Promise<SystemImplRunner | string>>();
+  // A runner, or why it cannot be loaded.
+  const load = (system: string): Promise<SystemImplRunner | string> => {
+    let p = loaded.get(system);
+    if (!p) {
+      const get = system === 'fencing' ? async () => ({ implRunner: fencing }) : systems[system];
+      p = get ? get().then((m) => m.implRunner, (err: unknown) => `cannot load the ${system} impl runner: ${(err as Error).message}`) : Promise.resolve(`no impl runner for system ${system}`);
+      loaded.set(system, p);
+    }
+    return p;
+  };
+  const whyNot = async (system: string): Promise<string | null> => {
+    const r = await load(system);
+    return typeof r === 'string' ? r : r.unavailable();
+  };
+  return {
+    layer: 'impl',
+    async unavailable() {
+      const reasons = await Promise.all(['fencing', ...Object.keys(systems)].map(async (s) => ({ s, why: await whyNot(s) })));
+      return reasons.every((r) => r.why !== null) ? reasons.map((r) => `${r.s}: ${r.why}`).join('; ') : null;
+    },
+    async run(mutants: readonly MutantEntry[], options: LayerRunOptions) {
+      const byId = new Map<string, MutantResult>();
+      for (const system of [...new Set(mutants.map((m) => m.system))]) {
+        const entries = mutants.filter((m) => m.system === system);
+        const r = await load(system);
+        const why = typeof r === 'string' ? null : await r.unavailable();
+        const mark = (verdict: 'invalid' | 'not-run', reason: string) => entries.forEach((m) => byId.set(m.id, { id: m.id, layer: 'impl', verdict, expectedInvariant: m.expectedInvariant, reason }));
+        if (typeof r === 'string') mark('invalid', r);
+        else if (why !== null) {
+          options.log?.(`[impl] ${system} not run: ${why}`);
+          mark('not-run', why);
+        } else for (const res of await r.run(entries, options)) byId.set(res.id, res);
+      }
+      // A runner that leaves an entry out reported nothing for it: invalid, never a silent pass.
+      return mutants.map((m) => byId.get(m.id) ?? { id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: `the ${m.system} impl runner reported no result for ${m.id}` });
+    },
+  };
+}
+
+export const runner: LayerRunner = implLayerRunner();

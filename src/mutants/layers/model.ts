@@ -1,50 +1,27 @@
 /**
- * The model layer: each mutant's overrides (mutants/model/Mx.ts) are applied to the XState machine
- * with machine.provide(), the mutated machine is explored exhaustively on the base bounds, and its
- * expected invariant is checked alone with TypeOK — the same rule as the TLC configs. Nothing here
- * reads which mutant is active beyond loading its patch file.
+ * The model layer: each mutant's model patch (mutants/model/**) is applied to its system's XState
+ * machine with machine.provide(), the mutated machine is explored exhaustively on the base bounds,
+ * and its expected invariant is checked alone with TypeOK — the same rule as the TLC configs.
+ * Fencing runs on its own compiled explorer (src/model/); the systems on the seam (src/systems/:
+ * pause, replication) through the seam's exploration (layers/model-seam.ts). Nothing here reads
+ * which mutant is active beyond loading its patch file.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { INVARIANTS, INVARIANT_NAMES, brokenInvariants, type InvariantName } from '../../fencing/invariants.js';
 import { DEFAULT_BOUNDS, type FencingBounds, type FencingState } from '../../fencing/state.js';
-import { projectRoot } from '../../project-root.js';
 import { EFFECT_NAMES, SPEC_GUARD_NAMES, type FencingOverrides } from '../../../models/fencing/index.js';
 import { ExplorationLimitError, explore, shortestPathTo, type Exploration } from '../../model/explore.js';
 import { formatPath, pathToTrace, saveTrace } from '../../model/trace.js';
 import type { LayerRunOptions, LayerRunner } from '../layer-runner.js';
 import type { MutantEntry } from '../manifest.js';
+import { importModelPatch, ModelPatchError } from '../model-patch.js';
 import type { MutantResult } from '../verdict.js';
+import { runSeamModelMutants, type SeamSystems } from './model-seam.js';
 
-/** Thrown for a patch file that cannot be applied (the verdict is `invalid`). */
-export class ModelPatchError extends Error {
-  override readonly name = 'ModelPatchError';
-}
+export { ModelPatchError };
 
-/** Loads mutants/model/Mx.ts and checks it overrides only names the machine has, its target among them. */
+/** Loads a fencing entry's mutants/model/Mx.ts and checks it overrides only names the machine has, its target among them. */
 export async function loadModelPatch(entry: MutantEntry): Promise<FencingOverrides> {
-  const patch = entry.layers.model?.patch;
-  if (!patch) throw new ModelPatchError(`${entry.id} has no model patch in the manifest`);
-  let mod: { default?: unknown };
-  try {
-    mod = (await import(pathToFileURL(resolve(projectRoot, patch)).href)) as { default?: unknown };
-  } catch (err) {
-    throw new ModelPatchError(`cannot load ${patch}: ${(err as Error).message}`);
-  }
-  const o = mod.default as { guards?: unknown; actions?: unknown } | undefined;
-  if (typeof o !== 'object' || o === null) throw new ModelPatchError(`${patch} must default-export a FencingOverrides object`);
-  const named = (part: unknown, known: readonly string[], what: string): string[] => {
-    if (part === undefined) return [];
-    if (typeof part !== 'object' || part === null) throw new ModelPatchError(`${patch}: ${what} must be an object`);
-    for (const [k, v] of Object.entries(part)) {
-      if (!known.includes(k)) throw new ModelPatchError(`${patch}: the machine has no ${what.slice(0, -1)} named ${k}`);
-      if (typeof v !== 'function') throw new ModelPatchError(`${patch}: ${what}.${k} must be a function`);
-    }
-    return Object.keys(part);
-  };
-  const names = [...named(o.guards, SPEC_GUARD_NAMES, 'guards'), ...named(o.actions, EFFECT_NAMES, 'actions')];
-  if (!names.includes(entry.target)) throw new ModelPatchError(`${patch} does not override its target ${entry.target} (overrides: ${names.join(', ') || 'nothing'})`);
-  return o as FencingOverrides;
+  return (await importModelPatch(entry, { guards: SPEC_GUARD_NAMES, actions: EFFECT_NAMES }, 'a FencingOverrides object')) as FencingOverrides;
 }
 
 function sameStates(a: Exploration, b: Exploration): boolean {
@@ -118,21 +95,33 @@ export async function runModelMutant(entry: MutantEntry, base: Exploration, opti
   }
 }
 
+/** The fencing entries on the compiled explorer, against one base exploration. */
+async function runFencingMutants(mutants: readonly MutantEntry[], options: LayerRunOptions): Promise<MutantResult[]> {
+  const base = explore({ bounds: DEFAULT_BOUNDS });
+  const broken = base.verdicts.filter((v) => !v.holds).map((v) => v.name);
+  if (broken.length > 0) {
+    // A base that breaks an invariant would make every kill meaningless.
+    return mutants.map((m) => ({ id: m.id, layer: 'model' as const, verdict: 'invalid' as const, expectedInvariant: m.expectedInvariant, reason: `the base machine already breaks ${broken.join(',')}` }));
+  }
+  options.log?.(`[model] fencing base: ${base.distinct} distinct states, ${base.generated} generated, every invariant holds (${Math.round(base.durationMs)} ms)`);
+  const results: MutantResult[] = [];
+  for (const m of mutants) results.push(await runModelMutant(m, base, options));
+  return results;
+}
+
+/** Every system's entries, each system's run once, the results in the entries' order. */
+export async function runModelLayer(mutants: readonly MutantEntry[], options: LayerRunOptions, seam?: SeamSystems): Promise<MutantResult[]> {
+  const fencing = mutants.filter((m) => m.system === 'fencing');
+  const others = mutants.filter((m) => m.system !== 'fencing');
+  const done = [...(fencing.length > 0 ? await runFencingMutants(fencing, options) : []), ...(others.length > 0 ? await runSeamModelMutants(others, options, seam) : [])];
+  const byId = new Map(done.map((r) => [r.id, r]));
+  return mutants.map((m) => byId.get(m.id)!);
+}
+
 export const runner: LayerRunner = {
   layer: 'model',
   async unavailable() {
     return null; // pure TypeScript: runs wherever the CLI runs
   },
-  async run(mutants, options) {
-    const base = explore({ bounds: DEFAULT_BOUNDS });
-    const broken = base.verdicts.filter((v) => !v.holds).map((v) => v.name);
-    if (broken.length > 0) {
-      // A base that breaks an invariant would make every kill meaningless.
-      return mutants.map((m) => ({ id: m.id, layer: 'model' as const, verdict: 'invalid' as const, expectedInvariant: m.expectedInvariant, reason: `the base machine already breaks ${broken.join(',')}` }));
-    }
-    options.log?.(`[model] base: ${base.distinct} distinct states, ${base.generated} generated, every invariant holds (${Math.round(base.durationMs)} ms)`);
-    const results: MutantResult[] = [];
-    for (const m of mutants) results.push(await runModelMutant(m, base, options));
-    return results;
-  },
+  run: (mutants, options) => runModelLayer(mutants, options),
 };
