@@ -8,7 +8,7 @@
  *
  * The bug that turns each one red: NoRevert — an event applied without the version check;
  * OnlyCommitted — a publish or local update before EXEC, then a failed EXEC; FailClosed — read()
- * ignoring the age flag; ReadyAfterSnapshot — ready before the initial load; ReconcileFresh — a
+ * ignoring the age flag, or an event that restarts the age clock; ReadyAfterSnapshot — ready before the initial load; ReconcileFresh — a
  * reconciliation that does not read Valkey; NoMissedEvent — loading before subscribing.
  */
 import type { Replica } from '../model-state.js';
@@ -36,12 +36,18 @@ export class RealCheckers {
   private readonly history = new Map<number, boolean>([[0, false]]);
   private readonly highest = new Map<Replica, number>();
   private readonly synced = new Map<Replica, number>();
+  /** When the driver saw r's last load or reconciliation complete (its own clock, not the replica's). */
+  private readonly syncedTime = new Map<Replica, number>();
 
   constructor(private readonly opts: CheckerOptions) {}
 
-  /** The driver saw r's load or reconciliation complete; `view` was taken right after it. */
-  syncedAt(r: Replica, view: RealView): void {
+  /**
+   * The driver saw r's load or reconciliation complete at `at` (performance.now(), taken as the step
+   * returned); `view` was taken right after it.
+   */
+  syncedAt(r: Replica, view: RealView, at: number): void {
     this.synced.set(r, view.valkey.version);
+    this.syncedTime.set(r, at);
   }
 
   /** Every invariant that the real system breaks in this view (empty: all hold). */
@@ -62,7 +68,10 @@ export class RealCheckers {
       if (held && !committed(held)) fired('Inv_OnlyCommitted', `${r} exposes ${show(held)}, which Valkey never committed (Valkey is at ${show(v)})`);
       const bogus = x.received.find((e) => !committed(e));
       if (bogus) fired('Inv_OnlyCommitted', `${r} received the event ${show(bogus)}, which Valkey never committed (Valkey is at ${show(v)})`);
-      const age = x.ageBeforeMs;
+      // The age by the driver's clock: the sync really completed before the driver saw it, so this is
+      // never more than the true age — and it does not trust the replica's own age report.
+      const seen = this.syncedTime.get(r);
+      const age = seen === undefined ? null : view.takenAt - seen;
       if (status.ready && held && age !== null && age > this.opts.maxAgeMs + this.opts.failClosedSlackMs && x.answer !== 'unavailable')
         fired('Inv_FailClosed', `${r} answered '${x.answer}' from a snapshot more than ${Math.round(age)} ms old (bound ${this.opts.maxAgeMs} ms)`);
       if (status.ready) {

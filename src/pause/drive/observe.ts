@@ -11,14 +11,14 @@ import type { DriveWorld } from './world.js';
 
 export interface ReplicaView {
   readonly status: PauseReplicaStatus;
-  /** The snapshot's age before the loop passed a timers phase (see `observe`): what FailClosed judges. */
-  readonly ageBeforeMs: number | null;
   readonly answer: PauseAnswer;
   /** Every message its subscriber received so far. */
   readonly received: readonly PauseState[];
 }
 
 export interface RealView {
+  /** performance.now() when the ages were taken, before the loop ran its timers (see `observe`). */
+  readonly takenAt: number;
   readonly replicas: Readonly<Record<Replica, ReplicaView>>;
   readonly valkey: PauseState;
   readonly subscriptions: number;
@@ -28,20 +28,20 @@ const immediate = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The age bound is a flag a timer sets, so the answers are read only after the event loop has run a
- * timers phase that began after the ages were taken: the second setImmediate resumes in the check
+ * timers phase that began after `takenAt`: the second setImmediate resumes in the check
  * phase of the next loop iteration, whose timers phase ran every timer due before it began. A
  * snapshot older than the bound by then has had its timer fire — a served answer is the replica's
  * own fault, not the loop's lateness.
  */
 export async function observe(world: DriveWorld, fleet: Fleet, keys: PauseKeys): Promise<RealView> {
   const members = fleet.all();
-  const ages = members.map((m) => m.replica.status().ageMs);
+  const takenAt = performance.now();
   await immediate();
   await immediate();
-  const replicas = Object.fromEntries(members.map((m, i) => [m.name, { status: m.replica.status(), ageBeforeMs: ages[i]!, answer: m.replica.read(), received: [...m.received] }])) as Record<Replica, ReplicaView>;
+  const replicas = Object.fromEntries(members.map((m) => [m.name, { status: m.replica.status(), answer: m.replica.read(), received: [...m.received] }])) as Record<Replica, ReplicaView>;
   const [[paused, version], counts] = await Promise.all([
     world.writer.mget(keys.paused, keys.version),
     Promise.all(world.nodes.map((c) => c.call('PUBSUB', 'NUMSUB', keys.channel) as Promise<[string, number]>)),
   ]);
-  return { replicas, valkey: decodeStored(paused ?? null, version ?? null), subscriptions: counts.reduce((n, [, k]) => n + Number(k), 0) };
+  return { takenAt, replicas, valkey: decodeStored(paused ?? null, version ?? null), subscriptions: counts.reduce((n, [, k]) => n + Number(k), 0) };
 }

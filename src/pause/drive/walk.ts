@@ -102,12 +102,13 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
         deliveryWaitMs: w.deliveryWaitMs,
         tickMs: w.tickMs,
       });
+      const doneAt = performance.now();
       for (const f of out.faults) faults.add(f);
       state = pick.state;
       states.push(twin.key(state));
       seen.add(states.at(-1)!);
       const view = await observe(world, fleet, keys);
-      if (out.synced) checkers.syncedAt(out.synced, view);
+      if (out.synced) checkers.syncedAt(out.synced, view, doneAt);
       const broken = checkers.check(view);
       if (broken.length > 0) {
         violation = { step, invariants: broken };
