@@ -16,7 +16,7 @@ export function formatMutantTable(results: readonly MutantResult[]): string {
     r.alsoBroken && r.alsoBroken.length > 0 ? r.alsoBroken.join(',') : '-',
     r.traceLength !== undefined ? `${r.traceLength} steps` : '-',
     r.verdict === 'killed'
-      ? [r.seed !== undefined ? `seed=${r.seed}` : '', r.path ? `path=${r.path}` : '', r.tracePath ?? ''].filter(Boolean).join(' ') || '-'
+      ? (r.replay !== undefined ? [r.replay, r.tracePath ?? ''] : [r.seed !== undefined ? `seed=${r.seed}` : '', r.path ? `path=${r.path}` : '', r.tracePath ?? '']).filter(Boolean).join(' ') || '-'
       : (r.reason ?? '-'),
   ]);
   return renderTable(header, rows);

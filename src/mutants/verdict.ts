@@ -28,6 +28,8 @@ export interface MutantResult {
   readonly seed?: number;
   readonly path?: string;
   readonly durationMs?: number;
+  /** The one command that reproduces this result, when the layer knows better than the generic rule (src/report/replay.ts). */
+  readonly replay?: string;
   /** Why, for every verdict but killed. */
   readonly reason?: string;
 }

@@ -40,7 +40,7 @@ function verdictOf(entry: MutantEntry, r: DriveResult, topology: 'standalone' | 
   const fired: string[] = [...new Set(v.invariants.map((x) => x.invariant))];
   const replay = replayCommand({ topology, seed: r.seed, steps: r.steps, walk: v.walk, ...(entry.layers.impl?.patch ? { patch: entry.layers.impl.patch } : {}) });
   const what = v.invariants.map((x) => `${x.invariant}: ${x.message}`).join('; ');
-  const common = { ...base, violated: fired.includes(entry.expectedInvariant) ? entry.expectedInvariant : fired[0]!, alsoBroken: fired.filter((n) => n !== entry.expectedInvariant), traceLength: v.step, path: `walk ${v.walk}` };
+  const common = { ...base, violated: fired.includes(entry.expectedInvariant) ? entry.expectedInvariant : fired[0]!, alsoBroken: fired.filter((n) => n !== entry.expectedInvariant), traceLength: v.step, replay };
   const reason = `walk ${v.walk}, step ${v.step}: ${what}; replay: ${replay}`;
   return fired.includes(entry.expectedInvariant) ? { ...common, verdict: 'killed', reason } : { ...common, verdict: 'wrong-invariant', reason };
 }

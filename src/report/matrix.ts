@@ -46,7 +46,7 @@ export function mutationMatrix(
   return { layers, rows, score: mutationScore({ layers, rows }) };
 }
 
-const CELL_FIELDS = ['violated', 'alsoBroken', 'traceLength', 'tracePath', 'seed', 'path', 'durationMs', 'reason'] as const;
+const CELL_FIELDS = ['violated', 'alsoBroken', 'traceLength', 'tracePath', 'seed', 'path', 'durationMs', 'replay', 'reason'] as const;
 
 function cellOf(r: MutantResult, stage: string): MatrixCell {
   const cell: Record<string, unknown> = { verdict: r.verdict, stage };

@@ -2,16 +2,19 @@
  * The one command that reproduces a mutant × layer cell, for JUnit failure bodies, the matrix and
  * the HTML trace sections. A saved trace replays on real Valkey (`fencecheck trace replay`, which
  * applies the trace's mutant itself); a limiter counterexample replays through its seed and path
- * with the mutant's patch; anything else reruns the mutant at its layer.
+ * with the mutant's patch; a layer that names its own command (MutantResult.replay: the pause walk,
+ * a seam system's TLC run, the failover drill) gives that; anything else reruns the mutant at its layer.
  */
 import type { Layer } from '../mutants/manifest.js';
 import type { MatrixCell, StageOutcome } from './verify-doc.js';
 
-type ReplayFields = Pick<MatrixCell, 'verdict' | 'tracePath' | 'seed' | 'path'>;
+type ReplayFields = Pick<MatrixCell, 'verdict' | 'tracePath' | 'seed' | 'path' | 'replay'>;
 
 /** `patch`: the layer's patch module from the manifest (the limiter replays need it). */
 export function replayCommand(id: string, layer: Layer, cell: ReplayFields, patch?: string): string | undefined {
   if (cell.verdict === 'n/a' || cell.verdict === 'not-selected') return undefined;
+  // The layer's own command (a seam system's walk, TLC run or drill) comes first.
+  if (cell.replay) return cell.replay;
   if (cell.tracePath) return traceReplayCommand(cell.tracePath);
   // '=': a negative seed must not read as an option (src/cli/args.ts).
   const seed = cell.seed !== undefined ? ` --seed=${cell.seed}` : '';

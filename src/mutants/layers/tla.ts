@@ -82,6 +82,7 @@ const runSeam =
       const checked = await checkSystemMutant(sys, m, { tools, ...(base.states && { baseStates: base.states }) });
       const tracePath = checked.trace ? saveTrace(m.id, checked.trace) : undefined;
       log(`[tla] ${m.id}: ${checked.result.verdict}`);
-      push({ ...checked.result, ...(tracePath && { tracePath }) });
+      // A seam system's TLC trace does not replay on Valkey (trace replay is fencing's): rerun TLC.
+      push({ ...checked.result, ...(tracePath && { tracePath }), replay: `fencecheck tlc --system ${system} --only ${m.id}` });
     }
   };
