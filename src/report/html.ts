@@ -74,7 +74,7 @@ function blockHtml(b: Block): string {
         .filter(Boolean)
         .join('\n');
     case 'code':
-      return `<pre>${esc(b.text)}</pre>`;
+      return `${b.anchor !== undefined ? `<h3 id="${esc(b.anchor)}">${esc(b.title ?? '')}</h3>\n` : ''}<pre>${esc(b.text)}</pre>`;
     case 'trace':
       return traceHtml(b);
   }

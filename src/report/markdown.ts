@@ -32,7 +32,7 @@ function block(b: Block): string[] {
     case 'table':
       return [...table(b.columns, b.rows.map((r) => r.map(cell))), ''];
     case 'code':
-      return ['```', b.text, '```', ''];
+      return [...(b.anchor !== undefined ? [`<a id="${b.anchor}"></a>`, `### ${b.title ?? ''}`, ''] : []), '```', b.text, '```', ''];
     case 'trace': {
       const t = stepTable(b.trace);
       const observed = hasObservedColumn(b.trace);

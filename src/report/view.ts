@@ -2,7 +2,8 @@
  * The human report as a neutral document (sections of blocks), built once from the verify document
  * and rendered twice: Markdown (markdown.ts) and self-contained HTML (html.ts).
  */
-import type { FencingTrace } from '../trace/format.js';
+import type { AnyTrace, FencingTrace } from '../trace/format.js';
+import { formatTlaStepTable, tlaHeadline } from '../trace/tla-table.js';
 import { conformSummary } from './conform-summary.js';
 import { g2FiguresText, g2Summary, g2VerdictText } from './g2-summary.js';
 import { CONFORM_INTRO, conformBlocks } from './conform-view.js';
@@ -27,7 +28,8 @@ export type Block =
   | { readonly kind: 'list'; readonly items: readonly string[] }
   | { readonly kind: 'kv'; readonly rows: readonly (readonly [string, string])[] }
   | { readonly kind: 'table'; readonly columns: readonly string[]; readonly rows: readonly (readonly Cell[])[]; readonly id?: string; readonly scroll?: boolean }
-  | { readonly kind: 'code'; readonly text: string }
+  /** Preformatted text; with an anchor and a title, a trace of a seam system's spec (its step table). */
+  | { readonly kind: 'code'; readonly text: string; readonly anchor?: string; readonly title?: string }
   /** `replay`: the one command that reruns the trace; shown even while the trace is collapsed. */
   | { readonly kind: 'trace'; readonly anchor: string; readonly path: string; readonly trace: FencingTrace; readonly replay: string }
   | { readonly kind: 'heading'; readonly text: string };
@@ -45,7 +47,7 @@ export interface ReportView {
 }
 
 /** Traces the report can embed: path → parsed trace, or why it could not be read. */
-export type TraceSet = ReadonlyMap<string, { trace: FencingTrace } | { error: string }>;
+export type TraceSet = ReadonlyMap<string, { trace: AnyTrace } | { error: string }>;
 
 // A full run's traces all embedded: one per mutant × layer (16 × tla/model/impl at most) and the stages' own.
 export const MAX_EMBEDDED_TRACES = 64;
@@ -66,7 +68,9 @@ export function buildView(r: VerifyReport, traces: TraceSet, link: (fromRoot: st
   // The conform stage's first mismatch is drawn in its own section (always, whatever the limit); the
   // other traces in the traces section.
   const conformTrace = conform?.failure || conform?.status === 'failed' ? conform.tracePath : undefined;
-  const conformLoaded = conformTrace !== undefined ? traces.get(conformTrace) : undefined;
+  const conformAny = conformTrace !== undefined ? traces.get(conformTrace) : undefined;
+  // conform's traces are fencing's (the only ones replayed on Valkey).
+  const conformLoaded = conformAny && 'trace' in conformAny && conformAny.trace.system !== 'fencing' ? { error: 'not a fencing trace' } : (conformAny as { trace: FencingTrace } | { error: string } | undefined);
   const conformEmbedded = conformTrace !== undefined && conformLoaded !== undefined && 'trace' in conformLoaded;
   const elsewhere = new Set(conformEmbedded ? [conformTrace] : []);
   const embedded = [...traces.entries()].filter(([p, t]) => 'trace' in t && !elsewhere.has(p)).slice(0, MAX_EMBEDDED_TRACES - elsewhere.size);
@@ -231,13 +235,18 @@ function truncate(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s;
 }
 
-function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: FencingTrace } | { error: string }][], elsewhere: ReadonlySet<string>): Section | null {
+function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: AnyTrace } | { error: string }][], elsewhere: ReadonlySet<string>): Section | null {
   if ([...traces.keys()].every((p) => elsewhere.has(p))) return null;
   const blocks: Block[] = [];
   const unreadable = [...traces.entries()].filter(([, t]) => 'error' in t).map(([p, t]) => `${p}: ${'error' in t ? t.error : ''}`);
   const readable = [...traces.entries()].filter(([p, t]) => 'trace' in t && !elsewhere.has(p)).length;
   if (readable > embedded.length) blocks.push({ kind: 'p', text: `${readable - embedded.length} more traces are not embedded (limit ${MAX_EMBEDDED_TRACES}); see reports/traces.`, tone: 'muted' });
   if (unreadable.length > 0) blocks.push({ kind: 'p', text: 'Traces that could not be read:', tone: 'warn' }, { kind: 'list', items: unreadable });
-  for (const [path, t] of embedded) if ('trace' in t) blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace, replay: traceReplayCommand(path) });
+  for (const [path, t] of embedded) {
+    if (!('trace' in t)) continue;
+    if (t.trace.system === 'fencing') blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace, replay: traceReplayCommand(path) });
+    // Another spec's TLC counterexample: its step table (it replays through TLC, not on Valkey).
+    else blocks.push({ kind: 'code', anchor: traceAnchor(path), title: `${path} · ${tlaHeadline(t.trace)}`, text: `${formatTlaStepTable(t.trace, { color: false })}\n\nshow it: fencecheck trace show ${path}` });
+  }
   return { id: 'traces', title: 'Counterexample traces', blocks };
 }

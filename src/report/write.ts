@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { projectRoot } from '../project-root.js';
-import { tryLoadTrace } from '../trace/load.js';
+import { tryLoadAnyTrace } from '../trace/load.js';
 import { renderHtml } from './html.js';
 import { junitXml } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -17,7 +17,7 @@ export interface WrittenReports {
 
 /** Every trace the document names, read from the project root (unreadable ones carry their error). */
 export function loadReportTraces(report: VerifyReport, root = projectRoot): TraceSet {
-  return new Map(report.traces.map((p) => [p, tryLoadTrace(isAbsolute(p) ? p : resolve(root, p))]));
+  return new Map(report.traces.map((p) => [p, tryLoadAnyTrace(isAbsolute(p) ? p : resolve(root, p))]));
 }
 
 /** Writes verify.json, junit.xml, verify.md and verify.html into `outDir`. */

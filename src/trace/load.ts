@@ -178,6 +178,15 @@ export function validateReplayable(trace: FencingTrace, where = 'trace'): void {
 }
 
 /** Type guard for callers that must not throw (the report embeds whatever traces it can read). */
+/** A trace of any system, or why it cannot be read (the reports list those instead of failing). */
+export function tryLoadAnyTrace(path: string): { trace: AnyTrace } | { error: string } {
+  try {
+    return { trace: loadAnyTrace(path) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
 export function tryLoadTrace(path: string): { trace: FencingTrace } | { error: string } {
   try {
     return { trace: loadTrace(path) };

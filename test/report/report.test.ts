@@ -11,6 +11,9 @@ import { mutationScore } from '../../src/report/score.js';
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';
 import { fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
+import { parseToolOutput } from '../../src/tlc/tool-output.js';
+import { toTlaTrace } from '../../src/tlc/to-itf.js';
+import { fixturePath } from '../tlc/captures.js';
 
 describe('verify document', () => {
   const r = fixtureReport();
@@ -117,6 +120,22 @@ describe('Markdown and HTML reports', () => {
     expect(readFileSync(files.markdown, 'utf8')).toContain('## Mutation matrix');
     // A trace not embedded would be linked relative to the report; this one is embedded.
     expect(readFileSync(files.html, 'utf8')).toContain(`href="#${traceAnchor(M1_TRACE_PATH)}"`);
+  });
+
+  it("embeds a seam system's TLC counterexample as its step table, linked by anchor, not as unreadable", () => {
+    // A real TLC run of tla/pause/mutants/P5.cfg (test/tlc/fixtures/pause-P5.out).
+    const trace = toTlaTrace(parseToolOutput(readFileSync(fixturePath('pause-P5.out'), 'utf8')), 'PauseSnapshot.tla')!;
+    const path = 'reports/traces/tla-P5.trace.json';
+    writeFileSync(join(root, path), JSON.stringify(trace));
+    const r = { ...report, traces: [...report.traces, path] };
+    const v = buildView(r, loadReportTraces(r, root));
+    const md = renderMarkdown(v);
+    const html = renderHtml(v);
+    expect(md).toContain(`<a id="${traceAnchor(path)}"></a>`);
+    expect(md).toMatch(/### reports\/traces\/tla-P5\.trace\.json · .*violates Inv_ReadyAfterSnapshot/);
+    expect(md).toMatch(/# +\| action +\|/);
+    expect(html).toContain(`<h3 id="${traceAnchor(path)}">`);
+    expect(html).not.toMatch(/Traces that could not be read/);
   });
 
   it('lists a trace it cannot read instead of failing the report', () => {
