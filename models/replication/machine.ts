@@ -4,7 +4,7 @@
  * region. Every action is one event; its guard is an `and` of named guards (rules.ts), its effect
  * named effects. An `IF c THEN .. ELSE ..` inside an action becomes two candidate transitions of
  * one event, the first guarded by `c`: XState takes the first whose guard passes, so exactly one
- * fires. The mutant replaces the Acquire_WaitReplica guard via provide() (mutants.ts).
+ * fires. The mutant replaces the Acquire_WaitReplica guard via provide() (its model patch, mutants/model/replication/R1.ts).
  */
 import { and, assign, setup } from 'xstate';
 import { REPLICATION_BASE_BOUNDS, initialReplicationState, type ReplicationBounds, type ReplicationModelState } from '../../src/replication/model-state.js';

@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readFencingSystemEvidence } from '../fencing/seam-evidence.js';
 import { projectRoot } from '../project-root.js';
 import { sha256File, sha256Text } from '../tlc/config.js';
 import { parseStateDumpWith } from '../tlc/dump.js';
@@ -91,6 +92,8 @@ export type Freshness = { readonly fresh: true } | { readonly fresh: false; read
 
 /** Committed evidence of one run, or why it cannot be used: missing, or the spec/config changed since TLC ran. */
 export function readSystemEvidence(system: string, run: string, root = projectRoot): { evidence?: SystemEvidence; freshness: Freshness } {
+  // Fencing's evidence stays where its own TLC runner writes it (evidence/tlc/, no system field).
+  if (system === 'fencing') return readFencingSystemEvidence(run, root);
   const path = join(root, systemEvidencePath(system, run));
   if (!existsSync(path)) return { freshness: { fresh: false, reason: `no evidence ${systemEvidencePath(system, run)}` } };
   const evidence = JSON.parse(readFileSync(path, 'utf8')) as SystemEvidence;

@@ -4,7 +4,7 @@
  */
 import type { Layer } from '../mutants/manifest.js';
 
-export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check', 'g2', 'systems'] as const;
+export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check', 'g2', 'systems', 'pause'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** verify's --topology values: the standalone node, the cluster (props: the runs crossing the door onto it), both. */
@@ -52,9 +52,10 @@ export const STAGES: readonly StageSpec[] = [
   { name: 'explore', argv: ['explore'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
   { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'M1–M9, P1–P6 and R1 applied to their XState machines, killed by exhaustive exploration' },
   { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },
-  { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence complete and not stale (no Java needed)' },
+  { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence of every system complete and not stale (no Java needed)' },
   { name: 'g2', argv: ['g2'], forwards: [], heavy: true, what: 'G2 conformance matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },
-  { name: 'systems', argv: ['systems'], forwards: [], heavy: false, what: 'the other systems on the seam (pause snapshot, failover): twin explored, state set equal to TLC\'s, every mutant killed as TLC kills it' },
+  { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
+  { name: 'systems', argv: ['systems'], forwards: [], heavy: false, what: 'every system on the seam (fencing, pause snapshot, failover): twin explored, state set equal to TLC\'s, every mutant killed as TLC kills it' },
   { name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'every key the project\'s Lua scripts touch is declared in KEYS (key positions from Valkey 8\'s key specs)' },
 ];
 

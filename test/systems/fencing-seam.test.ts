@@ -15,6 +15,8 @@ import { mutatedSystem } from '../../src/mutants/model-patch.js';
 import { renderTable } from '../../src/report/table.js';
 import { exploreSystem, shortestSystemCounterexample } from '../../src/systems/explore.js';
 import { compareStateSets, readCanonicalStateList } from '../../src/systems/parity.js';
+import { checkSystem } from '../../src/systems/check.js';
+import { SYSTEMS } from '../../src/systems/registry.js';
 import type { InvariantName } from '../../src/fencing/invariants.js';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-fencing-seam-'));
@@ -63,6 +65,13 @@ describe('fencing on the seam', () => {
     expect(p, JSON.stringify(p)).toMatchObject({ equal: true, modelCount: tlc.distinct, tlcCount: tlc.distinct });
     expect(seam.value.generated).toBe(tlc.generated);
     expect(seam.value.depth).toBe(tlc.depth);
+  });
+
+  it('is registered: `fencecheck systems` checks it like any system (invariants, parity, M1–M9 as TLC kills them)', async () => {
+    const c = await checkSystem(await SYSTEMS.fencing!());
+    expect(c).toMatchObject({ system: 'fencing', status: 'passed', distinct: 4117, generated: 15637 });
+    expect(c.rows.filter((r) => r.check.startsWith('mutant'))).toHaveLength(9);
+    expect(c.rows.every((r) => r.status === 'passed')).toBe(true);
   });
 
   it('lists M1–M9 as the manifest’s fencing model patches', () => {

@@ -5,7 +5,9 @@ import type { MutantResult } from '../../mutants/verdict.js';
 import { formatMutantTable } from '../../mutants/report-table.js';
 import { stageReport } from '../../report/stage.js';
 import { loadAllEvidence, RERUN } from '../../tlc/evidence.js';
-import { ManifestError } from '../../mutants/manifest.js';
+import { loadManifest, ManifestError, mutantsFor, type MutantSystem } from '../../mutants/manifest.js';
+import { evidenceMutantResults, readSystemEvidence } from '../../systems/evidence.js';
+import { SEAM_TLC_SYSTEMS } from '../../systems/registry.js';
 
 const HELP = `Usage: fencecheck evidence [--json]
 
@@ -13,8 +15,10 @@ Checks the committed TLC evidence (evidence/tlc/) without Java: recomputes the S
 tla/RedisClusterFencingMigration.tla and of every config, and requires the base run (with its state
 dump base.states.txt and its labelled edge list base.edges.txt: file hashes, counts, self-loops and
 the canonical edge hash recomputed) plus one result per tla-layer mutant of mutants/manifest.json,
-each with its verdict and trace. Then requires that the evidence shows the base passing and every
-mutant killed.
+each with its verdict and trace. The same for every other system on the seam (evidence/tlc/<system>/:
+${SEAM_TLC_SYSTEMS.join(', ')}): its base record and state list pinned to its spec and config, and one
+record per tla-layer mutant of the system. Then requires that the evidence shows every base passing
+and every mutant killed.
 
 Exit codes: 0 fresh, complete, base passed and all mutants killed · 1 stale or incomplete evidence,
 or evidence of a failure · 3 bad input (a malformed mutants/manifest.json) · 64 usage`;
@@ -54,7 +58,11 @@ export const command: Command = {
       return out('failed', reason.startsWith('stale') || reason.startsWith('no TLC') ? reason : `stale TLC evidence: ${RERUN} (${reason})`, { reason });
     }
     const { base, mutants } = all;
-    const results: MutantResult[] = mutants.map((e) => ({
+    // The seam systems' records (their own folders, their own spec hashes).
+    const seamBases = SEAM_TLC_SYSTEMS.map((system) => ({ system, ...readSystemEvidence(system, 'base') }));
+    const manifest = loadManifest();
+    const seamResults = evidenceMutantResults(SEAM_TLC_SYSTEMS.flatMap((s) => mutantsFor(manifest, 'tla', s as MutantSystem)));
+    const fencingResults: MutantResult[] = mutants.map((e) => ({
       id: e.run,
       layer: 'tla',
       verdict: e.verdict!,
@@ -65,6 +73,7 @@ export const command: Command = {
       tracePath: `evidence/tlc/${e.run}.json`,
       ...(e.reason !== undefined && { reason: e.reason }),
     }));
+    const results = [...fencingResults, ...seamResults];
     const killed = results.filter((r) => r.verdict === 'killed').length;
     const counts = {
       generated: base.generated ?? 0,
@@ -74,10 +83,12 @@ export const command: Command = {
       depth: base.depth ?? 0,
       mutants: results.length,
       killed,
+      ...Object.fromEntries(seamBases.flatMap((b) => [[`${b.system}.distinct`, b.evidence?.distinct ?? 0], [`${b.system}.generated`, b.evidence?.generated ?? 0]])),
     };
-    const summary = `TLC evidence fresh (${base.tlcVersion}; spec sha256 ${base.specSha256.slice(0, 12)}…): base ${base.outcome}, ${counts.generated} generated / ${counts.distinct} distinct / ${counts.edges} labelled edges (${counts.selfLoops} self-loops), depth ${counts.depth}; mutants ${killed}/${results.length} killed`;
+    const summary = `TLC evidence fresh (${base.tlcVersion}; spec sha256 ${base.specSha256.slice(0, 12)}…): base ${base.outcome}, ${counts.generated} generated / ${counts.distinct} distinct / ${counts.edges} labelled edges (${counts.selfLoops} self-loops), depth ${counts.depth}; ${seamBases.map((b) => `${b.system} ${b.evidence?.distinct ?? '?'} distinct`).join(', ')}; mutants ${killed}/${results.length} killed`;
     const problems = [
       ...(base.outcome === 'ok' ? [] : [`the base run's outcome is ${base.outcome}`]),
+      ...seamBases.flatMap((b) => (!b.freshness.fresh ? [`${b.system} base: ${b.freshness.reason}`] : b.evidence?.outcome !== 'ok' ? [`${b.system}'s base run's outcome is ${b.evidence?.outcome}`] : [])),
       ...results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`),
     ];
     return out(problems.length === 0 ? 'passed' : 'failed', summary, {

@@ -14,7 +14,7 @@ evidence (evidence/tlc/<system>/): the XState twin explored exhaustively with ev
 checked; its reachable state set (and TLC's "generated") equal to TLC's dump; and every mutant
 mutants/manifest.json lists for the system (its model patch provided to the machine) killed by its
 expected invariant, after as many states as TLC's counterexample (evidence/tlc/<system>/<id>.json).
-Systems: ${SYSTEM_NAMES.join(', ')} (fencing has its own commands: explore, parity, mutants).
+Systems: ${SYSTEM_NAMES.join(', ')} (fencing also has its fast commands: explore, parity, mutants).
 
 Options:
   --system NAME   only this system (repeatable; default: all)

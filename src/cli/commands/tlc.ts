@@ -7,7 +7,7 @@ import { loadManifest, ManifestError, mutantsFor, type MutantEntry, type MutantS
 import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../mutants/verdict.js';
 import { stageReport, type StageReport } from '../../report/stage.js';
-import { SYSTEM_NAMES, SYSTEMS } from '../../systems/registry.js';
+import { SEAM_TLC_SYSTEMS, SYSTEMS } from '../../systems/registry.js';
 import { baseProblemOf, type BaseProblem } from '../../tlc/base-outcome.js';
 import { checkBase, checkMutant, type BaseCheck, type CheckOptions } from '../../tlc/check.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
@@ -40,7 +40,7 @@ seam system in one report (verify's tlc stage).
 TLC: $TLA2TOOLS_JAR, else .tools/tla2tools.jar (scripts/setup-tlc); Java from $JAVA_HOME or PATH.
 
 Options:
-  --system NAME      fencing (default), ${SYSTEM_NAMES.join(', ')}, or all
+  --system NAME      fencing (default), ${SEAM_TLC_SYSTEMS.join(', ')}, or all
   --mutants          also run the system's mutant configs and print the verdict table
   --only IDS         comma-separated mutant ids (implies --mutants)
   --write-evidence   refresh evidence/tlc/ (base.json, base.states.txt, base.edges.txt, Mx.json);
@@ -243,9 +243,9 @@ async function runFencingTlc(opts: CheckOptions, selected: readonly MutantEntry[
 /** `--system`: fencing (the default), one seam system (src/systems/registry.ts), or `all` of them. */
 function selectSystems(given: string | undefined): { fencing: boolean; seam: string[] } {
   if (given === undefined || given === 'fencing') return { fencing: true, seam: [] };
-  if (given === 'all') return { fencing: true, seam: [...SYSTEM_NAMES] };
-  if (SYSTEM_NAMES.includes(given)) return { fencing: false, seam: [given] };
-  throw new UsageError(`unknown system '${given}' (--system takes fencing, ${SYSTEM_NAMES.join(', ')} or all)`);
+  if (given === 'all') return { fencing: true, seam: [...SEAM_TLC_SYSTEMS] };
+  if (SEAM_TLC_SYSTEMS.includes(given)) return { fencing: false, seam: [given] };
+  throw new UsageError(`unknown system '${given}' (--system takes fencing, ${SEAM_TLC_SYSTEMS.join(', ')} or all)`);
 }
 
 /** How bad an exit is: a bad input or a failure outranks a could-not-run, which outranks a pass. */
