@@ -1,12 +1,22 @@
 // The pause snapshot's model-driven run (src/pause/drive/) on a real standalone Valkey and a real
 // 3-shard cluster: the unpatched code passes the default walks — no invariant broken on the real
 // system, no conformance failure — with every fault kind exercised in at least two walks, and the
-// twin coverage reported. A replica that skips its own local update after SetPaused breaks no
-// invariant but is caught as a conformance failure (the twin predicted the caller's snapshot).
+// twin coverage reported. FailSetPaused is done both ways (failed-write: EXEC aborted; killed-write:
+// the connection killed while the keys' node is paused for writes), each in at least two walks. A
+// replica that skips its own local update after SetPaused breaks no invariant but is caught as a
+// conformance failure (the twin predicted the caller's snapshot). A driver that unpauses before it
+// kills lets the blocked write commit: the drive reports it (the write the twin says failed committed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PauseReplica, type PausePatch } from '../../src/pause/index.js';
 import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, runPauseDrive, type DriveWorld } from '../../src/pause/drive/index.js';
+import type { KillOrder } from '../../src/pause/drive/killed-write.js';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
+
+/** The broken driver: the write runs once the node is unpaused, the kill comes too late. */
+const unpauseThenKill: KillOrder = async (s) => {
+  await s.unpause();
+  return s.kill();
+};
 
 for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const, shards: 3 }]) {
   describe(`pause model-driven run on ${spec.kind}`, () => {
@@ -31,6 +41,19 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
         expect(r.coverage).toMatchObject({ totalStates: 15_268, totalTransitions: 104_782 });
         expect(r.coverage!.states).toBeGreaterThan(100);
         expect(r.coverage!.transitions).toBeGreaterThanOrEqual(r.coverage!.states - r.walks.length);
+      }
+    });
+
+    it('a driver that unpauses before the kill lets the write commit, and the drive reports it', async () => {
+      const broken = await openDriveWorld(topo, { killOrder: unpauseThenKill });
+      try {
+        // Walk 1 of seed 1: step 6 is a killed-write FailSetPaused.
+        const r = await runPauseDrive(broken, { walk: 1 });
+        expect(r.walks[0]!.faults).toContain('killed-write');
+        expect(r.conformance?.labels.at(-1)).toMatch(/^FailSetPaused/);
+        expect(r.conformance?.message).toMatch(/Valkey holds paused@v1 after the killed write \(was running@v0\)/);
+      } finally {
+        await broken.close();
       }
     });
 

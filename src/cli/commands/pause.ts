@@ -20,7 +20,7 @@ const HELP = `Usage: fencecheck pause [--walks N] [--steps N] [--seed S] [--topo
 
 The pause snapshot's model-driven run (seed 000 phase 2, docs/pause.md): seeded random walks of the
 XState twin (models/pause/, 2 replicas, 2 SetPaused calls), each model event done for real on a
-Valkey the harness starts — SetPaused commits or really fails (EXEC aborts), events are really
+Valkey the harness starts — SetPaused commits or really fails (EXEC aborts, or its connection is killed on a paused node), events are really
 received and then delivered in any order, delayed or dropped, reconciliation reads Valkey, a Tick is
 real time past the age bound, each replica's start phases are released one by one. After every step
 the spec's invariants are checked on the real system (the replicas' answers, Valkey's keys, the

@@ -6,23 +6,30 @@
  * Tick is real time passing beyond maxAgeMs, Subscribe / Load / Ready release the replica's next
  * start phase — whichever the replica itself runs next. What the twin predicted of the step and
  * the real system did not do comes back as a conformance note.
+ *
+ * FailSetPaused is one of two real failures, by the step's parity (deterministic: walk i replays
+ * alone): odd steps, the ACL writer whose EXEC aborts; even steps, a connection killed while the
+ * node owning the keys' slot is paused for writes (killed-write.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PauseModelEvent } from '../../../models/pause/index.js';
-import type { PauseModelState, Replica } from '../model-state.js';
+import type { PauseModelState, PendingCall, Replica } from '../model-state.js';
 import type { PauseKeys } from '../keys.js';
 import type { SetPausedFn } from '../patch.js';
+import { decodeStored } from '../keys.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
 import type { Fleet } from './fleet.js';
+import { killedWrite } from './killed-write.js';
 import type { DriveWorld } from './world.js';
 
 /**
  * The fault kinds a walk exercised, for the run's figures: a message dropped; delivered after other
  * steps came between; delivered or dropped while an older one was still held (reordered); a write
- * that really failed; a second call begun while one was pending (concurrent); a commit while a
- * replica had not loaded yet (it starts late).
+ * that really failed (EXEC aborted: failed-write; its connection killed on a paused node:
+ * killed-write); a second call begun while one was pending (concurrent); a commit while a replica
+ * had not loaded yet (it starts late).
  */
-export const FAULT_KINDS = ['dropped', 'delayed', 'reordered', 'failed-write', 'concurrent', 'late-start'] as const;
+export const FAULT_KINDS = ['dropped', 'delayed', 'reordered', 'failed-write', 'killed-write', 'concurrent', 'late-start'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface StepContext {
@@ -75,6 +82,7 @@ export async function execute(ev: PauseModelEvent, prev: PauseModelState, label:
       return { notes, faults };
     }
     case 'FailSetPaused': {
+      if (ctx.step % 2 === 0) return failByKill(ev.c, label, ctx);
       const caller = fleet.get(ev.c.by).replica;
       const err = await ctx.setPaused(ctx.world.failing, ctx.keys, ev.c.paused, (s) => caller.applyLocal(s)).then(() => null, (e: unknown) => e);
       if (err === null) notes.push(`${label}: the write meant to fail (no INCR allowed) committed`);
@@ -108,4 +116,41 @@ export async function execute(ev: PauseModelEvent, prev: PauseModelState, label:
     case 'Read':
       return { notes, faults };
   }
+}
+
+/** How long a message published by a write that should have failed gets to arrive before the check. */
+const STRAY_EVENT_WAIT_MS = 10;
+
+/**
+ * FailSetPaused by a killed connection on a paused node. The rejection the kill causes (the
+ * connection closed under the write) is this step's expected failure; any other fault still throws.
+ * Then Valkey is read: the keys unchanged, no new message at any subscriber.
+ */
+async function failByKill(c: PendingCall, label: string, ctx: StepContext): Promise<StepOutcome> {
+  const { fleet, keys, world } = ctx;
+  const notes: string[] = [];
+  const caller = fleet.get(c.by).replica;
+  const read = async () => {
+    const [paused, version] = await world.writer.mget(keys.paused, keys.version);
+    return decodeStored(paused ?? null, version ?? null);
+  };
+  const before = await read();
+  const heard = new Map(fleet.all().map((m) => [m, m.received.length] as const));
+  const owner = world.ownerOf(keys.version);
+  const { error, killed } = await killedWrite({
+    admin: owner.client,
+    endpoint: owner.node,
+    order: world.killOrder,
+    write: (conn) => ctx.setPaused(conn, keys, c.paused, (s) => caller.applyLocal(s)),
+  });
+  const fault = error === null ? null : asInfrastructureFault(error);
+  const closed = fault?.kind === 'connection-lost' || (error instanceof Error && error.name === 'AbortError');
+  if (error === null) notes.push(`${label}: the write meant to fail (its connection killed on a paused node) succeeded`);
+  else if (!(killed && closed) && fault) throw fault;
+  const stray = () => [...heard].filter(([m, n]) => m.received.length > n);
+  await fleet.signal.until(() => stray().length > 0, STRAY_EVENT_WAIT_MS);
+  for (const [m, n] of stray()) notes.push(`${label}: ${m.name} received ${m.received.slice(n).map(show).join(', ')} though the write's connection was killed`);
+  const after = await read();
+  if (after.version !== before.version || after.paused !== before.paused) notes.push(`${label}: Valkey holds ${show(after)} after the killed write (was ${show(before)})`);
+  return { notes, faults: killed ? ['killed-write'] : [] };
 }

@@ -5,3 +5,4 @@ export { REAL_INVARIANTS, type RealInvariant, type Violation } from './checkers.
 export { FAULT_KINDS, type FaultKind } from './execute.js';
 export { twinTotals, coverageOf, type Coverage } from './coverage.js';
 export type { WalkResult } from './walk.js';
+export { killThenUnpause, type KillOrder } from './killed-write.js';
