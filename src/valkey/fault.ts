@@ -93,7 +93,7 @@ const CLIENT_RULES: readonly Rule[] = [
   { kind: 'timeout', test: /Command timed out|got no reply from \S+ within \d+ ms|ETIMEDOUT|connect timed out|timed out after \d+ ?ms|timeout of \d+ ?ms|timed out waiting for (every node|the cluster|cluster)/i },
   {
     kind: 'connection-lost',
-    test: /Connection is closed|ECONNRESET|EPIPE|ECONNABORTED|socket hang up|Reached the max retries per request limit|Stream isn't writeable|enableOfflineQueue options is false|Cluster isn't ready|the connection failed before the reply arrived/,
+    test: /Connection is closed|Command aborted due to connection close|ECONNRESET|EPIPE|ECONNABORTED|socket hang up|Reached the max retries per request limit|Stream isn't writeable|enableOfflineQueue options is false|Cluster isn't ready|the connection failed before the reply arrived/,
   },
 ];
 

@@ -78,6 +78,22 @@ describe('classifyFault on a standalone node', () => {
       await closeClient(c);
     }
   });
+
+  it('CLIENT KILL of a MULTI pipeline held by a write pause: connection-lost (ioredis aborts the rest)', async () => {
+    const c = topo.client() as Redis;
+    try {
+      const id = await c.client('ID');
+      await admin.call('CLIENT', 'PAUSE', '5000', 'WRITE');
+      const tx = catchIt(c.multi().set('paused:x', '1').incr('paused:v').exec());
+      await new Promise((r) => setTimeout(r, 50));
+      await admin.call('CLIENT', 'KILL', 'ID', String(id));
+      const err = await tx;
+      expect(classifyFault(err)).toMatchObject({ kind: 'connection-lost' });
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+      await closeClient(c);
+    }
+  });
 });
 
 it('the server SIGKILLed mid-script: OutcomeUnknownError and every later command are faults', async () => {
