@@ -208,7 +208,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'replication: a positional argument', argv: ['replication', 'extra'], code: 64, line: usage('replication', /Unexpected argument 'extra'/) },
 
   // --- systems on the seam (issue 11)
-  { name: 'systems: an unknown --system', argv: ['systems', '--system', 'nope'], code: 64, line: usage('systems', /--system: unknown system 'nope' \(systems: pause, replication\)/) },
+  { name: 'systems: an unknown --system', argv: ['systems', '--system', 'nope'], code: 64, line: usage('systems', /--system: unknown system 'nope' \(systems: fencing, pause, replication\)/) },
 
   // --- tlc --system (issue 11: TLC for the seam systems)
   { name: 'tlc: an unknown --system', argv: ['tlc', '--system', 'nope'], code: 64, line: usage('tlc', /unknown system 'nope' \(--system takes fencing, pause, replication or all\)/) },

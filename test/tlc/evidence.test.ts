@@ -101,7 +101,7 @@ describe('`fencecheck evidence` (no Java)', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { stage: string; status: string; counts: Record<string, number>; mutants: { verdict: string }[] };
-    expect(report).toMatchObject({ stage: 'evidence', status: 'passed', counts: { distinct: 4117, generated: 15637, mutants: 9, killed: 9 } });
+    expect(report).toMatchObject({ stage: 'evidence', status: 'passed', counts: { distinct: 4117, generated: 15637, 'pause.distinct': 15268, 'replication.distinct': 742, mutants: 16, killed: 16 } });
     expect(report.mutants.every((m) => m.verdict === 'killed')).toBe(true);
   });
 });
