@@ -82,6 +82,11 @@ async function onlineReplicas(primary: Endpoint): Promise<Endpoint[]> {
   }
 }
 
+/** Whether a CLUSTER SLOTS reply names host at one of `ports` (the victim announced its proxy's) as the primary of any slot range. */
+function namesPrimary(slots: unknown, host: string, ports: readonly number[]): boolean {
+  return Array.isArray(slots) && slots.some((r) => Array.isArray(r) && Array.isArray(r[2]) && String(r[2][0]) === host && ports.includes(Number(r[2][1])));
+}
+
 const nodeAt = (topology: Topology, e: Endpoint): NodeInfo | undefined => topology.nodes.find((n) => n.host === e.host && n.port === e.port);
 
 async function adminCall(e: Endpoint, ...args: string[]): Promise<unknown> {
@@ -183,8 +188,16 @@ export async function replicationDrill(topology: Topology, scripts: FencingScrip
   errors.push(...loops.flatMap((l) => l.errors));
   const findings: string[] = [];
   let generations = 0;
+  // Every live node routes the victim's slots to the new primary before the keyspace is read:
+  // a node whose gossip still names the dead primary (at its proxy's port, now closed) would send
+  // the reader there ("Connection is closed.": once in six bench runs).
+  const live = [...others, replica];
+  await settled(waitUntil(`every live node to route ${vKey}'s slots to ${endpointKey(replica)}`, async () => {
+    for (const n of live) if (namesPrimary(await adminCall(n, 'CLUSTER', 'SLOTS'), victim.host, [victim.port, link.announcedPort])) return false;
+    return true;
+  }, RESUME_BOUND_MS, 20));
   // The real keyspace, read from the primaries that serve it now.
-  const reader = createClient({ kind: 'cluster', seeds: [...others, replica] });
+  const reader = createClient({ kind: 'cluster', seeds: live });
   try {
     for (const l of loops) {
       const ref = { community: opts.community, session: l.session };
