@@ -4,6 +4,7 @@
  * What each did, and when the harness heard each write acknowledged, is the ground truth the
  * discovery checker judges against.
  */
+import { mulberry32 } from '../../random.js';
 import type { ValkeyClient } from '../../valkey/index.js';
 import { heartbeat } from './designs.js';
 import { encodeRecord } from './record.js';
@@ -46,12 +47,6 @@ export interface PopulationTiming {
   readonly durationMs: number;
 }
 
-/** A small deterministic generator: the same population every run, so figures compare across runs. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
-
 export interface PopulationShape {
   readonly honest: number;
   readonly garbage: number;
@@ -65,7 +60,8 @@ export interface PopulationShape {
 export const DEFAULT_SHAPE: PopulationShape = { honest: 30, garbage: 3, forged: 3, deaths: 6, restarts: 4, lateJoiners: 2 };
 
 export function planPopulation(t: PopulationTiming, shape: PopulationShape = DEFAULT_SHAPE, seed = 12): RuntimePlan[] {
-  const rnd = lcg(seed);
+  // Seeded: the same population every run, so figures compare across runs.
+  const rnd = mulberry32(seed);
   const h = t.heartbeatMs;
   const plans: RuntimePlan[] = [];
   for (let i = 0; i < shape.honest; i++) {

@@ -4,6 +4,7 @@
  * in steady state and while slots holding presence keys migrate live. Judged value by value against
  * the keys the row wrote.
  */
+import { mulberry32 } from '../../random.js';
 import { closeClient } from '../../valkey/index.js';
 import { keySlot } from '../../slots/index.js';
 import { currentSlotMap } from '../cluster-map.js';
@@ -21,9 +22,8 @@ const STEADY_BATCHES = 40;
 const presenceKey = (i: number) => `buzz:c${i % 4}:presence:npub${(i * 2654435761) >>> 0}`;
 
 function* batches(seed: number): Generator<number[], never> {
-  let s = seed;
-  const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % PUBKEYS;
-  for (;;) yield Array.from({ length: BATCH }, next);
+  const rnd = mulberry32(seed);
+  for (;;) yield Array.from({ length: BATCH }, () => Math.floor(rnd() * PUBKEYS));
 }
 
 export const presenceRow: G2Row<PresenceVariant> = {
