@@ -25,3 +25,8 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export function signalExitCode(sig: 'SIGHUP' | 'SIGINT' | 'SIGTERM'): ExitCode {
   return sig === 'SIGHUP' ? ExitCode.HungUp : sig === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Terminated;
 }
+
+/** The exit code of a stage's status: passed 0, failed 1, not run 2. */
+export function statusExitCode(status: 'passed' | 'failed' | 'not-run'): ExitCode {
+  return status === 'passed' ? ExitCode.Ok : status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+}

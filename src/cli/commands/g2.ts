@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { statusExitCode } from '../exit-codes.js';
 import { ProgressConsole, type ProgressMeter } from '../progress.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { G2_ROWS, g2Row } from '../../g2/rows/index.js';
@@ -77,6 +77,6 @@ export const command: Command = {
     const report = g2Report(results, startedAt, Math.round(performance.now() - t0));
     if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${matrixTable(results)}\n${report.summary}\n`);
-    return report.status === 'passed' ? ExitCode.Ok : report.status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+    return statusExitCode(report.status);
   },
 };

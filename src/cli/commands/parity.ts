@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { statusExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { boundsLabel } from '../../model/bounds.js';
 import { checkParity, formatEdge, parityTables } from '../../model/parity.js';
@@ -95,6 +95,6 @@ export const command: Command = {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else if (result.status === 'passed') out(summary);
     else process.stderr.write(`fencecheck parity: ${summary}\n`);
-    return result.status === 'passed' ? ExitCode.Ok : result.status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+    return statusExitCode(result.status);
   },
 };

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, statusExitCode } from '../exit-codes.js';
 import { ProgressConsole } from '../progress.js';
 import { renderTable } from '../../report/table.js';
 import { stageReport } from '../../report/stage.js';
@@ -117,7 +117,7 @@ export const command: Command = {
         const walkText = failed ? `\n  walk ${failed.walk} (seed ${seed}): ${failed.labels.join(' · ')}\n  replay: ${replayCommand({ topology: topo, seed, steps, walk: failed.walk, ...(values.patch ? { patch: values.patch } : {}) })}` : '';
         process.stdout.write(`${renderTable(['invariant', 'verdict', 'what the real system did'], invariantRows(r))}\n${renderTable(['figure', 'value'], figures)}${walkText}\n${summary}\n`);
       } else process.stdout.write(`${summary}\n`);
-      return status === 'passed' ? ExitCode.Ok : status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+      return statusExitCode(status);
     };
 
     let topology;

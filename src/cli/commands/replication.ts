@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { statusExitCode } from '../exit-codes.js';
 import { ProgressConsole } from '../progress.js';
 import { renderTable } from '../../report/table.js';
 import { stageReport } from '../../report/stage.js';
@@ -92,7 +92,7 @@ export const command: Command = {
       });
       if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(`${r ? `${renderTable(['figure', 'value'], figureRows(r))}\n${[...r.findings, ...r.errors].map((f) => `  ${f}\n`).join('')}` : ''}${summary}\n`);
-      return status === 'passed' ? ExitCode.Ok : status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+      return statusExitCode(status);
     };
     let topology;
     try {

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, statusExitCode } from '../exit-codes.js';
 import { stageReport, type StageStatus } from '../../report/stage.js';
 import { hashTag, keySlot } from '../../slots/index.js';
 import { closeClient, createClient, startTopology, ValkeyUnavailableError, type Topology } from '../../valkey/index.js';
@@ -83,7 +83,7 @@ export const command: Command = {
         if (values.pairs) process.stdout.write(slots.size === 1 ? `same slot: yes (${rows[0]!.slot})\n` : `same slot: no (${slots.size} slots)\n`);
         if (reason !== undefined) process.stderr.write(`fencecheck slot: ${status === 'not-run' ? 'not run' : status}: ${reason}\n`);
       }
-      return status === 'passed' ? ExitCode.Ok : status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+      return statusExitCode(status);
     };
 
     if (values.check) {

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, statusExitCode } from '../exit-codes.js';
 import { stageReport } from '../../report/stage.js';
 import { renderTable } from '../../report/table.js';
 import { ManifestError } from '../../mutants/manifest.js';
@@ -51,6 +51,6 @@ export const command: Command = {
     } else {
       process.stdout.write(`${renderTable(['system', 'check', 'status', 'detail'], rows)}\n\nsystems: ${status.toUpperCase()}: ${summary}\n`);
     }
-    return status === 'passed' ? ExitCode.Ok : status === 'failed' ? ExitCode.Failed : ExitCode.NotRun;
+    return statusExitCode(status);
   },
 };
