@@ -3,8 +3,7 @@
  * against the machine's overridable names with its target among them (src/systems/overrides.ts).
  * One loader for fencing (layers/model.ts) and for the systems on the seam (here, and check.ts).
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importDefault } from '../import-default.js';
 import { projectRoot } from '../project-root.js';
 import { checkOverrides, OverridesError, type OverridableNames } from '../systems/overrides.js';
 import type { ModelSystem } from '../systems/system.js';
@@ -19,19 +18,19 @@ export class ModelPatchError extends Error {
 export async function importModelPatch(entry: MutantEntry, known: OverridableNames, what = 'an overrides object', root = projectRoot): Promise<unknown> {
   const patch = entry.layers.model?.patch;
   if (!patch) throw new ModelPatchError(`${entry.id} has no model patch in the manifest`);
-  let mod: { default?: unknown };
+  let overrides: unknown;
   try {
-    mod = (await import(pathToFileURL(resolve(root, patch)).href)) as { default?: unknown };
+    overrides = await importDefault(patch, root);
   } catch (err) {
     throw new ModelPatchError(`cannot load ${patch}: ${(err as Error).message}`);
   }
   try {
-    checkOverrides(mod.default, known, entry.target, patch, what);
+    checkOverrides(overrides, known, entry.target, patch, what);
   } catch (err) {
     if (err instanceof OverridesError) throw new ModelPatchError(err.message);
     throw err;
   }
-  return mod.default;
+  return overrides;
 }
 
 /** The system with the entry's model patch provided to its machine, named `<system>/<id>`. */

@@ -5,8 +5,7 @@
  * run (src/pause/drive/) builds its replicas and writes through a patch without knowing which
  * mutant, if any, it is.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importDefault } from '../import-default.js';
 import { PauseReplica, type PauseReplicaOptions } from './replica.js';
 import { setPaused } from './set-paused.js';
 
@@ -39,7 +38,7 @@ export function patched(patch?: PausePatch): Required<Pick<PausePatch, 'replica'
 
 /** The PausePatch a module default-exports (`file` from `root`); throws naming what is wrong. */
 export async function loadPausePatch(file: string, root: string): Promise<PausePatch> {
-  const mod = (await import(pathToFileURL(resolve(root, file)).href)) as { default?: unknown };
-  if (!isPausePatch(mod.default)) throw new Error(`${file} default-exports no pause patch ({ replica?, setPaused? })`);
-  return mod.default;
+  const patch = await importDefault(file, root);
+  if (!isPausePatch(patch)) throw new Error(`${file} default-exports no pause patch ({ replica?, setPaused? })`);
+  return patch;
 }

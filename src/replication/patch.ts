@@ -3,8 +3,7 @@
  * pods fence with. The drill applies it to the remedy as it ships and judges the run with its
  * ordinary checkers (checks.ts); neither learns which mutant, or which CLI variant, is active.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importDefault } from '../import-default.js';
 import { projectRoot } from '../project-root.js';
 import type { ConfirmOptions } from '../scripts/eval-confirmed.js';
 
@@ -27,7 +26,7 @@ export function patchedConfirm(shipped: ConfirmOptions | null, patch?: Replicati
 
 /** The ReplicationPatch a file (from the project root) default-exports; throws naming the file otherwise. */
 export async function loadReplicationPatch(file: string): Promise<ReplicationPatch> {
-  const mod = (await import(pathToFileURL(resolve(projectRoot, file)).href)) as { default?: unknown };
-  if (!isReplicationPatch(mod.default)) throw new Error(`${file} default-exports no ReplicationPatch`);
-  return mod.default;
+  const patch = await importDefault(file, projectRoot);
+  if (!isReplicationPatch(patch)) throw new Error(`${file} default-exports no ReplicationPatch`);
+  return patch;
 }

@@ -1,6 +1,6 @@
+import { importDefault } from '../../import-default.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from '../command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
@@ -85,7 +85,7 @@ export const command: Command = {
       const file = resolve(values.patch);
       try {
         if (!existsSync(file)) throw new Error('no such file');
-        patch = ((await import(pathToFileURL(file).href)) as { default?: LimiterPatch }).default;
+        patch = (await importDefault(file, process.cwd())) as LimiterPatch | undefined;
         if (typeof patch !== 'object' || patch === null) throw new Error('it has no default-exported LimiterPatch');
       } catch (err) {
         process.stderr.write(`fencecheck limiter: bad --patch ${values.patch}: ${(err as Error).message}\n`);

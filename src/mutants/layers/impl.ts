@@ -11,8 +11,7 @@
  * Entries of the systems on the seam (pause, replication) go to their own runners
  * (src/mutants/system-impl.ts), loaded only when the layer runs.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importDefault } from '../../import-default.js';
 import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
 import { SYSTEM_IMPL_RUNNERS, type SystemImplRunner } from '../system-impl.js';
 import type { MutantEntry } from '../manifest.js';
@@ -30,9 +29,9 @@ import { openTourWorld, type TourWorld } from '../../conform/world.js';
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
   const file = entry.layers.impl?.patch;
   if (!file) throw new Error(`${entry.id} names no impl patch`);
-  const mod = (await import(pathToFileURL(resolve(projectRoot, file)).href)) as { default?: unknown };
-  if (!isImplPatch(mod.default)) throw new Error(`${file} default-exports no ImplPatch`);
-  return mod.default;
+  const patch = await importDefault(file, projectRoot);
+  if (!isImplPatch(patch)) throw new Error(`${file} default-exports no ImplPatch`);
+  return patch;
 }
 
 function isInvariant(name: string): name is InvariantName {

@@ -1,5 +1,4 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importDefault } from '../../import-default.js';
 import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
 import type { MutantEntry } from '../manifest.js';
 import type { MutantResult } from '../verdict.js';
@@ -66,7 +65,7 @@ async function runOne(topology: Topology, m: MutantEntry, options: LayerRunOptio
   const started = Date.now();
   let patch: LimiterPatch;
   try {
-    patch = ((await import(pathToFileURL(resolve(projectRoot, file)).href)) as { default: LimiterPatch }).default;
+    patch = (await importDefault(file, projectRoot)) as LimiterPatch;
   } catch (err) {
     return { ...head, verdict: 'invalid', reason: `cannot load ${file}: ${(err as Error).message}` };
   }
