@@ -71,6 +71,8 @@ export interface ReplicationDrillResult {
 }
 
 export const RESUME_BOUND_MS = 20_000;
+/** How long the judge waits for every live node's slot map to drop the dead primary. */
+const ROUTED_BOUND_MS = 5_000;
 
 async function onlineReplicas(primary: Endpoint): Promise<Endpoint[]> {
   const c = nodeClient(primary);
@@ -192,10 +194,11 @@ export async function replicationDrill(topology: Topology, scripts: FencingScrip
   // a node whose gossip still names the dead primary (at its proxy's port, now closed) would send
   // the reader there ("Connection is closed.": once in six bench runs).
   const live = [...others, replica];
-  await settled(waitUntil(`every live node to route ${vKey}'s slots to ${endpointKey(replica)}`, async () => {
+  // Best effort, bounded: if gossip is slower still, the read below says so itself.
+  await waitUntil(`every live node to route ${vKey}'s slots to ${endpointKey(replica)}`, async () => {
     for (const n of live) if (namesPrimary(await adminCall(n, 'CLUSTER', 'SLOTS'), victim.host, [victim.port, link.announcedPort])) return false;
     return true;
-  }, RESUME_BOUND_MS, 20));
+  }, ROUTED_BOUND_MS, 20).catch(() => log(`not every live node routes ${vKey}'s slots to ${endpointKey(replica)} yet; reading anyway`));
   // The real keyspace, read from the primaries that serve it now.
   const reader = createClient({ kind: 'cluster', seeds: live });
   try {
