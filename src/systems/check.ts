@@ -7,10 +7,10 @@
  * "not run", never passed.
  */
 import { loadManifest, type MutantEntry } from '../mutants/manifest.js';
-import { ModelPatchError, mutatedSystem } from '../mutants/model-patch.js';
+import { runSeamModelMutant } from '../mutants/layers/model-seam.js';
 import { projectRoot } from '../project-root.js';
 import { readSystemEvidence } from './evidence.js';
-import { exploreSystem, shortestSystemCounterexample } from './explore.js';
+import { exploreSystem } from './explore.js';
 import { compareStateSets, readCanonicalStateList } from './parity.js';
 import type { AnySystem } from './registry.js';
 import { join } from 'node:path';
@@ -64,30 +64,20 @@ export async function checkSystem(sys: AnySystem, root = projectRoot, mutants: r
   }
   for (const m of mutants) {
     const name = `mutant ${m.id} (${m.target}) → ${m.expectedInvariant}`;
-    let mutated: AnySystem;
-    try {
-      mutated = await mutatedSystem(sys, m);
-    } catch (err) {
-      if (!(err instanceof ModelPatchError)) throw err;
-      rows.push({ check: name, status: 'failed', detail: `invalid patch: ${err.message}` });
+    // The model layer's own rule (TypeOK with the expected invariant, equivalence, wrong invariant).
+    const r = await runSeamModelMutant(m, sys, run);
+    if (r.verdict !== 'killed') {
+      rows.push({ check: name, status: 'failed', detail: `${r.verdict === 'invalid' ? 'invalid patch' : r.verdict}: ${r.reason ?? '-'}` });
       continue;
     }
-    if (!mutated.invariants[m.expectedInvariant]) {
-      rows.push({ check: name, status: 'failed', detail: `${sys.name} has no invariant ${m.expectedInvariant}` });
-      continue;
-    }
-    const path = shortestSystemCounterexample(mutated, m.expectedInvariant);
-    if (!path) {
-      rows.push({ check: name, status: 'failed', detail: `survived: ${m.expectedInvariant} holds in every reachable state` });
-      continue;
-    }
+    const length = r.traceLength!;
     const ev = readSystemEvidence(sys.name, m.id, root);
     const tlcLength = ev.freshness.fresh ? ev.evidence?.traceLength : undefined;
     // Killed, but "as TLC" is a comparison that needs fresh evidence: without it the row is not run.
     rows.push({
       check: name,
-      status: tlcLength === undefined ? 'not-run' : tlcLength === path.length ? 'passed' : 'failed',
-      detail: `killed after ${path.length} states${tlcLength === undefined ? ` (no fresh TLC evidence to compare: ${ev.freshness.fresh ? 'no trace length' : ev.freshness.reason})` : tlcLength === path.length ? ', as TLC' : `, TLC's trace has ${tlcLength}`}`,
+      status: tlcLength === undefined ? 'not-run' : tlcLength === length ? 'passed' : 'failed',
+      detail: `killed after ${length} states${tlcLength === undefined ? ` (no fresh TLC evidence to compare: ${ev.freshness.fresh ? 'no trace length' : ev.freshness.reason})` : tlcLength === length ? ', as TLC' : `, TLC's trace has ${tlcLength}`}`,
     });
   }
   return {
