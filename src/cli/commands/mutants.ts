@@ -64,7 +64,7 @@ export const command: Command = {
       const used = new Set(chosen.map((c) => c.m.system));
       if (used.has('limiter')) known.limiter = (await import('../../../properties/limiter/harness.js')).CHECKS;
       // A seam system's invariants are its twin's (loaded only when one of its mutants is chosen).
-      for (const s of used) if (SYSTEMS[s]) known[s] = Object.keys((await SYSTEMS[s]!()).invariants);
+      for (const s of used) if (SYSTEMS[s] && !known[s]) known[s] = Object.keys((await SYSTEMS[s]!()).invariants);
       for (const { layer, m } of chosen) checkRunnable(m, layer, known);
     } catch (err) {
       if (err instanceof ManifestError) {
