@@ -2,13 +2,13 @@ import { availableParallelism } from 'node:os';
 import type { BenchSection } from './section.js';
 import { valkeyBenchmark } from './valkey-benchmark.js';
 import { closeClient, nodeClient, ValkeyUnavailableError, type Topology, type ValkeyClient } from '../src/valkey/index.js';
-import { evalScript, luaScript } from '../src/scripts/index.js';
-import { DEFAULT_BOUNDS } from '../src/fencing/state.js';
-import { boundsLabel } from '../src/model/bounds.js';
-import { runConform } from '../src/conform/run.js';
-import { headline } from '../src/conform/report.js';
-import { openTourWorld, type TourWorld } from '../src/conform/world.js';
-import type { TourResult } from '../src/conform/tour.js';
+import { evalScript, luaScript } from '../src/valkey/scripts/index.js';
+import { DEFAULT_BOUNDS } from '../src/systems/fencing/state.js';
+import { boundsLabel } from '../src/systems/fencing/model/bounds.js';
+import { runConform } from '../src/systems/fencing/tour/run.js';
+import { headline } from '../src/systems/fencing/tour/report.js';
+import { openTourWorld, type TourWorld } from '../src/systems/fencing/tour/world.js';
+import type { TourResult } from '../src/systems/fencing/tour/tour.js';
 
 /**
  * The whole conformance tour at the base bounds (issue 10: at most 60 s on a 2-core machine), on

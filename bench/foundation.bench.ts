@@ -1,8 +1,8 @@
-import { median } from '../src/stats.js';
+import { median } from '../src/core/stats.js';
 import type { BenchSection } from './section.js';
 import { valkeyBenchmark } from './valkey-benchmark.js';
 import { describeSpec, startTopology, type Topology, type TopologySpec } from '../src/valkey/index.js';
-import { evalScript, luaScript, type LuaScript } from '../src/scripts/index.js';
+import { evalScript, luaScript, type LuaScript } from '../src/valkey/scripts/index.js';
 
 /**
  * Foundation figures: time to start each topology (median of several starts), and script calls per

@@ -1,7 +1,7 @@
 import type { BenchSection } from './section.js';
-import { runG2 } from '../src/g2/runner.js';
-import { G2_ROWS } from '../src/g2/rows/index.js';
-import { figuresText } from '../src/g2/report.js';
+import { runG2 } from '../src/systems/fencing/cluster-matrix/runner.js';
+import { G2_ROWS } from '../src/systems/fencing/cluster-matrix/rows/index.js';
+import { figuresText } from '../src/systems/fencing/cluster-matrix/report.js';
 
 /**
  * G2's heavy repetitions: the failure drills repeated for halt-window percentiles (a primary killed

@@ -11,6 +11,6 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   gate: () => import('./gate.bench.js'),
   luacheck: () => import('./luacheck.bench.js'),
   g2: () => import('./g2.bench.js'),
-  replication: () => import('./replication.bench.js'),
+  failover: () => import('./failover.bench.js'),
   pause: () => import('./pause.bench.js'),
 };

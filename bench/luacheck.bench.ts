@@ -1,8 +1,8 @@
-import { median, percentile } from '../src/stats.js';
+import { median, percentile } from '../src/core/stats.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchSection } from './section.js';
-import { projectRoot } from '../src/project-root.js';
+import { projectRoot } from '../src/core/project-root.js';
 import { checkLuaSource } from '../src/luacheck/check.js';
 import { committedSnapshot } from '../src/luacheck/keyspecs.js';
 

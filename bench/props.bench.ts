@@ -1,8 +1,8 @@
 import type { BenchSection } from './section.js';
 import { closeClient, startTopology, ValkeyUnavailableError } from '../src/valkey/index.js';
-import { evalScript } from '../src/scripts/index.js';
-import { loadFencingScripts } from '../src/fencing/scripts.js';
-import { sessionKeys } from '../src/fencing/keys.js';
+import { evalScript } from '../src/valkey/scripts/index.js';
+import { loadFencingScripts } from '../src/systems/fencing/scripts.js';
+import { sessionKeys } from '../src/systems/fencing/keys.js';
 import { runFencingSuite } from '../properties/fencing/suite.js';
 import type { PropsTopology } from '../properties/fencing/env.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../src/project-root.js';
+import { projectRoot } from '../src/core/project-root.js';
 import type { VerifyReport } from '../src/report/verify-doc.js';
 import { formatCounts, formatDuration } from '../src/verify/progress.js';
 import type { BenchSection } from './section.js';

@@ -1,7 +1,7 @@
-import type { FencingBounds, Pod } from '../../src/fencing/state.js';
+import type { FencingBounds, Pod } from '../../src/systems/fencing/state.js';
 
 /**
- * One event per TLA+ action (tla/RedisClusterFencingMigration.tla). Actions quantified over a pod
+ * One event per TLA+ action (tla/fencing/RedisClusterFencingMigration.tla). Actions quantified over a pod
  * (`\E p \in Pods : AcquireB(p)`) carry it as `p`; the others take no parameter.
  */
 export const POD_EVENT_TYPES = ['AcquireO', 'AcquireA', 'AcquireB', 'AcquireC', 'MigrateB', 'UpgradePod', 'DowngradePod'] as const;

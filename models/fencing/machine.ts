@@ -1,11 +1,11 @@
 /**
- * The XState twin of tla/RedisClusterFencingMigration.tla.
+ * The XState twin of tla/fencing/RedisClusterFencingMigration.tla.
  *
  * Context = the spec's variables (FencingState). Two parallel regions carry the two finite
  * variables a reader thinks of as "where we are": `mode` (the cluster mode doors; nothing leaves
  * `enabled`, axiom A3) and `target` (the phase O/A/B/C the fleet is chasing). Their state nodes and
  * the context's `mode`/`target` always agree (the effects that move them assign the same value;
- * test/model/machine.test.ts checks it on every reachable state). Everything else — acquisitions,
+ * test/fencing/model/machine.test.ts checks it on every reachable state). Everything else — acquisitions,
  * the renew-migrate, expiry, per-pod upgrade/downgrade — is a root-level transition that leaves
  * both regions where they are.
  *
@@ -13,12 +13,12 @@
  * rules.ts, its effect the named effects of EFFECTS_OF. A mutant replaces one name via provide().
  */
 import { and, assign, setup } from 'xstate';
-import { DEFAULT_BOUNDS, initialState, type FencingBounds, type FencingState } from '../../src/fencing/state.js';
+import { DEFAULT_BOUNDS, initialState, type FencingBounds, type FencingState } from '../../src/systems/fencing/state.js';
 import type { FencingEvent } from './events.js';
 import { EFFECTS, EFFECTS_OF, GUARDS, type EffectName, type GuardEnv, type GuardName, type SpecEffect, type SpecGuard } from './rules.js';
 
 /**
- * What a mutant (mutants/model/Mx.ts) default-exports: replacements for named guards and named
+ * What a mutant (mutants/fencing/model/Mx.ts) default-exports: replacements for named guards and named
  * effects, written over the spec's variables. `implementationsFor` turns them into the XState
  * implementations handed to `machine.provide()`.
  */

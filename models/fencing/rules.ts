@@ -4,7 +4,7 @@
  * `machine.provide()`. Names follow ../shared/design/fencing-model.md ("Actions"); the mutant targets
  * of mutants/manifest.json (AcquireB_OldLeaseFree, AcquireB_MaxMerge, AdvanceToC_Gate, ...) are among them.
  */
-import { NONE, PHASES, type FencingBounds, type FencingState, type Lease, type Phase, type Pod } from '../../src/fencing/state.js';
+import { NONE, PHASES, type FencingBounds, type FencingState, type Lease, type Phase, type Pod } from '../../src/systems/fencing/state.js';
 import { isPodEvent, type FencingEvent, type FencingEventType } from './events.js';
 
 /** What a guard may consult beyond the state and event: the constants, and the (possibly mutated) effects. */

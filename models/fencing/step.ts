@@ -3,8 +3,8 @@
  * commands) and the exploration use. Everything goes through the machine's own transition function;
  * `applyEffect` alone bypasses the guards, to follow a real system a mutated gate let through.
  */
-import { inertScope as sharedInertScope } from '../inert-scope.js';
-import type { FencingBounds, FencingState } from '../../src/fencing/state.js';
+import { inertScope as sharedInertScope } from '../../src/seam/xstate-scope.js';
+import type { FencingBounds, FencingState } from '../../src/systems/fencing/state.js';
 import { allEvents, type FencingEvent } from './events.js';
 import { fencingMachine, implementationsFor, type FencingMachine, type FencingOverrides } from './machine.js';
 import { EFFECTS, EFFECTS_OF } from './rules.js';
@@ -34,7 +34,7 @@ export function isEnabled(snapshot: FencingSnapshot, ev: FencingEvent): boolean 
   return snapshot.can(ev);
 }
 
-/** The inert actor scope of every step (models/inert-scope.ts): the machine's effects are all `assign`s. */
+/** The inert actor scope of every step (src/seam/xstate-scope.ts): the machine's effects are all `assign`s. */
 export const inertScope = sharedInertScope<Parameters<FencingMachine['transition']>[2]>('fencing-model');
 
 /** The successor of `s` under `ev`, or null when no transition's guard admits it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ABSENT, TOKEN, advance, delayMs, step, type Stored } from './model.js';
-import type { BucketUnits } from '../../src/limiter/spec.js';
+import type { BucketUnits } from '../../src/systems/limiter/spec.js';
 
 const spec: BucketUnits = { capacityMicro: 3 * TOKEN, refillMicroPerMs: 1000, idleTtlMs: 60_000 }; // 1 token/s
 const bucket = (tokens: number, ts: number, expireAt = ts + 60_000): Stored => ({ kind: 'bucket', tokens, ts, expireAt });

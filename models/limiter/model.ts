@@ -3,7 +3,7 @@
  * token-bucket refill, in the script's units (ms, integer micro-tokens). Pure; read it beside the
  * table in docs/limiter.md.
  */
-import type { BucketUnits } from '../../src/limiter/spec.js';
+import type { BucketUnits } from '../../src/systems/limiter/spec.js';
 
 export const TOKEN = 1_000_000;
 

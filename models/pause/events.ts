@@ -1,4 +1,4 @@
-import type { PauseBounds, PauseEvent, PauseModelState, PendingCall, Replica } from '../../src/pause/model-state.js';
+import type { PauseBounds, PauseEvent, PauseModelState, PendingCall, Replica } from '../../src/systems/pause/model-state.js';
 
 /**
  * One event per TLA+ action instance of tla/pause/PauseSnapshot.tla's Next: the `\E` of Next

@@ -2,7 +2,7 @@
  * PauseSnapshot.tla's invariants over PauseModelState. Inv_FailClosed reads the hot read `Answer(r)`
  * through the machine (its Read_FailClosed guard), so the invariants are built per machine.
  */
-import { version, type PauseBounds, type PauseEvent, type PauseModelState, type Replica } from '../../src/pause/model-state.js';
+import { version, type PauseBounds, type PauseEvent, type PauseModelState, type Replica } from '../../src/systems/pause/model-state.js';
 import type { PauseMachine } from './machine.js';
 import { pauseAnswer } from './step.js';
 

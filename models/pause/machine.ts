@@ -4,10 +4,10 @@
  * one event; its guard is an `and` of named guards (rules.ts), its effect named effects. An
  * `IF c THEN Hold ELSE UNCHANGED` inside an action becomes two candidate transitions of one event,
  * the first guarded by `c`: XState takes the first whose guard passes, so exactly one fires.
- * A mutant replaces one guard via provide() (its model patch, mutants/model/pause/Pn.ts).
+ * A mutant replaces one guard via provide() (its model patch, mutants/pause/model/Pn.ts).
  */
 import { and, assign, setup } from 'xstate';
-import { PAUSE_BASE_BOUNDS, initialPauseState, type PauseBounds, type PauseModelState } from '../../src/pause/model-state.js';
+import { PAUSE_BASE_BOUNDS, initialPauseState, type PauseBounds, type PauseModelState } from '../../src/systems/pause/model-state.js';
 import type { PauseModelEvent } from './events.js';
 import { EFFECTS, GUARDS, type PauseEffectName, type PauseEnv, type PauseGuard, type PauseGuardName } from './rules.js';
 

@@ -7,7 +7,7 @@
 import {
   normalisedCalls, normalisedEvents, normalisedVersions, pausedNow, sameCall, sameEvent, version,
   type PauseBounds, type PauseEvent, type PauseModelState, type PendingCall, type Replica,
-} from '../../src/pause/model-state.js';
+} from '../../src/systems/pause/model-state.js';
 import type { PauseModelEvent } from './events.js';
 
 export interface PauseEnv {

@@ -3,8 +3,8 @@
  * own `transition`, enabledness from `snapshot.can`, the hot read from the machine's (possibly
  * overridden) Read_FailClosed guard.
  */
-import { inertScope as sharedInertScope } from '../inert-scope.js';
-import type { PauseBounds, PauseModelState, Replica } from '../../src/pause/model-state.js';
+import { inertScope as sharedInertScope } from '../../src/seam/xstate-scope.js';
+import type { PauseBounds, PauseModelState, Replica } from '../../src/systems/pause/model-state.js';
 import { candidateEvents, type PauseModelEvent } from './events.js';
 import { pauseImplementations, pauseMachine, type PauseMachine, type PauseOverrides } from './machine.js';
 

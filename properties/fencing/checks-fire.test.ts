@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ImplPatch } from '../../src/fencing/patch.js';
-import { INVARIANT_NAMES } from '../../src/fencing/invariants.js';
+import type { ImplPatch } from '../../src/systems/fencing/patch.js';
+import { INVARIANT_NAMES } from '../../src/systems/fencing/invariants.js';
 import { ALL_CHECKS, type CheckSet } from './checks.js';
 import { formatFailure } from './props.js';
 import { runFencingSuite, type SuiteTopology } from './suite.js';
 import { openPropsEnv } from './env.js';
 import { executeRun } from './run.js';
 import type { Intent } from './intents.js';
-import { DEFAULT_BOUNDS } from '../../src/fencing/state.js';
+import { DEFAULT_BOUNDS } from '../../src/systems/fencing/state.js';
 
 // Every check of a property run must be able to fail. Each case runs the ordinary property suite on
 // real Valkey against a deliberately broken implementation (an ImplPatch, exactly as an impl mutant

@@ -4,9 +4,9 @@
  * the wire (no CROSSSLOT, no old key after the door), the real keyspace against the model's
  * prediction, and the read-side rules (lookup, known_generation, validate_fenced_header).
  */
-import { INVARIANTS, INVARIANT_NAMES, type InvariantName } from '../../src/fencing/invariants.js';
-import { NONE, type FencingBounds, type FencingState, type Lease, type Phase } from '../../src/fencing/state.js';
-import type { FencingDriver } from '../../src/fencing/driver.js';
+import { INVARIANTS, INVARIANT_NAMES, type InvariantName } from '../../src/systems/fencing/invariants.js';
+import { NONE, type FencingBounds, type FencingState, type Lease, type Phase } from '../../src/systems/fencing/state.js';
+import type { FencingDriver } from '../../src/systems/fencing/driver.js';
 
 export interface CheckSet {
   /** Invariants checked on the observed state (a mutant run checks its expected one alone, with TypeOK). */

@@ -6,10 +6,10 @@
  * owns; on any other it is "not run: needs an owned topology".
  */
 import { startTopology, type Topology } from '../../src/valkey/index.js';
-import { createDoor, type DoorBackend } from '../../src/fencing/door.js';
-import { loadFencingScripts } from '../../src/fencing/scripts.js';
-import type { ImplPatch } from '../../src/fencing/patch.js';
-import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/fencing/state.js';
+import { createDoor, type DoorBackend } from '../../src/systems/fencing/door.js';
+import { loadFencingScripts } from '../../src/systems/fencing/scripts.js';
+import type { ImplPatch } from '../../src/systems/fencing/patch.js';
+import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/systems/fencing/state.js';
 import type { RunContext } from './run.js';
 
 export type PropsTopology = 'standalone' | 'door';

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { TRACE_SCHEMA, type FencingTrace } from '../../src/trace/format.js';
-import M1 from '../../mutants/impl/M1.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { TRACE_SCHEMA, type FencingTrace } from '../../src/core/trace-format.js';
+import M1 from '../../mutants/fencing/impl/M1.js';
 import { invariantAlone } from './checks.js';
 import { formatFailure } from './props.js';
 import { runFencingSuite, suiteCoverage } from './suite.js';

@@ -6,8 +6,8 @@
  * Shrinking removes intents; every shorter sequence is still a valid run.
  */
 import fc from 'fast-check';
-import type { Phase, Pod } from '../../src/fencing/state.js';
-import type { GateStep } from '../../src/gate/rules.js';
+import type { Phase, Pod } from '../../src/systems/fencing/state.js';
+import type { GateStep } from '../../src/systems/fencing/gate/rules.js';
 
 export type Intent =
   | { readonly kind: 'acquire' | 'renew' | 'release' | 'upgrade' | 'downgrade'; readonly p: Pod }

@@ -10,17 +10,17 @@ import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, relative } from 'node:path';
 import { eventParams } from '../../models/fencing/index.js';
-import { DEFAULT_BOUNDS, initialState, type FencingBounds } from '../../src/fencing/state.js';
-import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/trace/format.js';
-import { canonicalKey } from '../../src/fencing/state.js';
-import { projectRoot } from '../../src/project-root.js';
-import type { ExpiryMode } from '../../src/fencing/driver.js';
+import { DEFAULT_BOUNDS, initialState, type FencingBounds } from '../../src/systems/fencing/state.js';
+import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/core/trace-format.js';
+import { canonicalKey } from '../../src/systems/fencing/state.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import type { ExpiryMode } from '../../src/systems/fencing/driver.js';
 import { ALL_CHECKS, type CheckSet } from './checks.js';
 import { intentLabel, runArbitrary, type Intent } from './intents.js';
 import { executeRun, type RunContext, type RunFailure, type StepRecord } from './run.js';
 import { FaultLatch, probeHealth, type Fault } from '../../src/valkey/fault.js';
 import { closeClient } from '../../src/valkey/index.js';
-import { coverageTracker, type CoverageTracker, type ModelCoverage } from '../../src/conform/coverage.js';
+import { coverageTracker, type CoverageTracker, type ModelCoverage } from '../../src/systems/fencing/tour/coverage.js';
 
 export interface PropsOptions {
   readonly runs: number;

@@ -3,14 +3,14 @@
  * XState model predicting every step (refusals included), the checks of checks.ts after each step.
  */
 import { applyEffect, nextState, type FencingEvent } from '../../models/fencing/index.js';
-import { brokenInvariants, type InvariantName } from '../../src/fencing/invariants.js';
-import { canonicalKey, initialState, PHASES, type FencingBounds, type FencingState, type Phase, type Pod } from '../../src/fencing/state.js';
-import { createFencingDriver, type ExpiryMode, type FencingDriver, type StepOutcome } from '../../src/fencing/driver.js';
-import type { DoorBackend } from '../../src/fencing/door.js';
-import type { FencingScripts } from '../../src/fencing/scripts.js';
-import type { ImplPatch } from '../../src/fencing/patch.js';
+import { brokenInvariants, type InvariantName } from '../../src/systems/fencing/invariants.js';
+import { canonicalKey, initialState, PHASES, type FencingBounds, type FencingState, type Phase, type Pod } from '../../src/systems/fencing/state.js';
+import { createFencingDriver, type ExpiryMode, type FencingDriver, type StepOutcome } from '../../src/systems/fencing/driver.js';
+import type { DoorBackend } from '../../src/systems/fencing/door.js';
+import type { FencingScripts } from '../../src/systems/fencing/scripts.js';
+import type { ImplPatch } from '../../src/systems/fencing/patch.js';
 import type { Topology } from '../../src/valkey/index.js';
-import type { GateStep } from '../../src/gate/rules.js';
+import type { GateStep } from '../../src/systems/fencing/gate/rules.js';
 import { InfrastructureFault } from '../../src/valkey/fault.js';
 import { checkReadSide, firstBrokenInvariant, type CheckFailure, type CheckSet } from './checks.js';
 import { intentLabel, isPipelineIntent, type Intent, type PipelineIntent, type StepIntent } from './intents.js';

@@ -3,12 +3,12 @@
  * (the same generator plus the mode doors onto the cluster). Used by `fencecheck props`, the impl
  * mutant runner, the benchmark and the vitest test, so all of them run the same checks.
  */
-import type { ImplPatch } from '../../src/fencing/patch.js';
+import type { ImplPatch } from '../../src/systems/fencing/patch.js';
 import { ValkeyUnavailableError } from '../../src/valkey/index.js';
-import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/fencing/state.js';
+import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/systems/fencing/state.js';
 import type { CheckSet } from './checks.js';
 import { openPropsEnv, type PropsTopology } from './env.js';
-import { coverageTracker, type ModelCoverage } from '../../src/conform/coverage.js';
+import { coverageTracker, type ModelCoverage } from '../../src/systems/fencing/tour/coverage.js';
 import { runFencingProps, type PropsResult } from './props.js';
 import { asInfrastructureFault, type Fault } from '../../src/valkey/fault.js';
 

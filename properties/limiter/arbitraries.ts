@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { TOKEN } from '../../models/limiter/index.js';
-import type { BucketSpecInput } from '../../src/limiter/index.js';
+import type { BucketSpecInput } from '../../src/systems/limiter/index.js';
 
 export type Order = 'A' | 'B' | 'AB' | 'BA';
 

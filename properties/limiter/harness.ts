@@ -15,7 +15,7 @@
  * call makes (a touched second bucket, a refill past capacity) never hides in an unchanged ms.
  */
 import { ABSENT, advance, expireIfIdle, step, type Row, type Stored } from '../../models/limiter/index.js';
-import { bucketSpec, LimiterError, type BucketSpec, type Limiter, type LimiterResult, type Request } from '../../src/limiter/index.js';
+import { bucketSpec, LimiterError, type BucketSpec, type Limiter, type LimiterResult, type Request } from '../../src/systems/limiter/index.js';
 import type { ValkeyClient } from '../../src/valkey/index.js';
 import { asInfrastructureFault, InfrastructureFault, oneLine } from '../../src/valkey/fault.js';
 import { CASE_TIME_BOUND_MS, HORIZON_MARGIN_MS, type InitialState, type LimiterCase, type LimiterCommand, type Order } from './arbitraries.js';

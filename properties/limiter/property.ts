@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { Limiter, limiterOptions, orderedLimiterScript, type LimiterPatch } from '../../src/limiter/index.js';
-import type { LuaScript } from '../../src/scripts/index.js';
+import { Limiter, limiterOptions, orderedLimiterScript, type LimiterPatch } from '../../src/systems/limiter/index.js';
+import type { LuaScript } from '../../src/valkey/scripts/index.js';
 import { closeClient, nodeClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import { limiterCaseArb, type LimiterCase } from './arbitraries.js';
 import { startReplyDropper, type ReplyDropper } from './reply-dropper.js';

@@ -6,7 +6,7 @@
  * cannot know. (Arm a drop only while the client under test has its one call in flight.)
  */
 import { Cluster } from 'ioredis';
-import { keySlot } from '../../src/slots/index.js';
+import { keySlot } from '../../src/valkey/slots.js';
 import { closeClient, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import { FaultProxy } from '../../src/valkey/fault-proxy.js';
 import { totalScriptExecutions } from './observe.js';

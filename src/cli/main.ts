@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExitCode } from './exit-codes.js';
-import { projectRoot } from '../project-root.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { projectRoot } from '../core/project-root.js';
 import { commandModules } from './registry.js';
-import type { Command } from './command.js';
-import { UsageError } from './args.js';
-import { maskSecrets } from '../valkey/secrets.js';
+import type { Command } from '../core/command.js';
+import { UsageError } from '../core/args.js';
+import { maskSecrets } from '../core/secrets.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
 import { watchVerifyParent } from '../verify/watchdog.js';
 

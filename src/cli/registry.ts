@@ -1,4 +1,4 @@
-import type { Command } from './command.js';
+import type { Command } from '../core/command.js';
 
 /**
  * Every subcommand and the module that implements it. Modules load lazily so that a command's
@@ -21,7 +21,7 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   trace: () => import('./commands/trace.js'),
   verify: () => import('./commands/verify.js'),
   g2: () => import('./commands/g2.js'),
-  replication: () => import('./commands/replication.js'),
+  failover: () => import('./commands/failover.js'),
   diff: () => import('./commands/diff.js'),
   bench: () => import('./commands/bench.js'),
   'lua-check': () => import('./commands/lua-check.js'),

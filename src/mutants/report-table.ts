@@ -1,8 +1,8 @@
 import { layerScore, scoreLines } from '../report/score.js';
-import { renderTable } from '../report/table.js';
+import { renderTable } from '../core/table.js';
 import type { MutationScore } from '../report/verify-doc.js';
-import { LAYERS } from './manifest.js';
-import type { MutantResult } from './verdict.js';
+import { LAYERS } from '../core/manifest.js';
+import type { MutantResult } from '../core/verdict.js';
 
 /** The plain-text table `fencecheck mutants` and `fencecheck tlc --mutants` print. */
 export function formatMutantTable(results: readonly MutantResult[]): string {

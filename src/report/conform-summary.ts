@@ -5,7 +5,7 @@
  * owns that shape (src/cli/commands/conform.ts); what does not match it is left out, never guessed.
  */
 import type { ConformActionRow, ConformFailure, ConformFigure, ConformSummary, StageOutcome } from './verify-doc.js';
-import { coveragePercent } from '../conform/percent.js';
+import { coveragePercent } from '../core/percent.js';
 
 export { coveragePercent };
 

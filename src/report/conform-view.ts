@@ -3,7 +3,7 @@
  * attempts: executed / model total and %), its per-action table, and the first mismatch with its
  * trace and the command that replays it. Read from the ConformSummary (conform-summary.ts).
  */
-import type { FencingTrace, TraceStep } from '../trace/format.js';
+import type { FencingTrace, TraceStep } from '../core/trace-format.js';
 import { figureComplete, figureText } from './conform-summary.js';
 import { traceReplayCommand } from './replay.js';
 import type { ConformFigure, ConformSummary } from './verify-doc.js';

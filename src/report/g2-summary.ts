@@ -1,6 +1,6 @@
 /**
  * The G2 conformance matrix for the verify reports, read from the g2 stage's StageReport
- * (`details`: src/g2/report.ts G2Details, schema fencecheck.g2/1). What does not match that shape
+ * (`details`: src/systems/fencing/cluster-matrix/report.ts G2Details, schema fencecheck.g2/1). What does not match that shape
  * is left out, never guessed. One row per surface, two verdict columns (errors, silently wrong).
  */
 import type { StageOutcome } from './verify-doc.js';

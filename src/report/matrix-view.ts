@@ -3,7 +3,7 @@
  * collapsed further down and opens when followed), the mutation score per layer and overall, and
  * why the cells that are not kills are not.
  */
-import type { Layer } from '../mutants/manifest.js';
+import type { Layer } from '../core/manifest.js';
 import { cellText } from './matrix.js';
 import { mutationScore, scoreText } from './score.js';
 import type { MatrixRow, MutationScore, ScoreFigure, VerifyReport } from './verify-doc.js';

@@ -1,5 +1,5 @@
-import { LAYERS, type Layer, type MutantManifest } from '../mutants/manifest.js';
-import type { MutantResult } from '../mutants/verdict.js';
+import { LAYERS, type Layer, type MutantManifest } from '../core/manifest.js';
+import type { MutantResult } from '../core/verdict.js';
 import { replayCommand } from './replay.js';
 import { mutationScore } from './score.js';
 import type { MatrixCell, MatrixRow, MutationMatrix, StageOutcome } from './verify-doc.js';

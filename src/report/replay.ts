@@ -5,7 +5,7 @@
  * with the mutant's patch; a layer that names its own command (MutantResult.replay: the pause walk,
  * a seam system's TLC run, the failover drill) gives that; anything else reruns the mutant at its layer.
  */
-import type { Layer } from '../mutants/manifest.js';
+import type { Layer } from '../core/manifest.js';
 import type { MatrixCell, StageOutcome } from './verify-doc.js';
 
 type ReplayFields = Pick<MatrixCell, 'verdict' | 'tracePath' | 'seed' | 'path' | 'replay'>;
@@ -16,7 +16,7 @@ export function replayCommand(id: string, layer: Layer, cell: ReplayFields, patc
   // The layer's own command (a seam system's walk, TLC run or drill) comes first.
   if (cell.replay) return cell.replay;
   if (cell.tracePath) return traceReplayCommand(cell.tracePath);
-  // '=': a negative seed must not read as an option (src/cli/args.ts).
+  // '=': a negative seed must not read as an option (src/core/args.ts).
   const seed = cell.seed !== undefined ? ` --seed=${cell.seed}` : '';
   if (layer === 'limiter' && patch && cell.seed !== undefined && cell.path)
     return `fencecheck limiter --topology standalone --no-invariants --patch ${patch}${seed} --path=${cell.path}`;

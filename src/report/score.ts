@@ -4,7 +4,7 @@
  * is never a kill and is reported beside the score ("3 not run") so a partial run cannot look
  * complete. n/a cells (no patch for the layer) are not mutants of that layer.
  */
-import type { Layer } from '../mutants/manifest.js';
+import type { Layer } from '../core/manifest.js';
 import type { CellVerdict, MutationMatrix, MutationScore, ScoreFigure } from './verify-doc.js';
 
 const NOT_RUN: ReadonlySet<CellVerdict> = new Set(['not-run', 'not-selected', 'missing']);

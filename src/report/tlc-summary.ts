@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { projectRoot } from '../project-root.js';
+import { projectRoot } from '../core/project-root.js';
 import { tlcFlags } from './tlc-flags.js';
 import type { StageOutcome, TlcDump, TlcSummary } from './verify-doc.js';
 
@@ -29,7 +29,7 @@ const NAMES = {
 
 /** Per-run records the TLC engineer's code writes: the live run's, and the committed evidence. */
 export const LIVE_BASE_RECORD = 'reports/tlc/base.json';
-export const EVIDENCE_BASE_RECORD = 'evidence/tlc/base.json';
+export const EVIDENCE_BASE_RECORD = 'evidence/tlc/fencing/base.json';
 
 export function tlcSummary(outcomes: readonly StageOutcome[], root = projectRoot): TlcSummary | null {
   const tlc = outcomes.find((o) => o.stage === 'tlc');

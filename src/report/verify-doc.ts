@@ -4,9 +4,9 @@
  * (JUnit, Markdown, HTML) is rendered from this document alone.
  */
 import type { G2Summary } from './g2-summary.js';
-import type { Layer, MutantSystem } from '../mutants/manifest.js';
-import type { MutantResult, Verdict } from '../mutants/verdict.js';
-import type { StageReport } from './stage.js';
+import type { Layer, MutantSystem } from '../core/manifest.js';
+import type { MutantResult, Verdict } from '../core/verdict.js';
+import type { StageReport } from '../core/stage-report.js';
 
 export const VERIFY_SCHEMA = 'fencecheck.verify/1' as const;
 

@@ -2,7 +2,7 @@
  * The human report as a neutral document (sections of blocks), built once from the verify document
  * and rendered twice: Markdown (markdown.ts) and self-contained HTML (html.ts).
  */
-import type { AnyTrace, FencingTrace } from '../trace/format.js';
+import type { AnyTrace, FencingTrace } from '../core/trace-format.js';
 import { formatTlaStepTable, tlaHeadline } from '../trace/tla-table.js';
 import { conformSummary } from './conform-summary.js';
 import { g2FiguresText, g2Summary, g2VerdictText } from './g2-summary.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { projectRoot } from '../project-root.js';
+import { projectRoot } from '../core/project-root.js';
 import { tryLoadAnyTrace } from '../trace/load.js';
 import { renderHtml } from './html.js';
 import { junitXml } from './junit.js';

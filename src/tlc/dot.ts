@@ -5,7 +5,7 @@ import { TlcOutputError } from './errors.js';
  * distinct state as a node keyed by its fingerprint, every generated successor as an edge
  * `FROM -> TO [label="Action(args)",…];`. One statement per line (TLC escapes `\`, `"` and newlines
  * inside labels). This module reads the graph only; what the states and labels mean for our spec is
- * src/tlc/edges.ts.
+ * src/systems/fencing/tlc/edges.ts.
  */
 export interface DotEdge {
   readonly from: string;

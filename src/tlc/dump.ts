@@ -1,7 +1,7 @@
-import { canonicalKey, type FencingState } from '../fencing/state.js';
+import { canonicalKey, type FencingState } from '../systems/fencing/state.js';
 import { TlcOutputError } from './errors.js';
-import { toFencingState } from './fencing-state.js';
-import { parseTlaState, type TlaValue } from './tla-value.js';
+import { toFencingState } from '../systems/fencing/tlc/state.js';
+import { parseTlaState, type TlaValue } from '../core/tla-value.js';
 
 /**
  * TLC's `-dump` file: every distinct reachable state as `State N:` followed by `/\ var = value`
@@ -27,7 +27,7 @@ export function parseStateDump(text: string): FencingState[] {
   return parseStateDumpWith(text, toFencingState);
 }
 
-/** The dump as sorted, de-duplicated canonicalKey() lines: the form evidence/tlc/base.states.txt keeps. */
+/** The dump as sorted, de-duplicated canonicalKey() lines: the form evidence/tlc/fencing/base.states.txt keeps. */
 export function dumpToCanonicalLines(text: string): string[] {
   return [...new Set(parseStateDump(text).map(canonicalKey))].sort();
 }

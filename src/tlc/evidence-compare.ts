@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MutantResult } from '../mutants/verdict.js';
-import { projectRoot } from '../project-root.js';
-import { BASE_EVIDENCE, mutantEvidencePath, type RunEvidence } from './evidence.js';
+import type { MutantResult } from '../core/verdict.js';
+import { projectRoot } from '../core/project-root.js';
+import { BASE_EVIDENCE, mutantEvidencePath, type RunEvidence } from '../systems/fencing/tlc/evidence.js';
 
 /**
  * Differences between a live TLC run and the committed evidence: what TLC found (outcome, distinct

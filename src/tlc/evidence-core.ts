@@ -1,10 +1,10 @@
 /**
- * The fields every TLC evidence record has, whatever the system (fencing's evidence/tlc/*.json and
+ * The fields every TLC evidence record has, whatever the system (fencing's evidence/tlc/fencing/*.json and
  * each system's evidence/tlc/<system>/*.json): what ran, the hashes of the spec and config TLC read,
  * TLC's version, outcome and counts. Each record adds its own parts (bounds, edges, traces).
  */
 import { join } from 'node:path';
-import { sha256File } from './config.js';
+import { sha256File } from '../systems/fencing/tlc/config.js';
 import type { TlcRun } from './run.js';
 
 export const EVIDENCE_SCHEMA = 'fencecheck.tlc-evidence/1' as const;

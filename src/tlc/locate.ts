@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../project-root.js';
+import { projectRoot } from '../core/project-root.js';
 
 /** Where scripts/setup-tlc installs the official release jar (gitignored). */
 export const PROJECT_JAR = '.tools/tla2tools.jar';

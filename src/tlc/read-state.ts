@@ -4,7 +4,7 @@
  * state that is not the system's says which variable and why.
  */
 import { TlcOutputError } from './errors.js';
-import type { TlaValue } from './tla-value.js';
+import type { TlaValue } from '../core/tla-value.js';
 
 /** The accessor of a state's variables: exactly `names`, none missing, none unreadable. */
 export function stateVariables(vars: Readonly<Record<string, TlaValue>>, names: readonly string[], system: string): (name: string) => TlaValue {

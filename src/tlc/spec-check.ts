@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { AnyTrace } from '../trace/format.js';
-import { readCfg } from './config.js';
+import type { AnyTrace } from '../core/trace-format.js';
+import { readCfg } from '../systems/fencing/tlc/config.js';
 import { TlcOutputError } from './errors.js';
-import { FENCING_VARIABLES } from './fencing-state.js';
+import { FENCING_VARIABLES } from '../systems/fencing/tlc/state.js';
 import type { TlcTools } from './locate.js';
 import { runTlc, type TlcRun } from './run.js';
 import { toTlaTrace } from './to-itf.js';
 import type { TlcResult } from './tool-output.js';
-import { toFencingTrace } from './trace.js';
+import { toFencingTrace } from '../systems/fencing/tlc/trace.js';
 
 export interface SpecCheckOptions {
   readonly spec: string;

@@ -1,4 +1,4 @@
-import type { AnyTrace } from '../trace/format.js';
+import type { AnyTrace } from '../core/trace-format.js';
 import { loopLine } from '../trace/lasso.js';
 import { formatTlaStepTable } from '../trace/tla-table.js';
 import { formatStepTable } from '../trace/text-table.js';

@@ -1,6 +1,6 @@
-import { TRACE_SCHEMA, type TlaTrace, type TlaTraceStep } from '../trace/format.js';
+import { TRACE_SCHEMA, type TlaTrace, type TlaTraceStep } from '../core/trace-format.js';
 import type { ItfValue } from '../trace/itf-value.js';
-import { parseTlaValue, type TlaValue } from './tla-value.js';
+import { parseTlaValue, type TlaValue } from '../core/tla-value.js';
 import type { TlcResult } from './tool-output.js';
 
 /** Intervals up to this many elements are written out as a set; longer ones stay `lo..hi` text. */

@@ -1,5 +1,5 @@
 import { TlcOutputError } from './errors.js';
-import { readTlaState, type TlaValue } from './tla-value.js';
+import { readTlaState, type TlaValue } from '../core/tla-value.js';
 
 /**
  * TLC's machine-readable output (`-tool`): every message is framed as

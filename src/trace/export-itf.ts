@@ -1,6 +1,6 @@
-import type { FencingState } from '../fencing/state.js';
-import { FENCING_VARIABLES } from '../tlc/fencing-state.js';
-import type { AnyTrace } from './format.js';
+import type { FencingState } from '../systems/fencing/state.js';
+import { FENCING_VARIABLES } from '../systems/fencing/tlc/state.js';
+import type { AnyTrace } from '../core/trace-format.js';
 import type { ItfValue } from './itf-value.js';
 
 export const ITF_FORMAT_DESCRIPTION = 'https://apalache-mc.org/docs/adr/015adr-trace.html';
@@ -58,7 +58,7 @@ export function toItf(trace: AnyTrace): ItfTrace {
     '#meta': {
       format: 'ITF',
       'format-description': ITF_FORMAT_DESCRIPTION,
-      source: trace.system === 'tla' ? (trace.spec ?? 'unknown') : 'tla/RedisClusterFencingMigration.tla',
+      source: trace.system === 'tla' ? (trace.spec ?? 'unknown') : 'tla/fencing/RedisClusterFencingMigration.tla',
       description: `exported by fencecheck trace export --itf from a fencecheck.trace/1 ${trace.source} trace`,
       ...(trace.loopAction && { loopAction: { action: trace.loopAction.action, params: itfParams(trace.loopAction.params) } }),
       fencecheck,

@@ -4,11 +4,11 @@
  * fencing spec's becomes a `system: "fencing"` trace (show and replay); any other a `system: "tla"`
  * trace (show). Throws TraceFormatError naming the first problem.
  */
-import { brokenInvariants } from '../fencing/invariants.js';
-import { comparePods, DEFAULT_BOUNDS, type FencingBounds, type FencingState } from '../fencing/state.js';
-import { POD_ACTIONS, podOfStep } from '../tlc/edges.js';
-import { FENCING_VARIABLES } from '../tlc/fencing-state.js';
-import { TRACE_SCHEMA, type AnyTrace, type FencingTrace, type LoopAction, type TlaTrace, type TraceImport } from './format.js';
+import { brokenInvariants } from '../systems/fencing/invariants.js';
+import { comparePods, DEFAULT_BOUNDS, type FencingBounds, type FencingState } from '../systems/fencing/state.js';
+import { POD_ACTIONS, podOfStep } from '../systems/fencing/tlc/edges.js';
+import { FENCING_VARIABLES } from '../systems/fencing/tlc/state.js';
+import { TRACE_SCHEMA, type AnyTrace, type FencingTrace, type LoopAction, type TlaTrace, type TraceImport } from '../core/trace-format.js';
 import { inferAction } from './infer-action.js';
 import { toItfValue, type ItfValue } from './itf-value.js';
 import { TraceFormatError, validateAnyTrace } from './load.js';

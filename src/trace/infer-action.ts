@@ -1,5 +1,5 @@
 import { allEvents, applyEffect, eventParams, nextState, type FencingEvent } from '../../models/fencing/index.js';
-import { canonicalKey, type FencingBounds, type FencingState } from '../fencing/state.js';
+import { canonicalKey, type FencingBounds, type FencingState } from '../systems/fencing/state.js';
 
 export type Inferred =
   | { readonly action: string; readonly params: Readonly<Record<string, string>>; readonly alternatives: readonly string[] }

@@ -1,4 +1,4 @@
-import type { AnyTrace, FencingTrace } from './format.js';
+import type { AnyTrace, FencingTrace } from '../core/trace-format.js';
 import { formatItf, type ItfValue } from './itf-value.js';
 
 function label(action: string, params: Readonly<Record<string, unknown>>): string {

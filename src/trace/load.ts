@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { EVENT_TYPES, POD_EVENT_TYPES } from '../../models/fencing/events.js';
-import { MODES, NONE, PHASES, type Lease } from '../fencing/state.js';
-import { TRACE_SCHEMA, type AnyTrace, type FencingTrace, type TlaTrace } from './format.js';
+import { MODES, NONE, PHASES, type Lease } from '../systems/fencing/state.js';
+import { TRACE_SCHEMA, type AnyTrace, type FencingTrace, type TlaTrace } from '../core/trace-format.js';
 import { toItfValue } from './itf-value.js';
 
 /** A trace file that is missing, not JSON, or not fencecheck.trace/1 (the CLI maps it to exit 3). */
@@ -104,7 +104,7 @@ export function validateTrace(raw: unknown, where = 'trace'): FencingTrace {
     throw new TraceFormatError(`${where}: ${msg}`);
   };
   if (!isObject(raw)) return fail('not a JSON object');
-  // A TLC evidence record (evidence/tlc/Mx.json, reports/tlc/Mx.json) carries its trace in `trace`.
+  // A TLC evidence record (evidence/tlc/fencing/Mx.json, reports/tlc/Mx.json) carries its trace in `trace`.
   if (raw.schema !== TRACE_SCHEMA && isObject(raw.trace) && raw.trace.schema === TRACE_SCHEMA) return validateTrace(raw.trace, `${where} (trace)`);
   if (raw.schema !== TRACE_SCHEMA) fail(`schema must be "${TRACE_SCHEMA}", got ${JSON.stringify(raw.schema)}`);
   if (raw.system !== 'fencing') fail(`system must be "fencing", got ${JSON.stringify(raw.system)}`);

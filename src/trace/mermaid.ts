@@ -1,4 +1,4 @@
-import type { FencingTrace } from './format.js';
+import type { FencingTrace } from '../core/trace-format.js';
 import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 /** Mermaid forbids `;` (statement end) and `#` (entity escapes) in message text. */

@@ -1,4 +1,4 @@
-import { renderTable } from '../report/table.js';
+import { renderTable } from '../core/table.js';
 import { stateCells, stateColumns } from './steps.js';
 import type { ReplayResult, ReplayStep } from './replay.js';
 

@@ -7,18 +7,18 @@
  * door replays with the cluster the door carries the keyspace onto.
  */
 import type { FencingEvent } from '../../models/fencing/index.js';
-import type { DoorBackend } from '../fencing/door.js';
-import { createFencingDriver, type ExpiryMode, type FencingDriver, type StepOutcome, type StepStatus } from '../fencing/driver.js';
-import type { SessionRef } from '../fencing/keys.js';
+import type { DoorBackend } from '../systems/fencing/door.js';
+import { createFencingDriver, type ExpiryMode, type FencingDriver, type StepOutcome, type StepStatus } from '../systems/fencing/driver.js';
+import type { SessionRef } from '../systems/fencing/keys.js';
 import type { ValkeyClient } from '../valkey/index.js';
-import { brokenInvariants } from '../fencing/invariants.js';
-import type { ImplPatch } from '../fencing/patch.js';
-import type { FencingScripts } from '../fencing/scripts.js';
-import type { FencingState } from '../fencing/state.js';
+import { brokenInvariants } from '../systems/fencing/invariants.js';
+import type { ImplPatch } from '../systems/fencing/patch.js';
+import type { FencingScripts } from '../systems/fencing/scripts.js';
+import type { FencingState } from '../systems/fencing/state.js';
 import { loadPatch } from '../mutants/layers/impl.js';
-import type { MutantManifest } from '../mutants/manifest.js';
+import type { MutantManifest } from '../core/manifest.js';
 import type { Topology } from '../valkey/index.js';
-import type { FencingTrace, TraceStep } from './format.js';
+import type { FencingTrace, TraceStep } from '../core/trace-format.js';
 import { stateCells, stateColumns, stepPod } from './steps.js';
 
 export const REPLAY_SCHEMA = 'fencecheck.replay/1' as const;
@@ -59,7 +59,7 @@ export class ReplayUnavailableError extends Error {
   override readonly name = 'ReplayUnavailableError';
 }
 
-/** The impl patch (default export of mutants/impl/Mx.ts) the manifest names for `mutant`, loaded by the impl layer's loader. */
+/** The impl patch (default export of mutants/fencing/impl/Mx.ts) the manifest names for `mutant`, loaded by the impl layer's loader. */
 export async function loadImplPatch(manifest: MutantManifest, mutant: string): Promise<{ path: string; patch: ImplPatch }> {
   const entry = manifest.mutants.find((m) => m.id === mutant);
   if (!entry) throw new ReplayUnavailableError(`mutant ${mutant} is not in mutants/manifest.json`);

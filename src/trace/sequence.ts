@@ -3,8 +3,8 @@
  * each pod, and the two keyspaces; one message per step; a note where an invariant breaks.
  * `mermaid.ts` writes it as Mermaid text, `svg.ts` draws it as inline SVG (no renderer needed).
  */
-import type { FencingState } from '../fencing/state.js';
-import type { FencingTrace, TraceStep } from './format.js';
+import type { FencingState } from '../systems/fencing/state.js';
+import type { FencingTrace, TraceStep } from '../core/trace-format.js';
 import { refusal, refusedLabel, stepPod, stepTable } from './steps.js';
 
 export interface Participant {

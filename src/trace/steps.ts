@@ -3,9 +3,9 @@
  * variables each step changed, and the invariants each state breaks. Every renderer (text table,
  * Markdown, HTML) reads these rows, so they agree on what "changed" means.
  */
-import { brokenInvariants } from '../fencing/invariants.js';
-import { comparePods, type FencingBounds, type FencingState, type Pod } from '../fencing/state.js';
-import type { FencingTrace, TraceStep } from './format.js';
+import { brokenInvariants } from '../systems/fencing/invariants.js';
+import { comparePods, type FencingBounds, type FencingState, type Pod } from '../systems/fencing/state.js';
+import type { FencingTrace, TraceStep } from '../core/trace-format.js';
 
 export interface StepRow {
   readonly index: number;

@@ -2,7 +2,7 @@
  * Draws a SequenceDiagram as standalone inline SVG. The HTML report embeds this, so a trace diagram
  * displays offline with no Mermaid renderer and no script.
  */
-import type { FencingTrace } from './format.js';
+import type { FencingTrace } from '../core/trace-format.js';
 import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 const COL = 150;

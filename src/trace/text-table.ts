@@ -1,5 +1,5 @@
-import type { FencingTrace } from './format.js';
-import { renderTable } from '../report/table.js';
+import type { FencingTrace } from '../core/trace-format.js';
+import { renderTable } from '../core/table.js';
 import { stepTable } from './steps.js';
 
 export interface TextTableOptions {

@@ -1,5 +1,5 @@
-import { renderTable } from '../report/table.js';
-import type { TlaTrace } from './format.js';
+import { renderTable } from '../core/table.js';
+import type { TlaTrace } from '../core/trace-format.js';
 import { formatItf } from './itf-value.js';
 
 const REVERSE = '\x1b[7m';

@@ -2,7 +2,7 @@ import { Redis, Cluster, type RedisOptions, type ClusterOptions, type NatMap } f
 import type { ClientTarget, Credentials, ValkeyClient } from './types.js';
 import { CommandTimeoutError, UnsafeOperationError } from './errors.js';
 import { NatMappedCluster } from './nat-cluster.js';
-import { maskSecrets } from './secrets.js';
+import { maskSecrets } from '../core/secrets.js';
 import { withTimeout } from './wait.js';
 import { installLocalityGuard, localityGuardEnabled } from './locality-guard.js';
 

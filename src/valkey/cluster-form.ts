@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { SLOT_COUNT, keySlot } from '../slots/index.js';
+import { SLOT_COUNT, keySlot } from './slots.js';
 import { closeClient, nodeClient } from './client.js';
 import type { LaunchedNode } from './node-args.js';
 import { waitUntil } from './wait.js';

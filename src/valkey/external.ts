@@ -4,7 +4,7 @@ import { closeClient, createClient, endpointName, nodeClient, type DestructivePo
 import { UnsafeOperationError, ValkeyUnavailableError } from './errors.js';
 import { flushPrimaries } from './owned.js';
 import { isHarnessServer } from './registry.js';
-import { maskedMessage, maskSecrets } from './secrets.js';
+import { maskedMessage, maskSecrets } from '../core/secrets.js';
 import type { ClientTarget, Credentials, NodeInfo, Topology, TopologySpec } from './types.js';
 
 export const ENV_URL = 'FENCECHECK_VALKEY_URL';

@@ -11,7 +11,7 @@
  * command's arguments to a ReplyError: for EVAL and SCRIPT LOAD that is the whole Lua source).
  */
 import { OutcomeUnknownError, ValkeyUnavailableError } from './errors.js';
-import { maskSecrets } from './secrets.js';
+import { maskSecrets } from '../core/secrets.js';
 
 export type FaultKind =
   /** A connection was closed or reset under a command (CLIENT KILL, a proxy cut, a crash). */

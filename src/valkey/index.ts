@@ -4,7 +4,7 @@ export { describeSpec } from './types.js';
 export { startTopology, isProviderChoice, type StartOptions, type ProviderChoice } from './start.js';
 export { createClient, nodeClient, closeClient, standaloneClientOptions, clusterClientOptions, type ClientExtras } from './client.js';
 export { OutcomeUnknownError, ValkeyUnavailableError, UnsafeOperationError, NotOwnedError, CommandTimeoutError } from './errors.js';
-export { maskSecrets } from './secrets.js';
+export { maskSecrets } from '../core/secrets.js';
 export { reapOrphans } from './registry.js';
 export { DEFAULT_NODE_TIMEOUT_MS } from './owned.js';
 export { waitReplicasInSync } from './replication.js';

@@ -1,7 +1,7 @@
 import { ReplyError, type Cluster } from 'ioredis';
 import { committedSnapshot } from '../luacheck/keyspecs.js';
 import { keyPositions, lookupCommand, type ArgvView } from '../luacheck/key-positions.js';
-import { keySlotOfBytes } from '../slots/index.js';
+import { keySlotOfBytes } from './slots.js';
 
 /**
  * The runtime side of the locality rule, for the harness's own Cluster clients: every command

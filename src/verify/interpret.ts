@@ -3,9 +3,9 @@
  * StageReport is trusted for what it found; the exit code is checked against it; anything else
  * (a crash, a signal, no report, a usage error) is an `error`, never a pass.
  */
-import { ExitCode } from '../cli/exit-codes.js';
-import type { MutantResult } from '../mutants/verdict.js';
-import { stageReport, type StageReport, type StageStatus } from '../report/stage.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { MutantResult } from '../core/verdict.js';
+import { stageReport, type StageReport, type StageStatus } from '../core/stage-report.js';
 import type { OutcomeStatus, StageOutcome } from '../report/verify-doc.js';
 import type { ChildResult } from './child.js';
 

@@ -2,7 +2,7 @@
  * The stages `fencecheck verify` runs, the command behind each, and which verify options it takes.
  * Each runs as `node bin/fencecheck.mjs <argv> --json` in its own process group.
  */
-import type { Layer } from '../mutants/manifest.js';
+import type { Layer } from '../core/manifest.js';
 
 export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check', 'g2', 'systems', 'pause'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];

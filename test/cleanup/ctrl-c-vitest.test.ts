@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { isAlive, reapOrphans } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 

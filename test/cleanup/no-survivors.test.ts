@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { isAlive, isRunning, listRecords, reapOrphans } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 

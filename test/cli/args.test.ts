@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intOption, parseCommandArgs, parseIntValue, SEED_RANGE, UsageError } from '../../src/cli/args.js';
+import { intOption, parseCommandArgs, parseIntValue, SEED_RANGE, UsageError } from '../../src/core/args.js';
 
 describe('parseIntValue: decimal integers only, in range', () => {
   it.each(['0', '42', '-5', '2147483647', '-2147483648'])('accepts %s', (raw) => {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 
 const ROOT = process.env.FENCECHECK_BAD_INPUT_ROOT ?? projectRoot;
 const TIMEOUT_MS = 15_000;
@@ -27,7 +27,7 @@ interface Row {
   readonly name: string;
   /** `{file}` is replaced by the row's temp file. */
   readonly argv: readonly string[];
-  /** The temp file's content: a string, a change to a valid trace (evidence/tlc/M1.json's), or a FIFO / a directory. */
+  /** The temp file's content: a string, a change to a valid trace (evidence/tlc/fencing/M1.json's), or a FIFO / a directory. */
   readonly file?: string | ((t: Trace) => unknown) | 'fifo' | 'dir';
   /** Run a temp copy of the project whose mutants/manifest.json is this (a string, or a change to the real one). */
   readonly manifest?: string | ((m: Manifest) => unknown);
@@ -64,7 +64,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['diff', 'a.json', 'b.json'],
   ['trace', 'import', 'x.json'],
   ['g2'],
-  ['replication'],
+  ['failover'],
   ['systems'],
 ];
 
@@ -122,7 +122,7 @@ export const CATALOGUE: readonly Row[] = [
   {
     name: 'mutants: a missing patch file is bad input (3), not a verdict (1)',
     argv: ['mutants', '--layer', 'model', '--only', 'M1'],
-    manifest: (m) => (m.mutants[0]!.layers.model = { patch: 'mutants/model/NOPE.ts' }, m),
+    manifest: (m) => (m.mutants[0]!.layers.model = { patch: 'mutants/fencing/model/NOPE.ts' }, m),
     code: 3,
     line: /^fencecheck mutants: .*M1\.model: patch file mutants\/model\/NOPE\.ts does not exist/,
   },
@@ -184,7 +184,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'tlc: --spec that is not a .tla file', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.cfg'], code: 3, line: /not a \.tla file/ },
   { name: 'tlc: a --lib that is not a directory', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--lib', '/nonexistent-lib'], code: 3, line: /--lib \/nonexistent-lib is not a directory/ },
   { name: 'trace import: no FILE', argv: ['trace', 'import'], code: 64, line: usage('trace', /expected one trace FILE, got 0/) },
-  { name: 'trace import: a fencecheck trace is not foreign', argv: ['trace', 'import', 'evidence/tlc/M1.json'], code: 3, line: /neither TLC's -dumpTrace json .* \(it is already a fencecheck\.trace\/1 trace\)/ },
+  { name: 'trace import: a fencecheck trace is not foreign', argv: ['trace', 'import', 'evidence/tlc/fencing/M1.json'], code: 3, line: /neither TLC's -dumpTrace json .* \(it is already a fencecheck\.trace\/1 trace\)/ },
   { name: 'trace import: --max-gen out of range', argv: ['trace', 'import', '{file}', '--max-gen', '-1'], file: (t) => t, code: 64, line: usage('trace', /--max-gen takes an integer from 0 to 64/) },
   { name: 'trace import: a --mutant that is no manifest id', argv: ['trace', 'import', '{file}', '--mutant', 'm1'], file: (t) => t, code: 64, line: usage('trace', /--mutant takes a manifest id such as M1/) },
   { name: 'trace export: no format', argv: ['trace', 'export', '{file}'], file: (t) => t, code: 64, line: usage('trace', /trace export needs a format: --itf/) },
@@ -199,13 +199,13 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'g2: an unknown variant', argv: ['g2', '--variant', 'presence=nope'], code: 64, line: usage('g2', /--variant takes ROW=VARIANT .* got 'presence=nope'/) },
 
   // --- replication drill (issue 17)
-  { name: 'replication: an unknown --variant', argv: ['replication', '--variant', 'nope'], code: 64, line: usage('replication', /unknown variant 'nope' \(variants: wait, none, wait0\)/) },
-  { name: 'replication: --wait-timeout-ms 0 is out of range', argv: ['replication', '--wait-timeout-ms', '0'], code: 64, line: usage('replication', /--wait-timeout-ms takes an integer from 1 to 5000, got "0"/) },
-  { name: 'replication: a non-numeric --wait-timeout-ms', argv: ['replication', '--wait-timeout-ms', 'x'], code: 64, line: usage('replication', /--wait-timeout-ms takes an integer/) },
-  { name: 'replication: --cut-ms 99999 is out of range', argv: ['replication', '--cut-ms', '99999'], code: 64, line: usage('replication', /--cut-ms takes an integer from 0 to 5000, got "99999"/) },
-  { name: 'replication: a negative --cut-ms', argv: ['replication', '--cut-ms=-1'], code: 64, line: usage('replication', /--cut-ms takes an integer from 0 to 5000, got "-1"/) },
-  { name: 'replication: an unknown --provider', argv: ['replication', '--provider', 'x'], code: 64, line: usage('replication', /unknown provider 'x'/) },
-  { name: 'replication: a positional argument', argv: ['replication', 'extra'], code: 64, line: usage('replication', /Unexpected argument 'extra'/) },
+  { name: 'failover: an unknown --variant', argv: ['failover', '--variant', 'nope'], code: 64, line: usage('failover', /unknown variant 'nope' \(variants: wait, none, wait0\)/) },
+  { name: 'failover: --wait-timeout-ms 0 is out of range', argv: ['failover', '--wait-timeout-ms', '0'], code: 64, line: usage('failover', /--wait-timeout-ms takes an integer from 1 to 5000, got "0"/) },
+  { name: 'failover: a non-numeric --wait-timeout-ms', argv: ['failover', '--wait-timeout-ms', 'x'], code: 64, line: usage('failover', /--wait-timeout-ms takes an integer/) },
+  { name: 'failover: --cut-ms 99999 is out of range', argv: ['failover', '--cut-ms', '99999'], code: 64, line: usage('failover', /--cut-ms takes an integer from 0 to 5000, got "99999"/) },
+  { name: 'failover: a negative --cut-ms', argv: ['failover', '--cut-ms=-1'], code: 64, line: usage('failover', /--cut-ms takes an integer from 0 to 5000, got "-1"/) },
+  { name: 'failover: an unknown --provider', argv: ['failover', '--provider', 'x'], code: 64, line: usage('failover', /unknown provider 'x'/) },
+  { name: 'failover: a positional argument', argv: ['failover', 'extra'], code: 64, line: usage('failover', /Unexpected argument 'extra'/) },
 
   // --- systems on the seam (issue 11)
   { name: 'systems: an unknown --system', argv: ['systems', '--system', 'nope'], code: 64, line: usage('systems', /--system: unknown system 'nope' \(systems: fencing, pause, replication\)/) },
@@ -238,7 +238,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'pause: an unknown --provider', argv: ['pause', '--provider', 'x'], code: 64, line: usage('pause', /unknown provider 'x'/) },
   { name: 'pause: a positional argument', argv: ['pause', 'extra'], code: 64, line: usage('pause', /Unexpected argument 'extra'/) },
   { name: 'pause: a missing --patch file is bad input', argv: ['pause', '--patch', '/nonexistent/P1.ts'], code: 3, line: /^fencecheck pause: bad --patch \/nonexistent\/P1\.ts: no such file$/ },
-  { name: 'pause: a --patch that is not a pause patch', argv: ['pause', '--patch', 'mutants/impl/M1.ts'], code: 3, line: /^fencecheck pause: bad --patch mutants\/impl\/M1\.ts: .*default-exports no pause patch/ },
+  { name: 'pause: a --patch that is not a pause patch', argv: ['pause', '--patch', 'mutants/fencing/impl/M1.ts'], code: 3, line: /^fencecheck pause: bad --patch mutants\/impl\/M1\.ts: .*default-exports no pause patch/ },
 ];
 
 interface RunResult {
@@ -268,7 +268,7 @@ function runCli(root: string, argv: readonly string[], env: Readonly<Record<stri
 }
 
 let work: string;
-const validTrace = (): Trace => (JSON.parse(readFileSync(join(ROOT, 'evidence/tlc/M1.json'), 'utf8')) as { trace: Trace }).trace;
+const validTrace = (): Trace => (JSON.parse(readFileSync(join(ROOT, 'evidence/tlc/fencing/M1.json'), 'utf8')) as { trace: Trace }).trace;
 const realManifest = (): Manifest => JSON.parse(readFileSync(join(ROOT, 'mutants/manifest.json'), 'utf8')) as Manifest;
 
 /** A temp copy of the project (the parts the CLI reads) with its own mutants/manifest.json. */

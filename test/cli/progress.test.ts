@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { liveProgress, ProgressConsole, progressText } from '../../src/cli/progress.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { liveProgress, ProgressConsole, progressText } from '../../src/core/progress.js';
 
 function fakeStream(isTTY: boolean) {
   const writes: string[] = [];

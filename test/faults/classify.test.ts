@@ -7,7 +7,7 @@ import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { closeClient, createClient, nodeClient, OutcomeUnknownError, startTopology, type Topology } from '../../src/valkey/index.js';
-import { evalScript, luaScript } from '../../src/scripts/index.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
 import { asInfrastructureFault, classifyFault, FaultLatch, InfrastructureFault } from '../../src/valkey/fault.js';
 
 const SOURCE_MARK = 'fencecheck-secret-lua-source-marker';

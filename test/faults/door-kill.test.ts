@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 
 const FIXTURE = resolve(projectRoot, 'test/faults/fixtures/door-kill.ts');
 const HARD_TIMEOUT_MS = 60_000;

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { closeClient, nodeClient } from '../../src/valkey/index.js';
-import type { StageReport } from '../../src/report/stage.js';
+import type { StageReport } from '../../src/core/stage-report.js';
 import { COUNTEREXAMPLE, ownStandalone, pointAt, runLive } from './support.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,7 +24,7 @@ async function own(): Promise<{ url: string; pid: number; admin: Redis }> {
   return { url: o.url, pid: o.pid, admin };
 }
 
-// Text of src/limiter/lua/ordered_limiter.lua that must never be printed.
+// Text of src/systems/limiter/lua/ordered_limiter.lua that must never be printed.
 const LUA = /redis\.call|KEYS\[|ARGV\[|local \w+ =/;
 
 describe('fencecheck limiter: a fault is "could not run", never a counterexample', () => {

@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { closeClient, nodeClient, type Topology } from '../../src/valkey/index.js';
-import type { StageReport } from '../../src/report/stage.js';
+import type { StageReport } from '../../src/core/stage-report.js';
 import { COUNTEREXAMPLE, ownStandalone, pointAt, runLive, stallableRelay } from './support.js';
 
 // The props meter prints a plain line per completed run with FENCECHECK_PROGRESS_MS=0.

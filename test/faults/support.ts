@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 
 const BIN = resolve(projectRoot, 'bin/fencecheck.mjs');

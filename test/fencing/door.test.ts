@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeClient, startTopology, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
-import { createDoor, type DoorBackend } from '../../src/fencing/door.js';
-import { loadFencingScripts, FENCING_OPS, KEYS_OF } from '../../src/fencing/scripts.js';
-import { fencingClient, type FencingClient } from '../../src/fencing/clients/index.js';
-import { sessionKeys, type SessionRef } from '../../src/fencing/keys.js';
-import { keySlot } from '../../src/slots/index.js';
-import type { Phase } from '../../src/fencing/state.js';
+import { createDoor, type DoorBackend } from '../../src/systems/fencing/door.js';
+import { loadFencingScripts, FENCING_OPS, KEYS_OF } from '../../src/systems/fencing/scripts.js';
+import { fencingClient, type FencingClient } from '../../src/systems/fencing/clients/index.js';
+import { sessionKeys, type SessionRef } from '../../src/systems/fencing/keys.js';
+import { keySlot } from '../../src/valkey/slots.js';
+import type { Phase } from '../../src/systems/fencing/state.js';
 
 const scripts = loadFencingScripts();
 let standalone: Topology;

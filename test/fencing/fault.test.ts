@@ -3,11 +3,11 @@ import type { Redis } from 'ioredis';
 import { closeClient, createClient, OutcomeUnknownError, startTopology, type Topology } from '../../src/valkey/index.js';
 import { FaultProxy } from '../../src/valkey/fault-proxy.js';
 import { waitUntil } from '../../src/valkey/wait.js';
-import { createFencingDriver } from '../../src/fencing/driver.js';
-import { loadFencingScripts } from '../../src/fencing/scripts.js';
-import { fencingClient } from '../../src/fencing/clients/index.js';
-import { rewriteLine } from '../../src/fencing/patch.js';
-import { sessionKeys } from '../../src/fencing/keys.js';
+import { createFencingDriver } from '../../src/systems/fencing/driver.js';
+import { loadFencingScripts } from '../../src/systems/fencing/scripts.js';
+import { fencingClient } from '../../src/systems/fencing/clients/index.js';
+import { rewriteLine } from '../../src/systems/fencing/patch.js';
+import { sessionKeys } from '../../src/systems/fencing/keys.js';
 
 // The real acquire scripts, slowed after their writes (≈0.5 s of arithmetic before the reply) so the
 // connection can be cut while the server runs them: the writes happen, the reply is lost.

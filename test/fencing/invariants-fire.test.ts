@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brokenInvariants, INVARIANT_NAMES, INVARIANTS, type InvariantName } from '../../src/fencing/invariants.js';
-import { DEFAULT_BOUNDS, initialState, type FencingState } from '../../src/fencing/state.js';
+import { brokenInvariants, INVARIANT_NAMES, INVARIANTS, type InvariantName } from '../../src/systems/fencing/invariants.js';
+import { DEFAULT_BOUNDS, initialState, type FencingState } from '../../src/systems/fencing/state.js';
 
 // Every invariant must be able to fail: for each one, the smallest hand-written states that break it
 // (one changed variable or lease away from a state where everything holds), each breaking that

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import M6 from '../../mutants/impl/M6.js';
-import M7 from '../../mutants/impl/M7.js';
+import M6 from '../../mutants/fencing/impl/M6.js';
+import M7 from '../../mutants/fencing/impl/M7.js';
 import { ALL_CHECKS, invariantAlone } from '../../properties/fencing/checks.js';
 import { openPropsEnv, type PropsEnv } from '../../properties/fencing/env.js';
 import { campaignArbitrary, isPipelineIntent, type Intent } from '../../properties/fencing/intents.js';
 import { executeRun } from '../../properties/fencing/run.js';
-import type { ImplPatch } from '../../src/fencing/patch.js';
+import type { ImplPatch } from '../../src/systems/fencing/patch.js';
 
 // The TLC counterexample shape of M6/M7 as whole pipeline intents: ship to B, a B pod takes the
 // new lease (new counter ahead), [loses it], the emergency rollback chain into O, an O pod acquires.

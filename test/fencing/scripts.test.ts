@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeClient, startTopology, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
-import { loadFencingScripts, allScriptNames, KEYS_OF, FENCING_OPS } from '../../src/fencing/scripts.js';
-import { fencingClient, operatorClient } from '../../src/fencing/clients/index.js';
-import { sessionKeys, type SessionRef } from '../../src/fencing/keys.js';
-import { PHASES, type Phase } from '../../src/fencing/state.js';
+import { loadFencingScripts, allScriptNames, KEYS_OF, FENCING_OPS } from '../../src/systems/fencing/scripts.js';
+import { fencingClient, operatorClient } from '../../src/systems/fencing/clients/index.js';
+import { sessionKeys, type SessionRef } from '../../src/systems/fencing/keys.js';
+import { PHASES, type Phase } from '../../src/systems/fencing/state.js';
 
 const scripts = loadFencingScripts();
 let topo: Topology;

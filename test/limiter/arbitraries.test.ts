@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { advance, expireIfIdle, step, type Stored } from '../../models/limiter/index.js';
-import { bucketSpec } from '../../src/limiter/index.js';
+import { bucketSpec } from '../../src/systems/limiter/index.js';
 import { CASE_TIME_BOUND_MS, HORIZON_MARGIN_MS, limiterCaseArb, timeGridViolations, type LimiterCase } from '../../properties/limiter/arbitraries.js';
 import { initialStored, ORDER } from '../../properties/limiter/harness.js';
 

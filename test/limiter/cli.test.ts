@@ -1,6 +1,6 @@
 // `fencecheck limiter` as a real process: report envelope, exit codes, replay of a counterexample.
 import { describe, expect, it } from 'vitest';
-import type { StageReport } from '../../src/report/stage.js';
+import type { StageReport } from '../../src/core/stage-report.js';
 import { runCli } from '../verify/run-cli.js';
 
 describe('fencecheck limiter', () => {
@@ -16,12 +16,12 @@ describe('fencecheck limiter', () => {
   });
 
   it('prints the transition table; a patched limiter fails with a replayable seed and path', async () => {
-    const bad = await runCli(['limiter', '--topology', 'standalone', '--runs', '300', '--no-invariants', '--patch', 'mutants/limiter/L1.ts']);
+    const bad = await runCli(['limiter', '--topology', 'standalone', '--runs', '300', '--no-invariants', '--patch', 'mutants/limiter/impl/L1.ts']);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^deny\s+any\s+deny first \(1\)/m);
     const m = /replay: fencecheck limiter --topology standalone --seed=(-?\d+) --path=(\S+)/.exec(bad.stderr);
     expect(m, bad.stderr).not.toBeNull();
-    const again = await runCli(['limiter', '--topology', 'standalone', '--no-invariants', '--patch', 'mutants/limiter/L1.ts', `--seed=${m![1]!}`, `--path=${m![2]!}`, '--json']);
+    const again = await runCli(['limiter', '--topology', 'standalone', '--no-invariants', '--patch', 'mutants/limiter/impl/L1.ts', `--seed=${m![1]!}`, `--path=${m![2]!}`, '--json']);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ status: 'failed' });
   });

@@ -21,7 +21,7 @@ describeOnTopologies('limiter invariants', (topology) => {
 // bucket runs even when the first denies) must fail the check that the second stays untouched.
 describeOnTopologies('limiter invariants against a patch', (topology) => {
   it('L1 fails first_denial_second_untouched; the shipped script passes it', async () => {
-    const { default: l1 } = await import('../../mutants/limiter/L1.js');
+    const { default: l1 } = await import('../../mutants/limiter/impl/L1.js');
     const [patched] = await runInvariants(topology(), ['first_denial_second_untouched'], l1);
     expect(patched?.status, patched?.detail).toBe('failed');
     const [shipped] = await runInvariants(topology(), ['first_denial_second_untouched']);

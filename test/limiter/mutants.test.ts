@@ -3,11 +3,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
 import { runner } from '../../src/mutants/layers/limiter.js';
-import type { MutantResult } from '../../src/mutants/verdict.js';
-import type { LimiterPatch } from '../../src/limiter/index.js';
-import { projectRoot } from '../../src/project-root.js';
+import type { MutantResult } from '../../src/core/verdict.js';
+import type { LimiterPatch } from '../../src/systems/limiter/index.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { startTopology } from '../../src/valkey/index.js';
 import { runLimiterProperty } from '../../properties/limiter/property.js';
 

@@ -1,6 +1,6 @@
 // The lost-reply plumbing itself: a lost reply on a cluster must not leave the client routing at random.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketSpec, Limiter } from '../../src/limiter/index.js';
+import { bucketSpec, Limiter } from '../../src/systems/limiter/index.js';
 import { closeClient, createClient, startTopology, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import { startReplyDropper, type ReplyDropper } from '../../properties/limiter/reply-dropper.js';
 import { natMappedRedirect } from '../../src/valkey/nat-cluster.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketSpec, BucketSpecError, pairSlots, replaceOnce } from '../../src/limiter/index.js';
+import { bucketSpec, BucketSpecError, pairSlots, replaceOnce } from '../../src/systems/limiter/index.js';
 
 describe('bucket specs', () => {
   it('encode once into the script units', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../verify/run-cli.js';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 import { SNAPSHOT_PATH } from '../../src/luacheck/keyspecs.js';
-import type { StageReport } from '../../src/report/stage.js';
+import type { StageReport } from '../../src/core/stage-report.js';
 
 /** `fencecheck lua-check` as a user runs it: real processes, exit codes, text, --json, JUnit, --node. */
 const CORPUS = join(import.meta.dirname, 'corpus');

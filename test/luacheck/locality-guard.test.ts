@@ -3,8 +3,8 @@ import type { Cluster } from 'ioredis';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 import { createClient } from '../../src/valkey/client.js';
 import { ENV_LOCALITY_GUARD, installLocalityGuard, LocalityGuardError } from '../../src/valkey/locality-guard.js';
-import { evalScript, isServerReply, luaScript } from '../../src/scripts/index.js';
-import { keySlot } from '../../src/slots/index.js';
+import { evalScript, isServerReply, luaScript } from '../../src/valkey/scripts/index.js';
+import { keySlot } from '../../src/valkey/slots.js';
 
 /**
  * The runtime locality guard on a real 3-shard cluster: cross-slot MGET, pipelines, transactions and

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 
 function cli(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -13,7 +13,7 @@ function cli(argv: readonly string[]): Promise<{ code: number; stdout: string; s
 
 describe('fencecheck mutants --system', () => {
   it('runs only the named systems\' mutants: --system replication --layer model is R1 alone, killed', async () => {
-    const r = await cli(['mutants', '--layer', 'model', '--system', 'replication', '--json']);
+    const r = await cli(['mutants', '--layer', 'model', '--system', 'failover', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { mutants: { id: string; verdict: string }[]; counts: Record<string, number> };
     expect(report.mutants.map((m) => [m.id, m.verdict])).toEqual([['R1', 'killed']]);

@@ -2,8 +2,8 @@
 // the real runners are exercised by their own tests on real Valkey).
 import { describe, expect, it } from 'vitest';
 import { implLayerRunner, type SystemImplRunners } from '../../src/mutants/layers/impl.js';
-import { loadManifest, type MutantEntry } from '../../src/mutants/manifest.js';
-import type { SystemImplRunner } from '../../src/mutants/system-impl.js';
+import { loadManifest, type MutantEntry } from '../../src/core/manifest.js';
+import type { SystemImplRunner } from '../../src/seam/impl-runner.js';
 
 const manifest = loadManifest();
 const byId = (id: string): MutantEntry => manifest.mutants.find((m) => m.id === id)!;
@@ -38,36 +38,36 @@ describe('impl layer dispatch', () => {
   it('hands each system its own entries, once, and keeps the manifest order in the results', async () => {
     const fencing = double('fencing');
     const pause = double('pause');
-    const replication = double('replication');
-    const { table } = systems({ pause: pause.runner, replication: replication.runner });
+    const failover = double('failover');
+    const { table } = systems({ pause: pause.runner, failover: failover.runner });
     const results = await implLayerRunner(table, fencing.runner).run(['P1', 'M1', 'R1', 'P6', 'M4'].map(byId), {});
     expect(results.map((r) => [r.id, r.verdict])).toEqual([['P1', 'killed'], ['M1', 'killed'], ['R1', 'killed'], ['P6', 'killed'], ['M4', 'killed']]);
-    expect({ fencing: fencing.got, pause: pause.got, replication: replication.got }).toEqual({ fencing: [['M1', 'M4']], pause: [['P1', 'P6']], replication: [['R1']] });
+    expect({ fencing: fencing.got, pause: pause.got, failover: failover.got }).toEqual({ fencing: [['M1', 'M4']], pause: [['P1', 'P6']], failover: [['R1']] });
   });
 
   it('loads a system\'s runner only when one of its entries runs', async () => {
-    const { table, loads } = systems({ pause: double('pause').runner, replication: double('replication').runner });
+    const { table, loads } = systems({ pause: double('pause').runner, failover: double('failover').runner });
     await implLayerRunner(table, double('fencing').runner).run([byId('P2')], {});
     expect(loads).toEqual(['pause']);
   });
 
   it('unavailable only when every runner is (the reasons joined); one runner down makes its own entries not-run', async () => {
     const down = (s: string) => double(s, `no valkey-server for ${s}`).runner;
-    expect(await implLayerRunner(systems({ pause: down('pause'), replication: down('replication') }).table, down('fencing')).unavailable()).toBe(
-      'fencing: no valkey-server for fencing; pause: no valkey-server for pause; replication: no valkey-server for replication',
+    expect(await implLayerRunner(systems({ pause: down('pause'), failover: down('failover') }).table, down('fencing')).unavailable()).toBe(
+      'fencing: no valkey-server for fencing; pause: no valkey-server for pause; failover: no valkey-server for replication',
     );
-    const layer = implLayerRunner(systems({ pause: down('pause'), replication: double('replication').runner }).table, double('fencing').runner);
+    const layer = implLayerRunner(systems({ pause: down('pause'), failover: double('failover').runner }).table, double('fencing').runner);
     expect(await layer.unavailable()).toBeNull();
     const results = await layer.run([byId('M1'), byId('P3'), byId('R1')], {});
     expect(results.map((r) => [r.id, r.verdict, r.reason])).toEqual([['M1', 'killed', undefined], ['P3', 'not-run', 'no valkey-server for pause'], ['R1', 'killed', undefined]]);
   });
 
   it('a runner that cannot be loaded, or leaves an entry out, makes those entries invalid, never passed', async () => {
-    const { table } = systems({ pause: new Error('Cannot find module src/pause/impl-layer.js'), replication: double('replication', null, ['R1']).runner });
+    const { table } = systems({ pause: new Error('Cannot find module src/systems/pause/impl-layer.js'), failover: double('failover', null, ['R1']).runner });
     const layer = implLayerRunner(table, double('fencing').runner);
     const results = await layer.run([byId('P1'), byId('R1'), byId('M2')], {});
     expect(results.map((r) => [r.id, r.verdict])).toEqual([['P1', 'invalid'], ['R1', 'invalid'], ['M2', 'killed']]);
-    expect(results[0]!.reason).toBe('cannot load the pause impl runner: Cannot find module src/pause/impl-layer.js');
+    expect(results[0]!.reason).toBe('cannot load the pause impl runner: Cannot find module src/systems/pause/impl-layer.js');
     expect(results[1]!.reason).toBe('the replication impl runner reported no result for R1');
     // The unloadable runner counts as unavailable, the others are not: the layer still runs.
     expect(await layer.unavailable()).toBeNull();

@@ -1,16 +1,16 @@
 // The model layer over every system: fencing on its compiled explorer, pause and replication through the seam.
 import { describe, expect, it } from 'vitest';
-import { loadManifest, mutantsFor, type MutantEntry } from '../../src/mutants/manifest.js';
+import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
 import { runModelLayer } from '../../src/mutants/layers/model.js';
 import { runSeamModelMutant, runSeamModelMutants } from '../../src/mutants/layers/model-seam.js';
-import { readSystemEvidence } from '../../src/systems/evidence.js';
-import { exploreSystem } from '../../src/systems/explore.js';
-import { SYSTEMS } from '../../src/systems/registry.js';
+import { readSystemEvidence } from '../../src/seam/evidence.js';
+import { exploreSystem } from '../../src/seam/explore.js';
+import { SYSTEMS } from '../../src/registry/systems.js';
 
 const manifest = loadManifest();
 const byId = (id: string): MutantEntry => manifest.mutants.find((m) => m.id === id)!;
-const seamEntries = [...mutantsFor(manifest, 'model', 'pause'), ...mutantsFor(manifest, 'model', 'replication')];
-const sys = await SYSTEMS.replication!();
+const seamEntries = [...mutantsFor(manifest, 'model', 'pause'), ...mutantsFor(manifest, 'model', 'failover')];
+const sys = await SYSTEMS.failover!();
 const base = exploreSystem(sys);
 const r1 = byId('R1');
 const withPatch = (entry: MutantEntry, patch: string, fields: Partial<MutantEntry> = {}): MutantEntry => ({ ...entry, ...fields, layers: { model: { patch: `test/mutants/fixtures/${patch}` } } });
@@ -81,7 +81,7 @@ describe('the model layer on the seam (pause, replication)', () => {
     });
 
     it('a system without a model layer on the seam: every entry of it invalid, the others run', async () => {
-      const results = await runSeamModelMutants([byId('P5'), r1], {}, { replication: SYSTEMS.replication! });
+      const results = await runSeamModelMutants([byId('P5'), r1], {}, { failover: SYSTEMS.failover! });
       expect(results.map((r) => [r.id, r.verdict])).toEqual([['P5', 'invalid'], ['R1', 'killed']]);
       expect(results[0]!.reason).toMatch(/no model layer for system pause/);
     });

@@ -1,4 +1,4 @@
-// The pause snapshot's model-driven run (src/pause/drive/) on a real standalone Valkey and a real
+// The pause snapshot's model-driven run (src/systems/pause/drive/) on a real standalone Valkey and a real
 // 3-shard cluster: the unpatched code passes the default walks — no invariant broken on the real
 // system, no conformance failure — with every fault kind exercised in at least two walks, and the
 // twin coverage reported. FailSetPaused is done both ways (failed-write: EXEC aborted; killed-write:
@@ -7,9 +7,9 @@
 // conformance failure (the twin predicted the caller's snapshot). A driver that unpauses before it
 // kills lets the blocked write commit: the drive reports it (the write the twin says failed committed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PauseReplica, type PausePatch } from '../../src/pause/index.js';
-import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, runPauseDrive, type DriveWorld } from '../../src/pause/drive/index.js';
-import type { KillOrder } from '../../src/pause/drive/killed-write.js';
+import { PauseReplica, type PausePatch } from '../../src/systems/pause/index.js';
+import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, runPauseDrive, type DriveWorld } from '../../src/systems/pause/drive/index.js';
+import type { KillOrder } from '../../src/systems/pause/drive/killed-write.js';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 
 /** The broken driver: the write runs once the node is unpaused, the kill comes too late. */

@@ -1,11 +1,11 @@
 // P1–P6 at the implementation layer, through the pause impl runner: each patch of
-// mutants/impl/pause/ runs the model-driven walks on a real Valkey (after the unpatched code passed
+// mutants/pause/impl/ runs the model-driven walks on a real Valkey (after the unpatched code passed
 // the same walks) and must be killed by its manifest entry's expected invariant, read on the real
 // system by the ordinary checkers.
 import { describe, expect, it } from 'vitest';
-import { loadManifest, mutantsFor, type MutantEntry } from '../../src/mutants/manifest.js';
-import { implRunner } from '../../src/pause/impl-layer.js';
-import { REAL_INVARIANTS } from '../../src/pause/drive/index.js';
+import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
+import { implRunner } from '../../src/systems/pause/impl-layer.js';
+import { REAL_INVARIANTS } from '../../src/systems/pause/drive/index.js';
 
 const EXPECTED: Readonly<Record<string, string>> = {
   P1: 'Inv_NoRevert', P2: 'Inv_OnlyCommitted', P3: 'Inv_ReconcileFresh', P4: 'Inv_FailClosed', P5: 'Inv_ReadyAfterSnapshot', P6: 'Inv_NoMissedEvent',
@@ -17,7 +17,7 @@ function entries(): MutantEntry[] {
   if (listed.length === 6) return listed;
   return Object.entries(EXPECTED).map(([id, expectedInvariant]) => ({
     id, system: 'pause', target: id, kind: 'guard', description: id, realBug: id, expectedInvariant,
-    layers: { impl: { patch: `mutants/impl/pause/${id}.ts` } },
+    layers: { impl: { patch: `mutants/pause/impl/${id}.ts` } },
   }));
 }
 

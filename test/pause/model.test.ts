@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PAUSE_MUTATION_POINTS, pauseAnswer, pauseMachineFor, type PauseModelEvent, type PauseOverrides } from '../../models/pause/index.js';
-import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
-import { importModelPatch, mutatedSystem } from '../../src/mutants/model-patch.js';
-import { initialPauseState, PAUSE_BASE_BOUNDS, pauseKey, type PauseModelState } from '../../src/pause/model-state.js';
-import { pauseSystem } from '../../src/pause/system.js';
-import { readSystemEvidence } from '../../src/systems/evidence.js';
-import { exploreSystem } from '../../src/systems/explore.js';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
+import { importModelPatch, mutatedSystem } from '../../src/seam/model-patch.js';
+import { initialPauseState, PAUSE_BASE_BOUNDS, pauseKey, type PauseModelState } from '../../src/systems/pause/model-state.js';
+import { pauseSystem } from '../../src/systems/pause/system.js';
+import { readSystemEvidence } from '../../src/seam/evidence.js';
+import { exploreSystem } from '../../src/seam/explore.js';
 
 const sys = pauseSystem();
-// P1–P6 are the manifest's (mutants/manifest.json); each model patch is mutants/model/pause/<id>.ts.
+// P1–P6 are the manifest's (mutants/manifest.json); each model patch is mutants/pause/model/<id>.ts.
 const PAUSE_MUTANTS = mutantsFor(loadManifest(), 'model', 'pause');
 const init = initialPauseState(PAUSE_BASE_BOUNDS);
 const after = (s: PauseModelState, label: string, system = sys): PauseModelState[] =>
@@ -93,7 +93,7 @@ describe('the pause twin (models/pause) at the base bounds', () => {
     expect(PAUSE_MUTANTS.map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
     expect(PAUSE_MUTANTS.map((m) => m.target)).toEqual([...PAUSE_MUTATION_POINTS]);
     for (const m of PAUSE_MUTANTS) {
-      expect(m.layers.model?.patch).toBe(`mutants/model/pause/${m.id}.ts`);
+      expect(m.layers.model?.patch).toBe(`mutants/pause/model/${m.id}.ts`);
       const o = (await importModelPatch(m, sys.overridable)) as PauseOverrides;
       expect(Object.keys(o.guards ?? {})).toEqual([m.target]);
     }

@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { pauseSystem, pauseStateFromTlc } from '../../src/pause/system.js';
-import { dumpToSystemKeys, readSystemEvidence } from '../../src/systems/evidence.js';
-import { exploreSystem } from '../../src/systems/explore.js';
-import { compareStateSets, readCanonicalStateList } from '../../src/systems/parity.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { pauseSystem, pauseStateFromTlc } from '../../src/systems/pause/system.js';
+import { dumpToSystemKeys, readSystemEvidence } from '../../src/seam/evidence.js';
+import { exploreSystem } from '../../src/seam/explore.js';
+import { compareStateSets, readCanonicalStateList } from '../../src/seam/parity.js';
 import { TlcOutputError } from '../../src/tlc/errors.js';
 import { locateTlc } from '../../src/tlc/locate.js';
 import { runTlc } from '../../src/tlc/run.js';
-import { parseTlaState } from '../../src/tlc/tla-value.js';
+import { parseTlaState } from '../../src/core/tla-value.js';
 
 const sys = pauseSystem();
 

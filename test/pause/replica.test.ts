@@ -2,7 +2,7 @@
 // 3-shard cluster. Every check reads the replicas' answers and Valkey's keys, never the test's own notes.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PauseReplica, pauseKeys, setPaused, type Delivery, type PauseKeys, type PauseReplicaOptions, type PauseState } from '../../src/pause/index.js';
+import { PauseReplica, pauseKeys, setPaused, type Delivery, type PauseKeys, type PauseReplicaOptions, type PauseState } from '../../src/systems/pause/index.js';
 import { createClient, startTopology, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 
 const RECONCILE_NEVER = 3_600_000;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { traceAnchor } from '../../src/report/view.js';
 import { writeVerifyReports } from '../../src/report/write.js';
 import { CONFORM_M1_TRACE_PATH, FULL_TRACE_COUNT, fixtureReport, fixtureRoot, fullReport, M1_TRACE_PATH } from './fixtures.js';

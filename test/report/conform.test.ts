@@ -15,7 +15,7 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import type { VerifyReport } from '../../src/report/verify-doc.js';
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';
-import type { FencingTrace, TraceStep } from '../../src/trace/format.js';
+import type { FencingTrace, TraceStep } from '../../src/core/trace-format.js';
 import { traceMermaid } from '../../src/trace/mermaid.js';
 import { traceSvg } from '../../src/trace/svg.js';
 import { CONFORM_M1_TRACE_PATH, conformOutcome, conformStdout, conformTraceText, fixtureReport, fixtureRoot } from './fixtures.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { changeLine, diffReports } from '../../src/report/diff.js';
 import { readVerifyDocument } from '../../src/report/read-doc.js';
 import type { MatrixRow, VerifyReport } from '../../src/report/verify-doc.js';

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadManifest } from '../../src/mutants/manifest.js';
-import type { MutantResult } from '../../src/mutants/verdict.js';
+import { loadManifest } from '../../src/core/manifest.js';
+import type { MutantResult } from '../../src/core/verdict.js';
 import { conformSummary } from '../../src/report/conform-summary.js';
 import { mutationMatrix } from '../../src/report/matrix.js';
-import { stageReport, type StageReport } from '../../src/report/stage.js';
+import { stageReport, type StageReport } from '../../src/core/stage-report.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../../src/report/verify-doc.js';
 import { interpretStage } from '../../src/verify/interpret.js';
@@ -111,7 +111,7 @@ export function fixtureOutcomes(): StageOutcome[] {
       }),
     ),
     outcome('mutants:model', stageReport({ stage: 'mutants:model', status: 'failed', reason: '15/16 mutants killed; not killed: M3 survived', startedAt: at, durationMs: 5200, summary: '15/16 mutants killed', counts: { mutants: 16, killed: 15 }, mutants: modelResults, traces: [M1_TRACE_PATH] })),
-    outcome('parity', stageReport({ stage: 'parity', status: 'passed', startedAt: at, durationMs: 2100, summary: 'machine states = TLC states (3637)', counts: { machine: 3637, tlc: 3637, onlyMachine: 0, onlyTlc: 0 }, details: { actions: [{ action: 'AcquireB', event: 'AcquireB', script: 'src/fencing/lua/B/acquire.lua' }] } })),
+    outcome('parity', stageReport({ stage: 'parity', status: 'passed', startedAt: at, durationMs: 2100, summary: 'machine states = TLC states (3637)', counts: { machine: 3637, tlc: 3637, onlyMachine: 0, onlyTlc: 0 }, details: { actions: [{ action: 'AcquireB', event: 'AcquireB', script: 'src/systems/fencing/lua/B/acquire.lua' }] } })),
     outcome('limiter', stageReport({ stage: 'limiter', status: 'passed', startedAt: at, durationMs: 9100, summary: '1000 cases, every row exercised', details: { table: [{ first: 'deny', second: 'any', result: 'deny first', cases: 311 }, { first: 'allow', second: 'deny', result: 'deny second', cases: 240 }, { first: 'allow', second: 'allow', result: 'allow', cases: 449 }] } })),
     outcome('props', stageReport({ stage: 'props', status: 'passed', startedAt: at, durationMs: 1, summary: '' }), {
       status: 'error',
@@ -175,7 +175,7 @@ export function fullReport(): { report: VerifyReport; root: string } {
   const manifest = loadManifest();
   const root = mkdtempSync(join(tmpdir(), 'fencecheck-report-full-'));
   mkdirSync(join(root, 'reports/traces'), { recursive: true });
-  mkdirSync(join(root, 'evidence/tlc'), { recursive: true });
+  mkdirSync(join(root, 'evidence/tlc/fencing'), { recursive: true });
   const results = (layer: MutantResult['layer'], dir: string): MutantResult[] =>
     manifest.mutants
       .filter((m) => m.layers[layer])
@@ -190,7 +190,7 @@ export function fullReport(): { report: VerifyReport; root: string } {
   const tlcReason = 'no tla2tools.jar (set TLA2TOOLS_JAR)';
   const outcomes: StageOutcome[] = [
     outcome('tlc', stageReport({ stage: 'tlc', status: 'not-run', reason: tlcReason, startedAt: at, durationMs: 310, summary: `not run: ${tlcReason}` }), { allowedNotRun: true }),
-    stage('evidence', results('tla', 'evidence/tlc')),
+    stage('evidence', results('tla', 'evidence/tlc/fencing')),
     stage('mutants:model', results('model', 'reports/traces')),
     stage('mutants:impl', results('impl', 'reports/traces')),
     stage('mutants:limiter', results('limiter', 'reports/traces')),

@@ -1,8 +1,8 @@
 // The G2 matrix in the verify reports: read from the g2 stage's StageReport (the real g2Report of
-// src/g2/report.ts), one JUnit case per row, one HTML/Markdown table; a red or unrun row shows.
+// src/systems/fencing/cluster-matrix/report.ts), one JUnit case per row, one HTML/Markdown table; a red or unrun row shows.
 import { describe, expect, it } from 'vitest';
-import { g2Report } from '../../src/g2/report.js';
-import type { RowResult } from '../../src/g2/types.js';
+import { g2Report } from '../../src/systems/fencing/cluster-matrix/report.js';
+import type { RowResult } from '../../src/systems/fencing/cluster-matrix/types.js';
 import { junitXml } from '../../src/report/junit.js';
 import { g2Summary } from '../../src/report/g2-summary.js';
 import { renderMarkdown } from '../../src/report/markdown.js';

@@ -4,7 +4,7 @@
  * that moved the system.
  */
 import { describe, expect, it } from 'vitest';
-import type { FencingTrace, TraceStep } from '../../src/trace/format.js';
+import type { FencingTrace, TraceStep } from '../../src/core/trace-format.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { traceMermaid } from '../../src/trace/mermaid.js';

@@ -6,7 +6,7 @@ import { junitXml } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { limiterBlocks } from '../../src/report/limiter-view.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
-import { stageReport } from '../../src/report/stage.js';
+import { stageReport } from '../../src/core/stage-report.js';
 import { mutationScore } from '../../src/report/score.js';
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';

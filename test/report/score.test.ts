@@ -5,9 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { formatMutantTable, formatMutationScore, mutantScore } from '../../src/mutants/report-table.js';
-import type { MutantResult } from '../../src/mutants/verdict.js';
+import type { MutantResult } from '../../src/core/verdict.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { mutationScore, scoreOf, scoreText } from '../../src/report/score.js';

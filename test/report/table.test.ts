@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { renderTable, terminalWidth, wrap } from '../../src/report/table.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { renderTable, terminalWidth, wrap } from '../../src/core/table.js';
 
 const header = ['mutant', 'verdict', 'why'];
 const rows = [

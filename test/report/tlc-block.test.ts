@@ -12,18 +12,18 @@ import { tlcSummary } from '../../src/report/tlc-summary.js';
 import { buildView } from '../../src/report/view.js';
 import { fixtureReport, fixtureRoot } from './fixtures.js';
 
-const COMMAND = 'java -XX:+UseParallelGC -cp tla2tools.jar tlc2.TLC -tool -deadlock -workers 1 -metadir <tmp> -dump dot,actionlabels <tmp>/states.dot -config tla/RedisClusterFencingMigration.cfg tla/RedisClusterFencingMigration.tla';
+const COMMAND = 'java -XX:+UseParallelGC -cp tla2tools.jar tlc2.TLC -tool -deadlock -workers 1 -metadir <tmp> -dump dot,actionlabels <tmp>/states.dot -config tla/fencing/RedisClusterFencingMigration.cfg tla/fencing/RedisClusterFencingMigration.tla';
 const RECORD = {
   specSha256: '93'.repeat(32),
-  config: 'tla/RedisClusterFencingMigration.cfg',
+  config: 'tla/fencing/RedisClusterFencingMigration.cfg',
   configSha256: 'dc'.repeat(32),
   tlcVersion: 'TLC2 Version 2026.12.01',
   command: COMMAND,
   generated: 15637,
   distinct: 4117,
   depth: 28,
-  states: { file: 'evidence/tlc/base.states.txt', sha256: 'c9'.repeat(32), count: 4117 },
-  edges: { file: 'evidence/tlc/base.edges.txt', sha256: '2b'.repeat(32), count: 15636, selfLoops: 1260 },
+  states: { file: 'evidence/tlc/fencing/base.states.txt', sha256: 'c9'.repeat(32), count: 4117 },
+  edges: { file: 'evidence/tlc/fencing/base.edges.txt', sha256: '2b'.repeat(32), count: 15636, selfLoops: 1260 },
 };
 
 describe('TLC flags', () => {
@@ -32,7 +32,7 @@ describe('TLC flags', () => {
       deadlockChecking: false,
       workers: '1',
       dump: 'dot,actionlabels <tmp>/states.dot',
-      flags: ['-tool', '-deadlock', '-workers 1', '-metadir <tmp>', '-dump dot,actionlabels <tmp>/states.dot', '-config tla/RedisClusterFencingMigration.cfg'],
+      flags: ['-tool', '-deadlock', '-workers 1', '-metadir <tmp>', '-dump dot,actionlabels <tmp>/states.dot', '-config tla/fencing/RedisClusterFencingMigration.cfg'],
       jvm: ['-XX:+UseParallelGC'],
     });
     expect(tlcFlags('java -cp x.jar tlc2.TLC -dump <tmp>/s.dump Spec.tla')).toEqual({ deadlockChecking: true, dump: '<tmp>/s.dump', flags: ['-dump <tmp>/s.dump'] });
@@ -47,8 +47,8 @@ describe('TLC flags', () => {
 
 describe('TLC block', () => {
   const root = fixtureRoot();
-  mkdirSync(join(root, 'evidence/tlc'), { recursive: true });
-  writeFileSync(join(root, 'evidence/tlc/base.json'), JSON.stringify(RECORD));
+  mkdirSync(join(root, 'evidence/tlc/fencing'), { recursive: true });
+  writeFileSync(join(root, 'evidence/tlc/fencing/base.json'), JSON.stringify(RECORD));
   // The evidence stage's counts carry `edges` as a number: the record's edges block must still be found.
   const base = fixtureReport();
   const outcomes = base.stages.map((o) => (o.stage === 'evidence' && o.report ? { ...o, report: { ...o.report, details: undefined, counts: { edges: 15636, generated: 15637 } } } : o));
@@ -70,8 +70,8 @@ describe('TLC block', () => {
     const html = renderHtml(view);
     const section = html.slice(html.indexOf('<section id="tlc">'), html.indexOf('</section>', html.indexOf('<section id="tlc">')));
     expect(section).toContain(`<tr><th>config SHA-256</th><td>${RECORD.configSha256}</td></tr>`);
-    expect(section).toContain(`<tr><th>state dump SHA-256</th><td>${RECORD.states.sha256} (4117 states, evidence/tlc/base.states.txt)</td></tr>`);
-    expect(section).toContain(`<tr><th>edge list SHA-256</th><td>${RECORD.edges.sha256} (15636 labelled edges, evidence/tlc/base.edges.txt)</td></tr>`);
+    expect(section).toContain(`<tr><th>state dump SHA-256</th><td>${RECORD.states.sha256} (4117 states, evidence/tlc/fencing/base.states.txt)</td></tr>`);
+    expect(section).toContain(`<tr><th>edge list SHA-256</th><td>${RECORD.edges.sha256} (15636 labelled edges, evidence/tlc/fencing/base.edges.txt)</td></tr>`);
     expect(section).toContain('<tr><th>deadlock checking</th><td>off (-deadlock): a state with no successor is not reported</td></tr>');
     expect(section).toContain('<tr><th>workers</th><td>1 (-workers 1)</td></tr>');
     expect(section).toContain(`<pre>${COMMAND.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</pre>`);

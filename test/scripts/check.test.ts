@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDeclaredKeys, loadLuaScript, luaScript, ScriptCheckError } from '../../src/scripts/index.js';
+import { checkDeclaredKeys, loadLuaScript, luaScript, ScriptCheckError } from '../../src/valkey/scripts/index.js';
 
 const lines = (src: string) => checkDeclaredKeys(src).map((f) => f.line);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyError } from 'ioredis';
 import { createClient, OutcomeUnknownError, startTopology, type Topology } from '../../src/valkey/index.js';
-import { evalScript, isServerReply, luaScript } from '../../src/scripts/index.js';
+import { evalScript, isServerReply, luaScript } from '../../src/valkey/scripts/index.js';
 
 const incr = luaScript('incr', "return redis.call('INCR', KEYS[1])");
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { nodeClient, startTopology, type Topology } from '../../src/valkey/index.js';
-import { hashTag, keySlot } from '../../src/slots/index.js';
+import { hashTag, keySlot } from '../../src/valkey/slots.js';
 
 // Keys built from brace-heavy pieces: empty tags, nested and unbalanced braces, UTF-8.
 const piece = fc.constantFrom('{', '}', '{}', '}{', '{{', '}}', 'a', 'b', ':', 'c1:s1', 'é', '€', '😀', ' ', '');

@@ -4,9 +4,9 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { checkSystem, systemMutants } from '../../src/systems/check.js';
-import { SYSTEMS, type AnySystem } from '../../src/systems/registry.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { checkSystem, systemMutants } from '../../src/seam/check.js';
+import { SYSTEMS, type AnySystem } from '../../src/registry/systems.js';
 
 const temp: string[] = [];
 afterAll(() => temp.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -40,19 +40,19 @@ describe('checkSystem', () => {
 
   it('a state list with one state dropped (hash forged too): parity fails', async () => {
     const root = copyRoot();
-    const file = join(root, 'evidence/tlc/replication/base.states.txt');
+    const file = join(root, 'evidence/tlc/failover/base.states.txt');
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     writeFileSync(file, `${lines.slice(1).join('\n')}\n`);
-    const evFile = join(root, 'evidence/tlc/replication/base.json');
+    const evFile = join(root, 'evidence/tlc/failover/base.json');
     const ev = JSON.parse(readFileSync(evFile, 'utf8')) as { states: { sha256: string } };
     ev.states.sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
     writeFileSync(evFile, JSON.stringify(ev));
-    const c = await checkSystem(await SYSTEMS.replication!(), root);
+    const c = await checkSystem(await SYSTEMS.failover!(), root);
     expect(c.rows.find((r) => r.check === 'parity with TLC')?.status).toBe('failed');
   });
 
   it('a mutant whose override changes nothing survives: failed, never killed', async () => {
-    const base = await SYSTEMS.replication!();
+    const base = await SYSTEMS.failover!();
     const inert: AnySystem = { ...base, withOverrides: () => base };
     const c = await checkSystem(inert);
     expect(c.rows.filter((r) => r.check.startsWith('mutant')).map((r) => [r.check, r.status])).toEqual([['mutant R1 (Acquire_WaitReplica) → Inv_Monotonic', 'failed']]);
@@ -61,30 +61,30 @@ describe('checkSystem', () => {
 
   it('takes the mutants from the manifest: P1–P6 for pause, R1 for replication', async () => {
     expect(systemMutants('pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
-    expect(systemMutants('replication').map((m) => m.id)).toEqual(['R1']);
+    expect(systemMutants('failover').map((m) => m.id)).toEqual(['R1']);
   });
 
   it('a mutant without its TLC evidence is killed, but the comparison with TLC is not run', async () => {
     const root = copyRoot();
-    rmSync(join(root, 'evidence/tlc/replication/R1.json'));
-    const c = await checkSystem(await SYSTEMS.replication!(), root);
-    expect(c.rows.find((r) => r.check.startsWith('mutant R1'))).toMatchObject({ status: 'not-run', detail: 'killed after 4 states (no fresh TLC evidence to compare: no evidence evidence/tlc/replication/R1.json)' });
+    rmSync(join(root, 'evidence/tlc/failover/R1.json'));
+    const c = await checkSystem(await SYSTEMS.failover!(), root);
+    expect(c.rows.find((r) => r.check.startsWith('mutant R1'))).toMatchObject({ status: 'not-run', detail: 'killed after 4 states (no fresh TLC evidence to compare: no evidence evidence/tlc/failover/R1.json)' });
     expect(c.rows.filter((r) => r.status !== 'passed')).toHaveLength(1);
     expect(c.status).toBe('not-run');
   });
 
   it('TLC evidence of another trace length: the mutant row fails', async () => {
     const root = copyRoot();
-    const file = join(root, 'evidence/tlc/replication/R1.json');
+    const file = join(root, 'evidence/tlc/failover/R1.json');
     writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), traceLength: 5 }));
-    const c = await checkSystem(await SYSTEMS.replication!(), root);
+    const c = await checkSystem(await SYSTEMS.failover!(), root);
     expect(c.rows.find((r) => r.check.startsWith('mutant R1'))).toMatchObject({ status: 'failed', detail: "killed after 4 states, TLC's trace has 5" });
   });
 
   it('a manifest patch that names a guard the machine lacks is a failed row, not a kill', async () => {
-    const [r1] = systemMutants('replication');
+    const [r1] = systemMutants('failover');
     const bad = { ...r1!, layers: { model: { patch: 'test/mutants/fixtures/pause-unknown-guard.ts' } } };
-    const c = await checkSystem(await SYSTEMS.replication!(), projectRoot, [bad]);
+    const c = await checkSystem(await SYSTEMS.failover!(), projectRoot, [bad]);
     expect(c.rows.at(-1)).toMatchObject({ status: 'failed', detail: expect.stringMatching(/invalid patch: .*the machine has no guard named Deliver_VersionChek/) });
   });
 });

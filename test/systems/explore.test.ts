@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cfgInvariants, readSystemEvidence, systemEvidencePath, type SystemEvidence } from '../../src/systems/evidence.js';
-import { exploreSystem, shortestSystemCounterexample, SystemExplorationLimitError } from '../../src/systems/explore.js';
-import { compareStateSets } from '../../src/systems/parity.js';
-import type { ModelSystem } from '../../src/systems/system.js';
-import { sha256Text } from '../../src/tlc/config.js';
+import { cfgInvariants, readSystemEvidence, systemEvidencePath, type SystemEvidence } from '../../src/seam/evidence.js';
+import { exploreSystem, shortestSystemCounterexample, SystemExplorationLimitError } from '../../src/seam/explore.js';
+import { compareStateSets } from '../../src/seam/parity.js';
+import type { ModelSystem } from '../../src/seam/system.js';
+import { sha256Text } from '../../src/systems/fencing/tlc/config.js';
 import { TlcOutputError } from '../../src/tlc/errors.js';
 
 /** A toy system: x in 0..3, Inc (x < 3), Reset (always, a self-loop at 0), Double (x <= 1). */
@@ -86,7 +86,7 @@ describe('system evidence', () => {
         config: 'Toy.cfg', configSha256: sha256Text('INVARIANT Small'), tlcVersion: 'x', bounds: {}, invariants: ['Small'],
         command: 'java', outcome: 'ok', wallMs: 1, recordedAt: 'now',
       };
-      mkdirSync(join(root, 'evidence/tlc/toy'), { recursive: true });
+      mkdirSync(join(root, 'evidence/tlc/fencing/toy'), { recursive: true });
       writeFileSync(join(root, systemEvidencePath('toy', 'base')), JSON.stringify(ev));
       expect(readSystemEvidence('toy', 'base', root).freshness).toEqual({ fresh: true });
       writeFileSync(join(root, 'Toy.tla'), 'spec v2');

@@ -1,23 +1,23 @@
 // Fencing on the layers' seam (issue 11): the generic exploration of fencingSystem() gives exactly the
-// figures of fencing's compiled fast path (src/model/) and of TLC's committed evidence (evidence/tlc/).
+// figures of fencing's compiled fast path (src/systems/fencing/model/) and of TLC's committed evidence (evidence/tlc/fencing/).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nextState, type FencingEvent } from '../../models/fencing/index.js';
-import { readFencingSystemEvidence } from '../../src/fencing/seam-evidence.js';
-import { DEFAULT_BOUNDS, canonicalKey, type FencingState } from '../../src/fencing/state.js';
-import { fencingSystem } from '../../src/fencing/system.js';
-import { explore, shortestCounterexample } from '../../src/model/explore.js';
+import { readFencingSystemEvidence } from '../../src/systems/fencing/seam-evidence.js';
+import { DEFAULT_BOUNDS, canonicalKey, type FencingState } from '../../src/systems/fencing/state.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
+import { explore, shortestCounterexample } from '../../src/systems/fencing/model/explore.js';
 import { loadModelPatch, runModelMutant } from '../../src/mutants/layers/model.js';
-import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
-import { mutatedSystem } from '../../src/mutants/model-patch.js';
-import { renderTable } from '../../src/report/table.js';
-import { exploreSystem, shortestSystemCounterexample } from '../../src/systems/explore.js';
-import { compareStateSets, readCanonicalStateList } from '../../src/systems/parity.js';
-import { checkSystem } from '../../src/systems/check.js';
-import { SYSTEMS } from '../../src/systems/registry.js';
-import type { InvariantName } from '../../src/fencing/invariants.js';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
+import { mutatedSystem } from '../../src/seam/model-patch.js';
+import { renderTable } from '../../src/core/table.js';
+import { exploreSystem, shortestSystemCounterexample } from '../../src/seam/explore.js';
+import { compareStateSets, readCanonicalStateList } from '../../src/seam/parity.js';
+import { checkSystem } from '../../src/seam/check.js';
+import { SYSTEMS } from '../../src/registry/systems.js';
+import type { InvariantName } from '../../src/systems/fencing/invariants.js';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-fencing-seam-'));
 const timings: string[][] = [];

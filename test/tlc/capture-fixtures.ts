@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { locateTlc } from '../../src/tlc/locate.js';
 import { CAPTURE_INDEX, CAPTURES, fixturePath, readCaptureIndex, runCapture, type CaptureRecord } from './captures.js';
 

@@ -6,13 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { sha256File } from '../../src/tlc/config.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { sha256File } from '../../src/systems/fencing/tlc/config.js';
 import { reconcileExit } from '../../src/tlc/exit-status.js';
-import { formatTlaValue, parseTlaValue } from '../../src/tlc/tla-value.js';
+import { formatTlaValue, parseTlaValue } from '../../src/core/tla-value.js';
 import { toTlaTrace } from '../../src/tlc/to-itf.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
-import { toFencingTrace } from '../../src/tlc/trace.js';
+import { toFencingTrace } from '../../src/systems/fencing/tlc/trace.js';
 import { fixturePath, readCaptureIndex } from './captures.js';
 
 const out = (name: string) => readFileSync(fixturePath(`${name}.out`), 'utf8');

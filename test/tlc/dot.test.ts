@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalKey, initialState, type FencingBounds } from '../../src/fencing/state.js';
-import { explore } from '../../src/model/explore.js';
-import { compareEdgeSets, compareStateSets } from '../../src/model/parity.js';
+import { canonicalKey, initialState, type FencingBounds } from '../../src/systems/fencing/state.js';
+import { explore } from '../../src/systems/fencing/model/explore.js';
+import { compareEdgeSets, compareStateSets } from '../../src/systems/fencing/model/parity.js';
 import { parseDotAttributes, parseDotStateGraph } from '../../src/tlc/dot.js';
-import { canonicalEdgesSha256, dotToFencingGraph, edgesToIndexedText, indexedTextToEdges, isSelfLoop, splitEdgeLine } from '../../src/tlc/edges.js';
+import { canonicalEdgesSha256, dotToFencingGraph, edgesToIndexedText, indexedTextToEdges, isSelfLoop, splitEdgeLine } from '../../src/systems/fencing/tlc/edges.js';
 import { TlcOutputError } from '../../src/tlc/errors.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
 

@@ -3,15 +3,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Pod } from '../../src/fencing/state.js';
-import { projectRoot } from '../../src/project-root.js';
-import { parseCanonicalKey } from '../../src/tlc/canonical.js';
-import { sha256Text } from '../../src/tlc/config.js';
-import { POD_ACTIONS, podOfStep, splitEdgeLine } from '../../src/tlc/edges.js';
+import type { Pod } from '../../src/systems/fencing/state.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { parseCanonicalKey } from '../../src/systems/fencing/tlc/canonical.js';
+import { sha256Text } from '../../src/systems/fencing/tlc/config.js';
+import { POD_ACTIONS, podOfStep, splitEdgeLine } from '../../src/systems/fencing/tlc/edges.js';
 import { evidenceDifferences } from '../../src/tlc/evidence-compare.js';
-import { evidenceStatus, readBaseEdges, readBaseStateDump, type RunEvidence } from '../../src/tlc/evidence.js';
+import { evidenceStatus, readBaseEdges, readBaseStateDump, type RunEvidence } from '../../src/systems/fencing/tlc/evidence.js';
 
-// Java-free: the committed labelled state graph (evidence/tlc/base.edges.txt) and its staleness checks.
+// Java-free: the committed labelled state graph (evidence/tlc/fencing/base.edges.txt) and its staleness checks.
 const temps: string[] = [];
 afterEach(() => {
   for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
@@ -32,7 +32,7 @@ describe.skipIf(!evidence.ok)(`committed labelled edges${evidence.ok ? '' : ` (s
     const g = readBaseEdges();
     const d = readBaseStateDump();
     expect(g.edges).toHaveLength(15636);
-    expect(g.evidence).toMatchObject({ file: 'evidence/tlc/base.edges.txt', count: 15636, selfLoops: 1260, dotEdges: 15636, initialStates: 1, podParameter: 'label+state-change' });
+    expect(g.evidence).toMatchObject({ file: 'evidence/tlc/fencing/base.edges.txt', count: 15636, selfLoops: 1260, dotEdges: 15636, initialStates: 1, podParameter: 'label+state-change' });
     expect(d.generated).toBe(g.evidence.initialStates + g.evidence.dotEdges);
     expect(statSync(join(projectRoot, g.evidence.file)).size).toBeLessThan(1_000_000);
     // Every state has an outgoing edge or is terminal; every edge stays inside the state list.
@@ -66,7 +66,7 @@ describe.skipIf(!evidence.ok)(`committed labelled edges${evidence.ok ? '' : ` (s
 
   it('is stale when one edge is dropped from base.edges.txt (file hash)', () => {
     const dir = copyTree();
-    const p = join(dir, 'evidence/tlc/base.edges.txt');
+    const p = join(dir, 'evidence/tlc/fencing/base.edges.txt');
     const lines = readFileSync(p, 'utf8').split('\n');
     writeFileSync(p, [...lines.slice(0, 100), ...lines.slice(101)].join('\n'));
     expect(evidenceStatus(dir)).toEqual({ ok: false, reason: expect.stringMatching(/base\.edges\.txt does not match the hash/) });
@@ -75,8 +75,8 @@ describe.skipIf(!evidence.ok)(`committed labelled edges${evidence.ok ? '' : ` (s
 
   it('is stale when an edge is dropped and the file hash forged, then when the count is forged too', () => {
     const dir = copyTree();
-    const p = join(dir, 'evidence/tlc/base.edges.txt');
-    const meta = join(dir, 'evidence/tlc/base.json');
+    const p = join(dir, 'evidence/tlc/fencing/base.edges.txt');
+    const meta = join(dir, 'evidence/tlc/fencing/base.json');
     const lines = readFileSync(p, 'utf8').split('\n');
     const text = [...lines.slice(0, 100), ...lines.slice(101)].join('\n');
     writeFileSync(p, text);
@@ -91,18 +91,18 @@ describe.skipIf(!evidence.ok)(`committed labelled edges${evidence.ok ? '' : ` (s
 
   it('is stale when base.json names no edge list, or the file is missing', () => {
     const dir = copyTree();
-    const meta = join(dir, 'evidence/tlc/base.json');
+    const meta = join(dir, 'evidence/tlc/fencing/base.json');
     const base = JSON.parse(readFileSync(meta, 'utf8')) as Record<string, unknown>;
     const { edges: _edges, ...noEdges } = base;
     writeFileSync(meta, JSON.stringify(noEdges));
     expect(evidenceStatus(dir)).toEqual({ ok: false, reason: expect.stringMatching(/names no labelled edge list/) });
     writeFileSync(meta, JSON.stringify(base));
-    rmSync(join(dir, 'evidence/tlc/base.edges.txt'));
+    rmSync(join(dir, 'evidence/tlc/fencing/base.edges.txt'));
     expect(evidenceStatus(dir)).toEqual({ ok: false, reason: expect.stringMatching(/^no TLC evidence \(evidence\/tlc\/base\.edges\.txt is missing\)/) });
   });
 
   it('a live run whose edges differ from the committed ones is reported (fencecheck tlc without --write-evidence)', () => {
-    const committed = JSON.parse(readFileSync(join(projectRoot, 'evidence/tlc/base.json'), 'utf8')) as RunEvidence;
+    const committed = JSON.parse(readFileSync(join(projectRoot, 'evidence/tlc/fencing/base.json'), 'utf8')) as RunEvidence;
     expect(evidenceDifferences(committed, [])).toEqual([]);
     const live: RunEvidence = { ...committed, edges: { ...committed.edges!, count: committed.edges!.count - 1, canonicalSha256: '0'.repeat(64) } };
     expect(evidenceDifferences(live, [])).toEqual(['base edges: evidence 15636, live 15635', 'base labelled edge set differs from base.edges.txt']);

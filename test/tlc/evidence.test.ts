@@ -2,10 +2,10 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { canonicalKey, initialState } from '../../src/fencing/state.js';
-import { evidenceStatus, loadAllEvidence, readBaseStateDump } from '../../src/tlc/evidence.js';
-import { sha256File, SPEC_PATH } from '../../src/tlc/config.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { canonicalKey, initialState } from '../../src/systems/fencing/state.js';
+import { evidenceStatus, loadAllEvidence, readBaseStateDump } from '../../src/systems/fencing/tlc/evidence.js';
+import { sha256File, SPEC_PATH } from '../../src/systems/fencing/tlc/config.js';
 
 // Java-free: these tests only hash files and read JSON.
 const temps: string[] = [];
@@ -53,7 +53,7 @@ describe('committed TLC evidence', () => {
 
   it('reports a changed mutant config as stale, naming it', () => {
     const dir = copyTree();
-    const cfg = join(dir, 'tla/mutants/M7.cfg');
+    const cfg = join(dir, 'tla/fencing/mutants/M7.cfg');
     writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('MaxGen = 4', 'MaxGen = 3'));
     const s = evidenceStatus(dir);
     expect(s).toEqual({ ok: false, reason: expect.stringMatching(/tla\/mutants\/M7\.cfg changed/) });
@@ -62,16 +62,16 @@ describe('committed TLC evidence', () => {
 
   it('reports missing mutant evidence and a tampered state dump', () => {
     const dir = copyTree();
-    unlinkSync(join(dir, 'evidence/tlc/M3.json'));
+    unlinkSync(join(dir, 'evidence/tlc/fencing/M3.json'));
     expect(evidenceStatus(dir)).toEqual({ ok: false, reason: expect.stringMatching(/^no TLC evidence \(evidence\/tlc\/M3\.json is missing\)/) });
     const dir2 = copyTree();
-    appendFileSync(join(dir2, 'evidence/tlc/base.states.txt'), 'version=p1:C;bogus\n');
+    appendFileSync(join(dir2, 'evidence/tlc/fencing/base.states.txt'), 'version=p1:C;bogus\n');
     expect(evidenceStatus(dir2)).toEqual({ ok: false, reason: expect.stringMatching(/base\.states\.txt does not match/) });
   });
 
   it('reports a killed verdict without its trace as incomplete', () => {
     const dir = copyTree();
-    const p = join(dir, 'evidence/tlc/M5.json');
+    const p = join(dir, 'evidence/tlc/fencing/M5.json');
     const e = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
     delete e['trace'];
     writeFileSync(p, JSON.stringify(e));

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { BASE_CONFIG_PATH, readCfg } from '../../src/tlc/config.js';
-import { configWithBounds, formatGrowthTable } from '../../src/tlc/growth.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { BASE_CONFIG_PATH, readCfg } from '../../src/systems/fencing/tlc/config.js';
+import { configWithBounds, formatGrowthTable } from '../../src/systems/fencing/tlc/growth.js';
 
 describe('growth table', () => {
   it('changes only Pods and MaxGen of the base config', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { INVARIANT_NAMES, INVARIANTS, type InvariantName } from '../../src/fencing/invariants.js';
-import { canonicalKey, type FencingState } from '../../src/fencing/state.js';
-import { parseCanonicalKey } from '../../src/tlc/canonical.js';
-import { loadAllEvidence, readBaseStateDump } from '../../src/tlc/evidence.js';
+import { INVARIANT_NAMES, INVARIANTS, type InvariantName } from '../../src/systems/fencing/invariants.js';
+import { canonicalKey, type FencingState } from '../../src/systems/fencing/state.js';
+import { parseCanonicalKey } from '../../src/systems/fencing/tlc/canonical.js';
+import { loadAllEvidence, readBaseStateDump } from '../../src/systems/fencing/tlc/evidence.js';
 
-// TLC evaluated the TLA+ invariants; src/fencing/invariants.ts must give the same answers on the
+// TLC evaluated the TLA+ invariants; src/systems/fencing/invariants.ts must give the same answers on the
 // same states, or the two definitions have drifted apart. Both directions: wherever TLC's verdict on
 // (state, invariant) is known, the TypeScript predicate returns exactly that verdict — true where TLC
 // found the invariant held, false where TLC reported it violated. The expected verdicts come from

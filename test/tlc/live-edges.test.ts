@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { checkBase } from '../../src/tlc/check.js';
-import { dotToFencingGraph } from '../../src/tlc/edges.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { checkBase } from '../../src/systems/fencing/tlc/check.js';
+import { dotToFencingGraph } from '../../src/systems/fencing/tlc/edges.js';
 import { evidenceDifferences } from '../../src/tlc/evidence-compare.js';
-import { readBaseEdges } from '../../src/tlc/evidence.js';
+import { readBaseEdges } from '../../src/systems/fencing/tlc/evidence.js';
 import { locateTlc } from '../../src/tlc/locate.js';
 import { runTlc } from '../../src/tlc/run.js';
 
@@ -14,7 +14,7 @@ const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe(`live TLC state graph${why}`, () => {
-  it.skipIf(!located.ok)(`the base run's labelled edges are evidence/tlc/base.edges.txt${why}`, async () => {
+  it.skipIf(!located.ok)(`the base run's labelled edges are evidence/tlc/fencing/base.edges.txt${why}`, async () => {
     if (!located.ok) return;
     const base = await checkBase({ tools: located.tools, timeoutMs: 300_000 });
     expect(base.evidence.outcome).toBe('ok');
@@ -35,7 +35,7 @@ describe(`live TLC state graph${why}`, () => {
     if (!located.ok) return;
     const fixtures = join(import.meta.dirname, 'fixtures');
     const run = await runTlc({
-      spec: join(projectRoot, 'tla/RedisClusterFencingMigration.tla'),
+      spec: join(projectRoot, 'tla/fencing/RedisClusterFencingMigration.tla'),
       config: join(fixtures, 'specs/TinyGraph.cfg'),
       graph: true,
       tools: located.tools,

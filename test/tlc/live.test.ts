@@ -3,9 +3,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
-import { projectRoot } from '../../src/project-root.js';
-import { checkBase, checkMutant } from '../../src/tlc/check.js';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { checkBase, checkMutant } from '../../src/systems/fencing/tlc/check.js';
 import { evidenceDifferences } from '../../src/tlc/evidence-compare.js';
 import { findJar, findJava, locateTlc, NO_JAR_REASON, NO_JAVA_REASON } from '../../src/tlc/locate.js';
 import { runTlc } from '../../src/tlc/run.js';
@@ -42,7 +42,7 @@ describe('TLC availability', () => {
 });
 
 describe(`live TLC run compared with the committed evidence${why}`, () => {
-  it.skipIf(!located.ok)(`base + M1..M9 reproduce evidence/tlc/${why}`, async () => {
+  it.skipIf(!located.ok)(`base + M1..M9 reproduce evidence/tlc/fencing/${why}`, async () => {
     if (!located.ok) return;
     const opts = { tools: located.tools, timeoutMs: 300_000 };
     const base = await checkBase(opts);
@@ -66,7 +66,7 @@ describe(`live TLC run compared with the committed evidence${why}`, () => {
 
   it.skipIf(!located.ok)(`a run that exceeds its timeout is killed and reported as timeout${why}`, async () => {
     if (!located.ok) return;
-    const run = await runTlc({ spec: join(projectRoot, 'tla/RedisClusterFencingMigration.tla'), config: join(projectRoot, 'tla/RedisClusterFencingMigration.cfg'), tools: located.tools, timeoutMs: 300 });
+    const run = await runTlc({ spec: join(projectRoot, 'tla/fencing/RedisClusterFencingMigration.tla'), config: join(projectRoot, 'tla/fencing/RedisClusterFencingMigration.cfg'), tools: located.tools, timeoutMs: 300 });
     expect(run.kind).toBe('timeout');
   }, 60_000);
 
@@ -76,7 +76,7 @@ describe(`live TLC run compared with the committed evidence${why}`, () => {
     const root = mkdtempSync(join(tmpdir(), 'fencecheck-equiv-'));
     try {
       for (const p of ['tla', 'mutants/manifest.json']) cpSync(join(projectRoot, p), join(root, p), { recursive: true });
-      for (const cfg of ['tla/RedisClusterFencingMigration.cfg', 'tla/mutants/M3.cfg']) {
+      for (const cfg of ['tla/fencing/RedisClusterFencingMigration.cfg', 'tla/fencing/mutants/M3.cfg']) {
         writeFileSync(join(root, cfg), readFileSync(join(root, cfg), 'utf8').replace(/^(\s*MaxGen = )4$/m, (_m, k: string) => `${k}0`));
       }
       const opts = { tools: located.tools, timeoutMs: 120_000, root };

@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INVARIANT_NAMES } from '../../src/fencing/invariants.js';
-import { loadManifest, mutantsFor } from '../../src/mutants/manifest.js';
-import { cfgInvariants } from '../../src/systems/evidence.js';
-import { projectRoot } from '../../src/project-root.js';
-import { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from '../../src/tlc/config.js';
+import { INVARIANT_NAMES } from '../../src/systems/fencing/invariants.js';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
+import { cfgInvariants } from '../../src/seam/evidence.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from '../../src/systems/fencing/tlc/config.js';
 
 /**
  * The fencing spec's configs: every .cfg under tla/, except in a folder that holds a spec of its own
- * (tla/pause/, tla/replication/: another system's module and configs, checked with that system).
+ * (tla/pause/, tla/failover/: another system's module and configs, checked with that system).
  */
 function cfgFiles(dir: string, top = true): string[] {
   const entries = readdirSync(dir);
@@ -67,7 +67,7 @@ describe('TLC configs and the mutant manifest', () => {
 const droppedOf = (text: string): string[] => [...(/Dropped\s*=\s*\{([^}]*)\}/.exec(text)?.[1] ?? '').matchAll(/"(\w+)"/g)].map((x) => x[1]!);
 
 describe('the seam systems\' TLC configs and the manifest', () => {
-  for (const system of ['pause', 'replication'] as const) {
+  for (const system of ['pause', 'failover'] as const) {
     const entries = mutantsFor(manifest, 'tla', system);
     it(`${system}: every manifest config exists, drops exactly its target and checks its expected invariant alone with TypeOK`, () => {
       expect(entries.length).toBeGreaterThan(0);

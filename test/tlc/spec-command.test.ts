@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { locateTlc } from '../../src/tlc/locate.js';
 import { PassThroughError, resolvePassThrough } from '../../src/tlc/pass-through.js';
 import { runCli } from '../verify/run-cli.js';

@@ -10,17 +10,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadManifest, mutantsFor, type MutantEntry } from '../../src/mutants/manifest.js';
-import { projectRoot } from '../../src/project-root.js';
-import { baseSystemEvidence, evidenceMutantResults, mutantSystemEvidence, readSystemEvidence } from '../../src/systems/evidence.js';
-import { SYSTEMS, type AnySystem } from '../../src/systems/registry.js';
-import { sha256Text } from '../../src/tlc/config.js';
+import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { baseSystemEvidence, evidenceMutantResults, mutantSystemEvidence, readSystemEvidence } from '../../src/seam/evidence.js';
+import { SYSTEMS, type AnySystem } from '../../src/registry/systems.js';
+import { sha256Text } from '../../src/systems/fencing/tlc/config.js';
 import { reconcileExit } from '../../src/tlc/exit-status.js';
 import { locateTlc } from '../../src/tlc/locate.js';
-import { judgeMutant } from '../../src/tlc/mutant-judge.js';
+import { judgeMutant } from '../../src/seam/tlc/mutant-judge.js';
 import type { TlcRun } from '../../src/tlc/run.js';
-import { entryVariants } from '../../src/tlc/system-check.js';
-import { systemEvidenceDifferences, systemFreshness } from '../../src/tlc/system-compare.js';
+import { entryVariants } from '../../src/seam/tlc/system-check.js';
+import { systemEvidenceDifferences, systemFreshness } from '../../src/seam/tlc/system-compare.js';
 import { toTlaTrace } from '../../src/tlc/to-itf.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
 import { fixturePath, readCaptureIndex } from './captures.js';
@@ -43,14 +43,14 @@ function capturedRun(name: string, withDump = false): Extract<TlcRun, { kind: 'c
 
 const manifest = loadManifest();
 const entry = (id: string): MutantEntry => manifest.mutants.find((m) => m.id === id)!;
-let replication: AnySystem;
+let failover: AnySystem;
 let pause: AnySystem;
 let tmp: string;
 
 /** A copy of the parts readSystemEvidence reads (specs, configs, evidence), to break on purpose. */
 function copyRoot(name: string): string {
   const root = join(tmp, name);
-  for (const part of ['tla/replication', 'tla/pause', 'evidence/tlc/replication', 'evidence/tlc/pause']) {
+  for (const part of ['tla/failover', 'tla/pause', 'evidence/tlc/failover', 'evidence/tlc/pause']) {
     mkdirSync(dirname(join(root, part)), { recursive: true });
     cpSync(join(projectRoot, part), join(root, part), { recursive: true });
   }
@@ -58,7 +58,7 @@ function copyRoot(name: string): string {
 }
 
 beforeAll(async () => {
-  replication = await SYSTEMS['replication']!();
+  failover = await SYSTEMS['failover']!();
   pause = await SYSTEMS['pause']!();
   tmp = mkdtempSync(join(tmpdir(), 'fencecheck-system-tlc-'));
 });
@@ -67,9 +67,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('the seam systems in the manifest, at the tla layer', () => {
   it('pause has P1–P6 and replication R1, each with its tla config; R1-Inv_SingleAuthority is a variant of R1', () => {
     expect(mutantsFor(manifest, 'tla', 'pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
-    expect(mutantsFor(manifest, 'tla', 'replication').map((m) => [m.id, m.layers.tla?.config])).toEqual([['R1', 'tla/replication/mutants/R1.cfg']]);
+    expect(mutantsFor(manifest, 'tla', 'failover').map((m) => [m.id, m.layers.tla?.config])).toEqual([['R1', 'tla/failover/mutants/R1.cfg']]);
     expect(entryVariants(entry('R1')).map((v) => [v.id, v.expectedInvariant, v.target, v.layers.tla?.config])).toEqual([
-      ['R1-Inv_SingleAuthority', 'Inv_SingleAuthority', 'Acquire_WaitReplica', 'tla/replication/mutants/R1-Inv_SingleAuthority.cfg'],
+      ['R1-Inv_SingleAuthority', 'Inv_SingleAuthority', 'Acquire_WaitReplica', 'tla/failover/mutants/R1-Inv_SingleAuthority.cfg'],
     ]);
     expect(entryVariants(entry('P1'))).toEqual([]);
   });
@@ -77,39 +77,39 @@ describe('the seam systems in the manifest, at the tla layer', () => {
 
 describe('the replication base run (fixtures/replication-base.out + .dump)', () => {
   it('records what base.json records: outcome, counts and the 742 states through the system\'s own mapping', () => {
-    const { evidence, states } = baseSystemEvidence(replication, capturedRun('replication-base', true));
-    const committed = readSystemEvidence('replication', 'base');
+    const { evidence, states } = baseSystemEvidence(failover, capturedRun('replication-base', true));
+    const committed = readSystemEvidence('failover', 'base');
     expect(committed.freshness).toEqual({ fresh: true });
-    expect(evidence).toMatchObject({ outcome: 'ok', generated: 2206, distinct: 742, depth: 15, system: 'replication', run: 'base', tlcVersion: 'TLC2 Version 2026.12.01.095804 (rev: cc6b616cf)' });
+    expect(evidence).toMatchObject({ outcome: 'ok', generated: 2206, distinct: 742, depth: 15, system: 'failover', run: 'base', tlcVersion: 'TLC2 Version 2026.12.01.095804 (rev: cc6b616cf)' });
     expect(states).toHaveLength(742);
     for (const k of ['outcome', 'generated', 'distinct', 'depth', 'specSha256', 'configSha256', 'command', 'invariants', 'bounds', 'states'] as const) expect(evidence[k], k).toEqual(committed.evidence![k]);
     expect(Object.keys(evidence).slice(0, 3)).toEqual(['schema', 'system', 'run']);
   });
 
-  it('is "fresh" against evidence/tlc/replication/, and "differs" when the committed counts or states do', () => {
-    const { evidence, states } = baseSystemEvidence(replication, capturedRun('replication-base', true));
-    const live = { system: 'replication', base: evidence, states: states!, mutants: [] };
+  it('is "fresh" against evidence/tlc/failover/, and "differs" when the committed counts or states do', () => {
+    const { evidence, states } = baseSystemEvidence(failover, capturedRun('replication-base', true));
+    const live = { system: 'failover', base: evidence, states: states!, mutants: [] };
     expect(systemFreshness(live)).toMatchObject({ fresh: true, differences: [] });
 
     const root = copyRoot('counts');
-    const base = join(root, 'evidence/tlc/replication/base.json');
+    const base = join(root, 'evidence/tlc/failover/base.json');
     writeFileSync(base, JSON.stringify({ ...JSON.parse(readFileSync(base, 'utf8')), generated: 2205 }));
     expect(systemEvidenceDifferences(live, root)).toEqual(['base generated: evidence 2205, live 2206']);
 
     // One state gone from the committed list (its hash kept in step): the set comparison names it.
     const root2 = copyRoot('states');
-    const list = join(root2, 'evidence/tlc/replication/base.states.txt');
+    const list = join(root2, 'evidence/tlc/failover/base.states.txt');
     const lines = readFileSync(list, 'utf8').split('\n').filter(Boolean);
     const text = `${lines.slice(1).join('\n')}\n`;
     writeFileSync(list, text);
-    const base2 = join(root2, 'evidence/tlc/replication/base.json');
+    const base2 = join(root2, 'evidence/tlc/failover/base.json');
     const rec = JSON.parse(readFileSync(base2, 'utf8')) as { states: { sha256: string } };
     writeFileSync(base2, JSON.stringify({ ...rec, states: { ...rec.states, sha256: sha256Text(text) } }));
-    expect(systemEvidenceDifferences(live, root2)).toEqual([`base state set differs from evidence/tlc/replication/base.states.txt: 1 only live (${lines[0]}), 0 only committed (-)`]);
+    expect(systemEvidenceDifferences(live, root2)).toEqual([`base state set differs from evidence/tlc/failover/base.states.txt: 1 only live (${lines[0]}), 0 only committed (-)`]);
   });
 
   it('a violated base records its outcome and counts, never a partial state list', () => {
-    const { evidence, states } = baseSystemEvidence(replication, capturedRun('replication-R1'));
+    const { evidence, states } = baseSystemEvidence(failover, capturedRun('replication-R1'));
     expect(states).toBeUndefined();
     expect(evidence.states).toBeUndefined();
     expect(evidence.outcome).toBe('invariant-violation');
@@ -118,8 +118,8 @@ describe('the replication base run (fixtures/replication-base.out + .dump)', () 
 
 describe('mutant runs from committed TLC output', () => {
   const cases = [
-    { capture: 'replication-R1', system: () => replication, m: () => entry('R1'), violated: 'Inv_Monotonic', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
-    { capture: 'replication-R1-Inv_SingleAuthority', system: () => replication, m: () => entryVariants(entry('R1'))[0]!, violated: 'Inv_SingleAuthority', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
+    { capture: 'replication-R1', system: () => failover, m: () => entry('R1'), violated: 'Inv_Monotonic', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
+    { capture: 'replication-R1-Inv_SingleAuthority', system: () => failover, m: () => entryVariants(entry('R1'))[0]!, violated: 'Inv_SingleAuthority', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
     { capture: 'pause-P5', system: () => pause, m: () => entry('P5'), violated: 'Inv_ReadyAfterSnapshot', trace: ['Init', 'Ready'] },
   ];
   for (const c of cases) {
@@ -143,7 +143,7 @@ describe('mutant runs from committed TLC output', () => {
   });
 
   it('a survivor with the base\'s exact state set is equivalent; one state less and it survived', async () => {
-    const { states } = baseSystemEvidence(replication, capturedRun('replication-base', true));
+    const { states } = baseSystemEvidence(failover, capturedRun('replication-base', true));
     const run = capturedRun('replication-base');
     const same = await judgeMutant(run, entry('R1'), { base: states!, states: async () => states! });
     expect(same.verdict).toBe('equivalent');
@@ -153,15 +153,15 @@ describe('mutant runs from committed TLC output', () => {
 
   it('a mutant record whose trace length differs from the committed one "differs"', () => {
     const run = capturedRun('replication-R1');
-    const ev = { ...mutantSystemEvidence(replication, { id: 'R1', target: 'Acquire_WaitReplica', expected: 'Inv_Monotonic' }, 'tla/replication/mutants/R1.cfg', run), traceLength: 5 };
-    const live = { system: 'replication', base: readSystemEvidence('replication', 'base').evidence!, mutants: [ev] };
+    const ev = { ...mutantSystemEvidence(failover, { id: 'R1', target: 'Acquire_WaitReplica', expected: 'Inv_Monotonic' }, 'tla/failover/mutants/R1.cfg', run), traceLength: 5 };
+    const live = { system: 'failover', base: readSystemEvidence('failover', 'base').evidence!, mutants: [ev] };
     expect(systemEvidenceDifferences(live)).toEqual(['R1 traceLength: evidence 4, live 5']);
   });
 });
 
 describe('the committed evidence as tla-layer verdicts (no Java)', () => {
   it('P1–P6 and R1 are killed by their expected invariants, with the recorded trace lengths', () => {
-    const entries = [...mutantsFor(manifest, 'tla', 'pause'), ...mutantsFor(manifest, 'tla', 'replication')];
+    const entries = [...mutantsFor(manifest, 'tla', 'pause'), ...mutantsFor(manifest, 'tla', 'failover')];
     expect(evidenceMutantResults(entries).map((r) => [r.id, r.verdict, r.traceLength])).toEqual([
       ['P1', 'killed', 9], ['P2', 'killed', 5], ['P3', 'killed', 9], ['P4', 'killed', 5], ['P5', 'killed', 2], ['P6', 'killed', 9], ['R1', 'killed', 4],
     ]);
@@ -169,7 +169,7 @@ describe('the committed evidence as tla-layer verdicts (no Java)', () => {
 
   it('another recorded invariant is wrong-invariant; a changed config is not-run (stale), never killed', () => {
     const root = copyRoot('verdicts');
-    const rec = join(root, 'evidence/tlc/replication/R1.json');
+    const rec = join(root, 'evidence/tlc/failover/R1.json');
     writeFileSync(rec, JSON.stringify({ ...JSON.parse(readFileSync(rec, 'utf8')), violated: 'Inv_SingleAuthority' }));
     expect(evidenceMutantResults([entry('R1')], root)[0]).toMatchObject({ verdict: 'wrong-invariant', reason: 'TLC reported Inv_SingleAuthority, expected Inv_Monotonic' });
     writeFileSync(join(root, 'tla/pause/mutants/P5.cfg'), `${readFileSync(join(root, 'tla/pause/mutants/P5.cfg'), 'utf8')}\n`);
@@ -182,7 +182,7 @@ const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe(`fencecheck tlc --system with real TLC${why}`, () => {
   it.skipIf(!located.ok)(`replication --mutants --json: 742 distinct, R1 and its variant killed, evidence fresh${why}`, () => {
-    const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'replication', '--mutants', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'failover', '--mutants', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { status: string; counts: Record<string, number>; mutants: { id: string; verdict: string }[]; details: { evidence: string; variants: { id: string; verdict: string }[] } };
     expect(report).toMatchObject({ status: 'passed', counts: { generated: 2206, distinct: 742, depth: 15, killed: 1, mutants: 1, variantsKilled: 1 } });

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brokenInvariants } from '../../src/fencing/invariants.js';
-import { canonicalKey, initialState } from '../../src/fencing/state.js';
-import { verdictOf } from '../../src/tlc/check.js';
-import { readCfg } from '../../src/tlc/config.js';
+import { brokenInvariants } from '../../src/systems/fencing/invariants.js';
+import { canonicalKey, initialState } from '../../src/systems/fencing/state.js';
+import { verdictOf } from '../../src/systems/fencing/tlc/check.js';
+import { readCfg } from '../../src/systems/fencing/tlc/config.js';
 import { dumpToCanonicalLines, parseStateDump } from '../../src/tlc/dump.js';
 import { TlcOutputError } from '../../src/tlc/errors.js';
 import type { TlcRun } from '../../src/tlc/run.js';
-import { parseTlaValue } from '../../src/tlc/tla-value.js';
+import { parseTlaValue } from '../../src/core/tla-value.js';
 import { parseToolOutput, splitToolOutput } from '../../src/tlc/tool-output.js';
-import { toFencingTrace } from '../../src/tlc/trace.js';
+import { toFencingTrace } from '../../src/systems/fencing/tlc/trace.js';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const BOUNDS = { pods: ['p1', 'p2', 'p3'] as const, maxGen: 4 };

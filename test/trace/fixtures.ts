@@ -2,8 +2,8 @@
  * Hand-built traces for renderer tests: the M1 counterexample (AcquireB without the old-lease check)
  * written out step by step from the design page's action table, so these tests need no model code.
  */
-import { initialState, type FencingState, type Pod } from '../../src/fencing/state.js';
-import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/trace/format.js';
+import { initialState, type FencingState, type Pod } from '../../src/systems/fencing/state.js';
+import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/core/trace-format.js';
 
 type Edit = (s: FencingState) => FencingState;
 

@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest } from '../../src/mutants/manifest.js';
-import { projectRoot } from '../../src/project-root.js';
+import { loadManifest } from '../../src/core/manifest.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { locateTlc } from '../../src/tlc/locate.js';
 import { runTlc } from '../../src/tlc/run.js';
 import { toItf } from '../../src/trace/export-itf.js';
-import type { FencingTrace } from '../../src/trace/format.js';
+import type { FencingTrace } from '../../src/core/trace-format.js';
 import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { fixturePath } from '../tlc/captures.js';
@@ -22,12 +22,12 @@ import { m1Trace } from './fixtures.js';
 const located = locateTlc();
 const dir = () => mkdtempSync(join(tmpdir(), 'fencecheck-replay-imp-'));
 
-/** M1's counterexample as TLC's -dumpTrace json, run as src/tlc runs mutants (tla/mutants/M1.cfg, -deadlock). */
+/** M1's counterexample as TLC's -dumpTrace json, run as src/tlc runs mutants (tla/fencing/mutants/M1.cfg, -deadlock). */
 async function m1DumpTrace(): Promise<{ file: string; live: boolean }> {
   if (!located.ok) return { file: fixturePath('mutant-M1.dumptrace.json'), live: false };
   const file = join(dir(), 'M1.tlc.json');
   const config = loadManifest().mutants.find((m) => m.id === 'M1')!.layers.tla!.config!;
-  const run = await runTlc({ spec: join(projectRoot, 'tla/RedisClusterFencingMigration.tla'), config: join(projectRoot, config), tools: located.tools, workers: 1, extraArgs: ['-dumpTrace', 'json', file] });
+  const run = await runTlc({ spec: join(projectRoot, 'tla/fencing/RedisClusterFencingMigration.tla'), config: join(projectRoot, config), tools: located.tools, workers: 1, extraArgs: ['-dumpTrace', 'json', file] });
   expect(run.kind === 'completed' && run.result.outcome).toBe('invariant-violation');
   return { file, live: true };
 }
@@ -43,7 +43,7 @@ describe(`imported traces replay on real Valkey${located.ok ? '' : ' (TLC trace:
     const r = await runCli(['trace', 'replay', trace, '--provider', 'native', '--json']);
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout) as ReplayResult;
-    expect(result.patch).toBe('mutants/impl/M1.ts');
+    expect(result.patch).toBe('mutants/fencing/impl/M1.ts');
     expect(result.stoppedAt).toBe(8);
     expect(result.stoppedAt).toBe(result.predictedAt);
     expect(result.steps[8]!.brokenReal).toContain('Inv_SingleAuthority');

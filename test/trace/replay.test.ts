@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { M1_BREAK_STEP, m1Trace } from './fixtures.js';
@@ -26,16 +26,16 @@ describe('fencecheck trace replay', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`real keyspace breaks Inv_SingleAuthority at step ${M1_BREAK_STEP} (AcquireB); the model predicted step ${M1_BREAK_STEP}.`);
     expect(r.stdout).toContain('two live leases on the real keyspace: old p2/1, new p1/2');
-    expect(r.stdout).toContain('with mutants/impl/M1.ts');
+    expect(r.stdout).toContain('with mutants/fencing/impl/M1.ts');
   });
 
   it('M1 (the committed TLC trace): the same violation at the same step, JSON output', async () => {
-    const tlcTrace = resolve(projectRoot, 'evidence/tlc/M1.json');
+    const tlcTrace = resolve(projectRoot, 'evidence/tlc/fencing/M1.json');
     expect(existsSync(tlcTrace), 'committed TLC evidence for M1').toBe(true);
     const r = await replay(tlcTrace);
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout) as ReplayResult;
-    expect(result.patch).toBe('mutants/impl/M1.ts');
+    expect(result.patch).toBe('mutants/fencing/impl/M1.ts');
     expect(result.stoppedAt).not.toBeNull();
     expect(result.stoppedAt).toBe(result.predictedAt);
     const stop = result.steps[result.stoppedAt!]!;
@@ -46,7 +46,7 @@ describe('fencecheck trace replay', () => {
   });
 
   it('M9 (TLC trace crossing the mode door): the keyspace is carried onto the cluster and T3 breaks there', async () => {
-    const r = await replay(resolve(projectRoot, 'evidence/tlc/M9.json'));
+    const r = await replay(resolve(projectRoot, 'evidence/tlc/fencing/M9.json'));
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout) as ReplayResult;
     expect(result.stoppedAt).toBe(result.predictedAt);

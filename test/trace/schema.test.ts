@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { toTlaTrace } from '../../src/tlc/to-itf.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
 import { toItf } from '../../src/trace/export-itf.js';
 import { importTrace } from '../../src/trace/import.js';
 import { validateAnyTrace } from '../../src/trace/load.js';
-import { pathToTrace } from '../../src/model/trace.js';
+import { pathToTrace } from '../../src/systems/fencing/model/trace.js';
 import type { FencingEvent } from '../../models/fencing/index.js';
 import { fixturePath } from '../tlc/captures.js';
 import { m1Trace } from './fixtures.js';
@@ -24,15 +24,15 @@ const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as Record<string, un
 
 function written(): [string, unknown][] {
   const out: [string, unknown][] = [['test/trace/fixtures m1Trace', plain(m1Trace())]];
-  // The XState exploration's form (src/model/trace.ts) and a conformance-tour step (integer params, observed).
+  // The XState exploration's form (src/systems/fencing/model/trace.ts) and a conformance-tour step (integer params, observed).
   const path = m1Trace().steps.map((s, i) => ({ event: i === 0 ? null : ({ type: s.action, ...s.params } as FencingEvent), state: s.state }));
   out.push(['model pathToTrace', plain(pathToTrace(path, { bounds: m1Trace().bounds, mutant: 'M1', violated: 'Inv_SingleAuthority' }))]);
   const tour = plain(m1Trace('conform')) as { steps: Record<string, unknown>[] };
   tour.steps[8] = { ...tour.steps[8], action: 'Renew', params: { p: 'p1', gen: 2 }, observed: { attempt: 'renew', decision: 'refusal' } };
   out.push(['conformance tour trace', tour]);
   for (let i = 1; i <= 9; i++) {
-    const e = JSON.parse(readFileSync(join(projectRoot, `evidence/tlc/M${i}.json`), 'utf8')) as { trace: unknown };
-    out.push([`evidence/tlc/M${i}.json trace`, e.trace]);
+    const e = JSON.parse(readFileSync(join(projectRoot, `evidence/tlc/fencing/M${i}.json`), 'utf8')) as { trace: unknown };
+    out.push([`evidence/tlc/fencing/M${i}.json trace`, e.trace]);
   }
   for (const f of ['mutant-M1', 'values', 'liveness-loop', 'liveness-stutter']) out.push([`import ${f}.dumptrace.json`, plain(importTrace(JSON.parse(readFileSync(fixturePath(`${f}.dumptrace.json`), 'utf8'))))]);
   for (const f of ['values', 'liveness-loop', 'liveness-stutter', 'deadlock-small']) out.push([`tlc --spec trace of ${f}.out`, plain(toTlaTrace(parseToolOutput(readFileSync(fixturePath(`${f}.out`), 'utf8')), f))]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadManifest, validateManifest, ManifestError, mutantsFor } from '../../src/mutants/manifest.js';
+import { loadManifest, validateManifest, ManifestError, mutantsFor } from '../../src/core/manifest.js';
 
 describe('mutant manifest', () => {
   it('loads, with every system\'s mutants: M1–M9, L1–L6, P1–P6 and R1 (22)', () => {
@@ -8,7 +8,7 @@ describe('mutant manifest', () => {
     expect(ids('fencing')).toEqual(['M1', 'M2', 'M3', 'M4', 'M5', 'M6', 'M7', 'M8', 'M9']);
     expect(ids('limiter')).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'L6']);
     expect(ids('pause')).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
-    expect(ids('replication')).toEqual(['R1']);
+    expect(ids('failover')).toEqual(['R1']);
     expect(m.mutants).toHaveLength(22);
     // Fencing, pause and replication at tla, model and impl; the limiter at its own layer only.
     for (const layer of ['tla', 'model', 'impl'] as const) {
@@ -18,12 +18,12 @@ describe('mutant manifest', () => {
     expect(mutantsFor(m, 'limiter').map((x) => x.system)).toEqual(Array(6).fill('limiter'));
   });
 
-  it('names each seam mutant\'s files by its system: tla/<system>/mutants/, mutants/model/<system>/, mutants/impl/<system>/', () => {
-    for (const x of loadManifest().mutants.filter((e) => e.system === 'pause' || e.system === 'replication')) {
+  it('names each seam mutant\'s files by its system: tla/<system>/mutants/, mutants/fencing/model/<system>/, mutants/fencing/impl/<system>/', () => {
+    for (const x of loadManifest().mutants.filter((e) => e.system === 'pause' || e.system === 'failover')) {
       expect(x.layers, x.id).toEqual({
         tla: { config: `tla/${x.system}/mutants/${x.id}.cfg` },
-        model: { patch: `mutants/model/${x.system}/${x.id}.ts` },
-        impl: { patch: `mutants/impl/${x.system}/${x.id}.ts` },
+        model: { patch: `mutants/fencing/model/${x.system}/${x.id}.ts` },
+        impl: { patch: `mutants/fencing/impl/${x.system}/${x.id}.ts` },
       });
     }
   });

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
-import { keySlot } from '../../src/slots/index.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { keySlot } from '../../src/valkey/slots.js';
 import { isAlive } from '../../src/valkey/registry.js';
 
 function fencecheck(...args: string[]) {

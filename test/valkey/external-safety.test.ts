@@ -13,15 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { freeLoopbackPort } from '../../src/valkey/ports.js';
 import { delay, waitUntil } from '../../src/valkey/wait.js';
 import { closeClient, startTopology, UnsafeOperationError, ValkeyUnavailableError, type Topology } from '../../src/valkey/index.js';
 import { parseClusterNodes, parseEndpoint, prefixPattern, removeKeysUnder, startExternal } from '../../src/valkey/external.js';
 import { destructiveReason, nodeClient } from '../../src/valkey/client.js';
 import { NotOwnedError } from '../../src/valkey/errors.js';
-import { maskSecrets } from '../../src/valkey/secrets.js';
-import { createDoor } from '../../src/fencing/door.js';
+import { maskSecrets } from '../../src/core/secrets.js';
+import { createDoor } from '../../src/systems/fencing/door.js';
 import { runInvariants } from '../../properties/limiter/invariants.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, nodeClient, OutcomeUnknownError, startTopology, type Topology, type TopologySpec, type ValkeyClient } from '../../src/valkey/index.js';
-import { evalScript, luaScript } from '../../src/scripts/index.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
 import { FaultProxy } from '../../src/valkey/fault-proxy.js';
 import { delay, waitUntil } from '../../src/valkey/wait.js';
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { nodeClient, startTopology, UnsafeOperationError, ValkeyUnavailableError, type Topology } from '../../src/valkey/index.js';
-import { evalScript, luaScript } from '../../src/scripts/index.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
 import { destructiveReason } from '../../src/valkey/client.js';
 import { fallbackAudible } from '../../src/valkey/start.js';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { isLoopback, parseEndpoint } from '../../src/valkey/external.js';
 
 const ENV_KEYS = ['FENCECHECK_VALKEY_URL', 'FENCECHECK_VALKEY_CLUSTER', 'FENCECHECK_ALLOW_DESTRUCTIVE', 'FENCECHECK_DOCKER_PROBE'] as const;

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { valkeyBinary } from '../../src/valkey/binary.js';
 import { ValkeyUnavailableError } from '../../src/valkey/errors.js';
 import { startTopology } from '../../src/valkey/index.js';

@@ -10,12 +10,12 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { closeClient, createClient, nodeClient, OutcomeUnknownError, startTopology, ValkeyUnavailableError, type Topology } from '../../src/valkey/index.js';
 import { clientTimeouts, DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from '../../src/valkey/client.js';
 import { CommandTimeoutError } from '../../src/valkey/errors.js';
 import { startExternal } from '../../src/valkey/external.js';
-import { evalScript, luaScript } from '../../src/scripts/index.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
 import { delay } from '../../src/valkey/wait.js';
 
 const COMMAND_MS = 700;

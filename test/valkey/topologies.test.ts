@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { nodeClient, startTopology, waitReplicasInSync, type Topology, type TopologySpec } from '../../src/valkey/index.js';
-import { evalScript, luaScript } from '../../src/scripts/index.js';
-import { keySlot } from '../../src/slots/index.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
+import { keySlot } from '../../src/valkey/slots.js';
 import { isAlive } from '../../src/valkey/registry.js';
 import { busLinksUp, keyInRange, slotRanges } from '../../src/valkey/cluster-form.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/project-root.js';
+import { projectRoot } from '../../src/core/project-root.js';
 
 // The CI example must keep pointing at things that exist: a renamed script or a moved report fails here.
 describe('examples/ci/github-actions.yml', () => {

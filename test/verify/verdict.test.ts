@@ -6,11 +6,11 @@
  * allowed one; a mutant missing from its stage's results fails too.
  */
 import { describe, expect, it } from 'vitest';
-import { LAYERS, loadManifest, mutantsFor, type Layer } from '../../src/mutants/manifest.js';
-import type { MutantResult, Verdict } from '../../src/mutants/verdict.js';
+import { LAYERS, loadManifest, mutantsFor, type Layer } from '../../src/core/manifest.js';
+import type { MutantResult, Verdict } from '../../src/core/verdict.js';
 import { junitXml } from '../../src/report/junit.js';
 import { mutationMatrix } from '../../src/report/matrix.js';
-import { stageReport } from '../../src/report/stage.js';
+import { stageReport } from '../../src/core/stage-report.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../../src/report/verify-doc.js';
 import { interpretStage } from '../../src/verify/interpret.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER } from '../../src/verify/stages.js';

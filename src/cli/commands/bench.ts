@@ -1,6 +1,6 @@
-import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import type { Command } from '../../core/command.js';
+import { parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
 import { benchSections } from '../../../bench/index.js';
 
 const HELP = `Usage: fencecheck bench [SECTION...]   (npm run bench)

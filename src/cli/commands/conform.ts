@@ -1,13 +1,13 @@
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import { stageReport } from '../../report/stage.js';
-import { boundsFromArgs, boundsLabel } from '../../model/bounds.js';
-import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { stageReport } from '../../core/stage-report.js';
+import { boundsFromArgs, boundsLabel } from '../../systems/fencing/model/bounds.js';
+import { INVARIANT_NAMES, type InvariantName } from '../../systems/fencing/invariants.js';
 import { isProviderChoice } from '../../valkey/start.js';
 import { ValkeyUnavailableError } from '../../valkey/errors.js';
-import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
-import { ProgressConsole } from '../progress.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
+import { ProgressConsole } from '../../core/progress.js';
 
 const HELP = `Usage: fencecheck conform [--pods N] [--max-gen G] [--mutant ID] [--invariant NAME]
                          [--concurrency N] [--provider P] [--json]
@@ -72,8 +72,8 @@ export const command: Command = {
       }
     }
 
-    const { runConform } = await import('../../conform/run.js');
-    const { coverageLines, actionTable, headline, pathLines } = await import('../../conform/report.js');
+    const { runConform } = await import('../../systems/fencing/tour/run.js');
+    const { coverageLines, actionTable, headline, pathLines } = await import('../../systems/fencing/tour/report.js');
     const label = `${boundsLabel(bounds)}${values.mutant ? `, mutant ${values.mutant}` : ''}`;
     out(`conform: real scripts, gate and door on real Valkey, ${label}${invariant ? `, ${invariant} alone` : ', full conformance'}`);
     let run;

@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import type { Command } from '../../core/command.js';
+import { parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
 import { changeLine, diffReports, type Change } from '../../report/diff.js';
 import { DocumentError, readVerifyDocument } from '../../report/read-doc.js';
-import { stageReport } from '../../report/stage.js';
+import { stageReport } from '../../core/stage-report.js';
 
 const HELP = `Usage: fencecheck diff OLD.json NEW.json [--json]
 

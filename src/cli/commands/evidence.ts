@@ -1,18 +1,18 @@
-import type { Command } from '../command.js';
-import { parseCommandArgs } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import type { MutantResult } from '../../mutants/verdict.js';
+import type { Command } from '../../core/command.js';
+import { parseCommandArgs } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import type { MutantResult } from '../../core/verdict.js';
 import { formatMutantTable } from '../../mutants/report-table.js';
-import { stageReport } from '../../report/stage.js';
-import { loadAllEvidence, RERUN } from '../../tlc/evidence.js';
-import { loadManifest, ManifestError, mutantsFor, type MutantSystem } from '../../mutants/manifest.js';
-import { evidenceMutantResults, readSystemEvidence } from '../../systems/evidence.js';
-import { SEAM_TLC_SYSTEMS } from '../../systems/registry.js';
+import { stageReport } from '../../core/stage-report.js';
+import { loadAllEvidence, RERUN } from '../../systems/fencing/tlc/evidence.js';
+import { loadManifest, ManifestError, mutantsFor, type MutantSystem } from '../../core/manifest.js';
+import { evidenceMutantResults, readSystemEvidence } from '../../seam/evidence.js';
+import { SEAM_TLC_SYSTEMS } from '../../registry/systems.js';
 
 const HELP = `Usage: fencecheck evidence [--json]
 
-Checks the committed TLC evidence (evidence/tlc/) without Java: recomputes the SHA-256 of
-tla/RedisClusterFencingMigration.tla and of every config, and requires the base run (with its state
+Checks the committed TLC evidence (evidence/tlc/fencing/) without Java: recomputes the SHA-256 of
+tla/fencing/RedisClusterFencingMigration.tla and of every config, and requires the base run (with its state
 dump base.states.txt and its labelled edge list base.edges.txt: file hashes, counts, self-loops and
 the canonical edge hash recomputed) plus one result per tla-layer mutant of mutants/manifest.json,
 each with its verdict and trace. The same for every other system on the seam (evidence/tlc/<system>/:
@@ -70,7 +70,7 @@ export const command: Command = {
       ...(e.violated !== undefined && { violated: e.violated }),
       ...(e.alsoBroken && { alsoBroken: e.alsoBroken }),
       ...(e.traceLength !== undefined && { traceLength: e.traceLength }),
-      tracePath: `evidence/tlc/${e.run}.json`,
+      tracePath: `evidence/tlc/fencing/${e.run}.json`,
       ...(e.reason !== undefined && { reason: e.reason }),
     }));
     const results = [...fencingResults, ...seamResults];

@@ -1,11 +1,11 @@
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import { stageReport } from '../../report/stage.js';
-import { boundsFromArgs, boundsLabel } from '../../model/bounds.js';
-import { ExplorationLimitError, explore, shortestCounterexample, type Exploration } from '../../model/explore.js';
-import { formatPath, pathToTrace, saveTrace } from '../../model/trace.js';
-import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { stageReport } from '../../core/stage-report.js';
+import { boundsFromArgs, boundsLabel } from '../../systems/fencing/model/bounds.js';
+import { ExplorationLimitError, explore, shortestCounterexample, type Exploration } from '../../systems/fencing/model/explore.js';
+import { formatPath, pathToTrace, saveTrace } from '../../systems/fencing/model/trace.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
 import { loadModelPatch, ModelPatchError } from '../../mutants/layers/model.js';
 import type { FencingOverrides } from '../../../models/fencing/index.js';
 
@@ -13,7 +13,7 @@ const HELP = `Usage: fencecheck explore [--pods N] [--max-gen G] [--mutant ID] [
 
 Explores every reachable state of the XState twin (models/fencing) with its own breadth-first walk
 over the machine (every successor from machine.transition), checks every
-invariant of src/fencing/invariants.ts on each, and reports distinct states, states generated
+invariant of src/systems/fencing/invariants.ts on each, and reports distinct states, states generated
 (TLC's sense: the initial state plus one successor per enabled action instance), transitions, one
 verdict per invariant, and the time. A broken invariant gets its shortest counterexample, printed
 and saved as a fencecheck.trace/1 file under reports/traces/.
@@ -21,7 +21,7 @@ and saved as a fencecheck.trace/1 file under reports/traces/.
 Options:
   --pods N      number of pods (default 3)
   --max-gen G   MaxGen (default 4)
-  --mutant ID   explore a model mutant's machine instead (mutants/model/ID.ts from the manifest)
+  --mutant ID   explore a model mutant's machine instead (mutants/fencing/model/ID.ts from the manifest)
   --limit N     give up after N traversal steps (default 20000000): reported as not run
   --json        print a StageReport (fencecheck.stage/1)
 

@@ -1,11 +1,11 @@
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, UsageError } from '../args.js';
-import { statusExitCode } from '../exit-codes.js';
-import { ProgressConsole, type ProgressMeter } from '../progress.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
+import { statusExitCode } from '../../core/exit-codes.js';
+import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
-import { G2_ROWS, g2Row } from '../../g2/rows/index.js';
-import { runG2 } from '../../g2/runner.js';
-import { g2Report, matrixTable, verdictText } from '../../g2/report.js';
+import { G2_ROWS, g2Row } from '../../systems/fencing/cluster-matrix/rows/index.js';
+import { runG2 } from '../../systems/fencing/cluster-matrix/runner.js';
+import { g2Report, matrixTable, verdictText } from '../../systems/fencing/cluster-matrix/report.js';
 
 export const DEFAULT_G2_REPEAT = 3;
 

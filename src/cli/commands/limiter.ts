@@ -1,12 +1,12 @@
-import { importDefault } from '../../import-default.js';
+import { importDefault } from '../../core/import-default.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import { stageReport } from '../../report/stage.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { stageReport } from '../../core/stage-report.js';
 import { ROWS } from '../../../models/limiter/index.js';
-import type { LimiterPatch } from '../../limiter/index.js';
+import type { LimiterPatch } from '../../systems/limiter/index.js';
 import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../valkey/index.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { replayHint, runLimiterProperty, type LimiterPropertyResult } from '../../../properties/limiter/property.js';
@@ -14,15 +14,15 @@ import { runInvariants, type InvariantOutcome } from '../../../properties/limite
 import { addRowStats, emptyRowStats, type RowKey, type RowStats } from '../../../properties/limiter/harness.js';
 import { CASE_TIME_BOUND_MS } from '../../../properties/limiter/arbitraries.js';
 import { asInfrastructureFault, describeFault, type Fault } from '../../valkey/fault.js';
-import { renderTable } from '../../report/table.js';
-import { ProgressConsole } from '../progress.js';
+import { renderTable } from '../../core/table.js';
+import { ProgressConsole } from '../../core/progress.js';
 
 export const DEFAULT_LIMITER_RUNS = 1000;
 
 const HELP = `Usage: fencecheck limiter [--runs N] [--seed N] [--path P] [--topology standalone|cluster|both]
                          [--provider P] [--patch FILE] [--no-invariants] [--json]
 
-Checks the ordered two-bucket limiter (src/limiter/lua/ordered_limiter.lua) on real Valkey:
+Checks the ordered two-bucket limiter (src/systems/limiter/lua/ordered_limiter.lua) on real Valkey:
   1. the property: fast-check generates bucket specs, initial hashes and call sequences with time
      advances, host clock jumps and lost replies; every decision and every resulting
      hash is compared with the reference model (models/limiter);
@@ -36,7 +36,7 @@ Options:
   --topology T    standalone, cluster (3 shards) or both (default both)
   --provider P    auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto)
   --patch FILE    deploy a limiter patch module instead of the shipped limiter (replays a mutant's
-                  counterexample: fencecheck limiter --patch mutants/limiter/L2.ts --seed=S --path=P)
+                  counterexample: fencecheck limiter --patch mutants/limiter/impl/L2.ts --seed=S --path=P)
   --no-invariants run the property only
   --json          print a fencecheck.stage/1 report
 

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import { projectRoot } from '../../project-root.js';
-import { stageReport } from '../../report/stage.js';
+import type { Command } from '../../core/command.js';
+import { parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { projectRoot } from '../../core/project-root.js';
+import { stageReport } from '../../core/stage-report.js';
 import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../luacheck/includes.js';
 import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot } from '../../luacheck/keyspecs.js';
 import { checkPaths } from '../../luacheck/run.js';
@@ -13,10 +13,10 @@ import type { FailOn } from '../../luacheck/findings.js';
 import { parseEndpoint } from '../../valkey/external.js';
 import { closeClient, nodeClient } from '../../valkey/client.js';
 import { ValkeyUnavailableError } from '../../valkey/errors.js';
-import { maskSecrets } from '../../valkey/secrets.js';
+import { maskSecrets } from '../../core/secrets.js';
 
 /** The project's own scripts: what `fencecheck lua-check` and verify's lua-check stage check by default. */
-export const PROJECT_SCRIPT_DIRS = ['src/fencing/lua', 'src/limiter/lua'];
+export const PROJECT_SCRIPT_DIRS = ['src/systems/fencing/lua', 'src/systems/limiter/lua'];
 
 const HELP = `Usage: fencecheck lua-check [PATH...] [--fail-on error|warning] [--includes] [--include-pattern RE]
                           [--node HOST:PORT [--save-snapshot FILE]] [--junit FILE] [--json]

@@ -1,14 +1,14 @@
-import { ProgressConsole, type ProgressMeter } from '../progress.js';
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import { checkRunnable, LAYERS, loadManifest, mutantsFor, ManifestError, MUTANT_SYSTEMS, type Layer, type MutantEntry, type MutantManifest, type MutantSystem } from '../../mutants/manifest.js';
-import { SYSTEMS } from '../../systems/registry.js';
-import { INVARIANT_NAMES } from '../../fencing/invariants.js';
-import { stageReport } from '../../report/stage.js';
+import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { checkRunnable, LAYERS, loadManifest, mutantsFor, ManifestError, MUTANT_SYSTEMS, type Layer, type MutantEntry, type MutantManifest, type MutantSystem } from '../../core/manifest.js';
+import { SYSTEMS } from '../../registry/systems.js';
+import { INVARIANT_NAMES } from '../../systems/fencing/invariants.js';
+import { stageReport } from '../../core/stage-report.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { allKilled, formatMutantTable, formatMutationScore, mutantScore } from '../../mutants/report-table.js';
-import type { MutantResult } from '../../mutants/verdict.js';
+import type { MutantResult } from '../../core/verdict.js';
 
 const HELP = `Usage: fencecheck mutants [--layer tla|model|impl|limiter]... [--system NAME]... [--only M1,M4] [--seed N] [--runs N] [--json]
 

@@ -1,19 +1,19 @@
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs } from '../args.js';
-import { statusExitCode } from '../exit-codes.js';
-import { stageReport } from '../../report/stage.js';
-import { boundsLabel } from '../../model/bounds.js';
-import { checkParity, formatEdge, parityTables } from '../../model/parity.js';
-import { renderTable } from '../../report/table.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs } from '../../core/args.js';
+import { statusExitCode } from '../../core/exit-codes.js';
+import { stageReport } from '../../core/stage-report.js';
+import { boundsLabel } from '../../systems/fencing/model/bounds.js';
+import { checkParity, formatEdge, parityTables } from '../../systems/fencing/model/parity.js';
+import { renderTable } from '../../core/table.js';
 
 const HELP = `Usage: fencecheck parity [--show N] [--json]
 
 Compares the XState twin with the TLA+ spec:
-  1. the reachable states: every machine state mapped to its canonical key (src/fencing/state.ts)
-     against the TLC state dump in the committed evidence (evidence/tlc/base.states.txt), on the
+  1. the reachable states: every machine state mapped to its canonical key (src/systems/fencing/state.ts)
+     against the TLC state dump in the committed evidence (evidence/tlc/fencing/base.states.txt), on the
      bounds TLC ran: same count, same set; the first differences of each side are printed;
   2. the labelled transitions: every (state, enabled event with its pod, successor) of the machine
-     against TLC's state graph (-dump dot,actionlabels; evidence/tlc/base.edges.txt), self-loops
+     against TLC's state graph (-dump dot,actionlabels; evidence/tlc/fencing/base.edges.txt), self-loops
      included (TLC writes them too): same count, same set, first differences of each side;
   3. the action alphabet: the actions of the spec's Next against the machine's events;
   4. tables: TLA+ action ↔ XState event ↔ Lua script / gate step, invariant ↔ model check ↔

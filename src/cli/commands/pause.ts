@@ -1,16 +1,16 @@
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
-import { ExitCode, statusExitCode } from '../exit-codes.js';
-import { ProgressConsole } from '../progress.js';
-import { renderTable } from '../../report/table.js';
-import { stageReport } from '../../report/stage.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { ExitCode, statusExitCode } from '../../core/exit-codes.js';
+import { ProgressConsole } from '../../core/progress.js';
+import { renderTable } from '../../core/table.js';
+import { stageReport } from '../../core/stage-report.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../valkey/index.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
-import { loadPausePatch, type PausePatch } from '../../pause/patch.js';
-import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, REAL_INVARIANTS, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from '../../pause/drive/index.js';
+import { loadPausePatch, type PausePatch } from '../../systems/pause/patch.js';
+import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, REAL_INVARIANTS, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from '../../systems/pause/drive/index.js';
 
 type TopologyName = 'standalone' | 'cluster';
 const SPECS: Readonly<Record<TopologyName, TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };
@@ -32,7 +32,7 @@ Options:
   --seed S       walk i of seed S is always the same walk (default ${DRIVE_DEFAULTS.seed})
   --topology T   standalone or cluster (3 shards) (default standalone)
   --walk I       run walk I only (a failure's replay command gives it)
-  --patch FILE   run an impl patch instead of the real code (mutants/impl/pause/Pn.ts)
+  --patch FILE   run an impl patch instead of the real code (mutants/pause/impl/Pn.ts)
   --provider P   auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto);
                  the run creates an ACL user, so it needs nodes the harness started
   --json         print a fencecheck.stage/1 report

@@ -1,18 +1,18 @@
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import { stageReport } from '../../report/stage.js';
-import { formatCoverage } from '../../conform/coverage.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { stageReport } from '../../core/stage-report.js';
+import { formatCoverage } from '../../systems/fencing/tour/coverage.js';
 import { ValkeyUnavailableError } from '../../valkey/index.js';
 import { NotOwnedError } from '../../valkey/errors.js';
 import { isProviderChoice } from '../../valkey/start.js';
 import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
-import { INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
-import type { ImplPatch } from '../../fencing/patch.js';
-import { loadManifest, ManifestError, mutantsFor } from '../../mutants/manifest.js';
+import { INVARIANT_NAMES, type InvariantName } from '../../systems/fencing/invariants.js';
+import type { ImplPatch } from '../../systems/fencing/patch.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
 import { loadPatch } from '../../mutants/layers/impl.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
-import { ProgressConsole, type ProgressMeter } from '../progress.js';
+import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
 import {
   DEFAULT_DOOR_RUNS,
   DEFAULT_MAX_COMMANDS,

@@ -1,12 +1,12 @@
-import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode, statusExitCode } from '../exit-codes.js';
-import { stageReport, type StageStatus } from '../../report/stage.js';
-import { hashTag, keySlot } from '../../slots/index.js';
+import type { Command } from '../../core/command.js';
+import { parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode, statusExitCode } from '../../core/exit-codes.js';
+import { stageReport, type StageStatus } from '../../core/stage-report.js';
+import { hashTag, keySlot } from '../../valkey/slots.js';
 import { closeClient, createClient, startTopology, ValkeyUnavailableError, type Topology } from '../../valkey/index.js';
 import { parseEndpoint, type Endpoint } from '../../valkey/external.js';
 import { endpointName } from '../../valkey/client.js';
-import { maskSecrets } from '../../valkey/secrets.js';
+import { maskSecrets } from '../../core/secrets.js';
 import { isProviderChoice } from '../../valkey/start.js';
 
 const HELP = `Usage: fencecheck slot KEY... [--check] [--pairs] [--node HOST:PORT] [--provider P] [--json]

@@ -1,11 +1,11 @@
-import type { Command } from '../command.js';
-import { parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode, statusExitCode } from '../exit-codes.js';
-import { stageReport } from '../../report/stage.js';
-import { renderTable } from '../../report/table.js';
-import { ManifestError } from '../../mutants/manifest.js';
-import { checkSystem, overall, type SystemCheck } from '../../systems/check.js';
-import { SYSTEM_NAMES, SYSTEMS } from '../../systems/registry.js';
+import type { Command } from '../../core/command.js';
+import { parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode, statusExitCode } from '../../core/exit-codes.js';
+import { stageReport } from '../../core/stage-report.js';
+import { renderTable } from '../../core/table.js';
+import { ManifestError } from '../../core/manifest.js';
+import { checkSystem, overall, type SystemCheck } from '../../seam/check.js';
+import { SYSTEM_NAMES, SYSTEMS } from '../../registry/systems.js';
 
 const HELP = `Usage: fencecheck systems [--system NAME]... [--json]
 

@@ -1,36 +1,36 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, parseIntValue, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
-import { loadManifest, ManifestError, mutantsFor, type MutantEntry, type MutantSystem } from '../../mutants/manifest.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, parseIntValue, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { loadManifest, ManifestError, mutantsFor, type MutantEntry, type MutantSystem } from '../../core/manifest.js';
 import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
-import type { MutantResult } from '../../mutants/verdict.js';
-import { stageReport, type StageReport } from '../../report/stage.js';
-import { SEAM_TLC_SYSTEMS, SYSTEMS } from '../../systems/registry.js';
-import { baseProblemOf, type BaseProblem } from '../../tlc/base-outcome.js';
-import { checkBase, checkMutant, type BaseCheck, type CheckOptions } from '../../tlc/check.js';
+import type { MutantResult } from '../../core/verdict.js';
+import { stageReport, type StageReport } from '../../core/stage-report.js';
+import { SEAM_TLC_SYSTEMS, SYSTEMS } from '../../registry/systems.js';
+import { baseProblemOf, type BaseProblem } from '../../seam/tlc/base-outcome.js';
+import { checkBase, checkMutant, type BaseCheck, type CheckOptions } from '../../systems/fencing/tlc/check.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
 import { compareWithEvidence } from '../../tlc/evidence-compare.js';
-import { writeBaseEvidence, writeMutantEvidence, writeRunReport } from '../../tlc/evidence-write.js';
-import { formatGrowthTable, measureGrowth } from '../../tlc/growth.js';
+import { writeBaseEvidence, writeMutantEvidence, writeRunReport } from '../../systems/fencing/tlc/evidence-write.js';
+import { formatGrowthTable, measureGrowth } from '../../systems/fencing/tlc/growth.js';
 import { locateTlc } from '../../tlc/locate.js';
 import { PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
 import { checkSpec } from '../../tlc/spec-check.js';
 import { describeSpecRun, specVerdict } from '../../tlc/spec-report.js';
-import { runSystemTlc, type SystemPart } from '../../tlc/system-run.js';
+import { runSystemTlc, type SystemPart } from '../../seam/tlc/system-run.js';
 
 const HELP = `Usage: fencecheck tlc [--system NAME] [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
        fencecheck tlc --growth [--pods 2,3,4] [--max-gen 3,4,5,6] [--timeout SECONDS] [--json]
        fencecheck tlc --spec FILE.tla [--config FILE.cfg] [--lib DIR]... [--timeout S] [--workers N] [--json] [-- TLC options]
 
-Runs TLC (-tool, -deadlock) on tla/RedisClusterFencingMigration.tla with its base config, dumps the
+Runs TLC (-tool, -deadlock) on tla/fencing/RedisClusterFencingMigration.tla with its base config, dumps the
 labelled state graph (-dump dot,actionlabels: every reachable state and every (state, action,
 successor) edge, self-loops included), and reports states generated / distinct, edges, depth and time. With --mutants, runs every
-tla/mutants/Mx.cfg of mutants/manifest.json: a mutant is killed only when TLC reports its expected
+tla/fencing/mutants/Mx.cfg of mutants/manifest.json: a mutant is killed only when TLC reports its expected
 invariant (checked alone with TypeOK).
 
-With --system pause|replication, the same for a system on the seam (src/systems/): its spec with its
+With --system pause|failover, the same for a system on the seam (src/systems/): its spec with its
 base config and a state dump (-dump), the states read through the system's own TLC mapping and
 compared with evidence/tlc/<system>/base.states.txt ("fresh" or "differs"), and with --mutants every
 manifest entry of that system (its layers.tla.config), plus each variant config <id>-<Invariant>.cfg
@@ -43,12 +43,12 @@ Options:
   --system NAME      fencing (default), ${SEAM_TLC_SYSTEMS.join(', ')}, or all
   --mutants          also run the system's mutant configs and print the verdict table
   --only IDS         comma-separated mutant ids (implies --mutants)
-  --write-evidence   refresh evidence/tlc/ (base.json, base.states.txt, base.edges.txt, Mx.json);
+  --write-evidence   refresh evidence/tlc/fencing/ (base.json, base.states.txt, base.edges.txt, Mx.json);
                      with --system, evidence/tlc/<system>/ (base.json, base.states.txt, <id>.json)
   --timeout SECONDS  per TLC run (default 600)
   --workers N        TLC worker threads (default 1: deterministic traces)
   --growth           instead: the base config at every Pods x MaxGen pair; prints the distinct-state
-                     growth table (tla/README.md); a run that hits --timeout (default here 240) is
+                     growth table (tla/fencing/README.md); a run that hits --timeout (default here 240) is
                      shown as "not finished in N min"
   --pods LIST        pod counts for --growth (default 2,3,4)
   --max-gen LIST     MaxGen values for --growth (default 3,4,5,6)
@@ -240,7 +240,7 @@ async function runFencingTlc(opts: CheckOptions, selected: readonly MutantEntry[
   };
 }
 
-/** `--system`: fencing (the default), one seam system (src/systems/registry.ts), or `all` of them. */
+/** `--system`: fencing (the default), one seam system (src/registry/systems.ts), or `all` of them. */
 function selectSystems(given: string | undefined): { fencing: boolean; seam: string[] } {
   if (given === undefined || given === 'fencing') return { fencing: true, seam: [] };
   if (given === 'all') return { fencing: true, seam: [...SEAM_TLC_SYSTEMS] };

@@ -1,7 +1,7 @@
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode, signalExitCode } from '../exit-codes.js';
-import { stageReport, type StageStatus } from '../../report/stage.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode, signalExitCode } from '../../core/exit-codes.js';
+import { stageReport, type StageStatus } from '../../core/stage-report.js';
 import { closeClient, createClient, describeSpec, startTopology, ValkeyUnavailableError, type Topology, type TopologySpec } from '../../valkey/index.js';
 import { isAlive, listRecords, ownerAlive, reapOrphans } from '../../valkey/registry.js';
 import { isProviderChoice } from '../../valkey/start.js';

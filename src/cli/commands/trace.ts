@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, UsageError } from '../args.js';
-import { ExitCode } from '../exit-codes.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
+import { ExitCode } from '../../core/exit-codes.js';
 import { toItf } from '../../trace/export-itf.js';
 import { foreignFormat, importTrace } from '../../trace/import.js';
 import { loopLine, unrollLassoOnce } from '../../trace/lasso.js';
@@ -11,7 +11,7 @@ import { stepTable } from '../../trace/steps.js';
 import { traceSvg } from '../../trace/svg.js';
 import { formatTlaStepTable, tlaHeadline, tlaRows } from '../../trace/tla-table.js';
 import { formatStepTable, traceHeadline } from '../../trace/text-table.js';
-import type { AnyTrace, FencingTrace } from '../../trace/format.js';
+import type { AnyTrace, FencingTrace } from '../../core/trace-format.js';
 
 const HELP = `Usage: fencecheck trace show FILE [--mermaid | --svg | --json] [--color | --no-color]
        fencecheck trace replay FILE [--json] [--provider auto|native|testcontainers|external]
@@ -208,7 +208,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   } catch (err) {
     return notRun(`the fencing step driver or Valkey layer cannot be loaded: ${(err as Error).message}`);
   }
-  const { loadManifest, ManifestError } = await import('../../mutants/manifest.js');
+  const { loadManifest, ManifestError } = await import('../../core/manifest.js');
   let patch;
   if (trace.mutant !== undefined) {
     try {
@@ -259,11 +259,11 @@ async function replayTour(
   trace: FencingTrace,
   mod: typeof import('../../trace/replay.js'),
   valkey: typeof import('../../valkey/index.js'),
-  patch: { path: string; patch: import('../../fencing/patch.js').ImplPatch } | undefined,
+  patch: { path: string; patch: import('../../systems/fencing/patch.js').ImplPatch } | undefined,
   json: boolean,
 ): Promise<ExitCode> {
-  const { openTourWorld, tourDoor } = await import('../../conform/world.js');
-  const { loadFencingScripts } = await import('../../fencing/scripts.js');
+  const { openTourWorld, tourDoor } = await import('../../systems/fencing/tour/world.js');
+  const { loadFencingScripts } = await import('../../systems/fencing/scripts.js');
   let world;
   try {
     world = await openTourWorld();

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import type { Command } from '../command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../args.js';
-import { ExitCode, signalExitCode } from '../exit-codes.js';
-import { ManifestError } from '../../mutants/manifest.js';
-import { projectRoot } from '../../project-root.js';
+import type { Command } from '../../core/command.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { ExitCode, signalExitCode } from '../../core/exit-codes.js';
+import { ManifestError } from '../../core/manifest.js';
+import { projectRoot } from '../../core/project-root.js';
 import { writeVerifyReports } from '../../report/write.js';
-import { renderTable } from '../../report/table.js';
+import { renderTable } from '../../core/table.js';
 import type { VerifyReport } from '../../report/verify-doc.js';
 import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';

@@ -1,6 +1,6 @@
 /**
  * The implementation layer's mutant runner, on the conformance tour: for each fencing mutant, its
- * patch (mutants/impl/Mx.ts: mutated Lua, the prelude, a changed or dropped gate rule, changed deploy
+ * patch (mutants/fencing/impl/Mx.ts: mutated Lua, the prelude, a changed or dropped gate rule, changed deploy
  * records) is applied and the real implementation's own state graph is explored breadth-first on
  * real Valkey, checking the mutant's expected invariant alone (with TypeOK) in every real state.
  * Deterministic: no seed, no search budget. Killed = the expected invariant breaks in a state of the
@@ -9,23 +9,23 @@
  * decision in every reply); survived = a different graph where nothing broke.
  * A kill means something only when the unpatched implementation passes the full tour first.
  * Entries of the systems on the seam (pause, replication) go to their own runners
- * (src/mutants/system-impl.ts), loaded only when the layer runs.
+ * (src/seam/impl-runner.ts), loaded only when the layer runs.
  */
-import { importDefault } from '../../import-default.js';
-import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
-import { SYSTEM_IMPL_RUNNERS, type SystemImplRunner } from '../system-impl.js';
-import type { MutantEntry } from '../manifest.js';
-import type { MutantResult } from '../verdict.js';
-import { projectRoot } from '../../project-root.js';
-import { brokenInvariants, INVARIANT_NAMES, type InvariantName } from '../../fencing/invariants.js';
-import { isImplPatch, type ImplPatch } from '../../fencing/patch.js';
-import { DEFAULT_BOUNDS } from '../../fencing/state.js';
+import { importDefault } from '../../core/import-default.js';
+import type { LayerRunner, LayerRunOptions } from '../../seam/layer-runner.js';
+import { SYSTEM_IMPL_RUNNERS, type SystemImplRunner } from '../../seam/impl-runner.js';
+import type { MutantEntry } from '../../core/manifest.js';
+import type { MutantResult } from '../../core/verdict.js';
+import { projectRoot } from '../../core/project-root.js';
+import { brokenInvariants, INVARIANT_NAMES, type InvariantName } from '../../systems/fencing/invariants.js';
+import { isImplPatch, type ImplPatch } from '../../systems/fencing/patch.js';
+import { DEFAULT_BOUNDS } from '../../systems/fencing/state.js';
 import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
-import { runConform, type ConformOptions } from '../../conform/run.js';
-import { openTourWorld, type TourWorld } from '../../conform/world.js';
+import { runConform, type ConformOptions } from '../../systems/fencing/tour/run.js';
+import { openTourWorld, type TourWorld } from '../../systems/fencing/tour/world.js';
 
-/** The ImplPatch a manifest entry names (mutants/impl/Mx.ts default export). */
+/** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
   const file = entry.layers.impl?.patch;
   if (!file) throw new Error(`${entry.id} names no impl patch`);

@@ -1,5 +1,5 @@
-import type { Layer } from '../manifest.js';
-import type { LayerRunner } from '../layer-runner.js';
+import type { Layer } from '../../core/manifest.js';
+import type { LayerRunner } from '../../seam/layer-runner.js';
 
 /** Each layer's mutant runner, loaded lazily (a layer's dependencies cost nothing for the others). */
 export const layerRunners: Readonly<Record<Layer, () => Promise<{ runner: LayerRunner }>>> = {

@@ -1,9 +1,9 @@
-import { importDefault } from '../../import-default.js';
-import type { LayerRunner, LayerRunOptions } from '../layer-runner.js';
-import type { MutantEntry } from '../manifest.js';
-import type { MutantResult } from '../verdict.js';
-import { projectRoot } from '../../project-root.js';
-import type { LimiterPatch } from '../../limiter/patch.js';
+import { importDefault } from '../../core/import-default.js';
+import type { LayerRunner, LayerRunOptions } from '../../seam/layer-runner.js';
+import type { MutantEntry } from '../../core/manifest.js';
+import type { MutantResult } from '../../core/verdict.js';
+import { projectRoot } from '../../core/project-root.js';
+import type { LimiterPatch } from '../../systems/limiter/patch.js';
 import { startTopology, valkeyUnavailableReason, type Topology } from '../../valkey/index.js';
 import { replayHint, runLimiterProperty } from '../../../properties/limiter/property.js';
 import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
@@ -12,7 +12,7 @@ import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
 export const DEFAULT_LIMITER_MUTANT_RUNS = 300;
 
 /**
- * The limiter layer: each mutant (mutants/limiter/Lx.ts, a LimiterPatch) is deployed in place of the
+ * The limiter layer: each mutant (mutants/limiter/impl/Lx.ts, a LimiterPatch) is deployed in place of the
  * shipped limiter and the ordinary limiter property (properties/limiter) runs against it on a
  * standalone Valkey with lost-reply faults. The property reports which check broke; it never
  * learns which mutant is active. The unpatched limiter must pass the same property first.

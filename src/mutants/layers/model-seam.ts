@@ -1,17 +1,17 @@
 /**
  * The model layer of the systems on the seam (src/systems/: pause, replication): the entry's model
- * patch (mutants/model/<system>/<id>.ts) provided to the system's machine, the mutated twin explored
+ * patch (mutants/fencing/model/<system>/<id>.ts) provided to the system's machine, the mutated twin explored
  * breadth-first with the expected invariant checked alone with TypeOK (as the mutant's TLC config),
  * the first violating state its shortest counterexample. Not killed: `equivalent` when the mutated
  * twin reaches exactly the base's states, `wrong-invariant` when another invariant breaks there,
  * `survived` otherwise. The seam has no trace writer: results carry no tracePath (the path is logged).
  */
-import type { LayerRunOptions } from '../layer-runner.js';
-import type { MutantEntry } from '../manifest.js';
-import { ModelPatchError, mutatedSystem } from '../model-patch.js';
-import type { MutantResult } from '../verdict.js';
-import { exploreSystem, SystemExplorationLimitError, type PathStep, type SystemExploration } from '../../systems/explore.js';
-import { SYSTEMS, type AnySystem } from '../../systems/registry.js';
+import type { LayerRunOptions } from '../../seam/layer-runner.js';
+import type { MutantEntry } from '../../core/manifest.js';
+import { ModelPatchError, mutatedSystem } from '../../seam/model-patch.js';
+import type { MutantResult } from '../../core/verdict.js';
+import { exploreSystem, SystemExplorationLimitError, type PathStep, type SystemExploration } from '../../seam/explore.js';
+import { SYSTEMS, type AnySystem } from '../../registry/systems.js';
 
 /** Where the seam's systems come from (the registry; a test passes its own). */
 export type SeamSystems = Readonly<Record<string, () => Promise<AnySystem>>>;

@@ -1,25 +1,25 @@
 /**
- * The model layer: each mutant's model patch (mutants/model/**) is applied to its system's XState
+ * The model layer: each mutant's model patch (mutants/fencing/model/**) is applied to its system's XState
  * machine with machine.provide(), the mutated machine is explored exhaustively on the base bounds,
  * and its expected invariant is checked alone with TypeOK — the same rule as the TLC configs.
- * Fencing runs on its own compiled explorer (src/model/); the systems on the seam (src/systems/:
+ * Fencing runs on its own compiled explorer (src/systems/fencing/model/); the systems on the seam (src/systems/:
  * pause, replication) through the seam's exploration (layers/model-seam.ts). Nothing here reads
  * which mutant is active beyond loading its patch file.
  */
-import { INVARIANTS, INVARIANT_NAMES, brokenInvariants, type InvariantName } from '../../fencing/invariants.js';
-import { DEFAULT_BOUNDS, type FencingBounds, type FencingState } from '../../fencing/state.js';
+import { INVARIANTS, INVARIANT_NAMES, brokenInvariants, type InvariantName } from '../../systems/fencing/invariants.js';
+import { DEFAULT_BOUNDS, type FencingBounds, type FencingState } from '../../systems/fencing/state.js';
 import { EFFECT_NAMES, SPEC_GUARD_NAMES, type FencingOverrides } from '../../../models/fencing/index.js';
-import { ExplorationLimitError, explore, shortestPathTo, type Exploration } from '../../model/explore.js';
-import { formatPath, pathToTrace, saveTrace } from '../../model/trace.js';
-import type { LayerRunOptions, LayerRunner } from '../layer-runner.js';
-import type { MutantEntry } from '../manifest.js';
-import { importModelPatch, ModelPatchError } from '../model-patch.js';
-import type { MutantResult } from '../verdict.js';
+import { ExplorationLimitError, explore, shortestPathTo, type Exploration } from '../../systems/fencing/model/explore.js';
+import { formatPath, pathToTrace, saveTrace } from '../../systems/fencing/model/trace.js';
+import type { LayerRunOptions, LayerRunner } from '../../seam/layer-runner.js';
+import type { MutantEntry } from '../../core/manifest.js';
+import { importModelPatch, ModelPatchError } from '../../seam/model-patch.js';
+import type { MutantResult } from '../../core/verdict.js';
 import { runSeamModelMutants, type SeamSystems } from './model-seam.js';
 
 export { ModelPatchError };
 
-/** Loads a fencing entry's mutants/model/Mx.ts and checks it overrides only names the machine has, its target among them. */
+/** Loads a fencing entry's mutants/fencing/model/Mx.ts and checks it overrides only names the machine has, its target among them. */
 export async function loadModelPatch(entry: MutantEntry): Promise<FencingOverrides> {
   return (await importModelPatch(entry, { guards: SPEC_GUARD_NAMES, actions: EFFECT_NAMES }, 'a FencingOverrides object')) as FencingOverrides;
 }
@@ -55,7 +55,7 @@ export async function runModelMutant(entry: MutantEntry, base: Exploration, opti
     throw err;
   }
   try {
-    // Checked alone with TypeOK, in that order (as tla/mutants/Mx.cfg lists them).
+    // Checked alone with TypeOK, in that order (as tla/fencing/mutants/Mx.cfg lists them).
     const checked: InvariantName[] = expected === 'TypeOK' ? ['TypeOK'] : ['TypeOK', expected];
     const counterexample = (bad: (s: FencingState) => boolean, violatedOf: (s: FencingState) => InvariantName) => {
       const path = shortestPathTo(bounds, overrides, bad);

@@ -1,19 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { LayerRunner } from '../layer-runner.js';
-import type { MutantEntry } from '../manifest.js';
-import type { MutantResult } from '../verdict.js';
-import { projectRoot } from '../../project-root.js';
-import { SYSTEMS } from '../../systems/registry.js';
-import { checkBase, checkMutant } from '../../tlc/check.js';
+import type { LayerRunner } from '../../seam/layer-runner.js';
+import type { MutantEntry } from '../../core/manifest.js';
+import type { MutantResult } from '../../core/verdict.js';
+import { projectRoot } from '../../core/project-root.js';
+import { SYSTEMS } from '../../registry/systems.js';
+import { checkBase, checkMutant } from '../../systems/fencing/tlc/check.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
 import { locateTlc, type TlcTools } from '../../tlc/locate.js';
-import { checkSystemBase, checkSystemMutant } from '../../tlc/system-check.js';
+import { checkSystemBase, checkSystemMutant } from '../../seam/tlc/system-check.js';
 
 /**
  * The TLA+ layer: each mutant is its entry's tla config (one named guard/effect dropped via the
  * spec's Dropped constant), checked by TLC with TypeOK and its expected invariant alone. Fencing's
- * entries run against tla/RedisClusterFencingMigration.tla, each seam system's (src/systems/) against
+ * entries run against tla/fencing/RedisClusterFencingMigration.tla, each seam system's (src/systems/) against
  * that system's spec. Each spec's base config runs first so that a survivor can be recognised as
  * equivalent.
  */

@@ -1,0 +1,101 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { projectRoot } from './project-root.js';
+
+/** The layers a mutant can be applied to. `impl` is the Lua scripts + deployment gate on Valkey. */
+export const LAYERS = ['tla', 'model', 'impl', 'limiter'] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** The systems a manifest entry can belong to (fencing and the limiter; pause and replication on the seam, src/systems/). */
+export const MUTANT_SYSTEMS = ['fencing', 'limiter', 'pause', 'failover'] as const;
+export type MutantSystem = (typeof MUTANT_SYSTEMS)[number];
+
+export interface MutantEntry {
+  readonly id: string;
+  readonly system: MutantSystem;
+  /** The named guard or effect the mutant removes or changes (the same name at every layer). */
+  readonly target: string;
+  readonly kind: 'guard' | 'effect';
+  readonly description: string;
+  readonly realBug: string;
+  /** The invariant (or limiter property) that must report the violation. */
+  readonly expectedInvariant: string;
+  /** Per layer, the file that applies it: a TLC config, or a patch module. Paths from the project root. */
+  readonly layers: Partial<Record<Layer, { readonly config?: string; readonly patch?: string }>>;
+}
+
+export interface MutantManifest {
+  readonly schema: 'fencecheck.mutants/1';
+  readonly mutants: readonly MutantEntry[];
+}
+
+export class ManifestError extends Error {
+  override readonly name = 'ManifestError';
+}
+
+export const MANIFEST_PATH = 'mutants/manifest.json';
+
+/** Reads and validates mutants/manifest.json; throws ManifestError naming the first problem. */
+export function loadManifest(path = resolve(projectRoot, MANIFEST_PATH)): MutantManifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ManifestError(`cannot read mutant manifest ${path}: ${(err as Error).message}`);
+  }
+  return validateManifest(raw, path);
+}
+
+export function validateManifest(raw: unknown, where = MANIFEST_PATH): MutantManifest {
+  const fail = (msg: string): never => {
+    throw new ManifestError(`${where}: ${msg}`);
+  };
+  if (typeof raw !== 'object' || raw === null) fail('not a JSON object');
+  const m = raw as { schema?: unknown; mutants?: unknown };
+  if (m.schema !== 'fencecheck.mutants/1') fail(`schema must be "fencecheck.mutants/1", got ${JSON.stringify(m.schema)}`);
+  if (!Array.isArray(m.mutants)) fail('"mutants" must be an array');
+  const seen = new Set<string>();
+  for (const [i, e] of (m.mutants as unknown[]).entries()) {
+    const entry = e as Partial<MutantEntry>;
+    for (const key of ['id', 'system', 'target', 'kind', 'description', 'realBug', 'expectedInvariant'] as const) {
+      if (typeof entry[key] !== 'string' || entry[key] === '') fail(`mutants[${i}].${key} must be a non-empty string`);
+    }
+    if (seen.has(entry.id!)) fail(`duplicate mutant id ${entry.id}`);
+    seen.add(entry.id!);
+    if (!MUTANT_SYSTEMS.includes(entry.system as MutantSystem)) fail(`${entry.id}: system must be one of ${MUTANT_SYSTEMS.join(', ')}, got ${JSON.stringify(entry.system)}`);
+    if (entry.kind !== 'guard' && entry.kind !== 'effect') fail(`${entry.id}: kind must be guard or effect`);
+    if (typeof entry.layers !== 'object' || entry.layers === null) fail(`${entry.id}: layers must be an object`);
+    for (const [layer, how] of Object.entries(entry.layers!)) {
+      if (!LAYERS.includes(layer as Layer)) fail(`${entry.id}: unknown layer ${layer}`);
+      const h = how as { config?: unknown; patch?: unknown };
+      if (typeof h.config !== 'string' && typeof h.patch !== 'string') fail(`${entry.id}.${layer}: needs "config" or "patch"`);
+    }
+  }
+  return m as MutantManifest;
+}
+
+/** The entries with a file for `layer`, in manifest order; with `system`, only that system's. */
+export function mutantsFor(manifest: MutantManifest, layer: Layer, system?: MutantSystem): MutantEntry[] {
+  return manifest.mutants.filter((m) => m.layers[layer] !== undefined && (system === undefined || m.system === system));
+}
+
+/**
+ * What a layer runner needs of one entry before anything runs: its expected invariant is one the
+ * checkers know (`known`, per system) and the layer's config or patch file exists. A problem here is
+ * bad input (exit 3), never a mutant verdict; throws ManifestError naming the entry.
+ */
+export function checkRunnable(entry: MutantEntry, layer: Layer, known: Readonly<Partial<Record<MutantSystem, readonly string[]>>>, root = projectRoot, where = MANIFEST_PATH): void {
+  const names = known[entry.system] ?? [];
+  if (!names.includes(entry.expectedInvariant))
+    throw new ManifestError(`${where}: ${entry.id}: unknown expectedInvariant ${JSON.stringify(entry.expectedInvariant)} (a ${entry.system} mutant expects one of ${names.join(', ')})`);
+  const how = entry.layers[layer];
+  const file = how?.config ?? how?.patch;
+  if (file === undefined) throw new ManifestError(`${where}: ${entry.id}.${layer}: needs "config" or "patch"`);
+  let st;
+  try {
+    st = statSync(resolve(root, file));
+  } catch {
+    throw new ManifestError(`${where}: ${entry.id}.${layer}: ${how?.config !== undefined ? 'config' : 'patch'} file ${file} does not exist`);
+  }
+  if (!st.isFile()) throw new ManifestError(`${where}: ${entry.id}.${layer}: ${file} is not a regular file`);
+}

@@ -1,0 +1,34 @@
+import type { MutantResult } from './verdict.js';
+import { maskDeep } from './secrets.js';
+
+/**
+ * The envelope every command prints with `--json`, and that `fencecheck verify` collects per stage.
+ * `not-run` always carries a reason and is never a pass.
+ */
+export type StageStatus = 'passed' | 'failed' | 'not-run';
+
+export interface StageReport<D = unknown> {
+  readonly schema: 'fencecheck.stage/1';
+  /** e.g. tlc, tlc-mutants, evidence, explore, parity, props, limiter, mutants:model, mutants:impl. */
+  readonly stage: string;
+  readonly status: StageStatus;
+  readonly reason?: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  /** One human line: what ran and what it found. */
+  readonly summary: string;
+  /** Named figures (states, runs, commands, kills). */
+  readonly counts?: Readonly<Record<string, number>>;
+  readonly mutants?: readonly MutantResult[];
+  /** Saved counterexample traces (fencecheck.trace/1), relative to the project root. */
+  readonly traces?: readonly string[];
+  readonly details?: D;
+}
+
+/**
+ * Every report is built here, so this is where secrets are masked: a password in an endpoint URL
+ * (reason, summary, details, any string inside) becomes `***` (src/core/secrets.ts).
+ */
+export function stageReport<D>(fields: Omit<StageReport<D>, 'schema'>): StageReport<D> {
+  return maskDeep({ schema: 'fencecheck.stage/1', ...fields }) as StageReport<D>;
+}

@@ -1,0 +1,25 @@
+import type { Layer, MutantEntry } from '../core/manifest.js';
+import type { MutantResult } from '../core/verdict.js';
+
+export interface LayerRunOptions {
+  /** Only these mutant ids (default: every mutant the manifest lists for the layer). */
+  readonly only?: readonly string[];
+  /** Seed for property layers. */
+  readonly seed?: number;
+  /** Number of runs for property layers. */
+  readonly numRuns?: number;
+  /** Where to save counterexample traces (default reports/traces). */
+  readonly traceDir?: string;
+  /** Progress lines for humans; runners write nothing else to stdout. */
+  readonly log?: (line: string) => void;
+  /** Work done of the whole layer's run (a progress meter's input): `done` of `total` units, what runs now. */
+  readonly onProgress?: (done: number, total: number, unit: string, note?: string) => void;
+}
+
+/** Applies each mutant to one layer and reports what the layer's ordinary checkers made of it. */
+export interface LayerRunner {
+  readonly layer: Layer;
+  /** Null when the layer can run here; otherwise the reason every result will be not-run. */
+  unavailable(): Promise<string | null>;
+  run(mutants: readonly MutantEntry[], options: LayerRunOptions): Promise<MutantResult[]>;
+}

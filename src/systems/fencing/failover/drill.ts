@@ -1,0 +1,246 @@
+/**
+ * The replication drill of issue 17 on a 3-primary, 1-replica-each cluster: the fencing C scripts
+ * loop on sessions of every shard (the g2 failover drill's loop and judge) while one primary's
+ * replication link is cut for real (link.ts), the primary is SIGKILLed by its PID and its lagging
+ * replica takes over at once (CLUSTER FAILOVER TAKEOVER). Everything the old primary acknowledged
+ * after the cut is gone: without the remedy the new primary issues those generations again; with it
+ * (WAIT after every call) none of them was ever handed out. A replica of another shard is then
+ * moved to the new primary (CLUSTER REPLICATE), so the remedy can confirm writes again and the
+ * drill shows it does. A FailoverPatch (patch.ts: a mutant's, or a CLI variant's) changes the
+ * pods' client; the checks (checks.ts) judge every run alike and name what broke as the spec does.
+ */
+import { closeClient, createClient, nodeClient, type NodeInfo, type Topology } from '../../../valkey/index.js';
+import { waitUntil } from '../../../valkey/wait.js';
+import { keySlot } from '../../../valkey/slots.js';
+import { newGenerationKey, newLeaseKey } from '../keys.js';
+import type { FencingScripts } from '../scripts.js';
+import { currentSlotMap, endpointKey, type Endpoint } from '../cluster-matrix/cluster-map.js';
+import { sleep } from '../cluster-matrix/stats.js';
+import { judgeSession } from '../cluster-matrix/drills/judge.js';
+import { startSessionLoop } from '../cluster-matrix/drills/loop.js';
+import { namesOnEvery } from '../cluster-matrix/drills/failover.js';
+import type { CallRecord } from '../cluster-matrix/drills/outcomes.js';
+import type { ConfirmOptions } from '../../../valkey/scripts/eval-confirmed.js';
+import { InfrastructureFault } from '../../../valkey/fault.js';
+import { routeThroughProxy } from './link.js';
+import { patchedConfirm, type FailoverPatch } from './patch.js';
+import { brokenChecks, duplicateGenerations, monotonicBreaks, releasedSeenAgain, type DrillCheck } from './checks.js';
+
+export interface FailoverDrillOptions {
+  /** Fresh per drill: every drill starts from empty counters. */
+  readonly community: string;
+  /** The remedy, or null: the scripts as they ship (no WAIT). */
+  readonly confirm: ConfirmOptions | null;
+  /** Applied to `confirm` (a mutant's patch, a CLI variant); the checks never see it. */
+  readonly patch?: FailoverPatch;
+  /** How long the link is down before the kill (the issue measured 500 ms). */
+  readonly cutMs?: number;
+  readonly sessionsPerShard?: number;
+  /** Each phase as it starts (progress lines). */
+  readonly log?: (line: string) => void;
+}
+
+export interface FailoverDrillResult {
+  readonly victim: string;
+  readonly newPrimary: string;
+  /** A replica of another shard was moved to the new primary (the remedy can confirm again). */
+  readonly redundancyRestored: boolean;
+  readonly calls: number;
+  readonly outcomes: Readonly<Record<'applied' | 'refused' | 'unknown', number>>;
+  /** Unknown because WAIT did not confirm the replica (the remedy's own verdict). */
+  readonly unconfirmed: number;
+  /** Acquires on the victim's sessions told "applied" after the cut: what the failover loses. */
+  readonly appliedAfterCut: number;
+  /** Acquires on the victim's sessions told "applied" after the takeover. */
+  readonly appliedAfterTakeover: number;
+  readonly generations: number;
+  /** Generations told "applied" to two different calls (counted over every call, past the judge's first finding). */
+  readonly duplicates: number;
+  /** A lease whose release was told "applied" seen held again (the issue's "a lease that had been released came back"). */
+  readonly releasedLeasesBack: number;
+  /** Acquires told a generation not above an earlier one of their session (T2, duplicates included). */
+  readonly monotonicBreaks: number;
+  /** The checks that fired, by the spec's names (checks.ts): what a mutant is killed by. */
+  readonly broken: readonly DrillCheck[];
+  /** Why the victim's sessions' calls failed, by reason (first 90 characters), count. */
+  readonly failureReasons: Readonly<Record<string, number>>;
+  readonly findings: string[];
+  readonly errors: string[];
+  /** Kill → the first reply on every victim session. */
+  readonly resumeMs: number | null;
+}
+
+export const RESUME_BOUND_MS = 20_000;
+/** How long the judge waits for every live node's slot map to drop the dead primary. */
+const ROUTED_BOUND_MS = 5_000;
+
+async function onlineReplicas(primary: Endpoint): Promise<Endpoint[]> {
+  const c = nodeClient(primary);
+  try {
+    const info = await c.info('replication');
+    return [...info.matchAll(/^slave\d+:ip=([^,]+),port=(\d+),state=online/gm)].map((m) => ({ host: m[1]!, port: Number(m[2]) }));
+  } finally {
+    await closeClient(c);
+  }
+}
+
+/** Whether a CLUSTER SLOTS reply names host at one of `ports` (the victim announced its proxy's) as the primary of any slot range. */
+function namesPrimary(slots: unknown, host: string, ports: readonly number[]): boolean {
+  return Array.isArray(slots) && slots.some((r) => Array.isArray(r) && Array.isArray(r[2]) && String(r[2][0]) === host && ports.includes(Number(r[2][1])));
+}
+
+const nodeAt = (topology: Topology, e: Endpoint): NodeInfo | undefined => topology.nodes.find((n) => n.host === e.host && n.port === e.port);
+
+async function adminCall(e: Endpoint, ...args: string[]): Promise<unknown> {
+  const c = nodeClient(e);
+  try {
+    return await c.call(args[0]!, ...args.slice(1));
+  } finally {
+    await closeClient(c);
+  }
+}
+
+/** The cluster did not settle after the takeover: a fault of the run (not-run), not a finding. */
+function stalled(reason: string): InfrastructureFault {
+  return new InfrastructureFault({ kind: 'timeout', reason });
+}
+
+async function settled(p: Promise<void>): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    throw stalled((err as Error).message);
+  }
+}
+
+/** null when no primary has a replica left to take over. */
+export async function failoverDrill(topology: Topology, scripts: FencingScripts, opts: FailoverDrillOptions): Promise<FailoverDrillResult | null> {
+  const map = await currentSlotMap(topology);
+  const primaries = [...map.primaries].sort((a, b) => a.port - b.port);
+  const withReplicas = await Promise.all(primaries.map(async (p) => ({ p, replicas: await onlineReplicas(p) })));
+  const pick = withReplicas.find((x) => x.replicas.length > 0);
+  if (!pick) return null;
+  const victim = nodeAt(topology, pick.p);
+  const replica = pick.replicas[0]!;
+  if (victim?.pid === undefined) return null;
+  const donor = withReplicas.find((x) => x.p !== pick.p && x.replicas.length > 0)?.replicas[0] ?? null;
+  const vKey = endpointKey(victim);
+
+  const t0 = Date.now();
+  const log = (what: string) => opts.log?.(`[replication] +${Date.now() - t0} ms ${what}`);
+  log(`routing ${endpointKey(replica)}'s replication link from ${vKey} through a proxy`);
+  const link = await routeThroughProxy(victim, replica);
+  log('link through the proxy; sessions start');
+  const others = primaries.filter((p) => endpointKey(p) !== vKey);
+  // The drill's client talks to the primary directly: only the replication link passes the proxy.
+  const conn = createClient({ kind: 'cluster', seeds: others }, { natMap: link.natMap });
+  const slotOf = (s: string) => keySlot(newLeaseKey({ community: opts.community, session: s }));
+  const sessions = namesOnEvery(map.primaries, map.owner, opts.sessionsPerShard ?? 3, (i) => `s${i}`, slotOf);
+  const victimSessions = new Set(sessions.get(vKey)!);
+  const confirm = patchedConfirm(opts.confirm, opts.patch);
+  const loopOpts = { resend: false, pauseMs: 10, ...(confirm ? { confirmReplicas: confirm } : {}) };
+  const loops = [...sessions.values()].flat().map((s) => startSessionLoop(conn, scripts, { community: opts.community, session: s }, loopOpts));
+  const errors: string[] = [];
+  let redundancyRestored = false;
+  let tKill = Number.POSITIVE_INFINITY;
+  let tTakeover = Number.POSITIVE_INFINITY;
+  try {
+    await sleep(600);
+    await link.cut();
+    log('link cut');
+    await sleep(opts.cutMs ?? 500);
+    tKill = Date.now();
+    process.kill(victim.pid, 'SIGKILL');
+    // Immediate promotion with what the replica has (no vote, no wait for the node timeout).
+    await adminCall(replica, 'CLUSTER', 'FAILOVER', 'TAKEOVER');
+    const rc = nodeClient(replica);
+    try {
+      for (const deadline = Date.now() + RESUME_BOUND_MS; ; await sleep(20)) {
+        if (((await rc.call('ROLE')) as unknown[])[0] === 'master') break;
+        if (Date.now() > deadline) throw stalled(`${endpointKey(replica)} did not become a primary within ${RESUME_BOUND_MS} ms`);
+      }
+      tTakeover = Date.now();
+      log(`killed ${vKey}; ${endpointKey(replica)} took over`);
+      if (donor) {
+        const id = String(await rc.call('CLUSTER', 'MYID'));
+        // Refused ("can only replicate a master") until the donor has heard of the promotion by gossip.
+        await settled(waitUntil(`${endpointKey(donor)} to accept CLUSTER REPLICATE`, async () => (await adminCall(donor, 'CLUSTER', 'REPLICATE', id)) === 'OK', RESUME_BOUND_MS, 20));
+        // Online is enough: WAIT confirms each write. (waitReplicasInSync wants the offsets equal,
+        // which the replica's once-a-second ACK rarely shows while the sessions keep writing.)
+        await settled(waitUntil(`${endpointKey(donor)} to replicate ${endpointKey(replica)}`, async () => (await onlineReplicas(replica)).length > 0, RESUME_BOUND_MS, 20));
+        redundancyRestored = true;
+        log(`${endpointKey(donor)} moved to the new primary, online`);
+      }
+    } finally {
+      await closeClient(rc);
+    }
+    const resumed = () => [...victimSessions].every((s) => loops.find((l) => l.session === s)!.calls.some((c) => c.reply && c.startedAt > tTakeover));
+    for (const deadline = tKill + RESUME_BOUND_MS; Date.now() < deadline && !resumed(); ) await sleep(50);
+    log(resumed() ? 'every victim session answered again' : 'the victim sessions did not all answer again');
+    await sleep(600);
+  } finally {
+    await Promise.all(loops.map((l) => l.stop()));
+    log('sessions stopped');
+    await closeClient(conn);
+    await link.close();
+  }
+
+  log('judging');
+  const calls: CallRecord[] = loops.flatMap((l) => l.calls);
+  errors.push(...loops.flatMap((l) => l.errors));
+  const findings: string[] = [];
+  let generations = 0;
+  // Every live node routes the victim's slots to the new primary before the keyspace is read:
+  // a node whose gossip still names the dead primary (at its proxy's port, now closed) would send
+  // the reader there ("Connection is closed.": once in six bench runs).
+  const live = [...others, replica];
+  // Best effort, bounded: if gossip is slower still, the read below says so itself.
+  await waitUntil(`every live node to route ${vKey}'s slots to ${endpointKey(replica)}`, async () => {
+    for (const n of live) if (namesPrimary(await adminCall(n, 'CLUSTER', 'SLOTS'), victim.host, [victim.port, link.announcedPort])) return false;
+    return true;
+  }, ROUTED_BOUND_MS, 20).catch(() => log(`not every live node routes ${vKey}'s slots to ${endpointKey(replica)} yet; reading anyway`));
+  // The real keyspace, read from the primaries that serve it now.
+  const reader = createClient({ kind: 'cluster', seeds: live });
+  try {
+    for (const l of loops) {
+      const ref = { community: opts.community, session: l.session };
+      const [lease, counter] = [await reader.get(newLeaseKey(ref)), await reader.get(newGenerationKey(ref))];
+      const at = lease?.lastIndexOf(':') ?? -1;
+      const v = judgeSession(l.session, l.calls, { lease: lease && at > 0 ? { owner: lease.slice(0, at), gen: Number(lease.slice(at + 1)) } : null, counter: Number(counter ?? 0) });
+      findings.push(...v.findings);
+      generations += new Set(v.issued).size;
+    }
+  } finally {
+    await closeClient(reader);
+  }
+  const firstAfter = [...victimSessions].map((s) => loops.find((l) => l.session === s)!.calls.find((c) => c.reply && c.startedAt > tTakeover)?.endedAt);
+  const resumeMs = firstAfter.every((t) => t !== undefined) ? Math.max(...firstAfter.map((t) => t! - tKill)) : null;
+  if (resumeMs === null) errors.push(`the sessions on ${vKey}'s slots got no reply within ${RESUME_BOUND_MS} ms of the takeover`);
+  const count = (o: CallRecord['outcome']) => calls.filter((c) => c.outcome === o).length;
+  const releasedLeasesBack = loops.reduce((n, l) => n + releasedSeenAgain(l.calls), 0);
+  const breaks = loops.reduce((n, l) => n + monotonicBreaks(l.calls), 0);
+  const victimAcquiresOk = calls.filter((c) => victimSessions.has(c.session) && c.op === 'acquire' && c.reply?.kind === 'ok');
+  return {
+    victim: vKey,
+    newPrimary: endpointKey(replica),
+    redundancyRestored,
+    calls: calls.length,
+    outcomes: { applied: count('applied'), refused: count('refused'), unknown: count('unknown') },
+    unconfirmed: calls.filter((c) => c.outcome === 'unknown' && /WAIT/.test(c.failure ?? '')).length,
+    appliedAfterCut: victimAcquiresOk.filter((c) => c.endedAt > link.cutAt! && c.endedAt <= tKill).length,
+    appliedAfterTakeover: victimAcquiresOk.filter((c) => c.startedAt > tTakeover).length,
+    generations,
+    duplicates: loops.reduce((n, l) => n + duplicateGenerations(l.calls), 0),
+    releasedLeasesBack,
+    monotonicBreaks: breaks,
+    broken: brokenChecks({ monotonicBreaks: breaks, releasedLeasesBack, findings }),
+    failureReasons: calls.filter((c) => victimSessions.has(c.session) && c.failure).reduce<Record<string, number>>((m, c) => {
+      const k = c.failure!.slice(0, 90);
+      m[k] = (m[k] ?? 0) + 1;
+      return m;
+    }, {}),
+    findings,
+    errors,
+    resumeMs,
+  };
+}

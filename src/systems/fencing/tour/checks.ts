@@ -1,0 +1,92 @@
+/**
+ * What the tour checks beyond the state graph, on the real keyspace: the TTL rules after every
+ * attempt and the read-side rules in every state. Each check names the small bug that turns it red.
+ */
+import { fencingClient } from '../clients/index.js';
+import { sessionKeys, type KeyRole } from '../keys.js';
+import type { FencingScripts } from '../scripts.js';
+import { NONE, type FencingBounds, type FencingState, type Lease, type Pod } from '../state.js';
+import { expectedKnown, expectedLookup } from '../../../../properties/fencing/checks.js';
+import type { RealStep } from './execute.js';
+import { injectKeyspace, type TourWorld } from './world.js';
+
+export interface TourCheckFailure {
+  /** `TTL`, `ReadSide`, `T3_SlotBreach`, `Conformance`, an invariant name. */
+  readonly check: string;
+  readonly message: string;
+}
+
+const live = (l: Lease) => l.owner !== NONE;
+
+/**
+ * TTL rules: a live lease always has 0 < PTTL ≤ the pods' TTL (a lease written without PX: red);
+ * a counter never has a TTL (a counter written with one: red); a lease just acquired or migrated,
+ * and the key a renewal names, has the full TTL again (renewing the wrong key leaves the named one
+ * at the injected, shorter TTL: red).
+ */
+export function ttlFailure(step: RealStep, leaseTtlMs: number, injectedTtlMs: number): TourCheckFailure | null {
+  const fresh = injectedTtlMs + (leaseTtlMs - injectedTtlMs) / 2;
+  const { ttl, state } = step;
+  const leaseKeys: [KeyRole, Lease][] = [
+    ['oldLease', state.oldLease],
+    ['newLease', state.newLease],
+  ];
+  for (const [role, lease] of leaseKeys) {
+    if (!live(lease)) continue;
+    const t = ttl[role];
+    if (!(t > 0 && t <= leaseTtlMs)) return { check: 'TTL', message: `${role} ${lease.owner}/${lease.gen} has PTTL ${t}, want 0 < PTTL ≤ ${leaseTtlMs}` };
+  }
+  for (const role of ['oldGen', 'newGen'] as const) {
+    if (ttl[role] >= 0) return { check: 'TTL', message: `${role} has PTTL ${ttl[role]}: a generation counter must never expire` };
+  }
+  const d = step.decision;
+  let renewed: KeyRole | null = null;
+  if (d.kind === 'renewed') renewed = d.where === 'old' ? 'oldLease' : 'newLease';
+  if (d.kind === 'transition') {
+    const t = d.event.type;
+    if (t === 'AcquireO' || t === 'AcquireA') renewed = 'oldLease';
+    if (t === 'AcquireB' || t === 'AcquireC' || t === 'MigrateB') renewed = 'newLease';
+  }
+  if (renewed !== null && !(ttl[renewed] > fresh)) {
+    return { check: 'TTL', message: `after ${d.kind === 'transition' ? d.event.type : 'renew'}, ${renewed} has PTTL ${ttl[renewed]}, want the full TTL (> ${fresh} of ${leaseTtlMs})` };
+  }
+  return null;
+}
+
+const showLease = (l: Lease | null) => (l && live(l) ? `${l.owner}/${l.gen}` : 'none');
+
+/**
+ * The read-side rules in state s, for every version that runs in it (only C after the door), on a
+ * session of its own: lookup and known_generation follow the table; validate_fenced_header passes
+ * the holder's frame exactly when it is not below the known generation, never passes a frame below
+ * the last issued generation, and never passes another pod's frame with the holder's generation
+ * (a validate without its owner check: red).
+ */
+export async function readSideFailure(world: TourWorld, scripts: FencingScripts, s: FencingState, bounds: FencingBounds, injectedTtlMs: number): Promise<TourCheckFailure | null> {
+  const session = world.session();
+  const conn = world.conns[s.mode];
+  await injectKeyspace(conn, sessionKeys(session), s, injectedTtlMs);
+  const versions = [...new Set(Object.values(s.version))].filter((v) => s.mode === 'disabled' || v === 'C').sort();
+  for (const v of versions) {
+    const c = fencingClient(v, { conn, scripts, session });
+    const [found, known] = await Promise.all([c.lookup(), c.knownGeneration()]);
+    const want = expectedLookup(v, s);
+    const got = found.kind === 'lease' ? { owner: found.owner as Lease['owner'], gen: found.gen } : null;
+    if (showLease(got) !== showLease(want)) return { check: 'ReadSide', message: `${v}/lookup returned ${showLease(got)}, the table says ${showLease(want)}` };
+    if (known !== expectedKnown(v, s)) return { check: 'ReadSide', message: `${v}/known_generation returned ${known}, the table says ${expectedKnown(v, s)}` };
+    const checks: Promise<string | null>[] = [];
+    if (want) {
+      checks.push(c.validate(want.owner, want.gen).then((r) => (r.valid !== want.gen >= known ? `${v}/validate_fenced_header(${showLease(want)}) = ${r.reason} with known generation ${known}` : null)));
+      const other = bounds.pods.find((p) => p !== want.owner) as Pod | undefined;
+      if (other) checks.push(c.validate(other, want.gen).then((r) => (r.valid ? `${v}/validate_fenced_header passed ${other}/${want.gen}, a frame of a pod that does not hold the lease (${showLease(want)})` : null)));
+    }
+    if (s.lastIssued >= 1) {
+      const owner = want?.owner ?? bounds.pods[0]!;
+      const stale = s.lastIssued - 1;
+      checks.push(c.validate(owner, stale).then((r) => (r.valid ? `${v}/validate_fenced_header passed a stale frame ${owner}/${stale} (last issued ${s.lastIssued})` : null)));
+    }
+    const bad = (await Promise.all(checks)).find((m) => m !== null);
+    if (bad) return { check: 'ReadSide', message: bad };
+  }
+  return null;
+}

@@ -1,0 +1,133 @@
+/**
+ * One walk: fresh keys, two real replicas (the twin's r1, r2) started and held at their first start
+ * phase, a seeded random path through the twin (pauseSystem().successors), each event executed for
+ * real (see `choose`), then the real system observed and checked — invariants first (a violation ends the walk),
+ * then conformance to what the twin predicted. After the last step the walk waits a moment for
+ * messages still on their way and checks once more.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PauseModelEvent } from '../../../../models/pause/index.js';
+import type { ModelSystem, Successor } from '../../../seam/system.js';
+import { PAUSE_BASE_BOUNDS, type PauseModelState } from '../model-state.js';
+import { pauseKeys } from '../keys.js';
+import { patched, type PausePatch } from '../patch.js';
+import { RealCheckers, type Violation } from './checkers.js';
+import { compare } from './conformance.js';
+import { execute, type FaultKind } from './execute.js';
+import { Fleet } from './fleet.js';
+import { observe } from './observe.js';
+import { walkRng } from './rng.js';
+import type { DriveWorld } from './world.js';
+
+export interface WalkSettings {
+  readonly seed: number;
+  readonly steps: number;
+  readonly patch?: PausePatch;
+  /** The real age bound standing for MaxAge = 0: one Tick is more real time than this. */
+  readonly maxAgeMs: number;
+  readonly failClosedSlackMs: number;
+  readonly deliveryWaitMs: number;
+  /** A Tick: real time passing beyond maxAgeMs. */
+  readonly tickMs: number;
+  /** Makes the walk's keys unique to this run. */
+  readonly tag: string;
+}
+
+export interface WalkResult {
+  readonly index: number;
+  /** The model events executed, as TLA+ action instances. */
+  readonly labels: readonly string[];
+  /** Canonical keys of the twin's states visited (Init first). */
+  readonly states: readonly string[];
+  /** `stateKey|label` of each transition taken. */
+  readonly edges: readonly string[];
+  /** The first step whose real state broke an invariant, with every invariant it broke. */
+  readonly violation: { readonly step: number; readonly invariants: readonly Violation[] } | null;
+  /** The first conformance failure (the real system did not do what the twin predicted). */
+  readonly conformance: { readonly step: number; readonly message: string } | null;
+  readonly mismatches: number;
+  /** Answers not compared: real time, not a Tick, had aged the snapshot past the bound. */
+  readonly timeSkipped: number;
+  readonly faults: readonly FaultKind[];
+  readonly durationMs: number;
+}
+
+type PauseTwin = ModelSystem<PauseModelState, PauseModelEvent>;
+
+/** After the last step: how long messages still in flight get to arrive before the last check. */
+const SETTLE_MS = 25;
+
+/**
+ * The walk's next transition: uniformly among the distinct labelled transitions (Tick's witnesses
+ * are one) that lead to a state this walk has not visited yet; null when there is none — the walk
+ * is over (what is left is stutter: reconciling an up-to-date snapshot, ageing a stale one).
+ * Depends only on the walk's own history, so walk i replays alone.
+ */
+function choose(twin: PauseTwin, s: PauseModelState, seen: ReadonlySet<string>, rng: () => number): Successor<PauseModelState, PauseModelEvent> | null {
+  const byLabel = new Map<string, Successor<PauseModelState, PauseModelEvent>>();
+  for (const n of twin.successors(s)) if (!byLabel.has(twin.label(n.event)) && !seen.has(twin.key(n.state))) byLabel.set(twin.label(n.event), n);
+  const fresh = [...byLabel.values()];
+  return fresh.length === 0 ? null : fresh[Math.floor(rng() * fresh.length)]!;
+}
+
+export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number, w: WalkSettings): Promise<WalkResult> {
+  const t0 = performance.now();
+  const rng = walkRng(w.seed, index);
+  const replicas = PAUSE_BASE_BOUNDS.replicas;
+  const keys = pauseKeys(world.topology.keyPrefix, `drive-${w.tag}-${index}`);
+  let step = 0;
+  const fleet = new Fleet({ topology: world.topology, keys, replicas, maxAgeMs: w.maxAgeMs, ...(w.patch ? { patch: w.patch } : {}), step: () => step });
+  const checkers = new RealCheckers({ maxAgeMs: w.maxAgeMs, failClosedSlackMs: w.failClosedSlackMs });
+  const { setPaused } = patched(w.patch);
+  const labels: string[] = [];
+  const edges: string[] = [];
+  const faults = new Set<FaultKind>();
+  let violation: WalkResult['violation'] = null;
+  let conformance: WalkResult['conformance'] = null;
+  let mismatches = 0;
+  let timeSkipped = 0;
+  let state = twin.initialStates()[0]!;
+  const states = [twin.key(state)];
+  const seen = new Set(states);
+  fleet.startAll();
+  try {
+    for (step = 1; step <= w.steps; step++) {
+      const pick = choose(twin, state, seen, rng);
+      if (pick === null) break;
+      const label = twin.label(pick.event);
+      labels.push(label);
+      edges.push(`${states.at(-1)!}|${label}`);
+      const out = await execute(pick.event, state, label, {
+        world, fleet, keys, setPaused, replicas, step,
+        deliveryWaitMs: w.deliveryWaitMs,
+        tickMs: w.tickMs,
+      });
+      const doneAt = performance.now();
+      for (const f of out.faults) faults.add(f);
+      state = pick.state;
+      states.push(twin.key(state));
+      seen.add(states.at(-1)!);
+      const view = await observe(world, fleet, keys);
+      if (out.synced) checkers.syncedAt(out.synced, view, doneAt);
+      const broken = checkers.check(view);
+      if (broken.length > 0) {
+        violation = { step, invariants: broken };
+        break;
+      }
+      const c = compare(state, view, PAUSE_BASE_BOUNDS.maxAge, w.maxAgeMs);
+      timeSkipped += c.timeSkipped;
+      const notes = [...out.notes, ...c.mismatches];
+      mismatches += notes.length;
+      if (notes.length > 0 && conformance === null) conformance = { step, message: notes.join('; ') };
+    }
+    if (violation === null) {
+      await sleep(SETTLE_MS);
+      const broken = checkers.check(await observe(world, fleet, keys));
+      if (broken.length > 0) violation = { step: labels.length, invariants: broken };
+    }
+  } finally {
+    await fleet.close();
+    await world.writer.del(keys.paused, keys.version);
+  }
+  return { index, labels, states, edges, violation, conformance, mismatches, timeSkipped, faults: [...faults], durationMs: performance.now() - t0 };
+}
