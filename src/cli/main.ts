@@ -92,6 +92,13 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
   watchVerifyParent();
   maskOutput(process.stdout);
   maskOutput(process.stderr);
+  // A reader that went away (`fencecheck evidence | head -1`) ends the process as SIGPIPE would, without a stack.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(141);
+      throw err;
+    });
+  }
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V') {
     if (rest.length > 0) return usage(`--version takes no arguments, got '${rest[0]}'`);

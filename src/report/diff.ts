@@ -40,7 +40,8 @@ export function diffReports(a: VerifyReport, b: VerifyReport): Change[] {
   put('run', 'git commit', a.git?.commit, b.git?.commit);
   put('run', 'git dirty', a.git?.dirty, b.git?.dirty);
   put('run', 'fencecheck version', a.tool.version, b.tool.version);
-  for (const key of ['runs', 'seed', 'topology', 'pods', 'maxGen'] as const) put('option', `option ${key}`, a.options[key], b.options[key]);
+  for (const key of ['runs', 'seed', 'topology'] as const) put('option', `option ${key}`, a.options[key], b.options[key]);
+  put('option', 'option constants', a.options.constants?.join(', '), b.options.constants?.join(', '));
 
   diffStages(a.stages, b.stages, put);
   diffMatrix(a, b, put);

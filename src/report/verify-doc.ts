@@ -193,8 +193,7 @@ export interface VerifyOptions {
   readonly runs?: number;
   readonly seed?: number;
   readonly topology?: string;
-  readonly pods?: number;
-  readonly maxGen?: number;
+  readonly constants?: readonly string[];
   readonly allowNotRun: readonly string[];
   readonly jobs: number;
   readonly stageTimeoutMs: number;

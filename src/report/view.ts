@@ -108,7 +108,7 @@ function verdictSection(r: VerifyReport): Section {
       ['not selected', o.notSelected.join(', ') || '(none)'],
       ['allowed not run', o.allowNotRun.join(', ') || '(none)'],
       ['runs / seed / topology', `${o.runs ?? 'default'} / ${o.seed ?? 'random'} / ${o.topology ?? 'default'}`],
-      ['explore bounds', o.pods !== undefined || o.maxGen !== undefined ? `pods ${o.pods ?? 'default'}, MaxGen ${o.maxGen ?? 'default'}` : 'default'],
+      ['constants (explore, tour)', o.constants && o.constants.length > 0 ? o.constants.join(', ') : 'the specs\' base configs'],
     ],
   });
   return { id: 'verdict', title: 'Verdict', blocks };

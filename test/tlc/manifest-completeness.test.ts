@@ -9,7 +9,7 @@ import { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from '../../src/systems/fencing/
 
 /**
  * The fencing spec's configs: every .cfg under tla/, except in a folder that holds a spec of its own
- * (tla/pause/, tla/failover/: another system's module and configs, checked with that system).
+ * (tla/pause/, tla/fencing/failover/: another system's module and configs, checked with that system).
  */
 function cfgFiles(dir: string, top = true): string[] {
   const entries = readdirSync(dir);

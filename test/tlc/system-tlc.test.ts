@@ -50,7 +50,7 @@ let tmp: string;
 /** A copy of the parts readSystemEvidence reads (specs, configs, evidence), to break on purpose. */
 function copyRoot(name: string): string {
   const root = join(tmp, name);
-  for (const part of ['tla/failover', 'tla/pause', 'evidence/tlc/failover', 'evidence/tlc/pause']) {
+  for (const part of ['tla/fencing/failover', 'tla/pause', 'evidence/tlc/failover', 'evidence/tlc/pause']) {
     mkdirSync(dirname(join(root, part)), { recursive: true });
     cpSync(join(projectRoot, part), join(root, part), { recursive: true });
   }
@@ -67,9 +67,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('the seam systems in the manifest, at the tla layer', () => {
   it('pause has P1–P6 and replication R1, each with its tla config; R1-Inv_SingleAuthority is a variant of R1', () => {
     expect(mutantsFor(manifest, 'tla', 'pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
-    expect(mutantsFor(manifest, 'tla', 'failover').map((m) => [m.id, m.layers.tla?.config])).toEqual([['R1', 'tla/failover/mutants/R1.cfg']]);
+    expect(mutantsFor(manifest, 'tla', 'failover').map((m) => [m.id, m.layers.tla?.config])).toEqual([['R1', 'tla/fencing/failover/mutants/R1.cfg']]);
     expect(entryVariants(entry('R1')).map((v) => [v.id, v.expectedInvariant, v.target, v.layers.tla?.config])).toEqual([
-      ['R1-Inv_SingleAuthority', 'Inv_SingleAuthority', 'Acquire_WaitReplica', 'tla/failover/mutants/R1-Inv_SingleAuthority.cfg'],
+      ['R1-Inv_SingleAuthority', 'Inv_SingleAuthority', 'Acquire_WaitReplica', 'tla/fencing/failover/mutants/R1-Inv_SingleAuthority.cfg'],
     ]);
     expect(entryVariants(entry('P1'))).toEqual([]);
   });
@@ -153,7 +153,7 @@ describe('mutant runs from committed TLC output', () => {
 
   it('a mutant record whose trace length differs from the committed one "differs"', () => {
     const run = capturedRun('replication-R1');
-    const ev = { ...mutantSystemEvidence(failover, { id: 'R1', target: 'Acquire_WaitReplica', expected: 'Inv_Monotonic' }, 'tla/failover/mutants/R1.cfg', run), traceLength: 5 };
+    const ev = { ...mutantSystemEvidence(failover, { id: 'R1', target: 'Acquire_WaitReplica', expected: 'Inv_Monotonic' }, 'tla/fencing/failover/mutants/R1.cfg', run), traceLength: 5 };
     const live = { system: 'failover', base: readSystemEvidence('failover', 'base').evidence!, mutants: [ev] };
     expect(systemEvidenceDifferences(live)).toEqual(['R1 traceLength: evidence 4, live 5']);
   });

@@ -63,7 +63,7 @@ export const command: Command = {
       try {
         const entry = mutantsFor(loadManifest(), 'impl', 'fencing').find((m) => m.id === values.mutant);
         if (!entry) throw new ManifestError(`no impl-layer mutant ${values.mutant} in mutants/manifest.json`);
-        const { loadPatch } = await import('../../mutants/layers/impl.js');
+        const { loadPatch } = await import('../../systems/fencing/impl-runner.js');
         patch = await loadPatch(entry);
         invariant ??= entry.expectedInvariant as InvariantName;
       } catch (err) {

@@ -10,7 +10,7 @@ import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../systems/fencing/invariants.js';
 import type { ImplPatch } from '../../systems/fencing/patch.js';
 import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
-import { loadPatch } from '../../mutants/layers/impl.js';
+import { loadPatch } from '../../systems/fencing/impl-runner.js';
 import { invariantAlone } from '../../../properties/fencing/checks.js';
 import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
 import {

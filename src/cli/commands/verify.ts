@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from '../../core/command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { constantsOption, intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
 import { ExitCode, signalExitCode } from '../../core/exit-codes.js';
 import { ManifestError } from '../../core/manifest.js';
 import { projectRoot } from '../../core/project-root.js';
@@ -13,7 +13,7 @@ import { OutDirError, runVerify, VerifyInterruptedError, type VerifyRunOptions }
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
-                         [--pods N] [--max-gen G] [--allow-not-run STAGE]... [--out DIR]
+                         [--const NAME=VALUE]... [--allow-not-run STAGE]... [--out DIR]
                          [--jobs N] [--stage-timeout S] [--json]
 
 Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
@@ -29,7 +29,8 @@ Options:
   --runs N              property runs for props, limiter, mutants:impl, mutants:limiter
   --seed N              fast-check seed for the same stages
   --topology T          standalone, cluster or both, for props (cluster = its door runs) and limiter
-  --pods N, --max-gen G bounds for explore and conform (TLC, parity and the mutant layers keep the spec's bounds)
+  --const N=V           a TLA+ constant for explore and conform (e.g. --const Pods=4; TLC, parity and the
+                        mutant layers keep the spec's base config)
   --allow-not-run STAGE accept that STAGE, or mutants it reported not run, could not run here
                         (repeatable, or comma-separated); never a survived/invalid/timed-out mutant
   --out DIR             where reports go (default reports/)
@@ -79,8 +80,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
       runs: { type: 'string' },
       seed: { type: 'string' },
       topology: { type: 'string' },
-      pods: { type: 'string' },
-      'max-gen': { type: 'string' },
+      const: { type: 'string', multiple: true },
       'allow-not-run': { type: 'string', multiple: true },
       out: { type: 'string', default: 'reports' },
       jobs: { type: 'string', default: '2' },
@@ -95,8 +95,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     // The one numeric-option parser: decimal integers in range, a clear line otherwise.
     const seed = intOption(values, 'seed', SEED_RANGE);
     const runs = intOption(values, 'runs', { min: 1, max: 1_000_000 });
-    const pods = intOption(values, 'pods', { min: 1, max: 9 });
-    const maxGen = intOption(values, 'max-gen', { min: 0, max: 12 });
+    const constants = Object.entries(constantsOption(values.const)).map(([k, v]) => `${k}=${v}`);
     const jobs = intOption(values, 'jobs', { min: 1, max: 64, default: 2 });
     const stageTimeoutMs = intOption(values, 'stage-timeout', { min: 1, max: 86_400, default: 2700 }) * 1000;
     const topology = values.topology;
@@ -137,8 +136,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
           ...(runs !== undefined ? { runs } : {}),
           ...(seed !== undefined ? { seed } : {}),
           ...(topology !== undefined ? { topology: topology as Topology } : {}),
-          ...(pods !== undefined ? { pods } : {}),
-          ...(maxGen !== undefined ? { maxGen } : {}),
+          ...(constants.length > 0 ? { constants } : {}),
         },
         allowNotRun,
         jobs,

@@ -1,5 +1,5 @@
 /**
- * The model layer of the systems on the seam (src/systems/: pause, replication): the entry's model
+ * The model layer of every system on the seam: the entry's model
  * patch (mutants/fencing/model/<system>/<id>.ts) provided to the system's machine, the mutated twin explored
  * breadth-first with the expected invariant checked alone with TypeOK (as the mutant's TLC config),
  * the first violating state its shortest counterexample. Not killed: `equivalent` when the mutated

@@ -7,7 +7,14 @@ import { projectRoot } from '../../../core/project-root.js';
 import { TRACE_SCHEMA, type FencingTrace } from '../../../core/trace-format.js';
 import { actionLabel, stepTable } from '../../../trace/steps.js';
 import { eventParams } from '../../../../models/fencing/index.js';
-import type { PathStep } from './explore.js';
+import type { FencingEvent } from '../../../../models/fencing/index.js';
+import type { FencingState } from '../state.js';
+
+/** One step of a path: the event taken (null for Init) and the state after it. */
+export interface PathStep {
+  readonly event: FencingEvent | null;
+  readonly state: FencingState;
+}
 
 export const DEFAULT_TRACE_DIR = 'reports/traces';
 

@@ -1,4 +1,4 @@
-import type { PendingAcquire, Pod, FailoverBounds, FailoverModelState } from '../../src/systems/fencing/failover/model-state.js';
+import type { PendingAcquire, Pod, FailoverBounds, FailoverModelState } from '../../../src/systems/fencing/failover/model-state.js';
 
 /**
  * Which disjunct of Expire's guard `held[p] # 0 \/ primary.lease.owner = p \/ replica.lease.owner = p`
@@ -9,7 +9,7 @@ export type ExpireWitness = 'held' | 'primary' | 'replica';
 export const EXPIRE_WITNESSES = ['held', 'primary', 'replica'] as const satisfies readonly ExpireWitness[];
 
 /**
- * One event per TLA+ action instance of tla/failover/FencingReplication.tla's Next: the `\E` of
+ * One event per TLA+ action instance of tla/fencing/failover/FencingReplication.tla's Next: the `\E` of
  * Next becomes the event's parameter (`p` a pod, `a` a pending acquire); Expire also carries its
  * guard's witness `by`.
  */

@@ -1,13 +1,13 @@
 /**
- * The XState twin of tla/failover/FencingReplication.tla. Context = the spec's variables
+ * The XState twin of tla/fencing/failover/FencingReplication.tla. Context = the spec's variables
  * (FailoverModelState); one state node, because no variable is a finite "where we are" worth a
  * region. Every action is one event; its guard is an `and` of named guards (rules.ts), its effect
  * named effects. An `IF c THEN .. ELSE ..` inside an action becomes two candidate transitions of
  * one event, the first guarded by `c`: XState takes the first whose guard passes, so exactly one
- * fires. The mutant replaces the Acquire_WaitReplica guard via provide() (its model patch, mutants/failover/model/R1.ts).
+ * fires. The mutant replaces the Acquire_WaitReplica guard via provide() (its model patch, mutants/fencing/model/R1.ts).
  */
 import { and, assign, setup } from 'xstate';
-import { FAILOVER_BASE_BOUNDS, initialFailoverState, type FailoverBounds, type FailoverModelState } from '../../src/systems/fencing/failover/model-state.js';
+import { FAILOVER_BASE_BOUNDS, initialFailoverState, type FailoverBounds, type FailoverModelState } from '../../../src/systems/fencing/failover/model-state.js';
 import type { FailoverModelEvent } from './events.js';
 import { EFFECTS, GUARDS, type FailoverEffect, type FailoverEffectName, type FailoverEnv, type FailoverGuard, type FailoverGuardName } from './rules.js';
 

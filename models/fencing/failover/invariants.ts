@@ -1,5 +1,5 @@
 /** FencingReplication.tla's invariants over FailoverModelState, in the base config's order. */
-import type { Pod, FailoverBounds, FailoverModelState, Store } from '../../src/systems/fencing/failover/model-state.js';
+import type { Pod, FailoverBounds, FailoverModelState, Store } from '../../../src/systems/fencing/failover/model-state.js';
 
 export const FAILOVER_INVARIANT_NAMES = ['TypeOK', 'Inv_SingleAuthority', 'Inv_Monotonic'] as const;
 export type FailoverInvariantName = (typeof FAILOVER_INVARIANT_NAMES)[number];

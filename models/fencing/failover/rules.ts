@@ -7,7 +7,7 @@
 import {
   FREE, normalisedPending, sameLease, samePending, sameStore,
   type PendingAcquire, type Pod, type FailoverBounds, type FailoverModelState,
-} from '../../src/systems/fencing/failover/model-state.js';
+} from '../../../src/systems/fencing/failover/model-state.js';
 import type { FailoverModelEvent } from './events.js';
 
 export interface FailoverEnv {

@@ -2,8 +2,8 @@
  * Steps of the replication machine over plain FailoverModelState values: successors come from
  * the machine's own `transition`, enabledness from `snapshot.can`.
  */
-import { inertScope as sharedInertScope } from '../../src/seam/xstate-scope.js';
-import type { FailoverBounds, FailoverModelState } from '../../src/systems/fencing/failover/model-state.js';
+import { inertScope as sharedInertScope } from '../../../src/seam/xstate-scope.js';
+import type { FailoverBounds, FailoverModelState } from '../../../src/systems/fencing/failover/model-state.js';
 import { candidateEvents, type FailoverModelEvent } from './events.js';
 import { failoverImplementations, failoverMachine, type FailoverMachine, type FailoverOverrides } from './machine.js';
 

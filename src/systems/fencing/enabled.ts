@@ -12,7 +12,7 @@
  */
 import { and, type AnyStateNode, type AnyTransitionDefinition, type StateValue } from 'xstate';
 import { evaluateGuard } from 'xstate/guards';
-import type { FencingEvent, FencingMachine, FencingSnapshot } from '../../../../models/fencing/index.js';
+import type { FencingEvent, FencingMachine, FencingSnapshot } from '../../../models/fencing/index.js';
 
 /** No transition selected · selected but "forbidden" (no target, no actions) · selected and counts for `can`. */
 type Selected = 0 | 1 | 2;

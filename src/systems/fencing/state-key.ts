@@ -1,13 +1,13 @@
 /**
- * The walk's set of seen states, numbered in discovery order. Two states are one exactly when their
- * canonicalKey strings are equal — as before. What changes is the lookup: building that ~150-char
- * string and hashing it for each of the 610k transitions at Pods=6/MaxGen=6 cost about 2 µs each;
- * a state whose fields are all in range for the bounds also packs into one integer (a mixed-radix
- * number, below 2^53), looked up first. The packed number is only a cache in front of the key: equal
- * packs imply equal keys (each digit determines its field's text in the key), and a miss falls back to
- * the key itself, so a state that does not pack (a mutant's out-of-range value) still meets its twin.
+ * Fencing's keys for the seam's exploration (src/seam/explore.ts): canonicalKey, faster, and a packed
+ * integer the exploration looks up first. Building the ~150-char key and hashing it for each of the
+ * 610k transitions at Pods=6/MaxGen=6 cost about 2 µs each; a state whose fields are all in range for
+ * the bounds also packs into one integer (a mixed-radix number, below 2^53). The packed number is only a
+ * cache in front of the key: equal packs imply equal keys (each digit determines its field's text in the
+ * key), and a miss falls back to the key itself, so a state that does not pack (a mutant's out-of-range
+ * value) still meets its twin.
  */
-import { canonicalKey, comparePods, MODES, NONE, PHASES, type FencingBounds, type FencingState, type Pod } from '../state.js';
+import { canonicalKey, comparePods, MODES, NONE, PHASES, type FencingBounds, type FencingState, type Pod } from './state.js';
 
 /**
  * canonicalKey(s), faster: the pods sorted once for the bounds instead of per call. A state whose
@@ -90,42 +90,4 @@ function digitOf(values: readonly string[]): (v: unknown) => number {
     for (let i = 0; i < values.length; i++) if (values[i] === v) return i;
     return -1;
   };
-}
-
-export class StateIndex {
-  /** Canonical key of each state, by index (discovery order). */
-  readonly keys: string[] = [];
-  /** Whether the last `intern` added a new state. */
-  added = false;
-  private readonly byKey = new Map<string, number>();
-  private readonly byPack = new Map<number, number>();
-  private readonly keyOf: (s: FencingState) => string;
-  private readonly pack: ((s: FencingState) => number | undefined) | null;
-
-  constructor(bounds: FencingBounds) {
-    this.keyOf = keyerFor(bounds);
-    this.pack = packerFor(bounds);
-  }
-
-  /** The index of `s`'s state; a new state gets the next index (and `added` is set). */
-  intern(s: FencingState): number {
-    const p = this.pack?.(s);
-    if (p !== undefined) {
-      const j = this.byPack.get(p);
-      if (j !== undefined) {
-        this.added = false;
-        return j;
-      }
-    }
-    const key = this.keyOf(s);
-    let j = this.byKey.get(key);
-    this.added = j === undefined;
-    if (j === undefined) {
-      j = this.keys.length;
-      this.keys.push(key);
-      this.byKey.set(key, j);
-    }
-    if (p !== undefined) this.byPack.set(p, j);
-    return j;
-  }
 }
