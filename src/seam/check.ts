@@ -7,7 +7,7 @@
  * "not run", never passed.
  */
 import { loadManifest, type MutantEntry } from '../core/manifest.js';
-import { runSeamModelMutant } from '../mutants/layers/model-seam.js';
+import { runSeamModelMutant } from './model-mutant.js';
 import { projectRoot } from '../core/project-root.js';
 import { readBaseGraph, readSystemEvidence } from './evidence.js';
 import { exploreSystem } from './explore.js';

@@ -13,19 +13,9 @@ export interface ProgressSink {
   close(): void;
 }
 
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 100) / 10;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
-}
+import { formatCounts, formatDuration } from '../core/format.js';
 
-export function formatCounts(counts: Readonly<Record<string, number>> | undefined): string {
-  if (!counts) return '';
-  return Object.entries(counts)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-}
+export { formatCounts, formatDuration };
 
 function outcomeLine(o: StageOutcome): string {
   const status = o.status === 'not-run' && o.allowedNotRun ? 'not-run (allowed)' : o.status;

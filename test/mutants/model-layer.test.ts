@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
 import { runModelLayer } from '../../src/mutants/layers/model.js';
-import { runSeamModelMutant, runSeamModelMutants } from '../../src/mutants/layers/model-seam.js';
+import { runSeamModelMutant, runSeamModelMutants } from '../../src/seam/model-mutant.js';
 import { readSystemEvidence } from '../../src/seam/evidence.js';
 import { exploreSystem } from '../../src/seam/explore.js';
 import { SYSTEMS } from '../../src/registry/systems.js';

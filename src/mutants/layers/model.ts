@@ -5,7 +5,8 @@
  * (model-seam.ts). Nothing here reads which mutant is active beyond loading its patch file.
  */
 import type { LayerRunner } from '../../seam/layer-runner.js';
-import { runSeamModelMutants } from './model-seam.js';
+import { runSeamModelMutants } from '../../seam/model-mutant.js';
+import { SYSTEMS } from '../../registry/systems.js';
 
 export { ModelPatchError } from '../../seam/model-patch.js';
 
@@ -14,5 +15,5 @@ export const runner: LayerRunner = {
   async unavailable() {
     return null; // pure TypeScript: runs wherever the CLI runs
   },
-  run: (mutants, options) => runSeamModelMutants(mutants, options),
+  run: (mutants, options) => runSeamModelMutants(mutants, options, SYSTEMS),
 };

@@ -6,7 +6,7 @@
  */
 import { ExitCode } from '../../core/exit-codes.js';
 import type { MutantEntry } from '../../core/manifest.js';
-import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
+import { allKilled, formatMutantTable } from '../../core/verdict-table.js';
 import type { MutantResult } from '../../core/verdict.js';
 import type { StageReport } from '../../core/stage-report.js';
 import { writeRunReport, writeSystemEvidence, type SystemEvidence } from '../evidence.js';

@@ -8,7 +8,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { closeClient, nodeClient, waitReplicasInSync, type NodeInfo, type Topology } from '../../../../valkey/index.js';
 import { keySlot } from '../../../../valkey/slots.js';
-import { currentSlotMap, endpointKey } from '../cluster-map.js';
+import { currentSlotMap, endpointKey } from '../../../../valkey/cluster-map.js';
 import { judgeLedger, type Published } from '../pubsub/ledger.js';
 import { ShardedSubscriber } from '../pubsub/subscriber.js';
 import { sleep } from '../stats.js';

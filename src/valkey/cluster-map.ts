@@ -1,6 +1,6 @@
 /** The cluster's slot map as the nodes report it now (after a reshard or failover the topology's roles are stale). */
 import type { Redis } from 'ioredis';
-import { closeClient, nodeClient, type Topology } from '../../../valkey/index.js';
+import { closeClient, nodeClient, type Topology } from './index.js';
 
 export interface Endpoint {
   readonly host: string;

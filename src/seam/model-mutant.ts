@@ -1,19 +1,19 @@
 /**
  * The model layer of every system on the seam: the entry's model
- * patch (mutants/fencing/model/<system>/<id>.ts) provided to the system's machine, the mutated twin explored
+ * patch (mutants/<system>/model/<id>.ts) provided to the system's machine, the mutated twin explored
  * breadth-first with the expected invariant checked alone with TypeOK (as the mutant's TLC config),
  * the first violating state its shortest counterexample. Not killed: `equivalent` when the mutated
  * twin reaches exactly the base's states, `wrong-invariant` when another invariant breaks there,
  * `survived` otherwise. The seam has no trace writer: results carry no tracePath (the path is logged).
  */
-import type { LayerRunOptions } from '../../seam/layer-runner.js';
-import type { MutantEntry } from '../../core/manifest.js';
-import { ModelPatchError, mutatedSystem } from '../../seam/model-patch.js';
-import type { MutantResult } from '../../core/verdict.js';
-import { exploreSystem, SystemExplorationLimitError, type PathStep, type SystemExploration } from '../../seam/explore.js';
-import { SYSTEMS, type AnySystem } from '../../registry/systems.js';
+import type { LayerRunOptions } from './layer-runner.js';
+import type { MutantEntry } from '../core/manifest.js';
+import { ModelPatchError, mutatedSystem } from './model-patch.js';
+import type { MutantResult } from '../core/verdict.js';
+import { exploreSystem, SystemExplorationLimitError, type PathStep, type SystemExploration } from './explore.js';
+import type { AnySystem } from './package.js';
 
-/** Where the seam's systems come from (the registry; a test passes its own). */
+/** Where the systems come from, by name (the registry's SYSTEMS; a test passes its own). */
 export type SeamSystems = Readonly<Record<string, () => Promise<AnySystem>>>;
 
 type Fields = Omit<MutantResult, 'id' | 'layer' | 'expectedInvariant' | 'durationMs'>;
@@ -72,7 +72,7 @@ export async function runSeamModelMutant(entry: MutantEntry, sys: AnySystem, bas
 }
 
 /** Every seam entry, grouped by system (one base exploration each), the results in the entries' order. */
-export async function runSeamModelMutants(mutants: readonly MutantEntry[], options: LayerRunOptions, systems: SeamSystems = SYSTEMS): Promise<MutantResult[]> {
+export async function runSeamModelMutants(mutants: readonly MutantEntry[], options: LayerRunOptions, systems: SeamSystems): Promise<MutantResult[]> {
   const byId = new Map<string, MutantResult>();
   for (const name of [...new Set(mutants.map((m) => m.system))]) {
     const entries = mutants.filter((m) => m.system === name);
