@@ -43,9 +43,9 @@ function row(v: unknown): G2RowSummary | null {
 
 /** null when the g2 stage was not selected or printed no matrix. */
 export function g2Summary(stages: readonly StageOutcome[]): G2Summary | null {
-  const o = stages.find((s) => s.stage === 'g2');
+  const o = stages.find((s) => s.stage === 'cluster-matrix');
   const d = o?.report?.details;
-  if (!o || !isObj(d) || d.schema !== 'fencecheck.g2/1' || !Array.isArray(d.rows)) return o ? { status: o.status, rows: [] } : null;
+  if (!o || !isObj(d) || d.schema !== 'fencecheck.cluster-matrix/1' || !Array.isArray(d.rows)) return o ? { status: o.status, rows: [] } : null;
   return { status: o.status, rows: d.rows.map(row).filter((r): r is G2RowSummary => r !== null) };
 }
 

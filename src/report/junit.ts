@@ -244,7 +244,7 @@ export function g2Cases(s: G2Summary): Case[] {
     const out = `${row.surface}\nerrors: ${g2VerdictText(row.errors)}\nsilently wrong: ${g2VerdictText(row.silentlyWrong)}\nfigures: ${g2FiguresText(row)}`;
     return {
       classname: 'fencecheck.g2',
-      name: `g2 ${row.name}${row.variant ? ` (${row.variant})` : ''}`,
+      name: `cluster-matrix ${row.name}${row.variant ? ` (${row.variant})` : ''}`,
       seconds: row.durationMs / 1000,
       result: status === 'passed' ? { kind: 'pass' } : status === 'not-run' ? { kind: 'skipped', message: `not run: ${why}` } : { kind: 'failure', message: why, body: `${out}\nreplay: fencecheck g2 --row ${row.name}${row.variant ? ` --variant ${row.name}=${row.variant}` : ''}` },
       out,

@@ -163,7 +163,7 @@ const G2_TONE = { passed: 'ok', failed: 'bad', 'not-run': 'warn' } as const;
 /** The G2 matrix: one row per surface, the two verdict columns, the figures it measured. */
 function g2Section(r: VerifyReport): Section | null {
   const s = r.g2 !== undefined ? r.g2 : g2Summary(r.stages);
-  const o = r.stages.find((x) => x.stage === 'g2');
+  const o = r.stages.find((x) => x.stage === 'cluster-matrix');
   if (!s || !o) return null;
   const blocks: Block[] = [
     { kind: 'p', text: 'Seed 003, gate G2: each surface on a real multi-shard Valkey, with two verdicts — errors, and silently wrong (judged against the known population, message ledger or keyspace, never by the absence of errors).' },
@@ -182,7 +182,7 @@ function g2Section(r: VerifyReport): Section | null {
         { text: g2FiguresText(row) },
       ]),
     });
-  return { id: 'g2', title: 'G2 conformance matrix', blocks };
+  return { id: 'g2', title: 'Cluster client matrix', blocks };
 }
 
 function conformSection(r: VerifyReport, s: ReturnType<typeof conformSummary>, trace: Parameters<typeof conformBlocks>[1]): Section | null {

@@ -15,5 +15,6 @@ export const limiterPackage: SystemPackage = {
     const { valkeyUnavailableReason } = await import('../../valkey/index.js');
     return { system: 'limiter', unavailable: valkeyUnavailableReason, run: (entries, options) => runLimiterEntries(entries.filter((m) => !options.only || options.only.includes(m.id)), options) };
   },
+  commands: { limiter: () => import('./command.js') },
   stages: [{ name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'the limiter script against its reference model and the required invariant tests, standalone and on a cluster' }],
 };

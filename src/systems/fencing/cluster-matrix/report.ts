@@ -8,7 +8,7 @@ import { g2FiguresText, g2VerdictText } from '../../../report/g2-summary.js';
 import { rowStatus, type RowResult } from './types.js';
 
 export interface G2Details {
-  readonly schema: 'fencecheck.g2/1';
+  readonly schema: 'fencecheck.cluster-matrix/1';
   /** The matrix's columns, in order: what a renderer shows. */
   readonly columns: readonly ['row', 'surface', 'errors', 'silently wrong', 'figures'];
   readonly rows: readonly RowResult[];
@@ -32,16 +32,16 @@ export function g2Report(rows: readonly RowResult[], startedAt: Date, durationMs
   const status = matrixStatus(rows);
   const count = (s: ReturnType<typeof rowStatus>) => rows.filter((r) => rowStatus(r) === s).length;
   const red = rows.filter((r) => rowStatus(r) !== 'passed').map((r) => `${r.name}: ${rowStatus(r)}`);
-  const summary = `${rows.length} G2 rows on real Valkey: ${count('passed')} passed, ${count('failed')} failed, ${count('not-run')} not run${red.length ? ` (${red.join('; ')})` : ''}`;
+  const summary = `${rows.length} cluster matrix rows on real Valkey: ${count('passed')} passed, ${count('failed')} failed, ${count('not-run')} not run${red.length ? ` (${red.join('; ')})` : ''}`;
   const firstNotRun = rows.map((r) => [r.errors, r.silentlyWrong].find((v) => v.status === 'not-run')).find((v) => v !== undefined);
   return stageReport<G2Details>({
-    stage: 'g2',
+    stage: 'cluster-matrix',
     status,
     ...(status === 'not-run' ? { reason: firstNotRun && firstNotRun.status === 'not-run' ? firstNotRun.reason : 'no row ran' } : status === 'failed' ? { reason: red.join('; ') } : {}),
     startedAt: startedAt.toISOString(),
     durationMs,
     summary,
     counts: { rows: rows.length, passed: count('passed'), failed: count('failed'), notRun: count('not-run') },
-    details: { schema: 'fencecheck.g2/1', columns: ['row', 'surface', 'errors', 'silently wrong', 'figures'], rows },
+    details: { schema: 'fencecheck.cluster-matrix/1', columns: ['row', 'surface', 'errors', 'silently wrong', 'figures'], rows },
   });
 }

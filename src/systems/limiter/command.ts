@@ -6,7 +6,7 @@ import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/
 import { ExitCode } from '../../core/exit-codes.js';
 import { stageReport } from '../../core/stage-report.js';
 import { ROWS } from '../../../models/limiter/index.js';
-import type { LimiterPatch } from '../../systems/limiter/index.js';
+import type { LimiterPatch } from './index.js';
 import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../valkey/index.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { replayHint, runLimiterProperty, type LimiterPropertyResult } from '../../../properties/limiter/property.js';

@@ -1,17 +1,17 @@
-import type { Command } from '../../core/command.js';
-import { parseCommandArgs, UsageError } from '../../core/args.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { stageReport } from '../../core/stage-report.js';
-import { createClient, type ValkeyClient } from '../../valkey/index.js';
-import { parseEndpoint, type Endpoint } from '../../valkey/external.js';
-import { CommandTimeoutError } from '../../valkey/errors.js';
-import { maskSecrets } from '../../core/secrets.js';
-import { MODES, PHASES, type Mode, type Phase } from '../../systems/fencing/state.js';
-import { loadFencingScripts } from '../../systems/fencing/scripts.js';
-import { createGate } from '../../systems/fencing/gate/gate.js';
-import { GATE_RULES, type GateStep } from '../../systems/fencing/gate/rules.js';
-import type { GateObservations } from '../../systems/fencing/gate/observations.js';
-import { clusterEnabled, discoverSessions, KeyspaceValueError, keyslotCheck, observeKeyspace, parseSession } from '../../systems/fencing/gate/observe.js';
+import type { Command } from '../../../core/command.js';
+import { parseCommandArgs, UsageError } from '../../../core/args.js';
+import { ExitCode } from '../../../core/exit-codes.js';
+import { stageReport } from '../../../core/stage-report.js';
+import { createClient, type ValkeyClient } from '../../../valkey/index.js';
+import { parseEndpoint, type Endpoint } from '../../../valkey/external.js';
+import { CommandTimeoutError } from '../../../valkey/errors.js';
+import { maskSecrets } from '../../../core/secrets.js';
+import { MODES, PHASES, type Mode, type Phase } from '../state.js';
+import { loadFencingScripts } from '../scripts.js';
+import { createGate } from '../gate/gate.js';
+import { GATE_RULES, type GateStep } from '../gate/rules.js';
+import type { GateObservations } from '../gate/observations.js';
+import { clusterEnabled, discoverSessions, KeyspaceValueError, keyslotCheck, observeKeyspace, parseSession } from '../gate/observe.js';
 
 const CHECKS: Readonly<Record<string, GateStep>> = {
   advance: 'AdvanceTarget',

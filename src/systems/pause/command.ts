@@ -9,8 +9,8 @@ import { resolve } from 'node:path';
 import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../valkey/index.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
-import { loadPausePatch, type PausePatch } from '../../systems/pause/patch.js';
-import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, REAL_INVARIANTS, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from '../../systems/pause/drive/index.js';
+import { loadPausePatch, type PausePatch } from './patch.js';
+import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, REAL_INVARIANTS, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from './drive/index.js';
 
 type TopologyName = 'standalone' | 'cluster';
 const SPECS: Readonly<Record<TopologyName, TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };

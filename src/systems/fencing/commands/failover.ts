@@ -1,15 +1,15 @@
-import type { Command } from '../../core/command.js';
-import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
-import { statusExitCode } from '../../core/exit-codes.js';
-import { ProgressConsole } from '../../core/progress.js';
-import { renderTable } from '../../core/table.js';
-import { stageReport } from '../../core/stage-report.js';
-import { startTopology, isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
-import { NotOwnedError, ValkeyUnavailableError } from '../../valkey/index.js';
-import { asInfrastructureFault } from '../../valkey/fault.js';
-import { loadFencingScripts } from '../../systems/fencing/scripts.js';
-import { failoverDrill, type FailoverDrillResult } from '../../systems/fencing/failover/drill.js';
-import { isFailoverVariant, FAILOVER_VARIANTS, variantPatch } from '../../systems/fencing/failover/variants.js';
+import type { Command } from '../../../core/command.js';
+import { intOption, parseCommandArgs, UsageError } from '../../../core/args.js';
+import { statusExitCode } from '../../../core/exit-codes.js';
+import { ProgressConsole } from '../../../core/progress.js';
+import { renderTable } from '../../../core/table.js';
+import { stageReport } from '../../../core/stage-report.js';
+import { startTopology, isProviderChoice, type ProviderChoice } from '../../../valkey/start.js';
+import { NotOwnedError, ValkeyUnavailableError } from '../../../valkey/index.js';
+import { asInfrastructureFault } from '../../../valkey/fault.js';
+import { loadFencingScripts } from '../scripts.js';
+import { failoverDrill, type FailoverDrillResult } from '../failover/drill.js';
+import { isFailoverVariant, FAILOVER_VARIANTS, variantPatch } from '../failover/variants.js';
 
 export { FAILOVER_VARIANTS };
 

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Command } from '../../core/command.js';
-import { parseCommandArgs } from '../../core/args.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { projectRoot } from '../../core/project-root.js';
-import { stageReport } from '../../core/stage-report.js';
-import { DIAGRAM_PATH, diagramDocument } from '../../systems/fencing/model/diagram.js';
+import type { Command } from '../../../core/command.js';
+import { parseCommandArgs } from '../../../core/args.js';
+import { ExitCode } from '../../../core/exit-codes.js';
+import { projectRoot } from '../../../core/project-root.js';
+import { stageReport } from '../../../core/stage-report.js';
+import { DIAGRAM_PATH, diagramDocument } from '../model/diagram.js';
 
 const HELP = `Usage: fencecheck diagram [--check] [--json]
 

@@ -1,18 +1,18 @@
-import type { Command } from '../../core/command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { stageReport } from '../../core/stage-report.js';
-import { formatCoverage } from '../../systems/fencing/tour/coverage.js';
-import { ValkeyUnavailableError } from '../../valkey/index.js';
-import { NotOwnedError } from '../../valkey/errors.js';
-import { isProviderChoice } from '../../valkey/start.js';
-import { asInfrastructureFault, describeFault } from '../../valkey/fault.js';
-import { INVARIANT_NAMES, type InvariantName } from '../../systems/fencing/invariants.js';
-import type { ImplPatch } from '../../systems/fencing/patch.js';
-import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
-import { loadPatch } from '../../systems/fencing/impl-runner.js';
-import { invariantAlone } from '../../../properties/fencing/checks.js';
-import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
+import type { Command } from '../../../core/command.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../../core/args.js';
+import { ExitCode } from '../../../core/exit-codes.js';
+import { stageReport } from '../../../core/stage-report.js';
+import { formatCoverage } from '../tour/coverage.js';
+import { ValkeyUnavailableError } from '../../../valkey/index.js';
+import { NotOwnedError } from '../../../valkey/errors.js';
+import { isProviderChoice } from '../../../valkey/start.js';
+import { asInfrastructureFault, describeFault } from '../../../valkey/fault.js';
+import { INVARIANT_NAMES, type InvariantName } from '../invariants.js';
+import type { ImplPatch } from '../patch.js';
+import { loadManifest, ManifestError, mutantsFor } from '../../../core/manifest.js';
+import { loadPatch } from '../impl-runner.js';
+import { invariantAlone } from '../../../../properties/fencing/checks.js';
+import { ProgressConsole, type ProgressMeter } from '../../../core/progress.js';
 import {
   DEFAULT_DOOR_RUNS,
   DEFAULT_MAX_COMMANDS,
@@ -21,7 +21,7 @@ import {
   suiteCoverage,
   suiteTotals,
   type SuiteTopology,
-} from '../../../properties/fencing/suite.js';
+} from '../../../../properties/fencing/suite.js';
 
 const HELP = `Usage: fencecheck props [--runs N] [--door-runs N] [--max-commands N] [--topology standalone|door|both] [--provider P]
                        [--seed N] [--path P] [--mutant Mx] [--invariant NAME] [--json]
