@@ -193,7 +193,7 @@ describe('verify orchestrator', () => {
     expect(stageArgv(props, { topology: 'cluster' })).toEqual(['props', '--topology', 'door', '--json']);
     expect(stageArgv(STAGES.find((s) => s.name === 'limiter')!, { topology: 'cluster' })).toEqual(['limiter', '--topology', 'cluster', '--json']);
     expect(stageArgv(tlc, { runs: 5, seed: 42 })).toEqual(['tlc', '--mutants', '--system', 'all', '--json']);
-    expect(stageArgv(STAGES.find((s) => s.name === 'explore')!, { pods: 2, maxGen: 3, runs: 5 })).toEqual(['explore', '--pods', '2', '--max-gen', '3', '--json']);
+    expect(stageArgv(STAGES.find((s) => s.name === 'explore')!, { constants: ['Pods=2', 'MaxGen=3'], runs: 5 })).toEqual(['explore', '--const', 'Pods=2', '--const', 'MaxGen=3', '--json']);
     // The pause walks run on the cluster (real pub/sub propagation); only the seed is forwarded.
     expect(stageArgv(STAGES.find((s) => s.name === 'pause')!, { seed: 42, runs: 5, topology: 'both' })).toEqual(['pause', '--topology', 'cluster', '--seed', '42', '--json']);
     expect(existsSync(FAKE)).toBe(true);
