@@ -62,6 +62,14 @@ export interface PropsResult {
   /** The share of the model's states and labelled transitions these runs visited (on the real keyspace). */
   readonly coverage: ModelCoverage;
   readonly visited: CoverageTracker;
+  /**
+   * What the runs added as they went, every GAIN_EVERY runs and after the last: the model's states and
+   * transitions reached through real histories, and what only real runs exercise (leases lost by real
+   * TTL expiry, door crossings, live reshards, ASK redirects). The tour covers every state and
+   * transition by injection; this says what more runs still add, so the default run count is chosen
+   * by measurement (docs/decisions.md).
+   */
+  readonly gain: readonly GainPoint[];
   readonly failure: PropsFailure | null;
   /** A run threw (not a check failure, not a fault): the error, with seed and path. */
   readonly error?: string;
@@ -71,6 +79,18 @@ export interface PropsResult {
    */
   readonly fault?: Fault;
 }
+
+export interface GainPoint {
+  readonly runs: number;
+  readonly states: number;
+  readonly transitions: number;
+  readonly ttlExpiries: number;
+  readonly doorCrossings: number;
+  readonly reshards: number;
+  readonly askRedirects: number;
+}
+
+export const GAIN_EVERY = 25;
 
 function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { failure: RunFailure; seed: number; path: string; label?: string }): FencingTrace {
   const steps: TraceStep[] = [{ action: 'Init', params: {}, state: initialState(bounds) }];
@@ -117,6 +137,12 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   let clusterCommands = 0;
   let clusterMs = 0;
   let followed = 0;
+  let ttlExpiries = 0;
+  const gain: GainPoint[] = [];
+  const point = (): GainPoint => {
+    const c = visited.result();
+    return { runs, states: c.states, transitions: c.transitions, ttlExpiries, doorCrossings, reshards, askRedirects };
+  };
   // The last failing run is the shrunk counterexample (fast-check shrinks only through failures).
   const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode } | null } = { last: null };
   const arb = fc.tuple(
@@ -156,7 +182,9 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     clusterCommands += r.clusterCommands;
     clusterMs += r.clusterMs;
     followed += r.records.filter((x) => x.followed).length;
+    if (expiry === 'ttl') ttlExpiries += r.records.filter((x) => x.status === 'applied' && (x.event?.type === 'ExpireOld' || x.event?.type === 'ExpireNew')).length;
     visit(r.records);
+    if (runs % GAIN_EVERY === 0) gain.push(point());
     if (r.failure) {
       // A check failed: a verdict only on a healthy system (every node answers now).
       const sick = await healthFault(runCtx);
@@ -172,7 +200,8 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     seed,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
   });
-  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited };
+  if (gain.at(-1)?.runs !== runs) gain.push(point());
+  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited, gain };
   if (latch.fault) {
     opts.log?.(`props: could not run: ${latch.fault.message}`);
     return { ...base, passed: false, failure: null, fault: latch.fault.fault };

@@ -5,12 +5,13 @@
 import { loadManifest, type MutantManifest } from '../core/manifest.js';
 import type { AnySystem, SystemEntry, SystemPackage } from '../seam/package.js';
 import { fencingPackage } from '../systems/fencing/package.js';
+import { initLimiterPackage } from '../systems/init-limiter/package.js';
 import { limiterPackage } from '../systems/limiter/package.js';
 import { pausePackage } from '../systems/pause/package.js';
 
 export type { AnySystem, SystemEntry, SystemPackage };
 
-export const PACKAGES: readonly SystemPackage[] = [fencingPackage, limiterPackage, pausePackage];
+export const PACKAGES: readonly SystemPackage[] = [fencingPackage, limiterPackage, pausePackage, initLimiterPackage];
 
 /** Every system (a name of the manifest and of --system), in package order, with its package. */
 export const SYSTEM_ENTRIES: readonly (SystemEntry & { readonly package: SystemPackage })[] = PACKAGES.flatMap((p) => p.systems.map((s) => ({ ...s, package: p })));

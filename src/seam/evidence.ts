@@ -46,6 +46,12 @@ export interface SystemEvidence extends EvidenceCore {
   readonly traceLength?: number;
   /** TLC's counterexample as a trace (docs/trace-format.md). */
   readonly trace?: unknown;
+  /**
+   * The same counterexample's states exactly as TLC printed them (each variable's value in TLA+,
+   * src/core/tla-value.ts): what a reader parses back through a system's `fromTlc` without the
+   * trace format's losses (ITF has no model values).
+   */
+  readonly tlcStates?: readonly Readonly<Record<string, string>>[];
   readonly reason?: string;
 }
 
@@ -104,6 +110,7 @@ export interface MutantRunFields {
   readonly alsoBroken?: readonly string[];
   readonly traceLength?: number;
   readonly trace?: unknown;
+  readonly tlcStates?: readonly Readonly<Record<string, string>>[];
   readonly reason?: string;
 }
 
@@ -117,6 +124,7 @@ export function mutantSystemEvidence<S, E>(sys: ModelSystem<S, E>, m: Pick<Mutan
     ...(fields.traceLength !== undefined && { traceLength: fields.traceLength }),
     ...(fields.reason !== undefined && fields.reason !== '' && { reason: fields.reason }),
     ...(fields.trace !== undefined && { trace: fields.trace }),
+    ...(fields.tlcStates !== undefined && { tlcStates: fields.tlcStates }),
   };
 }
 

@@ -39,26 +39,6 @@ export function tlaToItf(v: TlaValue): ItfValue {
   }
 }
 
-/**
- * The inverse of tlaToItf, for reading a trace's states back through a system's `fromTlc`. ITF has no
- * model values: a string stays a string, and the systems' readers take a string wherever their spec
- * has a model value (src/core/tla-value.ts atomText reads both).
- */
-export function itfToTla(v: unknown): TlaValue {
-  if (typeof v === 'boolean') return { kind: 'bool', value: v };
-  if (typeof v === 'string') return { kind: 'str', value: v };
-  if (typeof v === 'number') return { kind: 'int', value: v };
-  if (Array.isArray(v)) return { kind: 'seq', items: v.map(itfToTla) };
-  if (typeof v !== 'object' || v === null) return { kind: 'unreadable', text: String(v), error: 'not an ITF value' };
-  const o = v as Record<string, unknown>;
-  if ('#bigint' in o) return { kind: 'int', value: Number(o['#bigint']) };
-  if ('#set' in o) return { kind: 'set', items: (o['#set'] as unknown[]).map(itfToTla) };
-  if ('#tup' in o) return { kind: 'seq', items: (o['#tup'] as unknown[]).map(itfToTla) };
-  if ('#map' in o) return { kind: 'fn', entries: (o['#map'] as [unknown, unknown][]).map(([k, x]) => [itfToTla(k), itfToTla(x)] as const) };
-  if ('#unserializable' in o) return { kind: 'unreadable', text: String(o['#unserializable']), error: 'unserializable in the trace' };
-  return { kind: 'record', fields: Object.fromEntries(Object.entries(o).map(([k, x]) => [k, itfToTla(x)])) };
-}
-
 /** An action argument as TLC printed it (`1`, `p1`, `"x"`), as ITF; kept as text when it is not a value. */
 function argItf(text: string): ItfValue {
   try {

@@ -29,6 +29,7 @@ const FIGURES: Readonly<Record<string, { distinct: number; generated: number; ed
   fencing: { distinct: 4117, generated: 15637, edges: 15636, selfLoops: 1260, labelled: true },
   failover: { distinct: 742, generated: 2206, edges: 2025, selfLoops: 0, labelled: false },
   pause: { distinct: 15268, generated: 108901, edges: 84092, selfLoops: 4698, labelled: false },
+  'init-limiter': { distinct: 2455, generated: 19746, edges: 19745, selfLoops: 2002, labelled: true },
 };
 
 describe('committed TLC evidence of every system', () => {
@@ -50,7 +51,7 @@ describe('committed TLC evidence of every system', () => {
 
   it("records every tla-layer mutant of the manifest killed by its expected invariant, with TLC's trace", () => {
     const entries = MODEL_NAMES.flatMap((s) => mutantsFor(loadSystemManifest(), 'tla', s));
-    expect(entries).toHaveLength(16);
+    expect(entries).toHaveLength(28);
     for (const r of evidenceMutantResults(entries)) expect({ id: r.id, verdict: r.verdict, violated: r.violated }).toEqual({ id: r.id, verdict: 'killed', violated: r.expectedInvariant });
     for (const m of entries) {
       const e = readSystemEvidence(m.system, m.id).evidence!;
@@ -99,7 +100,7 @@ describe('`fencecheck evidence` (no Java)', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { stage: string; status: string; counts: Record<string, number>; mutants: { verdict: string }[] };
-    expect(report).toMatchObject({ stage: 'evidence', status: 'passed', counts: { 'fencing.distinct': 4117, 'fencing.edges': 15636, 'pause.distinct': 15268, 'failover.distinct': 742, mutants: 16, killed: 16 } });
+    expect(report).toMatchObject({ stage: 'evidence', status: 'passed', counts: { 'fencing.distinct': 4117, 'fencing.edges': 15636, 'pause.distinct': 15268, 'failover.distinct': 742, 'init-limiter.distinct': 2455, mutants: 28, killed: 28 } });
     expect(report.mutants.every((m) => m.verdict === 'killed')).toBe(true);
   });
 });

@@ -10,10 +10,11 @@ describe('mutant manifest', () => {
     expect(ids('limiter')).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'L6']);
     expect(ids('pause')).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
     expect(ids('failover')).toEqual(['R1']);
-    expect(m.mutants).toHaveLength(22);
-    // Fencing, pause and failover at tla, model and impl; the limiter (no TLA+ model yet) at impl only.
+    expect(m.mutants).toHaveLength(34);
+    // Fencing, pause, failover and the init limiter at tla and model; the limiter (no TLA+ model yet) at impl only.
+    expect(ids('init-limiter')).toEqual(['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12']);
     for (const layer of ['tla', 'model'] as const) {
-      expect(mutantsFor(m, layer)).toHaveLength(16);
+      expect(mutantsFor(m, layer)).toHaveLength(28);
       expect(mutantsFor(m, layer, 'fencing')).toHaveLength(9);
     }
     expect(mutantsFor(m, 'impl')).toHaveLength(22);
@@ -40,8 +41,8 @@ describe('mutant manifest', () => {
     expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ id: 'M1' }] })).toThrow(/system|target/);
     const entry = { id: 'X1', system: 'pause', target: 't', kind: 'guard', description: 'd', realBug: 'b', expectedInvariant: 'Inv_NoRevert', layers: {} };
     expect(validateManifest({ schema: 'fencecheck.mutants/1', mutants: [entry] }).mutants[0]!.system).toBe('pause');
-    expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ ...entry, system: 'paus' }] }, 'manifest', SYSTEM_NAMES)).toThrow(/X1: system must be one of fencing, failover, limiter, pause, got "paus"/);
+    expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ ...entry, system: 'paus' }] }, 'manifest', SYSTEM_NAMES)).toThrow(/X1: system must be one of fencing, failover, limiter, pause, init-limiter, got "paus"/);
     // The registry's own reader checks the systems it knows.
-    expect(loadSystemManifest().mutants).toHaveLength(22);
+    expect(loadSystemManifest().mutants).toHaveLength(34);
   });
 });

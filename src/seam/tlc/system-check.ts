@@ -11,6 +11,7 @@ import type { MutantEntry } from '../../core/manifest.js';
 import type { MutantResult } from '../../core/verdict.js';
 import { projectRoot } from '../../core/project-root.js';
 import type { TlaTrace } from '../../core/trace-format.js';
+import { formatTlaValue } from '../../core/tla-value.js';
 import { TlcOutputError } from '../../tlc/errors.js';
 import type { TlcRun } from '../../tlc/run.js';
 import { toTlaTrace } from '../../tlc/to-itf.js';
@@ -96,7 +97,8 @@ export async function checkSystemMutant(sys: AnySystem, m: MutantEntry, opts: Ch
     ...(reason !== undefined && { reason }),
   };
   const result = mutantResult(m, run, verdict, fields);
-  const evidence = mutantSystemEvidence(sys, m, config, run, { ...fields, ...(trace && { trace }) }, root);
+  const tlcStates = r && r.trace.length > 0 ? r.trace.map((step) => Object.fromEntries(Object.entries(step.vars).map(([k, v]) => [k, formatTlaValue(v)]))) : undefined;
+  const evidence = mutantSystemEvidence(sys, m, config, run, { ...fields, ...(trace && { trace }), ...(tlcStates && { tlcStates }) }, root);
   return { result, evidence, ...(trace && { trace }) };
 }
 
