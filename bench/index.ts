@@ -11,6 +11,7 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   gate: () => import('./gate.bench.js'),
   luacheck: () => import('./luacheck.bench.js'),
   g2: () => import('./g2.bench.js'),
+  'g2-replica': () => import('./g2-replica.bench.js'),
   replication: () => import('./replication.bench.js'),
   pause: () => import('./pause.bench.js'),
 };
