@@ -13,6 +13,7 @@ import { percentile } from '../src/stats.js';
  * guarded,unguarded,no-admission).
  */
 const NIL_READ = /read \d+ of \S+ returned null/;
+const PHASES = 'wrong reads before / link down / restarted / behind / released';
 
 interface Tally {
   readonly outcomes: RowOutcome[];
@@ -57,12 +58,14 @@ export const section: BenchSection = {
       const nilRed = t.outcomes.filter((o) => o.silentlyWrong.status === 'failed' && NIL_READ.test(o.silentlyWrong.reason)).length;
       const red = t.outcomes.length - green - notRun;
       const sum = (figure: string) => numbers(t.outcomes, figure).reduce((a, b) => a + b, 0);
+      const byPhase = [0, 0, 0, 0, 0];
+      for (const o of t.outcomes) String(o.figures[PHASES] ?? '').split('/').forEach((x, i) => (byPhase[i] = (byPhase[i] ?? 0) + (Number(x) || 0)));
       print(
         `${v.padEnd(15)} green ${green}/${runs}, red ${red}/${runs} (a nil read named in ${nilRed}), not run ${notRun}; ` +
           `run s p50/max ${(percentile(t.ms, 50) / 1000).toFixed(1)}/${(Math.max(...t.ms) / 1000).toFixed(1)}; ` +
           `back in pool ms p50/max ${p50max(numbers(t.outcomes, 'back in the read pool ms'))}; ` +
           `read from again after release ms p50/max ${p50max(numbers(t.outcomes, 'reads from it again after release ms'))}; ` +
-          `wrong reads ${sum('wrong reads')}, read errors ${sum('read errors')}, refused ${sum('reads refused by the replica')}, re-sent ${sum('reads re-sent to the primary')}`,
+          `wrong reads ${sum('wrong reads')} (before / link down / restarted / behind / released ${byPhase.join('/')}), read errors ${sum('read errors')}, refused ${sum('reads refused by the replica')}, re-sent ${sum('reads re-sent to the primary')}`,
       );
       const firstRed = t.outcomes.find((o) => rowStatus(o) === 'failed');
       if (firstRed && firstRed.silentlyWrong.status === 'failed') print(`${''.padEnd(15)} first red: ${firstRed.silentlyWrong.reason.slice(0, 160)}`);

@@ -53,6 +53,8 @@ export interface ReplicaDrillResult {
   /** Reads that failed more than a second after the replica answered again. */
   readonly lateReadErrors: number;
   readonly wrongReads: string[];
+  /** Wrong reads per phase, in order: before the hold, link down, restarted, connected but behind, released. */
+  readonly wrongByPhase: readonly number[];
   /** Reads the replica refused (MASTERDOWN / LOADING), from its counters since the restart plus before. */
   readonly refusedByReplica: number;
   /** Reads the client re-sent to the primary. */
@@ -183,6 +185,8 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
 
     const published: Published[] = [];
     const wrongReads: string[] = [];
+    const wrongByPhase = [0, 0, 0, 0, 0];
+    let phase = 0;
     const commandErrors: string[] = [];
     const readErrorAt: number[] = [];
     let reads = 0;
@@ -198,7 +202,10 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
           try {
             const v = await r.get(k);
             reads++;
-            if (v !== `v:${k}`) wrongReads.push(`read ${reads} of ${k} returned ${JSON.stringify(v)}`);
+            if (v !== `v:${k}`) {
+              wrongReads.push(`read ${reads} of ${k} returned ${JSON.stringify(v)}`);
+              wrongByPhase[phase]! += 1;
+            }
           } catch {
             readErrorAt.push(performance.now());
             await sleep(20);
@@ -240,12 +247,14 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
     const before = await getStats(replica);
     // 1. The link drops and stays down: the replica keeps every key but hears no more writes.
     const tHold = performance.now();
+    phase = 1;
     link.hold();
     await until(linkIs('down'), STALL_BOUND_MS);
     await readsDone(READS_PER_PHASE);
     const refusedBeforeRestart = (await getStats(replica)).rejected - before.rejected;
     // 2. It restarts from its snapshot, its resync still held.
     const tRestart = performance.now();
+    phase = 2;
     const backMs = await restartInPlace(replica, { linkUp: false });
     const backAt = performance.now();
     // Its config file would set these again; the restart re-read only its command line.
@@ -256,12 +265,14 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
     if (rejoinedMs !== null) await readsDone(READS_PER_PHASE);
     // 3. Its handshake goes through (+CONTINUE: connected, at its snapshot's offset), what it missed still held.
     const tHandshake = performance.now();
+    phase = 3;
     link.releaseHandshake();
     const linkUp = await until(linkIs('up'), STALL_BOUND_MS);
     if (linkUp !== null) await readsDone(READS_PER_PHASE);
     // 4. Released: it catches up; the client must read from it again.
     const atRelease = await getStats(replica);
     const tRelease = performance.now();
+    phase = 4;
     link.release();
     const heldMs = Math.round(tRelease - tHold);
     const served = await until(async () => (await getStats(replica).catch(() => atRelease)).calls > atRelease.calls, REPAIR_BOUND_MS);
@@ -285,6 +296,7 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
       readErrors: readErrorAt.length,
       lateReadErrors: readErrorAt.filter((t) => t > backAt + 1000).length,
       wrongReads,
+      wrongByPhase,
       // The counters restarted with the server: before the restart, plus all since.
       refusedByReplica: refusedBeforeRestart + after.rejected,
       fallbacks: r.fallbacks,

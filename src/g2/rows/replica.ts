@@ -48,6 +48,7 @@ export const replicaRow: G2Row<ReplicaVariant> = {
         reads: r.reads,
         'read errors': r.readErrors,
         'wrong reads': r.wrongReads.length,
+        'wrong reads before / link down / restarted / behind / released': r.wrongByPhase.join('/'),
         'reads refused by the replica': r.refusedByReplica,
         'reads re-sent to the primary': r.fallbacks,
         'command client longest gap ms': r.commandMaxGapMs,
