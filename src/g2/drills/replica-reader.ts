@@ -61,7 +61,8 @@ const ADMIT_POLL_MS = 50;
 const REFUSED = /^(MASTERDOWN|LOADING)\b/;
 
 const nodeKey = (r: Redis) => `${r.options.host ?? ''}:${r.options.port ?? ''}`;
-const infoField = (info: string, name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+/** One field of an INFO reply (`name:value` lines). */
+export const infoField = (info: string, name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 
 interface Repair {
   rejoining(key: string): boolean;

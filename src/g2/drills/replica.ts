@@ -25,6 +25,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { closeClient, createClient, nodeClient, type NodeInfo, type Topology } from '../../valkey/index.js';
 import { waitUntil } from '../../valkey/wait.js';
+import { InfrastructureFault } from '../../valkey/fault.js';
 import { routeThroughProxy, type ReplicationLink } from '../../replication/link.js';
 import { keySlot } from '../../slots/index.js';
 import { currentSlotMap, endpointKey } from '../cluster-map.js';
@@ -32,7 +33,7 @@ import { judgeLedger, type Published } from '../pubsub/ledger.js';
 import { ShardedSubscriber } from '../pubsub/subscriber.js';
 import { sleep } from '../stats.js';
 import { restartInPlace } from './restart.js';
-import { REPLICA_CONFIG, REPLICA_CONFIG_DEFAULTS, replicaReadClient, type ReplicaReadClient, type ReplicaReadDesign } from './replica-reader.js';
+import { infoField, REPLICA_CONFIG, REPLICA_CONFIG_DEFAULTS, replicaReadClient, type ReplicaReadClient, type ReplicaReadDesign } from './replica-reader.js';
 
 export interface ReplicaDrillResult {
   readonly replica: string;
@@ -43,7 +44,7 @@ export interface ReplicaDrillResult {
   /** How long the replica's resync was held (link dropped → the stream released). */
   readonly heldMs: number;
   /** Handshake released → the replica's link is up (connected, not yet sent what it missed). */
-  readonly linkUpMs: number | null;
+  readonly linkUpMs: number;
   /** How long it stayed connected with what it missed held. */
   readonly connectedHeldMs: number;
   /** Release → the replica answered a read of the client again; null: not within the bound. */
@@ -107,8 +108,6 @@ async function replicationInfo(node: NodeInfo): Promise<string> {
   }
 }
 
-const infoField = (info: string, name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
-
 /**
  * Until the replica has applied everything its primary had written when this was called. (Read
  * from the replica itself: the primary's view waits for the replica's once-a-second ACK.)
@@ -140,6 +139,13 @@ async function pinnedReader(replica: NodeInfo): Promise<ReplicaReadClient> {
 
 /** The designs of replica-reader.ts, and pinned (broken). */
 export type ReplicaClient = ReplicaReadDesign | 'pinned';
+
+/** The harness's own step did not happen (the proxy, the server): nothing learnt, the row is not run. */
+async function mustHappen(what: string, done: () => Promise<boolean>): Promise<number> {
+  const ms = await until(done, STALL_BOUND_MS);
+  if (ms === null) throw new InfrastructureFault({ kind: 'timeout', reason: `${what} did not happen within ${STALL_BOUND_MS} ms` });
+  return ms;
+}
 
 /** Polls `done` every 10 ms until true or `boundMs` passed; the time it took, or null. */
 async function until(done: () => boolean | Promise<boolean>, boundMs: number): Promise<number | null> {
@@ -199,12 +205,14 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
       (async () => {
         for (let i = 0; running; i++) {
           const k = keys[i % keys.length]!;
+          // A read counts in the phase it began in.
+          const began = phase;
           try {
             const v = await r.get(k);
             reads++;
             if (v !== `v:${k}`) {
               wrongReads.push(`read ${reads} of ${k} returned ${JSON.stringify(v)}`);
-              wrongByPhase[phase]! += 1;
+              wrongByPhase[began]! += 1;
             }
           } catch {
             readErrorAt.push(performance.now());
@@ -249,7 +257,7 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
     const tHold = performance.now();
     phase = 1;
     link.hold();
-    await until(linkIs('down'), STALL_BOUND_MS);
+    await mustHappen(`${endpointKey(replica)}'s link going down on the hold`, linkIs('down'));
     await readsDone(READS_PER_PHASE);
     const refusedBeforeRestart = (await getStats(replica)).rejected - before.rejected;
     // 2. It restarts from its snapshot, its resync still held.
@@ -267,8 +275,8 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
     const tHandshake = performance.now();
     phase = 3;
     link.releaseHandshake();
-    const linkUp = await until(linkIs('up'), STALL_BOUND_MS);
-    if (linkUp !== null) await readsDone(READS_PER_PHASE);
+    const linkUp = await mustHappen(`${endpointKey(replica)}'s link coming up on the handshake's release`, linkIs('up'));
+    await readsDone(READS_PER_PHASE);
     // 4. Released: it catches up; the client must read from it again.
     const atRelease = await getStats(replica);
     const tRelease = performance.now();
@@ -289,7 +297,7 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
       backMs,
       rejoinedMs,
       heldMs,
-      linkUpMs: linkUp === null ? null : Math.round(linkUp),
+      linkUpMs: Math.round(linkUp),
       connectedHeldMs: Math.round(tRelease - tHandshake),
       repairMs,
       reads,

@@ -42,7 +42,7 @@ export const replicaRow: G2Row<ReplicaVariant> = {
         'replica back (answers) ms': r.backMs,
         'back in the read pool ms': r.rejoinedMs ?? 'never',
         'resync held ms': r.heldMs,
-        'link up after the handshake release ms': r.linkUpMs ?? 'never',
+        'link up after the handshake release ms': r.linkUpMs,
         'connected but behind ms': r.connectedHeldMs,
         'reads from it again after release ms': r.repairMs ?? `> ${REPAIR_BOUND_MS}`,
         reads: r.reads,
