@@ -75,11 +75,6 @@ export class FaultProxy {
     this.held = true;
   }
 
-  /** Connections parked so far (still waiting for release()). */
-  get parkedCount(): number {
-    return this.parked.size;
-  }
-
   /** Ends the hold: parked connections are forwarded (their buffered bytes first), new ones too; gated replies pass. */
   release(): void {
     this.gateLine = null;
