@@ -1,6 +1,5 @@
-import { layerScore, scoreLines } from '../report/score.js';
+import { layerScore, scoreLines, type MutationScore } from '../core/mutation-score.js';
 import { renderTable } from '../core/table.js';
-import type { MutationScore } from '../report/verify-doc.js';
 import { LAYERS } from '../core/manifest.js';
 import type { MutantResult } from '../core/verdict.js';
 
@@ -22,7 +21,7 @@ export function formatMutantTable(results: readonly MutantResult[]): string {
   return renderTable(header, rows);
 }
 
-/** killed / (mutants − equivalent) per layer run and overall; not-run results count against it (src/report/score.ts). */
+/** killed / (mutants − equivalent) per layer run and overall; not-run results count against it (src/core/mutation-score.ts). */
 export function mutantScore(results: readonly MutantResult[]): MutationScore {
   return layerScore(results, LAYERS);
 }

@@ -8,7 +8,7 @@ import { figureComplete, figureText } from './conform-summary.js';
 import { traceReplayCommand } from './replay.js';
 import type { ConformFigure, ConformSummary } from './verify-doc.js';
 import type { Block, Cell } from './view.js';
-import { formatDuration } from '../verify/progress.js';
+import { formatDuration } from '../core/format.js';
 
 export const CONFORM_INTRO =
   "The exhaustive conformance tour (fencecheck conform): from Init, in every state reached, every transition the model enables and every attempt it refuses runs through the real Lua scripts, gate and door on real Valkey, and the keyspace read back is compared with the model's prediction.";

@@ -6,7 +6,7 @@
 import { tlcFlagRows } from './tlc-flags.js';
 import type { TlcDump, VerifyReport } from './verify-doc.js';
 import type { Block, Section, Tone } from './view.js';
-import { formatDuration } from '../verify/progress.js';
+import { formatDuration } from '../core/format.js';
 
 export function tlcSection(r: VerifyReport, tone: (status: string) => Tone, statusText: (o: VerifyReport['stages'][number]) => string): Section {
   const tlc = r.stages.find((o) => o.stage === 'tlc');

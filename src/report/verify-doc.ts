@@ -5,7 +5,8 @@
  */
 import type { G2Summary } from './g2-summary.js';
 import type { Layer, MutantSystem } from '../core/manifest.js';
-import type { MutantResult, Verdict } from '../core/verdict.js';
+import type { MutantResult } from '../core/verdict.js';
+import type { CellVerdict, MutationScore } from '../core/mutation-score.js';
 import type { StageReport } from '../core/stage-report.js';
 
 export const VERIFY_SCHEMA = 'fencecheck.verify/1' as const;
@@ -40,7 +41,7 @@ export interface StageOutcome {
   readonly report: StageReport | null;
 }
 
-export type CellVerdict = Verdict | 'n/a' | 'not-selected' | 'missing';
+export type { CellVerdict, MutationScore, ScoreFigure } from '../core/mutation-score.js';
 
 /** A mutant × layer cell: the layer's own result fields, or why there is none. */
 export interface MatrixCell extends Pick<MutantResult, 'violated' | 'alsoBroken' | 'traceLength' | 'tracePath' | 'seed' | 'path' | 'durationMs' | 'reason'> {
@@ -65,25 +66,8 @@ export interface MatrixRow {
 export interface MutationMatrix {
   readonly layers: readonly Layer[];
   readonly rows: readonly MatrixRow[];
-  /** The matrix's mutation score (src/report/score.ts); absent in documents written before it (renderers compute it). */
+  /** The matrix's mutation score (src/core/mutation-score.ts); absent in documents written before it (renderers compute it). */
   readonly score?: MutationScore;
-}
-
-export interface ScoreFigure {
-  /** Cells of this layer that are mutants (every verdict but n/a). */
-  readonly total: number;
-  readonly killed: number;
-  readonly equivalent: number;
-  /** Not run, not selected or missing: in `total`, never in `killed`. */
-  readonly notRun: number;
-  /** killed / (total − equivalent), one decimal, rounded down (100 only when every one was killed); null when nothing counts. */
-  readonly percent: number | null;
-}
-
-/** killed / (mutants − equivalent) per layer and overall (src/report/score.ts). */
-export interface MutationScore {
-  readonly layers: Readonly<Partial<Record<Layer, ScoreFigure>>>;
-  readonly overall: ScoreFigure;
 }
 
 /** The TLC figures an auditor reads first, gathered from the tlc and evidence stages. */

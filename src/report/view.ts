@@ -12,7 +12,7 @@ import { tlcSection } from './tlc-view.js';
 import { traceReplayCommand } from './replay.js';
 import { matrixSection } from './matrix-view.js';
 import type { StageOutcome, VerifyReport } from './verify-doc.js';
-import { formatCounts, formatDuration } from '../verify/progress.js';
+import { formatCounts, formatDuration } from '../core/format.js';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted';
 
