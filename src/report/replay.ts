@@ -28,26 +28,14 @@ export function traceReplayCommand(tracePath: string): string {
   return `fencecheck trace replay ${tracePath}`;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
- * The command that reproduces a stage's failure: the replay it printed (conform), its failing run's
- * seed and path (props, limiter), or else the stage's own command (without --json).
+ * The command that reproduces a stage's failure: the one its report names (`details.replay`: the
+ * first mismatch's trace, a failing run's seed and path), or else the stage's own command (without
+ * --json).
  */
 export function stageReplayCommand(o: Pick<StageOutcome, 'stage' | 'command' | 'report'>): string {
   const d = o.report?.details;
-  if (isObj(d)) {
-    if (typeof d.replay === 'string' && d.replay !== '') return d.replay;
-    if (o.stage === 'props' && typeof d.seed === 'number' && typeof d.path === 'string' && typeof d.topology === 'string')
-      return `fencecheck props --topology ${d.topology} --seed=${d.seed} --path=${d.path}`;
-    if (o.stage === 'limiter' && Array.isArray(d.runs)) {
-      for (const run of d.runs) {
-        const p = isObj(run) ? run.property : undefined;
-        if (isObj(run) && isObj(p) && p.passed === false && typeof p.seed === 'number' && typeof run.topology === 'string')
-          return `fencecheck limiter --topology ${run.topology} --seed=${p.seed}${typeof p.path === 'string' && p.path ? ` --path=${p.path}` : ''}`;
-      }
-    }
-  }
+  const named = typeof d === 'object' && d !== null && !Array.isArray(d) ? (d as Record<string, unknown>).replay : undefined;
+  if (typeof named === 'string' && named !== '') return named;
   return `fencecheck ${o.command.filter((a) => a !== '--json').join(' ')}`;
 }

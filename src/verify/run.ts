@@ -1,6 +1,6 @@
 /**
  * The verify orchestrator: runs the selected stages as child processes (heavy ones at most `jobs` at
- * a time, light ones alongside), interprets each, and assembles the fencecheck.verify/1 document.
+ * a time, light ones alongside), interprets each, and assembles the fencecheck.verify/2 document.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,8 +8,6 @@ import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadManifest, type MutantManifest } from '../core/manifest.js';
 import { projectRoot } from '../core/project-root.js';
-import { conformSummary } from '../report/conform-summary.js';
-import { g2Summary } from '../report/g2-summary.js';
 import { mutationMatrix } from '../report/matrix.js';
 import { tlcSummary } from '../report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../report/verify-doc.js';
@@ -158,8 +156,6 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
     stages: outcomes,
     tlc: tlcSummary(outcomes),
     mutationMatrix: matrix,
-    conform: conformSummary(outcomes),
-    g2: g2Summary(outcomes),
     traces: [...traces].sort(),
   };
 }

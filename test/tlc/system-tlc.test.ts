@@ -191,6 +191,23 @@ describe(`fencecheck tlc --system with real TLC${why}`, () => {
     expect(report.details.evidence).toBe('fresh');
   }, 150_000);
 
+  it.skipIf(!located.ok)(`--system all --json: one live TLC block per model, pinned to the committed evidence's hashes${why}`, () => {
+    const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'all', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 240_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { details: { tlcModels: { model: string; from: string; spec: string; specSha256: string; configSha256: string; distinct: number; command: string; dumps?: { states?: { sha256: string } } }[] } };
+    const committed = (system: string) => JSON.parse(readFileSync(join(projectRoot, 'evidence/tlc', system, 'base.json'), 'utf8')) as { specSha256: string; configSha256: string; distinct: number; states: { sha256: string } };
+    expect(report.details.tlcModels.map((b) => [b.model, b.from, b.distinct])).toEqual([
+      ['RedisClusterFencingMigration', 'live', 4117],
+      ['PauseSnapshot', 'live', 15268],
+      ['FencingReplication', 'live', 742],
+    ]);
+    for (const [b, system] of report.details.tlcModels.map((x, i) => [x, ['fencing', 'pause', 'failover'][i]!] as const)) {
+      const e = committed(system);
+      expect({ model: b.model, spec: b.specSha256, config: b.configSha256, states: b.dumps?.states?.sha256 }).toEqual({ model: b.model, spec: e.specSha256, config: e.configSha256, states: e.states.sha256 });
+      expect(b.command).toMatch(/tlc2\.TLC .*-deadlock/);
+    }
+  }, 300_000);
+
   it.skipIf(!located.ok)(`the tla mutant layer runs a seam system's entries through the same checks, with system "tla" traces${why}`, async () => {
     const { runner } = await import('../../src/mutants/layers/tla.js');
     const traceDir = join(tmp, 'traces');

@@ -8,6 +8,8 @@ import { loadAllEvidence, RERUN } from '../../systems/fencing/tlc/evidence.js';
 import { loadManifest, ManifestError, mutantsFor, type MutantSystem } from '../../core/manifest.js';
 import { evidenceMutantResults, readSystemEvidence } from '../../seam/evidence.js';
 import { SEAM_TLC_SYSTEMS } from '../../registry/systems.js';
+import { tlcModelBlock } from '../../tlc/evidence-block.js';
+import { detailsSection } from '../../core/details-blocks.js';
 
 const HELP = `Usage: fencecheck evidence [--json]
 
@@ -30,7 +32,7 @@ export const command: Command = {
   async run(argv) {
     const { values } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } });
     const startedAt = new Date();
-    const out = (status: 'passed' | 'failed', summary: string, extra: { reason?: string; counts?: Record<string, number>; mutants?: MutantResult[] } = {}) => {
+    const out = (status: 'passed' | 'failed', summary: string, extra: { reason?: string; counts?: Record<string, number>; mutants?: MutantResult[]; details?: unknown } = {}) => {
       const report = stageReport({ stage: 'evidence', status, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, ...extra });
       if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
@@ -91,9 +93,12 @@ export const command: Command = {
       ...seamBases.flatMap((b) => (!b.freshness.fresh ? [`${b.system} base: ${b.freshness.reason}`] : b.evidence?.outcome !== 'ok' ? [`${b.system}'s base run's outcome is ${b.evidence?.outcome}`] : [])),
       ...results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`),
     ];
+    // The TLC figures of every model whose evidence is fresh, for the verify reports' TLC section.
+    const tlcModels = [tlcModelBlock(base, 'evidence'), ...seamBases.flatMap((b) => (b.evidence && b.freshness.fresh ? [tlcModelBlock(b.evidence, 'evidence')] : []))];
     return out(problems.length === 0 ? 'passed' : 'failed', summary, {
       counts,
       mutants: results,
+      details: { tlcModels, sections: [detailsSection({ id: 'stage-evidence', title: 'Stage: evidence', counts })] },
       ...(problems.length > 0 && { reason: `the evidence records failures: ${problems.join(', ')}` }),
     });
   },

@@ -2,6 +2,7 @@ import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { stageReport } from '../../core/stage-report.js';
+import { detailsSection } from '../../core/details-blocks.js';
 import { boundsFromArgs, boundsLabel } from '../../systems/fencing/model/bounds.js';
 import { ExplorationLimitError, explore, shortestCounterexample, type Exploration } from '../../systems/fencing/model/explore.js';
 import { formatPath, pathToTrace, saveTrace } from '../../systems/fencing/model/trace.js';
@@ -88,6 +89,8 @@ export const command: Command = {
     const broken = run.verdicts.filter((v) => !v.holds).map((v) => v.name);
     const summary = `${run.distinct} distinct states, ${run.generated} generated (${label}): ${broken.length === 0 ? 'every invariant holds' : `broken: ${broken.join(', ')}`}`;
     if (values.json) {
+      const counts = { distinct: run.distinct, generated: run.generated, transitions: run.transitions, explorationMs: Math.round(run.durationMs), brokenInvariants: broken.length };
+      const details = { bounds, ...(values.mutant ? { mutant: values.mutant } : {}), verdicts: run.verdicts };
       const report = stageReport({
         stage: 'explore',
         status: broken.length === 0 ? 'passed' : 'failed',
@@ -95,9 +98,10 @@ export const command: Command = {
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),
         summary,
-        counts: { distinct: run.distinct, generated: run.generated, transitions: run.transitions, explorationMs: Math.round(run.durationMs), brokenInvariants: broken.length },
+        counts,
         traces,
-        details: { bounds, ...(values.mutant ? { mutant: values.mutant } : {}), verdicts: run.verdicts },
+        // The verify reports show the counts and details as the stage's section.
+        details: { ...details, sections: [detailsSection({ id: 'stage-explore', title: 'Stage: explore', counts, details })] },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }

@@ -5,16 +5,16 @@ import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { G2_ROWS, g2Row } from '../../systems/fencing/cluster-matrix/rows/index.js';
 import { runG2 } from '../../systems/fencing/cluster-matrix/runner.js';
-import { g2Report, matrixTable, verdictText } from '../../systems/fencing/cluster-matrix/report.js';
+import { clusterMatrixReport, matrixTable, verdictText } from '../../systems/fencing/cluster-matrix/report.js';
 
 export const DEFAULT_G2_REPEAT = 3;
 
 const HELP = `Usage: fencecheck g2 [--row NAME]... [--variant ROW=V]... [--repeat N] [--provider P] [--json]
 
-The G2 conformance matrix (seed 003, gate G2) on real multi-shard Valkey 8 topologies the harness
-starts (3 shards; 3 primaries × 1 replica for the drills). Each row has two verdicts — errors, and
-silently wrong (judged against a known population, message ledger or keyspace, never by the absence
-of errors) — and the figures it measured:
+The cluster client matrix on real multi-shard Valkey 8 topologies the harness starts (3 shards;
+3 primaries × 1 replica for the drills). Each row has two verdicts — errors, and silently wrong
+(judged against a known population, message ledger or keyspace, never by the absence of errors) —
+and the figures it measured:
 ${G2_ROWS.map((r) => `  ${r.name.padEnd(9)} ${r.surface}; variants ${r.variants.join(', ')}`).join('\n')}
 
 Options:
@@ -23,15 +23,15 @@ Options:
                   the others are the deliberately broken ones, which must turn the row red)
   --repeat N      failure drills to run (halt-window percentiles; default ${DEFAULT_G2_REPEAT}, 1..30)
   --provider P    auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto);
-                  G2 needs nodes the harness started: an external endpoint is not run
-  --json          print a fencecheck.stage/1 report (details: fencecheck.g2/1, the rows)
+                  the matrix needs nodes the harness started: an external endpoint is not run
+  --json          print a fencecheck.stage/1 report (details: fencecheck.cluster-matrix/1, the rows)
 
 Exit codes: 0 every row passed both columns · 1 a row failed · 2 a row could not run (Valkey
 missing, not owned, an infrastructure fault; never counted as passed) · 64 usage`;
 
 export const command: Command = {
   name: 'g2',
-  summary: 'G2 conformance matrix on real multi-shard Valkey: registry, sharded pub/sub, presence, routing, failure drills',
+  summary: 'cluster client matrix on real multi-shard Valkey: registry, sharded pub/sub, presence, routing, failure drills',
   help: HELP,
   async run(argv) {
     const startedAt = new Date();
@@ -64,17 +64,17 @@ export const command: Command = {
       variants,
       log: (line) => progress.log(line),
       progress: (row) => (done, total, unit) => {
-        meter ??= progress.meter(`g2 ${row}`, total, unit);
+        meter ??= progress.meter(`cluster-matrix ${row}`, total, unit);
         meter.update(done);
         if (done >= total) {
           meter.done();
           meter = undefined;
         }
       },
-      onRow: (r) => progress.log(`[g2] ${r.name}: errors ${verdictText(r.errors)} · silently wrong ${verdictText(r.silentlyWrong)} (${(r.durationMs / 1000).toFixed(1)} s)`),
+      onRow: (r) => progress.log(`[cluster-matrix] ${r.name}: errors ${verdictText(r.errors)} · silently wrong ${verdictText(r.silentlyWrong)} (${(r.durationMs / 1000).toFixed(1)} s)`),
     });
     progress.close();
-    const report = g2Report(results, startedAt, Math.round(performance.now() - t0));
+    const report = clusterMatrixReport(results, startedAt, Math.round(performance.now() - t0));
     if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${matrixTable(results)}\n${report.summary}\n`);
     return statusExitCode(report.status);

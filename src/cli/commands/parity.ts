@@ -2,6 +2,7 @@ import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs } from '../../core/args.js';
 import { statusExitCode } from '../../core/exit-codes.js';
 import { stageReport } from '../../core/stage-report.js';
+import { detailsSection } from '../../core/details-blocks.js';
 import { boundsLabel } from '../../systems/fencing/model/bounds.js';
 import { checkParity, formatEdge, parityTables } from '../../systems/fencing/model/parity.js';
 import { renderTable } from '../../core/table.js';
@@ -25,6 +26,8 @@ Options:
 
 Exit codes: 0 the state sets, the edge sets and the alphabets are equal · 1 they differ · 2 not run:
 the TLC evidence is missing or stale (the reason says which and how to refresh it) · 64 usage`;
+
+const PARITY_INTRO = "The XState machine's reachable states against the TLC state dump, and the action ↔ event ↔ script table.";
 
 export const command: Command = {
   name: 'parity',
@@ -63,6 +66,26 @@ export const command: Command = {
         ? `parity: the machine reaches exactly TLC's ${sets!.tlcCount} states and takes exactly its ${edges!.tlcCount} labelled edges (${edges!.tlcSelfLoops} self-loops); every spec action is one event`
         : `parity ${result.status === 'not-run' ? 'not run' : 'broken'}: ${result.reason}`;
     if (values.json) {
+      const counts =
+        sets && edges && machine && tlc
+          ? {
+              machineDistinct: sets.machineCount,
+              tlcDistinct: sets.tlcCount,
+              machineGenerated: machine.generated,
+              tlcGenerated: tlc.generated,
+              onlyMachine: sets.onlyMachineCount,
+              onlyTlc: sets.onlyTlcCount,
+              machineEdges: edges.machineCount,
+              tlcEdges: edges.tlcCount,
+              machineSelfLoops: edges.machineSelfLoops,
+              tlcSelfLoops: edges.tlcSelfLoops,
+              onlyMachineEdges: edges.onlyMachineCount,
+              onlyTlcEdges: edges.onlyTlcCount,
+              explorationMs: Math.round(machine.durationMs),
+              tlcMs: tlc.durationMs,
+            }
+          : undefined;
+      const details = { alphabet, sets, edges, tlc, tables };
       const report = stageReport({
         stage: 'parity',
         status: result.status,
@@ -70,27 +93,9 @@ export const command: Command = {
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),
         summary,
-        ...(sets && edges && machine && tlc
-          ? {
-              counts: {
-                machineDistinct: sets.machineCount,
-                tlcDistinct: sets.tlcCount,
-                machineGenerated: machine.generated,
-                tlcGenerated: tlc.generated,
-                onlyMachine: sets.onlyMachineCount,
-                onlyTlc: sets.onlyTlcCount,
-                machineEdges: edges.machineCount,
-                tlcEdges: edges.tlcCount,
-                machineSelfLoops: edges.machineSelfLoops,
-                tlcSelfLoops: edges.tlcSelfLoops,
-                onlyMachineEdges: edges.onlyMachineCount,
-                onlyTlcEdges: edges.onlyTlcCount,
-                explorationMs: Math.round(machine.durationMs),
-                tlcMs: tlc.durationMs,
-              },
-            }
-          : {}),
-        details: { alphabet, sets, edges, tlc, tables },
+        ...(counts ? { counts } : {}),
+        // The verify reports show the counts and details as the stage's section.
+        details: { ...details, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: PARITY_INTRO, ...(counts ? { counts } : {}), details })] },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else if (result.status === 'passed') out(summary);

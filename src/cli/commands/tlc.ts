@@ -15,6 +15,9 @@ import { compareWithEvidence } from '../../tlc/evidence-compare.js';
 import { writeBaseEvidence, writeMutantEvidence, writeRunReport } from '../../systems/fencing/tlc/evidence-write.js';
 import { formatGrowthTable, measureGrowth } from '../../systems/fencing/tlc/growth.js';
 import { locateTlc } from '../../tlc/locate.js';
+import { readTlcModelBlock, tlcModelBlock } from '../../tlc/evidence-block.js';
+import { readReportDetails } from '../../core/report-details.js';
+import { projectRoot } from '../../core/project-root.js';
 import { PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
 import { checkSpec } from '../../tlc/spec-check.js';
 import { describeSpecRun, specVerdict } from '../../tlc/spec-report.js';
@@ -172,7 +175,7 @@ export const command: Command = {
       for (const name of names) {
         if (parts.length > 0) log('');
         if (name === 'fencing') parts.push(await runFencingTlc(opts, selected, withMutants, values['write-evidence'], log));
-        else parts.push(await runSystemTlc(await SYSTEMS[name]!(), { ...opts, entries: pick(name), mutants: withMutants, writeEvidence: values['write-evidence'], log }));
+        else parts.push(withTlcBlock(name, await runSystemTlc(await SYSTEMS[name]!(), { ...opts, entries: pick(name), mutants: withMutants, writeEvidence: values['write-evidence'], log })));
       }
       const { exit, report } = mergeParts(parts, names);
       return finish(exit, report);
@@ -236,8 +239,18 @@ async function runFencingTlc(opts: CheckOptions, selected: readonly MutantEntry[
       counts,
       ...(withMutants && { mutants: results }),
       ...(traces.length > 0 && { traces }),
+      details: { tlcModels: [tlcModelBlock(base.evidence, 'live')] },
     },
   };
+}
+
+/** A seam system's run with its base run's TLC block (read back from the record the run wrote under reports/tlc/). */
+function withTlcBlock(name: string, part: SystemPart): SystemPart {
+  if (part.report.status === 'not-run') return part;
+  const block = readTlcModelBlock(join(projectRoot, 'reports/tlc', name, 'base.json'), 'live');
+  if (!block) return part;
+  const details = typeof part.report.details === 'object' && part.report.details !== null ? (part.report.details as Record<string, unknown>) : {};
+  return { ...part, report: { ...part.report, details: { ...details, tlcModels: [block] } } };
 }
 
 /** `--system`: fencing (the default), one seam system (src/registry/systems.ts), or `all` of them. */
@@ -276,7 +289,11 @@ function mergeParts(parts: readonly SystemPart[], names: readonly string[]): Sys
       counts,
       ...(parts.some((p) => p.report.mutants) && { mutants }),
       ...(traces.length > 0 && { traces }),
-      details: { systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])) },
+      details: {
+        systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])),
+        // Every system's TLC block, for the verify reports' TLC section.
+        tlcModels: parts.flatMap((p) => readReportDetails(p.report.details).tlcModels),
+      },
     },
   };
 }

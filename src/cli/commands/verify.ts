@@ -17,7 +17,7 @@ const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [-
                          [--jobs N] [--stage-timeout S] [--json]
 
 Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
---jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/1), <out>/junit.xml,
+--jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/2), <out>/junit.xml,
 <out>/verify.md and <out>/verify.html. See docs/verify.md.
 
 Stages (in start order):
