@@ -216,7 +216,8 @@ export function fullReport(): { report: VerifyReport; root: string } {
     manifest.mutants
       .filter((m) => m.layers[layer])
       .map((m, i) => {
-        const seedPath = layer === 'limiter' ? { seed: -17 - i, path: `${i}:3:1` } : {};
+        // A property layer names its replay: the patched limiter at that seed and path (src/mutants/layers/limiter.ts).
+        const seedPath = layer === 'limiter' ? { seed: -17 - i, path: `${i}:3:1`, replay: `fencecheck limiter --topology standalone --no-invariants --patch ${m.layers.limiter!.patch} --seed=${-17 - i} --path=${i}:3:1` } : {};
         const tracePath = layer === 'limiter' || (layer === 'model' && m.system !== 'fencing') ? undefined : `${dir}/${layer}-${m.id}.json`;
         if (tracePath) writeFileSync(join(root, tracePath), JSON.stringify({ ...m1Trace(layer === 'tla' ? 'tlc' : layer === 'impl' ? 'conform' : 'model'), mutant: m.id }));
         return { id: m.id, layer, verdict: 'killed', expectedInvariant: m.expectedInvariant, violated: m.expectedInvariant, traceLength: 9, durationMs: 1200, ...seedPath, ...(tracePath ? { tracePath } : {}) };

@@ -74,7 +74,8 @@ async function runOne(topology: Topology, m: MutantEntry, options: LayerRunOptio
     const durationMs = Date.now() - started;
     if (r.fault) return { ...head, verdict: 'not-run', durationMs, reason: `could not run: ${describeFault(r.fault)}` };
     if (r.passed) return { ...head, verdict: 'survived', seed: r.seed, durationMs, reason: `${r.numRuns} generated cases passed (seed ${r.seed})` };
-    const replay = { seed: r.seed, ...(r.path ? { path: r.path } : {}), durationMs };
+    // The one command that reproduces the counterexample: the patched limiter, this seed and path.
+    const replay = { seed: r.seed, ...(r.path ? { path: r.path } : {}), durationMs, replay: `fencecheck limiter --topology standalone --no-invariants --patch ${file} ${replayHint(r)}` };
     if (r.violated === 'error') return { ...head, verdict: 'invalid', ...replay, reason: `the property run failed: ${r.message}` };
     const verdict = r.violated === m.expectedInvariant ? 'killed' : 'wrong-invariant';
     return { ...head, verdict, violated: r.violated!, ...replay, ...(verdict === 'killed' ? {} : { reason: r.message ?? '' }) };
