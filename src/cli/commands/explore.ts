@@ -17,7 +17,7 @@ over the machine (every successor from machine.transition), checks every
 invariant of src/systems/fencing/invariants.ts on each, and reports distinct states, states generated
 (TLC's sense: the initial state plus one successor per enabled action instance), transitions, one
 verdict per invariant, and the time. A broken invariant gets its shortest counterexample, printed
-and saved as a fencecheck.trace/1 file under reports/traces/.
+and saved as a fencecheck.trace/1 file under reports/traces/ (or $FENCECHECK_TRACE_DIR).
 
 Options:
   --pods N      number of pods (default 3)

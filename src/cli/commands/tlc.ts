@@ -18,6 +18,7 @@ import { locateTlc } from '../../tlc/locate.js';
 import { readTlcModelBlock, tlcModelBlock } from '../../tlc/evidence-block.js';
 import { readReportDetails } from '../../core/report-details.js';
 import { projectRoot } from '../../core/project-root.js';
+import { writeTraceFile } from '../../core/trace-dir.js';
 import { PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
 import { checkSpec } from '../../tlc/spec-check.js';
 import { describeSpecRun, specVerdict } from '../../tlc/spec-report.js';
@@ -209,7 +210,8 @@ async function runFencingTlc(opts: CheckOptions, selected: readonly MutantEntry[
     for (const m of selected) {
       const checked = await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) });
       writeRunReport(m.id, checked.evidence);
-      const tracePath = checked.trace ? writeRunReport(`${m.id}.trace`, checked.trace) : undefined;
+      // With the run's other counterexamples (verify: <out>/traces/), not under reports/tlc/.
+      const tracePath = checked.trace ? writeTraceFile(checked.trace, `tla-${m.id}.trace.json`) : undefined;
       if (tracePath) traces.push(tracePath);
       if (writeEvidence) log(`wrote ${writeMutantEvidence(checked.evidence)}`);
       results.push({ ...checked.result, ...(tracePath && { tracePath }) });
