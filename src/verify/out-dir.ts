@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { isRunning } from '../valkey/registry.js';
 
 /** The report files of a run. */
 export const REPORT_FILES = ['verify.json', 'junit.xml', 'verify.md', 'verify.html'] as const;
@@ -31,15 +32,6 @@ export class ReportWriteError extends Error {}
 const HIDDEN = /^\.verify-(staging|previous)-(\d+)-[0-9a-f]+$/;
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class RunOutput {
   /** Where the stages' logs go while the run lasts. */
@@ -75,7 +67,7 @@ export class RunOutput {
     step('remove what an earlier killed run left', () => {
       for (const name of readdirSync(outDir)) {
         const m = HIDDEN.exec(name);
-        if (m && Number(m[2]) !== process.pid && !alive(Number(m[2]))) rmSync(join(outDir, name), { recursive: true, force: true });
+        if (m && Number(m[2]) !== process.pid && !isRunning(Number(m[2]))) rmSync(join(outDir, name), { recursive: true, force: true });
       }
     });
     const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
