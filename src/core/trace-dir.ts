@@ -4,8 +4,8 @@
  * `reports/traces` under the project root. Traces are named in reports by their path relative to
  * the project root, or absolute when they lie outside it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { projectRoot } from './project-root.js';
 
 export const TRACE_DIR_ENV = 'FENCECHECK_TRACE_DIR';
@@ -15,6 +15,18 @@ export const DEFAULT_TRACE_DIR = 'reports/traces';
 export function traceDir(env: NodeJS.ProcessEnv = process.env): string {
   const given = env[TRACE_DIR_ENV];
   return given !== undefined && given !== '' ? resolve(given) : resolve(projectRoot, DEFAULT_TRACE_DIR);
+}
+
+/**
+ * Why `FENCECHECK_TRACE_DIR` cannot be a trace folder (it, or the nearest part of it that exists,
+ * is not a folder), or null. Checked before a command starts: bad input, never a crash mid-run.
+ */
+export function traceDirProblem(env: NodeJS.ProcessEnv = process.env): string | null {
+  const given = env[TRACE_DIR_ENV];
+  if (given === undefined || given === '') return null;
+  let p = resolve(given);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  return statSync(p).isDirectory() ? null : `${TRACE_DIR_ENV}=${given}: ${p} is not a folder (the trace folder must be one, or be creatable)`;
 }
 
 /** A file's path as reports and traces name it: relative to the project root, absolute outside it. */

@@ -220,6 +220,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },
   { name: 'diff: one file', argv: ['diff', 'a.json'], code: 64, line: usage('diff', 'got 1') },
   { name: 'diff: three files', argv: ['diff', 'a', 'b', 'c'], code: 64, line: usage('diff', 'got 3') },
+  { name: 'a trace folder that cannot be one is bad input before the command starts', argv: ['explore', '--max-gen', '1'], env: { FENCECHECK_TRACE_DIR: '/dev/null/traces' }, code: 3, line: /^fencecheck explore: FENCECHECK_TRACE_DIR=\/dev\/null\/traces: \/dev\/null is not a folder \(the trace folder must be one, or be creatable\)$/ },
   { name: 'diff: wrong schema', argv: ['diff', '{file}', '{file}'], file: '{"schema":"x"}', code: 3, line: /^fencecheck diff: .*: not a fencecheck\.verify\/2 document \(schema "x"\)$/ },
   { name: 'diff: not JSON', argv: ['diff', '{file}', '{file}'], file: '', code: 3, line: /^fencecheck diff: .*: not JSON: / },
   { name: 'diff: a JSON array', argv: ['diff', '{file}', '{file}'], file: '[1,2]', code: 3, line: /^fencecheck diff: .*: not a JSON object$/ },
