@@ -7,7 +7,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
@@ -216,7 +216,7 @@ describe(`fencecheck tlc --system with real TLC${why}`, () => {
       ['R1', 'killed', 'Inv_Monotonic', 4],
       ['P5', 'killed', 'Inv_ReadyAfterSnapshot', 2],
     ]);
-    const trace = JSON.parse(readFileSync(join(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
+    const trace = JSON.parse(readFileSync(resolve(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
     expect(trace).toMatchObject({ system: 'tla', spec: 'PauseSnapshot.tla', violated: 'Inv_ReadyAfterSnapshot' });
   }, 150_000);
 });
