@@ -187,6 +187,9 @@ describe('JUnit: the fencecheck.conform suite', () => {
     const xml = junitXml(edited('pass', (raw) => (raw.details.byAction.MigrateB.transitions -= 1)));
     expect(testcase(xml, 'MigrateB')).toContain('<failure message="MigrateB: executed 99.7 % of the model (transitions 347 / 348 (99.7 %))">');
     expect(conformSuite(xml)).toMatch(/failures="1"/);
+    // Refused attempts count as much as transitions: one short fails its action too.
+    const refused = junitXml(edited('pass', (raw) => (raw.details.byAction.renew.refused -= 1)));
+    expect(testcase(refused, 'renew')).toContain('<failure message="renew: executed 99.9 % of the model (refused attempts 12779 / 12780 (99.9 %))">');
     // Coverage short of the model's totals fails the tour case, whatever the stage said.
     const short = junitXml(edited('pass', (raw) => (raw.details.covered.refused -= 1)));
     expect(testcase(short, 'conformance tour')).toContain('<failure message="the stage passed but the tour executed only states 4117 / 4117 (100.0 %), transitions 15636 / 15636 (100.0 %), refused attempts 84377 / 84378 (99.9 %)">');
