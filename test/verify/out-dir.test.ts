@@ -100,6 +100,21 @@ describe('verify --out: all or nothing', () => {
     expect(readdirSync(out).filter((e) => e.startsWith('.'))).toEqual([]);
   });
 
+  it('publish() alone puts the previous set back when the reports cannot be written', () => {
+    const out = tmpOut();
+    writePrevious(out);
+    const run = RunOutput.open(out);
+    run.writeLog('a.log', 'this run\n');
+    writeFileSync(join(run.traceDir, 'model-M2.json'), '{}');
+    expect(() =>
+      run.publish((dir) => {
+        writeFileSync(join(dir, 'verify.json'), '{');
+        throw enospc(join(dir, 'verify.json'));
+      }),
+    ).toThrow(ReportWriteError);
+    expect(contents(out)).toEqual(PREVIOUS);
+  });
+
   it("while a run works, no previous report stands in --out; what a killed run left is removed by the next", () => {
     const out = tmpOut();
     writePrevious(out);
