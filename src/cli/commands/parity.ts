@@ -13,6 +13,9 @@ import { compareGraphs, type GraphParity } from '../../seam/parity.js';
 import { boundsLabel, type ParityTable } from '../../seam/system.js';
 import { twinGraph } from '../../seam/tlc/graph.js';
 import { selectModels } from '../../registry/select.js';
+import { detailsSection } from '../../core/details-blocks.js';
+
+const PARITY_INTRO = "Each XState twin's reachable states and state graph against TLC's, and each system's own tables (fencing: action ↔ event ↔ script).";
 
 const HELP = `Usage: fencecheck parity [--system NAME]... [--show N] [--json]
 
@@ -108,7 +111,7 @@ export const command: Command = {
     }
     if (values.json) {
       const reasons = results.filter((r) => r.reason).map((r) => `${r.system}: ${r.reason}`);
-      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results } }), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: PARITY_INTRO, counts, details: { systems: results } })] } }), null, 2)}\n`);
     } else if (status === 'passed') out(summary);
     else process.stderr.write(`fencecheck ${summary}\n`);
     return statusExitCode(status);
