@@ -83,7 +83,8 @@ export const command: Command = {
       const p = compareGraphs(twinGraph(sys, run), committed.graph, show);
       const e = committed.evidence;
       out(`${sys.name} (${boundsLabel(sys.bounds)}): twin ${run.distinct} distinct / ${p.generated.model} generated (${Math.round(run.durationMs)} ms); TLC (${e.tlcVersion}) ${e.distinct} distinct / ${p.generated.tlc} generated (${e.durationMs ?? e.wallMs} ms)`);
-      out(`  edges: twin ${p.edges.modelCount} (${p.selfLoops.model} self-loops), TLC ${p.edges.tlcCount} (${p.selfLoops.tlc} self-loops)${e.edges?.labelled ? ', labels compared' : ', successors compared (TLC does not label every action of this spec)'}`);
+      // The labels are compared where the system's are TLC's; else only which state leads to which.
+      out(`  edges: twin ${p.edges.modelCount}, TLC ${p.edges.tlcCount}; self-loops ${p.selfLoops.model}/${p.selfLoops.tlc}; ${e.edges?.labelled ? 'labels' : 'successors'} compared`);
       for (const [what, c] of [['states', p.states], ['edges', p.edges]] as const) {
         if (c.onlyModelCount > 0) out(`  only the twin has ${c.onlyModelCount} ${what}, first:\n${c.onlyModel.map((k) => `    ${k}`).join('\n')}`);
         if (c.onlyTlcCount > 0) out(`  only TLC has ${c.onlyTlcCount} ${what}, first:\n${c.onlyTlc.map((k) => `    ${k}`).join('\n')}`);
