@@ -1,7 +1,7 @@
 /**
  * The client of a server's control endpoint (/_control, test seams only). Against a server without
  * one (production mode, or a team's own server) `available()` is false and only the real-time checks
- * run. The protocol is documented in src/init-limiter/server/control.ts and docs/init-limiter.md.
+ * run. The protocol is documented in src/systems/init-limiter/server/control.ts and docs/init-limiter.md.
  */
 import { endpointOf, smallRequest } from './http-wire.js';
 

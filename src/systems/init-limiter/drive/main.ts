@@ -1,8 +1,8 @@
 /**
  * The drive's command line: the server's properties checked over HTTP.
  *
- *   npx tsx src/init-limiter/drive/main.ts --url http://127.0.0.1:8030   a server of yours (same endpoints, same /metrics)
- *   npx tsx src/init-limiter/drive/main.ts [--patch FILE]                the reference server, started per check
+ *   npx tsx src/systems/init-limiter/drive/main.ts --url http://127.0.0.1:8030   a server of yours (same endpoints, same /metrics)
+ *   npx tsx src/systems/init-limiter/drive/main.ts [--patch FILE]                the reference server, started per check
  *   … [--check ID]... [--json] [--list]
  *
  * Against --url the checks that need the control endpoint run only if the server has one; those

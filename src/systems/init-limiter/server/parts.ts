@@ -1,6 +1,6 @@
 /**
  * The mutation points: named, typed parts of the server, each one place where the seed's review
- * found a bug. The server runs REAL_PARTS unless a patch (mutants/impl/init-limiter/In.ts
+ * found a bug. The server runs REAL_PARTS unless a patch (mutants/init-limiter/impl/In.ts
  * default-exports one) replaces some; the spec, the twin and the manifest use the same names.
  * Nothing in the server asks which part is patched: a patch is the real code with one thing changed.
  */
@@ -96,7 +96,7 @@ export const REAL_PARTS: InitLimiterParts = {
   Deadline_ReachesSocket: (inner, log, req) => new LoggingWriter(inner, log, req),
 };
 
-/** What a mutants/impl/init-limiter/In.ts module default-exports. */
+/** What a mutants/init-limiter/impl/In.ts module default-exports. */
 export interface InitLimiterPatch {
   readonly system: 'init-limiter';
   /** One line: what the patch changes. */
