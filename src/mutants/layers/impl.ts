@@ -23,7 +23,7 @@ import { DEFAULT_BOUNDS } from '../../systems/fencing/state.js';
 import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
 import { runConform, type ConformOptions } from '../../systems/fencing/tour/run.js';
-import { openTourWorld, type TourWorld } from '../../systems/fencing/tour/world.js';
+import { openTourRig, type TourRig } from '../../systems/fencing/tour/rig.js';
 
 /** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
@@ -44,7 +44,8 @@ function notRun(err: unknown): string | null {
   return asInfrastructureFault(err)?.message ?? null;
 }
 
-async function runOne(entry: MutantEntry, world: TourWorld, log: (l: string) => void, onProgress?: ConformOptions['onProgress']): Promise<MutantResult> {
+/** One mutant's real graph, its expected invariant alone; `baseline` is the unpatched graph's digest. */
+async function runOne(entry: MutantEntry, rig: TourRig, baseline: string, log: (l: string) => void, onProgress?: ConformOptions['onProgress']): Promise<MutantResult> {
   const started = Date.now();
   const base = { id: entry.id, layer: 'impl' as const, expectedInvariant: entry.expectedInvariant };
   if (!isInvariant(entry.expectedInvariant)) return { ...base, verdict: 'invalid', reason: `unknown invariant ${entry.expectedInvariant}` };
@@ -55,11 +56,11 @@ async function runOne(entry: MutantEntry, world: TourWorld, log: (l: string) => 
     return { ...base, verdict: 'invalid', reason: `patch: ${(err as Error).message}`, durationMs: Date.now() - started };
   }
   try {
-    const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: entry.expectedInvariant, mutant: entry.id, world, ...(onProgress ? { onProgress } : {}) });
+    const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: entry.expectedInvariant, mutant: entry.id, rig, baseline, ...(onProgress ? { onProgress } : {}) });
     const r = run.result;
     const durationMs = Date.now() - started;
     if (!r.failure) {
-      return r.equalToModel
+      return r.equalToBaseline
         ? { ...base, verdict: 'equivalent', reason: `the real graph equals the unmutated one within the bounds (${r.states} states, ${r.attempts} attempts, the same decision in every reply)`, durationMs }
         : { ...base, verdict: 'survived', reason: `the real graph differs (${r.states} states) but ${entry.expectedInvariant} holds in every state of it`, durationMs };
     }
@@ -91,9 +92,9 @@ export const fencingImplRunner: SystemImplRunner = {
     if (selected.length === 0) return [];
     const log = options.log ?? (() => {});
     const allNotRun = (reason: string): MutantResult[] => selected.map((m) => ({ id: m.id, layer: 'impl', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason }));
-    let world: TourWorld;
+    let rig: TourRig;
     try {
-      world = await openTourWorld();
+      rig = await openTourRig();
     } catch (err) {
       const why = notRun(err);
       if (why !== null) return allNotRun(why);
@@ -103,16 +104,18 @@ export const fencingImplRunner: SystemImplRunner = {
       // A kill means something only if the unpatched scripts and gate pass the full tour.
       log('[impl] the unpatched implementation: full conformance tour');
       let reason: string | null = null;
+      let baseline = '';
       // Progress in tours (the unpatched one, then one per mutant); the note says how far the current tour is.
       const tours = selected.length + 1;
       let toursDone = 0;
       const tourProgress = (what: string) => (attempts: number, total: number) => options.onProgress?.(toursDone, tours, 'tours', `${what}: ${Math.floor((100 * attempts) / total)} % of its attempts`);
       try {
-        const base = await runConform({ bounds: DEFAULT_BOUNDS, world, onProgress: tourProgress('unpatched') });
+        const base = await runConform({ bounds: DEFAULT_BOUNDS, rig, onProgress: tourProgress('unpatched') });
         toursDone += 1;
         if (base.result.failure) reason = `the unpatched implementation fails its own conformance tour: ${base.result.failure.check}: ${base.result.failure.message} (${base.replay ?? 'fencecheck conform'})`;
         else if (!base.result.equalToModel) reason = 'the unpatched implementation\'s real graph differs from the model\'s (fencecheck conform)';
-        else log(`[impl] unpatched: ${base.result.states} states, ${base.result.attempts} attempts, the model's graph (${(base.result.durationMs / 1000).toFixed(1)} s)`);
+        else baseline = base.result.digest!;
+        if (reason === null) log(`[impl] unpatched: ${base.result.states} states, ${base.result.attempts} attempts, the model's graph (${(base.result.durationMs / 1000).toFixed(1)} s)`);
       } catch (err) {
         const why = notRun(err);
         if (why !== null) return allNotRun(why);
@@ -125,7 +128,7 @@ export const fencingImplRunner: SystemImplRunner = {
       const results: MutantResult[] = [];
       for (const m of selected) {
         log(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant} alone`);
-        const r = await runOne(m, world, log, tourProgress(m.id));
+        const r = await runOne(m, rig, baseline, log, tourProgress(m.id));
         toursDone += 1;
         options.onProgress?.(toursDone, tours, 'tours', `${m.id} ${r.verdict}`);
         log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}`);
@@ -133,7 +136,7 @@ export const fencingImplRunner: SystemImplRunner = {
       }
       return results;
     } finally {
-      await world.close();
+      await rig.close();
     }
   },
 };

@@ -8,32 +8,36 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/core/project-root.js';
 import { runConform } from '../../../src/systems/fencing/tour/run.js';
-import { useTourWorld } from './world.js';
-import { modelTour } from '../../../src/systems/fencing/tour/model-graph.js';
+import { useTourRig } from './rig.js';
+import { modelGraph, modelTotals } from '../../../src/seam/tour/model-graph.js';
+import { WHOLE } from '../../../src/seam/tour/shard.js';
+import { fencingTourModel } from '../../../src/systems/fencing/tour/system.js';
 import { DEFAULT_BOUNDS } from '../../../src/systems/fencing/state.js';
 import { loadManifest, mutantsFor } from '../../../src/core/manifest.js';
 import { loadPatch } from '../../../src/mutants/layers/impl.js';
 
-const tourWorld = useTourWorld();
+const tourRig = useTourRig();
 
 const evidence = (name: string) => JSON.parse(readFileSync(resolve(projectRoot, `evidence/tlc/fencing/${name}.json`), 'utf8')) as { distinct: number; traceLength?: number; violated?: string };
 
 describe('the conformance tour', () => {
   it('the model side counts what TLC counts: 4117 states and its labelled transitions', () => {
-    const m = modelTour(DEFAULT_BOUNDS);
-    expect(m.totals.states).toBe(evidence('base').distinct);
-    expect(m.totals.transitions).toBe(15636);
-    expect(m.totals.refused).toBeGreaterThan(m.totals.transitions);
+    const m = modelTotals(modelGraph(fencingTourModel(DEFAULT_BOUNDS)), WHOLE);
+    expect(m.states).toBe(evidence('base').distinct);
+    expect(m.transitions).toBe(15636);
+    expect(m.refused).toBe(84378);
+    expect(m.attempts).toBe(104958);
   });
 
   it('the unmutated scripts, gate and door: the real graph is the model graph, every refusal included', async () => {
-    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), saveTrace: false });
+    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), saveTrace: false });
     expect(r.failure, r.failure ? `${r.failure.check}: ${r.failure.message}` : '').toBeNull();
     expect(r.covered).toEqual({ states: r.model.states, transitions: r.model.transitions, refused: r.model.refused });
     expect(r.states).toBe(4117);
     expect(r.attempts).toBe(r.model.attempts);
-    expect(r.renewed).toBe(r.model.renewed);
-    expect(r.readSideChecks).toBe(4117);
+    expect(r.unchanged).toBe(r.model.unchanged);
+    expect(r.stateChecks).toBe(4117);
+    expect(r.digest).toBe(r.whole.digest);
     expect(r.equalToModel).toBe(true);
     // Every mode was visited on its own topology: some states are compatible and enabled.
     for (const [name, c] of Object.entries(r.byAction)) {
@@ -45,7 +49,7 @@ describe('the conformance tour', () => {
 
   it('a counterexample is saved as a trace that `trace replay` runs from Init to the same violation', async () => {
     const m6 = mutantsFor(loadManifest(), 'impl').find((m) => m.id === 'M6')!;
-    const run = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), invariant: 'Inv_SingleAuthority', patch: await loadPatch(m6), mutant: 'M6' });
+    const run = await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), invariant: 'Inv_SingleAuthority', patch: await loadPatch(m6), mutant: 'M6' });
     expect(run.replay).toBe(`fencecheck trace replay ${run.tracePath}`);
     let out = '';
     let code = 0;

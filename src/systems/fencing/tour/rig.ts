@@ -1,9 +1,10 @@
 /**
- * The real systems the tour runs on, one per mode, as the door runs them: `disabled` on a
- * standalone node, `compatible` on a one-shard cluster (slot rules on), `enabled` on a three-shard
- * cluster. Every state of the tour gets a session of its own (sessions are independent keys), so
- * many states are in flight at once on shared connections. A mode door step carries the session's
- * keys from one topology to the next, as the property runs' door does (DUMP/RESTORE with the TTL).
+ * The rig fencing's tour runs on: the real systems, one per mode, as the door runs them:
+ * `disabled` on a standalone node, `compatible` on a one-shard cluster (slot rules on), `enabled`
+ * on a three-shard cluster. Every (state, attempt) of the tour gets a session of its own (sessions
+ * are independent keys: a fresh part of the rig), so many are in flight at once on shared
+ * connections. A mode door step carries the session's keys from one topology to the next, as the
+ * property runs' door does (DUMP/RESTORE with the TTL).
  */
 import { closeClient, startTopology, type Topology, type ValkeyClient } from '../../../valkey/index.js';
 import { carryKeys, type DoorBackend } from '../door.js';
@@ -12,7 +13,7 @@ import { KEY_ROLES, sessionKeys, type SessionKeys, type SessionRef } from '../ke
 import { NONE, type FencingState, type Mode } from '../state.js';
 import type { StartOptions } from '../../../valkey/start.js';
 
-export interface TourWorld {
+export interface TourRig {
   readonly topologies: Readonly<Record<Mode, Topology>>;
   /** One shared connection per mode. */
   readonly conns: Readonly<Record<Mode, ValkeyClient>>;
@@ -22,7 +23,7 @@ export interface TourWorld {
 }
 
 /** Starts the three topologies (in parallel) and opens one connection to each. */
-export async function openTourWorld(opts: StartOptions = {}): Promise<TourWorld> {
+export async function openTourRig(opts: StartOptions = {}): Promise<TourRig> {
   const started: Topology[] = [];
   const conns: ValkeyClient[] = [];
   const close = async () => {
@@ -79,10 +80,10 @@ export async function readTtls(conn: ValkeyClient, keys: SessionKeys): Promise<R
  * RevertDisabled carries them back, Enable carries them onto the three-shard cluster (where each key
  * lives on the shard its slot belongs to). The pre-G3 check asks the one-shard cluster.
  */
-export function tourDoor(world: TourWorld, session: SessionRef): DoorBackend {
+export function tourDoor(rig: TourRig, session: SessionRef): DoorBackend {
   const keys = sessionKeys(session);
   const all = KEY_ROLES.map((r) => keys[r]);
-  const { conns } = world;
+  const { conns } = rig;
   return {
     async keyslotCheck(pair) {
       const slots = await Promise.all(pair.map(async (k) => Number(await conns.compatible.call('CLUSTER', 'KEYSLOT', k))));

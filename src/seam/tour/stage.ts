@@ -1,0 +1,157 @@
+/**
+ * A tour as a StageReport (fencecheck.stage/1): `counts` for the matrix and the verify document,
+ * `details` with everything a merge of shards needs (merge.ts) — the shard, the figures, the
+ * covered counts, the per-action rows, the model's figures over the shard's states and the whole
+ * model's, and both digests (mergeable: digest.ts). The failure's path is given as its length.
+ */
+import { stageReport, type StageReport } from '../../core/stage-report.js';
+import type { ModelTotals } from './model-graph.js';
+import type { ActionCoverage, TourCheckMode, TourResult } from './result.js';
+import { headline } from './report.js';
+import type { Shard } from './shard.js';
+
+export interface TourReportFailure {
+  readonly check: string;
+  readonly message: string;
+  readonly attempt?: string;
+  readonly real?: string;
+  readonly predicted?: string;
+  /** States on the path, Init included. */
+  readonly path: number;
+  /** Merged reports: the shard that found it. */
+  readonly shard?: Shard;
+}
+
+export interface TourReportDetails {
+  readonly system: string;
+  readonly bounds: unknown;
+  readonly boundsLabel: string;
+  readonly checks: TourCheckMode;
+  readonly reach: 'inject' | 'replay';
+  readonly shard: Shard;
+  readonly states: number;
+  readonly attempts: number;
+  readonly transitions: number;
+  readonly refused: number;
+  readonly unchanged: number;
+  readonly errors: number;
+  readonly stateChecks: number;
+  readonly instances: number;
+  readonly executed: number;
+  readonly model: ModelTotals;
+  readonly whole: TourResult<unknown, unknown, unknown>['whole'];
+  readonly covered: TourResult<unknown, unknown, unknown>['covered'];
+  readonly byAction: Readonly<Record<string, ActionCoverage>>;
+  readonly equalToModel: boolean | null;
+  readonly equalToBaseline: boolean | null;
+  readonly digest: string | null;
+  readonly modelDigest: string;
+  readonly depth: number;
+  readonly durationMs: number;
+  readonly failure?: TourReportFailure;
+  readonly mutant?: string;
+  readonly replay?: string;
+  /** A merged report: the shards it was made of. */
+  readonly shards?: readonly { readonly index: number; readonly status: string; readonly durationMs: number }[];
+}
+
+/** Passed: no check failed and, in conformance mode, the real graph is the model's. */
+export function tourPassed(r: { readonly failure: unknown; readonly checks: TourCheckMode; readonly equalToModel: boolean | null }): boolean {
+  return r.failure === null && (r.checks.kind === 'invariant' || r.equalToModel === true);
+}
+
+export function tourCounts(d: TourReportDetails): Record<string, number> {
+  return {
+    states: d.covered.states,
+    modelStates: d.model.states,
+    transitions: d.covered.transitions,
+    modelTransitions: d.model.transitions,
+    refused: d.covered.refused,
+    modelRefused: d.model.refused,
+    attempts: d.attempts,
+    realStates: d.states,
+    tourMs: Math.round(d.durationMs),
+  };
+}
+
+export function tourDetails(r: TourResult<unknown, unknown, unknown>, extra: { readonly mutant?: string; readonly replay?: string } = {}): TourReportDetails {
+  const f = r.failure;
+  return {
+    system: r.system,
+    bounds: r.bounds,
+    boundsLabel: r.boundsLabel,
+    checks: r.checks,
+    reach: r.reach,
+    shard: r.shard,
+    states: r.states,
+    attempts: r.attempts,
+    transitions: r.transitions,
+    refused: r.refused,
+    unchanged: r.unchanged,
+    errors: r.errors,
+    stateChecks: r.stateChecks,
+    instances: r.instances,
+    executed: r.executed,
+    model: r.model,
+    whole: r.whole,
+    covered: r.covered,
+    byAction: r.byAction,
+    equalToModel: r.equalToModel,
+    equalToBaseline: r.equalToBaseline,
+    digest: r.digest,
+    modelDigest: r.modelDigest,
+    depth: r.depth,
+    durationMs: r.durationMs,
+    ...(f
+      ? {
+          failure: {
+            check: f.check,
+            message: f.message,
+            ...(f.attempt !== undefined ? { attempt: f.attempt } : {}),
+            ...(f.real !== undefined ? { real: f.real } : {}),
+            ...(f.predicted !== undefined ? { predicted: f.predicted } : {}),
+            path: f.path.length,
+          },
+        }
+      : {}),
+    ...(extra.mutant !== undefined ? { mutant: extra.mutant } : {}),
+    ...(extra.replay !== undefined ? { replay: extra.replay } : {}),
+  };
+}
+
+export interface TourReportMeta {
+  readonly stage: string;
+  readonly startedAt: Date;
+  readonly tracePath?: string;
+  readonly replay?: string;
+  readonly mutant?: string;
+}
+
+export function tourStageReport(r: TourResult<unknown, unknown, unknown>, meta: TourReportMeta): StageReport<TourReportDetails> {
+  const passed = tourPassed(r);
+  const details = tourDetails(r, { ...(meta.mutant !== undefined ? { mutant: meta.mutant } : {}), ...(meta.replay !== undefined ? { replay: meta.replay } : {}) });
+  return stageReport({
+    stage: meta.stage,
+    status: passed ? 'passed' : 'failed',
+    ...(passed ? {} : { reason: r.failure ? `${r.failure.check}: ${r.failure.message}` : 'the real graph differs from the model' }),
+    startedAt: meta.startedAt.toISOString(),
+    durationMs: Date.now() - meta.startedAt.getTime(),
+    summary: headline(r),
+    counts: tourCounts(details),
+    ...(meta.tracePath !== undefined ? { traces: [meta.tracePath] } : {}),
+    details,
+  });
+}
+
+/** A tour that could not run (no Valkey): the shard it was to run rides along, so a merge knows which part is missing. */
+export function tourNotRunReport(meta: { readonly stage: string; readonly startedAt: Date; readonly reason: string; readonly shard: Shard; readonly system: string }): StageReport<{ readonly system: string; readonly shard: Shard }> {
+  return stageReport({
+    stage: meta.stage,
+    status: 'not-run',
+    reason: meta.reason,
+    startedAt: meta.startedAt.toISOString(),
+    durationMs: Date.now() - meta.startedAt.getTime(),
+    summary: `${meta.stage} not run: ${meta.reason}`,
+    details: { system: meta.system, shard: meta.shard },
+  });
+}
