@@ -282,9 +282,10 @@ class Tour<S, A, D, I, O> {
     if (r instanceof TourObservationError) return this.fail({ check: 'Observation', message: r.message, attempt: label, path: path() });
     const view = this.model.view(a, r.decision);
     const key = this.model.key(r.state);
-    const step: PathStep<S, A, D> = { attempt: a, decision: r.decision, state: r.state, note: r.note };
+    // Built only for a finding (a hundred thousand judged attempts should not allocate them).
+    const step = (): PathStep<S, A, D> => ({ attempt: a, decision: r.decision, state: r.state, note: r.note });
+    const got = () => `${view.label} → ${key}`;
     const predicted = n.model >= 0 ? this.g.edges[n.model]![j] : undefined;
-    const got = `${view.label} → ${key}`;
     if (checked) {
       this.count(view);
       n.lines![j] = edgeLine(n.key, label, view.label, key);
@@ -297,15 +298,15 @@ class Tour<S, A, D, I, O> {
           check: 'Conformance',
           message: `${label}: the real system did ${view.label} (${r.note}), the model predicts ${predicted ? predicted.view.label : 'nothing'}`,
           attempt: label,
-          real: got,
+          real: got(),
           predicted: predicted ? `${predicted.view.label} → ${predictedKey}` : 'nothing: the model never reaches this state',
-          path: [...path(), step],
+          path: [...path(), step()],
         });
       }
       if (checked) {
         if (predicted.view.kind === 'refused') this.coverRefused(view);
         const f = this.sys.checks?.step?.(n.state, a, r);
-        if (f) return this.fail({ ...f, attempt: label, real: got, path: [...path(), step] });
+        if (f) return this.fail({ ...f, attempt: label, real: got(), path: [...path(), step()] });
       }
     } else if (checked && predicted?.view.kind === 'refused' && view.kind === 'refused') this.coverRefused(view);
 
@@ -331,7 +332,7 @@ class Tour<S, A, D, I, O> {
     }
     if (first) {
       const f = this.brokenIn(r.state);
-      if (f) return this.fail({ ...f, attempt: label, path: [...path(), step] });
+      if (f) return this.fail({ ...f, attempt: label, path: [...path(), step()] });
     }
     if (checked) {
       n.pending -= 1;

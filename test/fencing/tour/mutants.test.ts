@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/core/project-root.js';
 import { runConform } from '../../../src/systems/fencing/tour/run.js';
-import { useTourRig } from './rig.js';
+import { useTourRig, WHOLE_TOURS_MS } from './rig.js';
 import { DEFAULT_BOUNDS } from '../../../src/systems/fencing/state.js';
 import { rewriteLine, type ImplPatch } from '../../../src/systems/fencing/patch.js';
 import type { InvariantName } from '../../../src/systems/fencing/invariants.js';
@@ -57,7 +57,7 @@ describe('the conformance tour against changed implementations', () => {
     expect(other.result.failure).toBeNull();
     expect(other.result.equalToModel).toBe(false);
     expect(other.result.states).toBeLessThan(4117);
-  });
+  }, WHOLE_TOURS_MS);
 
   it('M1–M9: each killed in its real graph by its expected invariant, with the counterexample length TLC found', async () => {
     const rows: [string, string | undefined, number | undefined][] = [];
@@ -68,6 +68,6 @@ describe('the conformance tour against changed implementations', () => {
       want.push([m.id, m.expectedInvariant, evidence(m.id).traceLength]);
     }
     expect(rows).toEqual(want);
-  });
+  }, WHOLE_TOURS_MS);
 
 });

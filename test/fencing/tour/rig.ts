@@ -15,3 +15,6 @@ export function useTourRig(): () => TourRig {
     return rig;
   };
 }
+
+/** A test that runs whole tours: about 40 s each on a quiet 2-core machine, 150 s at a load of 20; this only guards against a hang. */
+export const WHOLE_TOURS_MS = 900_000;

@@ -46,6 +46,8 @@ describe.each(['inject', 'replay'] as const)('the tour engine, reached by %s', (
   const bugs: { bug: LockBug; check: string; attempt?: string }[] = [
     { bug: 'release-any-holder', check: 'Conformance', attempt: 'release(b)' },
     { bug: 'bump-past-max', check: 'Conformance', attempt: 'bump(a)' },
+    { bug: 'bump-by-two', check: 'Conformance', attempt: 'bump(a)' },
+    { bug: 'refuse-at-max', check: 'Conformance', attempt: 'bump(a)' },
     { bug: 'silent-audit', check: 'Audit', attempt: 'bump(a)' },
     { bug: 'peek-lies', check: 'Peek' },
     { bug: 'unreadable', check: 'Observation' },
@@ -74,6 +76,11 @@ describe.each(['inject', 'replay'] as const)('the tour engine, reached by %s', (
     expect(noB.failure).toBeNull();
     expect(noB.equalToBaseline).toBe(false);
     expect(noB.states).toBe(8); // b never holds the lock: counts 0..3, held by a or by no one
+    // The same states and successors, another decision in two states: the digest tells them apart.
+    const refusing = (await tour({ reach, bug: 'refuse-at-max' }, { ...BOUNDED, baseline: base.digest! })).result;
+    expect(refusing.failure).toBeNull();
+    expect(refusing.states).toBe(12);
+    expect(refusing.equalToBaseline).toBe(false);
     const same = (await tour({ reach, bug: 'reworded' }, { ...BOUNDED, baseline: base.digest! })).result;
     expect(same.equalToBaseline).toBe(true);
     expect(same.equalToModel).toBe(true);

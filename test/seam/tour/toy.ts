@@ -67,11 +67,14 @@ export const lockModel: TourModel<LockState, LockAttempt, LockDecision> = {
  * - unreadable: the count cannot be read back at 3 — Observation.
  * - drifting-replay: every instance after the 2nd starts with the count at 1 — Replay (invariant
  *   mode), Conformance (a replayed conformance tour); an injected tour never sees it.
+ * - bump-by-two: a bump below MAX − 1 adds 2 — Conformance by the successor alone (the decision is the model's).
+ * - refuse-at-max: a bump at MAX is refused instead of accepted — Conformance by the decision alone
+ *   (the successor is the model's); with the invariant alone, a different digest (survives).
  * - no-b: b can never acquire — no check (a different graph: survives an invariant-alone tour).
  * - reworded: changes nothing the real side does — equivalent (the baseline's digest).
  * - fault: an attempt throws (the server went away) — the tour rejects, as a fault, not a verdict.
  */
-export type LockBug = 'release-any-holder' | 'bump-past-max' | 'silent-audit' | 'peek-lies' | 'unreadable' | 'drifting-replay' | 'no-b' | 'reworded' | 'fault';
+export type LockBug = 'release-any-holder' | 'bump-past-max' | 'bump-by-two' | 'refuse-at-max' | 'silent-audit' | 'peek-lies' | 'unreadable' | 'drifting-replay' | 'no-b' | 'reworded' | 'fault';
 
 interface RealLock {
   holder: Client | null;
@@ -130,8 +133,9 @@ export function toySystem(opts: ToyOptions = {}): TourSystem<LockState, LockAtte
         return { kind: 'did', action: 'Release', p: a.p };
       case 'bump':
         if (l.holder !== a.p) return { kind: 'refused' };
+        if (l.count >= MAX && bug === 'refuse-at-max') return { kind: 'refused' };
         if (l.count >= MAX && bug !== 'bump-past-max') return { kind: 'saturated' };
-        l.count += 1;
+        l.count += bug === 'bump-by-two' && l.count < MAX - 1 ? 2 : 1;
         if (bug !== 'silent-audit') l.audit += 1;
         return { kind: 'did', action: 'Bump', p: a.p };
     }

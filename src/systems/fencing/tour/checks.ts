@@ -65,7 +65,8 @@ export async function readSideFailure(rig: TourRig, scripts: FencingScripts, s: 
   const versions = [...new Set(Object.values(s.version))].filter((v) => s.mode === 'disabled' || v === 'C').sort();
   for (const v of versions) {
     const c = fencingClient(v, { conn, scripts, session });
-    const [found, known] = await Promise.all([c.lookup(), c.knownGeneration()]);
+    // Sent behind the injection's writes (which they run after); its errors surface here.
+    const [, found, known] = await Promise.all([inst.injected, c.lookup(), c.knownGeneration()]);
     const want = expectedLookup(v, s);
     const got = found.kind === 'lease' ? { owner: found.owner as Lease['owner'], gen: found.gen } : null;
     if (showLease(got) !== showLease(want)) return { check: 'ReadSide', message: `${v}/lookup returned ${showLease(got)}, the table says ${showLease(want)}` };
