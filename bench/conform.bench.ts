@@ -9,6 +9,9 @@ import { runConform, type FencingTourResult } from '../src/systems/fencing/tour/
 import { headline } from '../src/seam/tour/report.js';
 import { DEFAULT_CONCURRENCY } from '../src/seam/tour/tour.js';
 import { openTourRig, type TourRig } from '../src/systems/fencing/tour/rig.js';
+import { mergeTourReports } from '../src/seam/tour/merge.js';
+import { shardLabel } from '../src/seam/tour/shard.js';
+import { tourStageReport, type TourReportDetails } from '../src/seam/tour/stage.js';
 
 /**
  * The whole conformance tour at the base bounds (issue 10: at most 60 s on a 2-core machine), on
@@ -19,9 +22,11 @@ import { openTourRig, type TourRig } from '../src/systems/fencing/tour/rig.js';
  * as many calls in flight as the tour has attempts, on the tour's standalone node. Then a sweep of
  * `concurrency` (attempts in flight) within a time budget (FENCECHECK_BENCH_CONFORM_BUDGET_MS).
  * The target line is printed, not asserted: the figures depend on the machine's load, the ratio to
- * the ceiling less so. The foundation section has valkey-benchmark's EVALSHA ceiling.
+ * the ceiling less so. Then the tour in four shards (time per shard, the merged digest beside the
+ * unsharded one). The foundation section has valkey-benchmark's EVALSHA ceiling.
  */
 const SWEEP = [16, 64, 128, 256] as const;
+const SHARDS = 4;
 const TARGET_S = 60;
 const WINDOW_MS = 2000;
 const BUDGET_MS = Number(process.env.FENCECHECK_BENCH_CONFORM_BUDGET_MS ?? 90_000);
@@ -189,6 +194,19 @@ export const section: BenchSection = {
         print(
           `  ${String(width).padStart(11)} ${secs(ms).padStart(8)} ${fmt(perSecond(t.result.attempts, ms)).padStart(11)} ${fmt(perSecond(sum(t.sent), ms)).padStart(11)} ${fmt(perSecond(t.result.states, ms)).padStart(9)}${width === DEFAULT_CONCURRENCY ? '  (default, above)' : ''}${broken}`,
         );
+      }
+
+      // The tour cut into shards, as a CI matrix runs it: each shard's time, and the merged digest.
+      if (performance.now() - t0 + r.durationMs > BUDGET_MS) print(`shards (--shard i/${SHARDS}): skipped (budget spent)`);
+      else {
+        const parts: FencingTourResult[] = [];
+        for (let i = 1; i <= SHARDS; i++) parts.push((await runConform({ bounds: DEFAULT_BOUNDS, rig, shard: { index: i, count: SHARDS }, saveTrace: false })).result);
+        const startedAt = new Date();
+        const merged = mergeTourReports(parts.map((p) => tourStageReport(p, { stage: 'conform', startedAt })));
+        const digest = (merged.details as TourReportDetails).digest;
+        print(`shards (--shard i/${SHARDS}, one after another on one rig; a ${SHARDS}-job CI matrix takes the slowest one plus its start):`);
+        for (const p of parts) print(`  ${shardLabel(p.shard).padStart(11)} ${secs(p.durationMs).padStart(8)} ${fmt(p.states).padStart(7)} states ${fmt(p.attempts).padStart(8)} attempts`);
+        print(`  merged: ${merged.status}, digest ${digest === r.digest ? "equal to the unsharded run's" : `DIFFERENT from the unsharded run's (${String(digest).slice(0, 12)}… vs ${String(r.digest).slice(0, 12)}…)`}`);
       }
     } finally {
       await rig.close();

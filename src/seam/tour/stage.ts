@@ -5,8 +5,7 @@
  * model's, and both digests (mergeable: digest.ts). The failure's path is given as its length.
  */
 import { stageReport, type StageReport } from '../../core/stage-report.js';
-import type { ModelTotals } from './model-graph.js';
-import type { ActionCoverage, TourCheckMode, TourResult } from './result.js';
+import type { TourCheckMode, TourResult } from './result.js';
 import { headline } from './report.js';
 import type { Shard } from './shard.js';
 
@@ -22,38 +21,14 @@ export interface TourReportFailure {
   readonly shard?: Shard;
 }
 
-export interface TourReportDetails {
-  readonly system: string;
-  readonly bounds: unknown;
-  readonly boundsLabel: string;
-  readonly checks: TourCheckMode;
-  readonly reach: 'inject' | 'replay';
-  readonly shard: Shard;
-  readonly states: number;
-  readonly attempts: number;
-  readonly transitions: number;
-  readonly refused: number;
-  readonly unchanged: number;
-  readonly errors: number;
-  readonly stateChecks: number;
-  readonly instances: number;
-  readonly executed: number;
-  readonly model: ModelTotals;
-  readonly whole: TourResult<unknown, unknown, unknown>['whole'];
-  readonly covered: TourResult<unknown, unknown, unknown>['covered'];
-  readonly byAction: Readonly<Record<string, ActionCoverage>>;
-  readonly equalToModel: boolean | null;
-  readonly equalToBaseline: boolean | null;
-  readonly digest: string | null;
-  readonly modelDigest: string;
-  readonly depth: number;
-  readonly durationMs: number;
+/** The result as JSON: its figures, the failure with its path's length instead of the path. */
+export type TourReportDetails = Omit<TourResult<unknown, unknown, unknown>, 'failure' | 'words'> & {
   readonly failure?: TourReportFailure;
   readonly mutant?: string;
   readonly replay?: string;
   /** A merged report: the shards it was made of. */
   readonly shards?: readonly { readonly index: number; readonly status: string; readonly durationMs: number }[];
-}
+};
 
 /** Passed: no check failed and, in conformance mode, the real graph is the model's. */
 export function tourPassed(r: { readonly failure: unknown; readonly checks: TourCheckMode; readonly equalToModel: boolean | null }): boolean {
@@ -75,33 +50,10 @@ export function tourCounts(d: TourReportDetails): Record<string, number> {
 }
 
 export function tourDetails(r: TourResult<unknown, unknown, unknown>, extra: { readonly mutant?: string; readonly replay?: string } = {}): TourReportDetails {
-  const f = r.failure;
+  const { failure: f, words: _words, ...figures } = r;
+  void _words;
   return {
-    system: r.system,
-    bounds: r.bounds,
-    boundsLabel: r.boundsLabel,
-    checks: r.checks,
-    reach: r.reach,
-    shard: r.shard,
-    states: r.states,
-    attempts: r.attempts,
-    transitions: r.transitions,
-    refused: r.refused,
-    unchanged: r.unchanged,
-    errors: r.errors,
-    stateChecks: r.stateChecks,
-    instances: r.instances,
-    executed: r.executed,
-    model: r.model,
-    whole: r.whole,
-    covered: r.covered,
-    byAction: r.byAction,
-    equalToModel: r.equalToModel,
-    equalToBaseline: r.equalToBaseline,
-    digest: r.digest,
-    modelDigest: r.modelDigest,
-    depth: r.depth,
-    durationMs: r.durationMs,
+    ...figures,
     ...(f
       ? {
           failure: {
