@@ -99,7 +99,7 @@ export function tourStageReport(r: TourResult<unknown, unknown, unknown>, meta: 
   });
 }
 
-/** A tour that could not run (no Valkey): the shard it was to run rides along, so a merge knows which part is missing. */
+/** A tour that could not run (its real system could not be started): the shard it was to run rides along, so a merge knows which part is missing. */
 export function tourNotRunReport(meta: { readonly stage: string; readonly startedAt: Date; readonly reason: string; readonly shard: Shard; readonly system: string }): StageReport<{ readonly system: string; readonly shard: Shard }> {
   return stageReport({
     stage: meta.stage,

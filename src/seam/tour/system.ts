@@ -4,7 +4,7 @@
  * The model side lists every attempt in a state — enabled or refused — in a fixed order and says
  * what the model predicts for each (a decision and a successor). The real side says how a fresh
  * instance of the real code gets into a model state: by injection (the state is written directly
- * on a fresh part of a rig, as fencing writes a fresh session's keys) or by replay (a fresh
+ * on a fresh part of a rig — a fresh set of keys, say) or by replay (a fresh
  * instance starts in the initial state and the engine replays a path of attempts on it, for real
  * state that cannot be written: in-flight messages, open sockets, timers). Then how one attempt
  * runs, and how the real state is read back — from the real system, never from the harness's own
