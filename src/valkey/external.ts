@@ -122,6 +122,11 @@ export async function startExternal(spec: TopologySpec): Promise<Topology> {
   const first = endpoints[0]!;
 
   const probe = nodeClient({ host: first.host, port: first.port, ...creds });
+  // ioredis rejects a command on a connection that failed with "Reached the max retries per request
+  // limit": the reason (a refused connection, a TLS certificate that does not verify) is the
+  // connection's own error.
+  let connectionError: Error | undefined;
+  probe.on('error', (err: Error) => (connectionError ??= err));
   let nodes: NodeInfo[];
   let addresses: NodeAddress[];
   try {
@@ -141,7 +146,8 @@ export async function startExternal(spec: TopologySpec): Promise<Topology> {
     }
   } catch (err) {
     if (err instanceof ValkeyUnavailableError) throw err;
-    throw new ValkeyUnavailableError(`cannot reach ${shown} (${endpointName(first)}): ${maskedMessage(err)}`, { cause: err });
+    const why = connectionError && /max retries per request/i.test(String((err as Error).message)) ? connectionError : err;
+    throw new ValkeyUnavailableError(`cannot reach ${shown} (${endpointName(first)}${tls ? ', TLS' : ''}): ${maskedMessage(why)}`, { cause: err });
   } finally {
     await closeClient(probe);
   }
