@@ -20,8 +20,9 @@ export const MASK = '***';
 /** Shorter passwords are hidden by the endpoint rule (2) only. */
 export const MIN_REMEMBERED = 6;
 
-const remembered = new Set<string>();
-let ordered: string[] = [];
+/** Each remembered form and what replaces it. */
+const remembered = new Map<string, string>();
+let ordered: [string, string][] = [];
 
 function htmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -33,25 +34,38 @@ function forms(secret: string): string[] {
   return [secret, encodeURIComponent(secret), json, htmlEscape(secret), htmlEscape(json), secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')];
 }
 
+function remember(form: string, replacement: string): boolean {
+  if (remembered.has(form)) return false;
+  remembered.set(form, replacement);
+  return true;
+}
+
+function reorder(): void {
+  // Longest first: a form that contains another is replaced whole.
+  ordered = [...remembered].sort((a, b) => b[0].length - a[0].length);
+}
+
 /** Remembers one secret (and its escaped forms) for layer 1. */
 export function rememberSecret(secret: string): void {
   if (secret.length < MIN_REMEMBERED) return;
   let added = false;
-  for (const f of forms(secret)) {
-    if (f.length >= MIN_REMEMBERED && !remembered.has(f)) {
-      remembered.add(f);
-      added = true;
-    }
-  }
-  // Longest first: a form that contains another is replaced whole.
-  if (added) ordered = [...remembered].sort((a, b) => b.length - a.length);
+  for (const f of forms(secret)) if (f.length >= MIN_REMEMBERED) added = remember(f, MASK) || added;
+  if (added) reorder();
 }
 
-/** Remembers an endpoint's password, as decoded and as written. */
+/**
+ * Remembers an endpoint's password, as decoded and as written, and its userinfo as written with
+ * the '@' that ends it (`alice:p w@` → `alice:***@`, whatever the password's length: with its ':' and
+ * '@' it is specific enough to replace wherever it stands, e.g. in a scheme-less `user:p w@host:port`).
+ */
 export function rememberEndpointSecrets(e: Pick<EndpointUrl, 'password' | 'writtenUserinfo'>): void {
   if (e.password !== undefined) rememberSecret(e.password);
-  const written = e.writtenUserinfo?.slice(e.writtenUserinfo.indexOf(':') + 1);
-  if (written !== undefined) rememberSecret(written);
+  const info = e.writtenUserinfo;
+  if (info === undefined) return;
+  const colon = info.indexOf(':');
+  rememberSecret(info.slice(colon + 1));
+  const user = colon < 0 ? '' : info.slice(0, colon + 1);
+  if (info.length >= 3 && remember(`${info}@`, `${user}${MASK}@`)) reorder();
 }
 
 /** For tests: forget every remembered secret. */
@@ -68,7 +82,7 @@ export function forgetSecrets(): void {
  */
 export function maskSecrets(text: string): string {
   let out = text;
-  for (const s of ordered) if (out.includes(s)) out = out.split(s).join(MASK);
+  for (const [form, replacement] of ordered) if (out.includes(form)) out = out.split(form).join(replacement);
   const spans = credentialSpans(out).filter((s) => out.slice(s.start, s.end) !== MASK);
   if (spans.length === 0) return out;
   spans.sort((a, b) => a.start - b.start);
