@@ -28,7 +28,7 @@ interface Row {
   /** `{file}` is replaced by the row's temp file. */
   readonly argv: readonly string[];
   /** The temp file's content: a string, a change to a valid trace (evidence/tlc/fencing/M1.json's), or a FIFO / a directory. */
-  readonly file?: string | ((t: Trace) => unknown) | 'fifo' | 'dir';
+  readonly file?: string | Buffer | ((t: Trace) => unknown) | 'fifo' | 'dir';
   /** Run a temp copy of the project whose mutants/manifest.json is this (a string, or a change to the real one). */
   readonly manifest?: string | ((m: Manifest) => unknown);
   readonly env?: Readonly<Record<string, string>>;
@@ -167,7 +167,15 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'lua-check: an empty --junit', argv: ['lua-check', '--junit='], code: 64, line: usage('lua-check', /--junit takes a file name/) },
   { name: 'lua-check: a Lua syntax error is bad input, with file, line and column', argv: ['lua-check', '{file}'], file: 'return redis.call(\n', code: 3, line: /^fencecheck lua-check: .*:2:1: Lua syntax error: / },
   { name: 'lua-check: a missing file', argv: ['lua-check', '/nonexistent/x.lua'], code: 3, line: /^fencecheck lua-check: cannot read \/nonexistent\/x\.lua \(ENOENT\)$/ },
-  { name: 'lua-check: a missing include', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "missing.lua"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: cannot read include missing\.lua \(ENOENT\)$/ },
+  { name: 'lua-check: a missing include names where it looked', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "missing.lua"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: cannot find include missing\.lua \(looked for it in .*\)$/ },
+  // --- lua-check on users' scripts (issue 25)
+  { name: 'lua-check: a UTF-16 file is one clear line (it was "Cannot read properties of undefined")', argv: ['lua-check', '{file}'], file: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("return redis.call('GET', KEYS[1])\n", 'utf16le')]), code: 3, line: /^fencecheck lua-check: .* is UTF-16 \(little-endian, with a byte-order mark\) text: Valkey runs a script's bytes as Lua source; save it as UTF-8 \(or ASCII\)$/ },
+  { name: 'lua-check: UTF-16 without a byte-order mark', argv: ['lua-check', '{file}'], file: Buffer.from("return redis.call('GET', KEYS[1])\n", 'utf16le'), code: 3, line: /^fencecheck lua-check: .* is UTF-16 \(little-endian, no byte-order mark\) text/ },
+  { name: 'lua-check: a UTF-8 byte-order mark (Valkey refuses it)', argv: ['lua-check', '{file}'], file: Buffer.from("\ufeffreturn redis.call('GET', KEYS[1])\n"), code: 3, line: /^fencecheck lua-check: .* begins with a UTF-8 byte-order mark, which Valkey's Lua compiler refuses/ },
+  { name: 'lua-check: a file over the size limit is refused at once (100 MB ran 2.5 min, then V8 OOM)', argv: ['lua-check', '{file}'], file: Buffer.alloc(1024 * 1024 + 1, 0x20), code: 3, line: /^fencecheck lua-check: .* is 1048577 bytes, over the 1048576-byte limit for a script$/ },
+  { name: 'lua-check: an ESC byte in a syntax error is escaped, never echoed', argv: ['lua-check', '{file}'], file: 'local x = 1 \x1b[2J +\n', code: 3, line: /^fencecheck lua-check: .*:1:14: Lua syntax error: unexpected symbol '\\x1b' near '1'$/ },
+  { name: 'lua-check: a glob include says it is not supported', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "includes/*"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: include includes\/\*: glob patterns are not supported \(name each file\)$/ },
+  { name: 'lua-check: an --include-path that is not a folder', argv: ['lua-check', '--include-path', '/nonexistent/lib'], code: 64, line: usage('lua-check', /--include-path \/nonexistent\/lib is not a directory/) },
   { name: 'lua-check: a folder with no .lua file checks nothing: bad input, never a pass', argv: ['lua-check', '{file}'], file: 'dir', code: 3, line: /^fencecheck lua-check: no \.lua files under / },
   { name: 'lua-check: a FIFO is refused, not read', argv: ['lua-check', '{file}'], file: 'fifo', code: 3, line: /^fencecheck lua-check: .* is not a regular file$/ },
   // --- tlc --spec and trace interchange (issue 14)
@@ -310,7 +318,7 @@ describe.concurrent('bad-input catalogue: one clear line, the right exit code, n
       let file = join(work, `row-${i}`);
       if (row.file === 'fifo') execFileSync('mkfifo', [file]);
       else if (row.file === 'dir') mkdirSync(file);
-      else if (typeof row.file === 'string') writeFileSync(file, row.file);
+      else if (typeof row.file === 'string' || Buffer.isBuffer(row.file)) writeFileSync(file, row.file);
       else if (typeof row.file === 'function') writeFileSync((file = `${file}.json`), JSON.stringify(row.file(validTrace())));
       let root = ROOT;
       if (row.manifest !== undefined) {
