@@ -28,7 +28,7 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
   if (r.version) lines.push(r.version);
   lines.push(`${spec} with ${config}`);
   lines.push(`outcome: ${r.outcome}${r.violated ? ` (${r.violationKind ?? 'violated'} ${r.violated})` : ''}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms`);
-  if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : ' — DISAGREES with its output'}`);
+  if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : r.exit.decided ? ' decides the outcome (its messages read otherwise)' : ' — DISAGREES with its output'}`);
   for (const u of r.unreadable ?? []) lines.push(`cannot read the value of ${u.variable} in state ${u.step}: ${u.message}`);
   if (c.trace) {
     lines.push('', traceTable(c.trace));
@@ -55,7 +55,7 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
     default:
       reason = `${r.outcome}${firstError ? `: ${firstError}` : ''}`;
   }
-  if (r.exit && !r.exit.agrees) reason = `${reason ? `${reason}; ` : ''}TLC exited with ${r.exit.code} (${r.exit.meaning}), which disagrees with its output`;
+  if (r.exit && !r.exit.agrees && !r.exit.decided) reason = `${reason ? `${reason}; ` : ''}TLC exited with ${r.exit.code} (${r.exit.meaning}), which disagrees with its output`;
   return { lines, ...(reason !== undefined && { reason }) };
 }
 

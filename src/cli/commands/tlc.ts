@@ -334,8 +334,8 @@ async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
     const tracePath = checked.trace ? writeRunReport(`${name}.trace`, checked.trace) : undefined;
     writeRunReport(name, { spec: o.spec, config, libs: o.libs, tlcOptions: extraArgs, ...(checked.run.kind === 'completed' ? { result: checked.run.result, exitCode: checked.run.exitCode } : { timeout: true }) });
     const verdict = specVerdict(r ? r.outcome : 'timeout');
-    // A disagreeing exit status is never a pass: the output may be cut short.
-    const status = r?.exit && !r.exit.agrees ? 'not-run' : verdict.status;
+    // A disagreement the exit status could not decide is never a pass: the output may be cut short.
+    const status = r?.exit && !r.exit.agrees && !r.exit.decided ? 'not-run' : verdict.status;
     const exit = status === 'not-run' ? ExitCode.NotRun : verdict.exit === 1 ? ExitCode.Failed : ExitCode.Ok;
     const counts: Record<string, number> = {
       ...(r?.generated !== undefined && { generated: r.generated }),
