@@ -1,9 +1,19 @@
+import { createHash } from 'node:crypto';
+import { basename, resolve } from 'node:path';
 import type { AnyTrace } from '../core/trace-format.js';
 import { loopLine } from '../trace/lasso.js';
 import { formatTlaStepTable } from '../trace/tla-table.js';
 import { formatStepTable } from '../trace/text-table.js';
 import type { SpecCheck } from './spec-check.js';
 import type { TlcOutcome } from './tool-output.js';
+
+/**
+ * The name a --spec run's reports go by (reports/tlc/<name>.json, <name>.trace.json): the spec's
+ * name and 8 hex digits of its absolute path, so two specs named MC.tla never overwrite each other.
+ */
+export function specRunName(spec: string): string {
+  return `${basename(spec, '.tla')}-${createHash('sha256').update(resolve(spec)).digest('hex').slice(0, 8)}`;
+}
 
 /** How `fencecheck tlc --spec` ends for each outcome: exit 0 pass, 1 a property failed, 2 could not check. */
 export function specVerdict(outcome: TlcOutcome | 'timeout'): { status: 'passed' | 'failed' | 'not-run'; exit: 0 | 1 | 2 } {
