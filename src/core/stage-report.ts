@@ -20,7 +20,7 @@ export interface StageReport<D = unknown> {
   /** Named figures (states, runs, commands, kills). */
   readonly counts?: Readonly<Record<string, number>>;
   readonly mutants?: readonly MutantResult[];
-  /** Saved counterexample traces (fencecheck.trace/1), relative to the project root. */
+  /** Saved counterexample traces (fencecheck.trace/2), relative to the project root. */
   readonly traces?: readonly string[];
   readonly details?: D;
 }

@@ -1,6 +1,4 @@
-import type { AnyTrace } from '../core/trace-format.js';
 import { loopLine } from '../trace/lasso.js';
-import { formatTlaStepTable } from '../trace/tla-table.js';
 import { formatStepTable } from '../trace/text-table.js';
 import type { SpecCheck } from './spec-check.js';
 import type { TlcOutcome } from './tool-output.js';
@@ -31,7 +29,7 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
   if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : ' — DISAGREES with its output'}`);
   for (const u of r.unreadable ?? []) lines.push(`cannot read the value of ${u.variable} in state ${u.step}: ${u.message}`);
   if (c.trace) {
-    lines.push('', traceTable(c.trace));
+    lines.push('', formatStepTable(c.trace, { color: false }));
     const loop = loopLine(c.trace);
     if (loop) lines.push('', loop);
   }
@@ -57,8 +55,4 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
   }
   if (r.exit && !r.exit.agrees) reason = `${reason ? `${reason}; ` : ''}TLC exited with ${r.exit.code} (${r.exit.meaning}), which disagrees with its output`;
   return { lines, ...(reason !== undefined && { reason }) };
-}
-
-function traceTable(t: AnyTrace): string {
-  return t.system === 'tla' ? formatTlaStepTable(t, { color: false }) : formatStepTable(t, { color: false });
 }

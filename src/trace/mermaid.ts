@@ -12,12 +12,12 @@ export function mermaidFromDiagram(d: SequenceDiagram): string {
   for (const item of d.items) {
     // A refused attempt: a dotted arrow ending in a cross.
     if (item.kind === 'message') lines.push(`  ${item.from}${item.refused ? '--x' : '->>'}${item.to}: ${item.step}. ${text(item.label)}`);
-    else lines.push(`  Note over ${item.over[0]},${item.over[1]}: ${text(item.text)}`);
+    else lines.push(`  Note over ${item.over[0] === item.over[1] ? item.over[0] : `${item.over[0]},${item.over[1]}`}: ${text(item.text)}`);
   }
   return lines.join('\n');
 }
 
-/** The trace as a Mermaid sequence diagram (`fencecheck trace show --mermaid`, the Markdown report). */
+/** The trace (of any system) as a Mermaid sequence diagram (`fencecheck trace show --mermaid`, the Markdown report). */
 export function traceMermaid(trace: FencingTrace, opts: DiagramOptions = {}): string {
   return mermaidFromDiagram(sequenceDiagram(trace, opts));
 }

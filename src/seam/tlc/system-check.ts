@@ -10,11 +10,11 @@ import { basename, dirname, join } from 'node:path';
 import type { MutantEntry } from '../../core/manifest.js';
 import type { MutantResult } from '../../core/verdict.js';
 import { projectRoot } from '../../core/project-root.js';
-import type { TlaTrace } from '../../core/trace-format.js';
+import type { Trace } from '../../core/trace-format.js';
 import { TlcOutputError } from '../../tlc/errors.js';
 import type { TlcRun } from '../../tlc/run.js';
-import { toTlaTrace } from '../../tlc/to-itf.js';
 import type { TlcResult } from '../../tlc/tool-output.js';
+import { tlcTrace } from '../trace.js';
 import { baseSystemEvidence, mutantSystemEvidence, type SystemEvidence } from '../evidence.js';
 import type { AnySystem } from '../package.js';
 import { dotToGraph, dumpToSystemKeys, type StateGraph } from './graph.js';
@@ -29,13 +29,13 @@ export interface SystemBaseCheck {
   readonly graph?: StateGraph;
   /** base.edges.txt's text for `graph`. */
   readonly edgesText?: string;
-  readonly trace?: TlaTrace;
+  readonly trace?: Trace;
 }
 
 export interface SystemMutantCheck {
   readonly result: MutantResult;
   readonly evidence: SystemEvidence;
-  readonly trace?: TlaTrace;
+  readonly trace?: Trace;
 }
 
 /** The base config with its labelled state graph. */
@@ -48,7 +48,7 @@ export async function checkSystemBase(sys: AnySystem, opts: CheckOptions): Promi
     graph = dotToGraph(sys, run.dotText);
   }
   const { evidence, edgesText } = baseSystemEvidence(sys, run, graph, root);
-  const trace = run.kind === 'completed' ? toTlaTrace(run.result, basename(sys.spec)) : undefined;
+  const trace = run.kind === 'completed' ? tlcTrace(sys, run.result) : undefined;
   return { run, evidence, ...(graph && { graph }), ...(edgesText !== undefined && { edgesText }), ...(trace && { trace }) };
 }
 
@@ -87,7 +87,8 @@ export async function checkSystemMutant(sys: AnySystem, m: MutantEntry, opts: Ch
     },
   );
   const r = run.kind === 'completed' ? run.result : undefined;
-  const trace = r && r.trace.length > 0 ? toTlaTrace(r, basename(sys.spec)) : undefined;
+  // A variant (`R1-Inv_SingleAuthority`, entryVariants) is its manifest entry's mutant.
+  const trace = r ? tlcTrace(sys, r, { mutant: m.id.replace(/-.*$/, '') }) : undefined;
   const alsoBroken = r ? alsoBrokenAtEnd(sys, r) : [];
   const fields = {
     verdict,
