@@ -60,6 +60,14 @@ export function namedParams(action: string, args: readonly ItfValue[], names?: R
   return Object.fromEntries(args.map((a, i) => [named ? n[i]! : `arg${i}`, a]));
 }
 
+/** An action whose parameters are positional (`arg0`, `arg1`, as TLC's traces and a variant's bare value give them) with the spec's names. */
+export function namedAction<S, E>(sys: ModelSystem<S, E>, a: TraceAction): TraceAction {
+  const keys = Object.keys(a.params);
+  const names = sys.paramNames?.[a.action];
+  if (!names || keys.length !== names.length || !keys.every((k, i) => k === `arg${i}`)) return a;
+  return { action: a.action, params: Object.fromEntries(keys.map((k, i) => [names[i]!, a.params[k]!])) };
+}
+
 /** A TLA+ action instance as printed (`Deliver(r1, [paused |-> TRUE, version |-> 1])`) as its name and named parameters. */
 export function actionOfLabel(label: string, names?: Readonly<Record<string, readonly string[]>>): TraceAction {
   const { action, args } = parseActionLabel(label);

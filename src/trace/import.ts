@@ -19,7 +19,7 @@ import { FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SOURCES, type LoopAction, type Step
 import { loadSystemManifest, type AnySystem } from '../registry/systems.js';
 import { ModelPatchError, mutatedSystem } from '../seam/model-patch.js';
 import { boundsLabel } from '../seam/system.js';
-import { paramsFromTwin } from '../seam/trace.js';
+import { namedAction, paramsFromTwin } from '../seam/trace.js';
 import { inferAction } from './infer-action.js';
 import { TraceFormatError, validateTrace } from './load.js';
 import { allModels, modelAt, modelOf, readState, systemize } from './systems.js';
@@ -180,18 +180,27 @@ function tagged(v: ItfValue): TraceAction | undefined {
 
 const INIT_NAMES = new Set(['', 'init', 'Init', 'q::init']);
 
+/** Quint names the variables of an instance `main::instance::name`; Apalache's and Quint's own metadata are `mbt::…`. */
+const QUALIFIER = /^(?:[A-Za-z_][A-Za-z0-9_]*::)+/;
+
 function fromItf(raw: Record<string, unknown>, where: string, stripped: { n: number }): Neutral {
   const meta = isObject(raw['#meta']) ? raw['#meta'] : {};
-  const vars = (raw.vars as unknown[]).map(String);
-  if (new Set(vars).size !== vars.length) throw new TraceFormatError(`${where}: vars repeats a variable`);
+  const fileVars = (raw.vars as unknown[]).map(String);
+  if (new Set(fileVars).size !== fileVars.length) throw new TraceFormatError(`${where}: vars repeats a variable`);
   const notes: string[] = [`converted from ITF${typeof meta.source === 'string' ? ` (source ${meta.source})` : ''}`];
+  // Instance qualifiers go when the bare names stay distinct: `fencing_M1::fencing::version` is the spec's `version`.
+  const bare = fileVars.map((v) => (v.startsWith('mbt::') ? v : v.replace(QUALIFIER, '')));
+  const qualified = bare.some((b, i) => b !== fileVars[i]) && new Set(bare).size === bare.length;
+  const vars = qualified ? bare : fileVars;
+  const fileName = (v: string) => fileVars[vars.indexOf(v)]!;
+  if (qualified) notes.push(`instance qualifiers dropped from the variables (${fileVars.find((v, i) => v !== bare[i])} is ${bare[fileVars.findIndex((v, i) => v !== bare[i])]})`);
   const list = raw.states as unknown[];
   const sample = list.find(isObject);
   // The convention the file uses, decided once: a variable or a key every state carries.
   const has = (k: string) => list.every((s) => isObject(s) && k in s);
   const takenKey = ACTION_TAKEN.find(has);
   const picksKey = NONDET_PICKS.find(has);
-  const actionVar = ACTION_VARIABLES.find((v) => vars.includes(v) && sample !== undefined && tagged(stripTypes((toItfValue(sample[v]) as { value?: ItfValue }).value ?? '', { n: 0 })) !== undefined);
+  const actionVar = ACTION_VARIABLES.find((v) => vars.includes(v) && sample !== undefined && tagged(stripTypes((toItfValue(sample[fileName(v)]) as { value?: ItfValue }).value ?? '', { n: 0 })) !== undefined);
   const conventionVars = vars.filter((v) => v.startsWith('mbt::') || v === takenKey || v === picksKey || v === actionVar);
   const states: Record<string, ItfValue>[] = [];
   const actions: Neutral['actions'] = [];
@@ -204,8 +213,9 @@ function fromItf(raw: Record<string, unknown>, where: string, stripped: { n: num
     if (m.index !== undefined && m.index !== k) throw new TraceFormatError(`${where}: states[${k}] has #meta.index ${JSON.stringify(m.index)}`);
     const state: Record<string, ItfValue> = {};
     for (const v of vars) {
-      if (!(v in s)) throw new TraceFormatError(`${where}: states[${k}] lacks variable ${v}`);
-      state[v] = itf(s[v], `states[${k}].${v}`, where, stripped);
+      const f = fileName(v);
+      if (!(f in s)) throw new TraceFormatError(`${where}: states[${k}] lacks variable ${f}`);
+      state[v] = itf(s[f], `states[${k}].${f}`, where, stripped);
     }
     states.push(state);
     let a: TraceAction | undefined;
@@ -311,6 +321,7 @@ async function asSystemTrace(n: Neutral, base: AnySystem, format: ForeignFormat,
   const twins = twinsFor(sys, mutant);
   const inferred: number[] = [];
   const by = new Set<string>();
+  const named = (a: TraceAction): TraceAction => namedAction(sys, a);
   const explain = async (k: number, given: TraceAction | undefined, prev: unknown, next: unknown): Promise<TraceAction> => {
     // A parameterised action named without its parameters (older TLC labels): read them off the twin.
     if (given && Object.keys(given.params).length === 0 && (sys.paramNames?.[given.action]?.length ?? 0) > 0) {
@@ -320,7 +331,7 @@ async function asSystemTrace(n: Neutral, base: AnySystem, format: ForeignFormat,
       }
       throw new TraceFormatError(`${where}: step ${k} (${given.action}): cannot tell its parameters: no one instance of ${given.action} of the ${sys.name} model leads there`);
     }
-    if (given) return given;
+    if (given) return named(given);
     const r = inferAction(await twins.own(), prev, next) ?? inferAction(await twins.others(), prev, next);
     if (!r) throw new TraceFormatError(`${where}: step ${k} names no action, and no action of the ${sys.name} model (nor of its model mutants) turns state ${k - 1} into state ${k}`);
     inferred.push(k);

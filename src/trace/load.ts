@@ -67,7 +67,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function validateTrace(raw: unknown, where = 'trace'): Trace {
   if (!isObject(raw)) throw new TraceFormatError(`${where}: not a JSON object`);
   // A TLC evidence record (evidence/tlc/<system>/Mx.json, reports/tlc/...) carries its trace in `trace`.
-  if (raw.schema !== TRACE_SCHEMA && raw.schema !== TRACE_SCHEMA_V1 && isObject(raw.trace)) return validateTrace(raw.trace, `${where} (trace)`);
+  if (raw.schema !== TRACE_SCHEMA && raw.schema !== TRACE_SCHEMA_V1 && isObject(raw.trace)) return validateTrace(fromRecord(raw, raw.trace), `${where} (trace)`);
   if (raw.schema === TRACE_SCHEMA_V1) return validateTrace(fromV1(raw, where), where);
   if (raw.schema !== TRACE_SCHEMA) throw new TraceFormatError(`${where}: schema must be "${TRACE_SCHEMA}" (or "${TRACE_SCHEMA_V1}"), got ${JSON.stringify(raw.schema)}`);
   const problem = traceProblem(raw);
@@ -148,6 +148,16 @@ function traceProblem(raw: Record<string, unknown>): string | null {
   return null;
 }
 
+/**
+ * An evidence record's trace. A /1 record kept its system's TLC trace as `system: "tla"` with no
+ * mutant: the record says whose it is (`system`) and under which mutant (`mutant.id`).
+ */
+function fromRecord(record: Record<string, unknown>, inner: Record<string, unknown>): Record<string, unknown> {
+  if (inner.schema !== TRACE_SCHEMA_V1 || inner.system !== FOREIGN_SYSTEM || typeof record.system !== 'string' || !SYSTEM_NAME.test(record.system)) return inner;
+  const id = isObject(record.mutant) && typeof record.mutant.id === 'string' ? record.mutant.id : undefined;
+  return { ...inner, system: record.system, ...(id !== undefined && inner.mutant === undefined && { mutant: id }) };
+}
+
 /** A JSON value of a /1 system state (plain JSON) as ITF, naming the place when it is no TLA+ value. */
 function plainItf(v: unknown, at: string, where: string): ItfValue {
   const r = toItfValue(v, at);
@@ -171,9 +181,11 @@ function fromV1(raw: Record<string, unknown>, where: string): Record<string, unk
     : { format: 'trace/1', notes };
   const { schema: _s, ...rest } = raw;
   if (raw.system === FOREIGN_SYSTEM) return { ...rest, schema: TRACE_SCHEMA, imported };
+  if (typeof raw.system !== 'string') throw new TraceFormatError(`${where}: system must be a string`);
   const first = steps[0];
   if (!isObject(first) || !isObject(first.state)) throw new TraceFormatError(`${where}: steps[0].state must be an object`);
-  const vars = Object.keys(first.state);
+  // A system's own state form has no `vars` (its keys are the variables); a system's trace kept as ITF has them. Reading ITF as ITF changes nothing.
+  const vars = stringList(raw.vars) ? (raw.vars as string[]) : Object.keys(first.state);
   const converted = steps.map((step, i) => {
     if (!isObject(step)) throw new TraceFormatError(`${where}: steps[${i}] is not an object`);
     if (!isObject(step.state)) throw new TraceFormatError(`${where}: steps[${i}].state must be an object`);

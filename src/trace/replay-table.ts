@@ -19,8 +19,8 @@ export function formatReplayTable(result: ReplayResult, vars: readonly string[],
   const header = ['#', 'action', 'side', ...cols.map((c) => c.name), 'broken', 'real system'];
   const rows: { cells: string[]; marks: Set<number>; alarm: boolean }[] = [];
   for (const s of result.steps) {
-    const m = stepCells({ action: s.action, params: s.params, state: s.model }, cols);
-    const r = stepCells({ action: s.action, params: s.params, state: s.real }, cols);
+    const m = stepCells({ state: s.model }, cols);
+    const r = stepCells({ state: s.real }, cols);
     rows.push({ cells: [String(s.index), actionLabel(s), 'model', ...cols.map((c) => m[c.name] ?? ''), s.brokenModel.join(',') || '-', ''], marks: new Set(), alarm: false });
     const marks = new Set(cols.flatMap((c, i) => (s.mismatches.includes(c.variable) && m[c.name] !== r[c.name] ? [3 + i] : [])));
     rows.push({

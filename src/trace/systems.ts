@@ -2,13 +2,14 @@
  * A trace read through its system: the models come from the registry, by the trace's `system`, and
  * every state is read with the system's own `fromTlc` and written back with its `toTla` — the exact
  * TLA+ values (a /1 file's or an ITF file's plain JSON becomes the spec's functions, sets and model
- * values), the invariants each state breaks, the system's variables first. A trace of no system of
+ * values), the invariants each state breaks, the system's variables first, positional parameters
+ * (`arg0`, as TLC's traces give them) named as the spec names them. A trace of no system of
  * the project (`tla`) is left as it is. Nothing here names a system.
  */
 import { FOREIGN_SYSTEM, type Trace } from '../core/trace-format.js';
 import { TlcOutputError } from '../core/tlc-errors.js';
 import { SYSTEMS, type AnySystem } from '../registry/systems.js';
-import { brokenInvariants, stateFromItf, stateToItf } from '../seam/trace.js';
+import { brokenInvariants, namedAction, stateFromItf, stateToItf } from '../seam/trace.js';
 import { TraceFormatError } from './load.js';
 
 /** The model of a system by name, or undefined for a name that has none (`tla`, a system without a TLA+ model). */
@@ -61,9 +62,17 @@ export function systemize(trace: Trace, sys: AnySystem, where = 'trace'): Trace 
   const steps = trace.steps.map((step, i) => {
     const s = readState(sys, step.state, `steps[${i}]`, where);
     const state = { ...stateToItf(sys, s), ...Object.fromEntries(extra.map((v) => [v, step.state[v]!])) };
-    return { ...step, state, broken: brokenInvariants(sys, s) };
+    return { ...step, ...namedAction(sys, step), state, broken: brokenInvariants(sys, s) };
   });
-  return { ...trace, spec: trace.spec ?? sys.spec, vars: [...sys.variables, ...extra], bounds: sys.bounds, steps, brokenAtEnd: steps[steps.length - 1]!.broken };
+  return {
+    ...trace,
+    spec: trace.spec ?? sys.spec,
+    vars: [...sys.variables, ...extra],
+    bounds: sys.bounds,
+    steps,
+    brokenAtEnd: steps[steps.length - 1]!.broken,
+    ...(trace.loopAction && { loopAction: namedAction(sys, trace.loopAction) }),
+  };
 }
 
 /** A validated trace read through its system when it has a model (the system at the trace's bounds). */
