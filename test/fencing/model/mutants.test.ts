@@ -6,7 +6,7 @@ import { DEFAULT_BOUNDS, canonicalKey } from '../../../src/systems/fencing/state
 import { loadManifest, mutantsFor, type MutantEntry } from '../../../src/core/manifest.js';
 import { loadModelPatch, runModelMutant, runner } from '../../../src/mutants/layers/model.js';
 import { explore } from '../../../src/systems/fencing/model/explore.js';
-import { loadTrace } from '../../../src/trace/load.js';
+import { loadTraceFile as loadTrace } from '../../../src/trace/load.js';
 import { evidenceStatus, loadAllEvidence } from '../../../src/systems/fencing/tlc/evidence.js';
 import { nextState, type FencingEvent } from '../../../models/fencing/index.js';
 import type { MutantResult } from '../../../src/core/verdict.js';
