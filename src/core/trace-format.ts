@@ -5,9 +5,9 @@
  * all saved as this: the spec's variables (`vars`) and, per step, the action with its parameters and
  * the state as ITF values (the TLA+ view, what `tracecheck` and other tools read), so `fencecheck
  * trace show|export` read every system's trace without knowing it. `system` is the model's name
- * (`fencing`, `failover`, `pause`, …) or `tla` for a spec that is no system of the project.
+ * (the registry's names) or `tla` for a spec that is no system of the project.
  *
- * `fencecheck.trace/1` files (fencing's states in its own form, or `system: "tla"` ITF states) are
+ * `fencecheck.trace/1` files (a system's states in its own form, or `system: "tla"` ITF states) are
  * still read: src/trace/load.ts converts them.
  */
 import type { ItfValue } from './itf-value.js';
@@ -22,7 +22,7 @@ export const FOREIGN_SYSTEM = 'tla';
 /**
  * Which layer produced the trace: `tlc`, `model` (a twin's exploration), `props` (fast-check runs),
  * `limiter`, `conform` / `tour` (the exhaustive tour of the real code), `walk` (sampled walks),
- * `drill` (failover drills), `itf` (imported from an ITF file).
+ * `drill` (drills of the real code), `itf` (imported from an ITF file).
  */
 export const TRACE_SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform', 'tour', 'walk', 'drill', 'itf'] as const;
 export type TraceSource = (typeof TRACE_SOURCES)[number];
@@ -56,7 +56,7 @@ export interface TraceImport {
   /** `tlc-json` (TLC's -dumpTrace json), `itf`, or `trace/1` (an older fencecheck trace, converted). */
   readonly format: 'tlc-json' | 'itf' | 'trace/1';
   readonly file?: string;
-  /** E.g. "actions of step(s) 3, 4 inferred from the state changes with the fencing model's twin". */
+  /** E.g. "actions of step(s) 3, 4 inferred from the state changes with the <system> model's twin". */
   readonly notes: readonly string[];
 }
 
@@ -88,7 +88,7 @@ export interface Trace {
 
 /**
  * A step whose state is still in its system's own form (the twin's S), before the system's `toTla`:
- * what the conformance tour (src/systems/fencing/tour/) still builds. Saving it converts it
+ * what a system's own conformance tour still builds. Saving it converts it
  * (src/seam/trace.ts traceOfStates); nothing reads it from a file.
  */
 export interface ModelStep {
@@ -117,21 +117,24 @@ export interface ModelTrace {
 /** Either kind of step (the renderers take both; a ModelStep's state is shown only once converted). */
 export type TraceStep = Step | ModelStep;
 
+/** What the renderers take: a trace, or a ModelTrace not yet saved (read structurally). */
+export type TraceLike = Trace | ModelTrace;
+
 /**
- * Names kept for code written against `fencecheck.trace/1` (the conformance tour, the reports): a
- * trace of any system is a Trace; `FencingTrace` also admits the tour's ModelTrace.
+ * Names kept for code written against `fencecheck.trace/1` (the conformance tour, the reports),
+ * to go when they move to the names above: a trace of any system is a Trace.
  */
 export type AnyTrace = Trace;
 export type TlaTrace = Trace;
 export type TlaTraceStep = Step;
-export type FencingTrace = Trace | ModelTrace;
+export type FencingTrace = TraceLike;
 
 /** Whether a trace is in /2's form (its states ITF values of `vars`), not a ModelTrace. */
-export function isTrace(t: Trace | ModelTrace): t is Trace {
+export function isTrace(t: TraceLike): t is Trace {
   return Array.isArray((t as { vars?: unknown }).vars) && t.schema === TRACE_SCHEMA;
 }
 
-/** The system a model's name belongs to: `fencing/M1` (a mutated twin) is fencing's. */
+/** The system a model's name belongs to: `<system>/<mutant>` (a mutated twin) is `<system>`'s. */
 export function baseSystemName(name: string): string {
   return name.split('/')[0]!;
 }

@@ -28,7 +28,7 @@ export interface ReplaySession {
   step(index: number, step: Step, prev: Step): Promise<ReplayedStep>;
   /** The real system's state now, as the spec's variables (ITF, the system's toTla form). */
   observe(): Promise<Readonly<Record<string, ItfValue>>>;
-  /** What the real system broke outside its state since the last call (fencing: T3 on the wire), one line each. */
+  /** What the real system broke outside its state since the last call (a slot rule broken on the wire), one line each. */
   takeBreaches(): readonly string[];
   close(): Promise<void>;
 }

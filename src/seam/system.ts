@@ -47,7 +47,7 @@ export interface ModelSystem<S, E> {
    * trace records it); throws RangeError when they are not this system's bounds.
    */
   withBounds?(bounds: unknown): ModelSystem<S, E>;
-  /** Optional: the bounds a state shows (fencing's Pods: the domain of version), the others this instance's. */
+  /** Optional: the bounds a state shows (a set of pods: the domain of a per-pod function), the others this instance's. */
   boundsOf?(s: S): unknown;
   /** Optional: the twin's event types, to compare with the actions of the spec's Next (`fencecheck parity`). */
   readonly actions?: readonly string[];

@@ -188,7 +188,7 @@ function fromItf(raw: Record<string, unknown>, where: string, stripped: { n: num
   const fileVars = (raw.vars as unknown[]).map(String);
   if (new Set(fileVars).size !== fileVars.length) throw new TraceFormatError(`${where}: vars repeats a variable`);
   const notes: string[] = [`converted from ITF${typeof meta.source === 'string' ? ` (source ${meta.source})` : ''}`];
-  // Instance qualifiers go when the bare names stay distinct: `fencing_M1::fencing::version` is the spec's `version`.
+  // Instance qualifiers go when the bare names stay distinct: `main::spec::version` is the spec's `version`.
   const bare = fileVars.map((v) => (v.startsWith('mbt::') ? v : v.replace(QUALIFIER, '')));
   const qualified = bare.some((b, i) => b !== fileVars[i]) && new Set(bare).size === bare.length;
   const vars = qualified ? bare : fileVars;

@@ -14,7 +14,7 @@ export interface Inference {
   readonly action: TraceAction;
   /** Other action instances of the same twin that lead to the same state. */
   readonly alternatives: readonly string[];
-  /** The twin that explained it (`fencing`, `fencing/M1`). */
+  /** The twin that explained it (the system's name, or `<system>/<mutant>`). */
   readonly by: string;
 }
 

@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { toItfValue, type ItfValue } from '../core/itf-value.js';
 import {
-  FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SCHEMA_V1, TRACE_SOURCES, isTrace, type FencingTrace, type Trace, type TraceImport,
+  FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SCHEMA_V1, TRACE_SOURCES, isTrace, type TraceLike, type Trace, type TraceImport,
 } from '../core/trace-format.js';
 
 /** A trace file that is missing, not JSON, or not a fencecheck trace (the CLI maps it to exit 3). */
@@ -167,10 +167,9 @@ function plainItf(v: unknown, at: string, where: string): ItfValue {
 
 /**
  * A fencecheck.trace/1 trace as /2. `system: "tla"` ones hold ITF states and `vars` already. A
- * system's held its states in the system's own form (fencing's FencingState): their JSON is read as
- * ITF (integers `#bigint`, objects records), the variables are the first state's keys; the system's
- * reading (src/trace/systems.ts) then makes the values exact. Its shape was fencing's (the only
- * system /1 knew), so its old checks are kept: bounds, the state's variables.
+ * system's held its states in the system's own form: their JSON is read as ITF (integers `#bigint`,
+ * objects records), the variables are the first state's keys; the system's reading
+ * (src/trace/systems.ts) then makes the values exact.
  */
 function fromV1(raw: Record<string, unknown>, where: string): Record<string, unknown> {
   const steps = Array.isArray(raw.steps) ? (raw.steps as unknown[]) : [];
@@ -205,7 +204,7 @@ function fromV1(raw: Record<string, unknown>, where: string): Record<string, unk
  * Any trace in memory as /2: a Trace as it is; a ModelTrace (states in the system's own form, e.g.
  * the conformance tour's before it is saved) read structurally like a /1 file, for the renderers.
  */
-export function asTrace(t: FencingTrace): Trace {
+export function asTrace(t: TraceLike): Trace {
   if (isTrace(t)) return t;
   return validateTrace(JSON.parse(JSON.stringify({ ...t, schema: TRACE_SCHEMA_V1 })), `${t.source} trace`);
 }

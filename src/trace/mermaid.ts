@@ -1,4 +1,4 @@
-import type { FencingTrace } from '../core/trace-format.js';
+import type { TraceLike } from '../core/trace-format.js';
 import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 /** Mermaid forbids `;` (statement end) and `#` (entity escapes) in message text. */
@@ -18,6 +18,6 @@ export function mermaidFromDiagram(d: SequenceDiagram): string {
 }
 
 /** The trace (of any system) as a Mermaid sequence diagram (`fencecheck trace show --mermaid`, the Markdown report). */
-export function traceMermaid(trace: FencingTrace, opts: DiagramOptions = {}): string {
+export function traceMermaid(trace: TraceLike, opts: DiagramOptions = {}): string {
   return mermaidFromDiagram(sequenceDiagram(trace, opts));
 }

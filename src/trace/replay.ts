@@ -27,7 +27,7 @@ export interface ReplayStep {
   readonly mismatches: readonly string[];
   readonly brokenModel: readonly string[];
   readonly brokenReal: readonly string[];
-  /** What the real system broke outside its state at this step (fencing: T3 on the wire). */
+  /** What the real system broke outside its state at this step (a rule seen on the wire, one line each). */
   readonly breaches: readonly string[];
 }
 

@@ -5,7 +5,7 @@
  * step from its actor to the state, labelled with the action and what it changed; a note where an
  * invariant starts to fail. `mermaid.ts` writes it as Mermaid text, `svg.ts` draws it as inline SVG.
  */
-import type { FencingTrace } from '../core/trace-format.js';
+import type { TraceLike } from '../core/trace-format.js';
 import { asTrace } from './load.js';
 import { refusal, refusedLabel, stepTable } from './steps.js';
 
@@ -39,7 +39,7 @@ const cut = (s: string) => (s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}
 /** Mermaid and SVG ids: letters, digits, underscores. */
 const lifeline = (actor: string) => `a_${actor.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
-export function sequenceDiagram(any: FencingTrace, opts: DiagramOptions = {}): SequenceDiagram {
+export function sequenceDiagram(any: TraceLike, opts: DiagramOptions = {}): SequenceDiagram {
   const trace = asTrace(any);
   const table = stepTable(trace);
   const actors = [...new Set(table.rows.slice(1).map((r) => r.pod).filter((a) => a !== ''))];

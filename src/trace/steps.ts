@@ -1,13 +1,13 @@
 /**
  * A trace of any system as rows of display cells: one column per spec variable, in `vars` order — a
- * variable that is a function of a few model values in every step (fencing's version[p], pause's
- * per-replica variables) is split into one column per argument, `var[arg]` — the variables each step
+ * variable that is a function of a few model values in every step (a per-pod or per-replica
+ * variable) is split into one column per argument, `var[arg]` — the variables each step
  * changed, and the invariants each state breaks. Values print as TLA+ (model values and other
  * identifier strings unquoted). Every renderer (text table, Markdown, HTML, the diagrams) reads these
  * rows, so they agree on what "changed" means; none knows a system.
  */
 import { itfText, type ItfValue } from '../core/itf-value.js';
-import type { FencingTrace, Step, Trace, TraceStep } from '../core/trace-format.js';
+import type { TraceLike, Step, Trace, TraceStep } from '../core/trace-format.js';
 import { asTrace } from './load.js';
 
 export interface StepRow {
@@ -146,7 +146,7 @@ export function refusal(step: TraceStep): string | null {
 }
 
 /** Indexes of the refused steps. */
-export function refusedSteps(trace: FencingTrace): ReadonlySet<number> {
+export function refusedSteps(trace: TraceLike): ReadonlySet<number> {
   return new Set(trace.steps.flatMap((s, i) => (refusal(s) !== null ? [i] : [])));
 }
 
@@ -163,7 +163,7 @@ export function stepBroken(trace: Trace, index: number): readonly string[] | und
   return index === trace.steps.length - 1 ? trace.brokenAtEnd : undefined;
 }
 
-export function stepTable(any: FencingTrace): StepTable {
+export function stepTable(any: TraceLike): StepTable {
   const trace = asTrace(any);
   const cols = traceColumns(trace);
   const columns = cols.map((c) => c.name);

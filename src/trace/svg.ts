@@ -2,7 +2,7 @@
  * Draws a SequenceDiagram as standalone inline SVG. The HTML report embeds this, so a trace diagram
  * displays offline with no Mermaid renderer and no script.
  */
-import type { FencingTrace } from '../core/trace-format.js';
+import type { TraceLike } from '../core/trace-format.js';
 import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 const COL = 150;
@@ -75,6 +75,6 @@ export function svgFromDiagram(d: SequenceDiagram, id = 'seq'): string {
   return out.join('\n');
 }
 
-export function traceSvg(trace: FencingTrace, id?: string, opts: DiagramOptions = {}): string {
+export function traceSvg(trace: TraceLike, id?: string, opts: DiagramOptions = {}): string {
   return svgFromDiagram(sequenceDiagram(trace, opts), id);
 }

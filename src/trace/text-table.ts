@@ -1,4 +1,4 @@
-import type { FencingTrace } from '../core/trace-format.js';
+import type { TraceLike } from '../core/trace-format.js';
 import { renderTable } from '../core/table.js';
 import { boundsLabel } from '../seam/system.js';
 import { asTrace } from './load.js';
@@ -18,7 +18,7 @@ const RESET = '\x1b[0m';
  * action with its arguments, every column of steps.ts), changed cells highlighted, and the invariants
  * each state breaks when the trace records them.
  */
-export function formatStepTable(trace: FencingTrace, opts: TextTableOptions): string {
+export function formatStepTable(trace: TraceLike, opts: TextTableOptions): string {
   const { columns, rows, judged } = stepTable(trace);
   const header = ['#', 'action', ...columns, ...(judged ? ['broken'] : [])];
   const plain = rows.map((r) => [
@@ -39,7 +39,7 @@ export function formatStepTable(trace: FencingTrace, opts: TextTableOptions): st
 }
 
 /** One header line: which system and layer the trace comes from and what it shows. */
-export function traceHeadline(any: FencingTrace): string {
+export function traceHeadline(any: TraceLike): string {
   const trace = asTrace(any);
   const parts = [`system=${trace.system}`, `source=${trace.source}`];
   if (trace.spec !== undefined) parts.push(`spec=${trace.spec}`);

@@ -1,5 +1,5 @@
 /**
- * The /1 names of the generic step table, for callers written when only fencing traces had one (the
+ * The /1 names of the generic step table, for callers written when only one system's traces had one (the
  * reports, `tlc --spec`): every trace is now shown the same way (text-table.ts, steps.ts).
  */
 import type { Trace } from '../core/trace-format.js';

@@ -5,7 +5,7 @@
  * seam (src/seam/trace.ts pathToTrace); this goes when the tour moves onto the seam's.
  */
 import { toItfValue, type ItfValue } from '../../../core/itf-value.js';
-import type { FencingTrace, ModelStep } from '../../../core/trace-format.js';
+import type { TraceLike, ModelStep } from '../../../core/trace-format.js';
 import { saveTrace as saveSeamTrace, traceOfStates } from '../../../seam/trace.js';
 import type { FencingState } from '../state.js';
 import { fencingBounds, fencingSystem } from '../system.js';
@@ -19,7 +19,7 @@ const itfParams = (p: Readonly<Record<string, unknown>>): Record<string, ItfValu
   }));
 
 /** Writes the tour's trace under `dir` (default reports/traces) as /2; returns its path relative to the project root. */
-export function saveTrace(trace: FencingTrace, fileName: string, dir?: string): string {
+export function saveTrace(trace: TraceLike, fileName: string, dir?: string): string {
   if ('vars' in trace) return saveSeamTrace(trace, fileName, dir);
   const sys = fencingSystem(trace.bounds === undefined ? undefined : fencingBounds(trace.bounds));
   const steps = (trace.steps as readonly ModelStep[]).map((s) => {
