@@ -148,9 +148,10 @@ export function paramsFromTwin<S, E>(sys: ModelSystem<S, E>, prev: S, action: st
  * TLC's error trace of one of the system's configs as the system's trace: the states read through the
  * system (fromTlc, then toTla: the same ITF as the twin's traces), the actions' arguments named, the
  * invariants each state breaks, a lasso's closing step. A state the system cannot read keeps TLC's
- * values as they are and is judged by no invariant. Undefined when TLC printed no trace.
+ * values as they are and is judged by no invariant. `twin` (default: the system; a mutant's run: its
+ * mutated twin) explains steps TLC labels only `Next`. Undefined when TLC printed no trace.
  */
-export function tlcTrace<S, E>(sys: ModelSystem<S, E>, r: TlcResult, meta: { mutant?: string } = {}): Trace | undefined {
+export function tlcTrace<S, E>(sys: ModelSystem<S, E>, r: TlcResult, meta: { mutant?: string; twin?: ModelSystem<S, E> } = {}): Trace | undefined {
   if (r.trace.length === 0) return undefined;
   const read = r.trace.map((t) => {
     try {
@@ -165,15 +166,24 @@ export function tlcTrace<S, E>(sys: ModelSystem<S, E>, r: TlcResult, meta: { mut
     if (args.length === 0 && n && n.length > 0 && prev !== undefined && next !== undefined) return paramsFromTwin(sys, prev, action, next) ?? {};
     return namedParams(action, args.map(argItf), sys.paramNames);
   };
+  // TLC labels a step by the operator it came from; an action reached through a quantifier over a
+  // state's own set (`\E c \in pending : Commit(c)`) is labelled by the enclosing `Next`. Such a step
+  // takes the one action instance of the twin that leads there, and says so.
+  const stepOf = (t: TlcResult['trace'][number], prev: S | undefined, next: S | undefined): Pick<Step, 'action' | 'params' | 'note'> => {
+    if (prev === undefined || next === undefined || (sys.actions ?? []).includes(t.action) || sys.paramNames?.[t.action] !== undefined) return { action: t.action, params: argsOf(t.action, t.args, prev, next) };
+    const want = sys.key(next);
+    const twin = meta.twin ?? sys;
+    const fits = twin.successors(prev).filter((x) => twin.key(x.state) === want).map((x) => eventAction(twin, x.event));
+    const names = new Set(fits.map((f) => f.action));
+    if (names.has(t.action) || fits.length === 0 || names.size > 1) return { action: t.action, params: argsOf(t.action, t.args, prev, next) };
+    const one = fits[0]!;
+    return { ...one, note: `TLC labelled this step ${t.action}; ${actionText(one)} is the twin's ${fits.length === 1 ? 'one instance' : `first of ${fits.length} equal instances`} leading here` };
+  };
   const steps: Step[] = r.trace.map((t, i) => {
     const s = read[i];
     const state = s !== undefined ? stateToItf(sys, s) : Object.fromEntries(Object.entries(t.vars).map(([k, x]) => [k, tlaToItf(x)]));
-    return {
-      action: t.action,
-      params: i === 0 ? {} : argsOf(t.action, t.args, read[i - 1], s),
-      state,
-      ...(s !== undefined && { broken: brokenInvariants(sys, s) }),
-    };
+    const a = i === 0 ? { action: t.action, params: {} } : stepOf(t, read[i - 1], s);
+    return { ...a, state, ...(s !== undefined && { broken: brokenInvariants(sys, s) }) };
   });
   const loop = r.loop;
   let loopAction: LoopAction | undefined;

@@ -19,7 +19,7 @@ import { FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SOURCES, type LoopAction, type Step
 import { loadSystemManifest, type AnySystem } from '../registry/systems.js';
 import { ModelPatchError, mutatedSystem } from '../seam/model-patch.js';
 import { boundsLabel } from '../seam/system.js';
-import { namedAction, paramsFromTwin } from '../seam/trace.js';
+import { eventAction, namedAction, paramsFromTwin } from '../seam/trace.js';
 import { inferAction } from './infer-action.js';
 import { TraceFormatError, validateTrace } from './load.js';
 import { allModels, modelAt, modelOf, readState, systemize } from './systems.js';
@@ -322,6 +322,14 @@ async function asSystemTrace(n: Neutral, base: AnySystem, format: ForeignFormat,
   const inferred: number[] = [];
   const by = new Set<string>();
   const named = (a: TraceAction): TraceAction => namedAction(sys, a);
+  const relabelled: string[] = [];
+  const takes = async (action: string, prev: unknown, next: unknown): Promise<boolean> => {
+    for (const t of [...(await twins.own()), ...(await twins.others())]) {
+      const want = t.key(next);
+      if (t.successors(prev).some((x) => t.key(x.state) === want && eventAction(t, x.event).action === action)) return true;
+    }
+    return false;
+  };
   const explain = async (k: number, given: TraceAction | undefined, prev: unknown, next: unknown): Promise<TraceAction> => {
     // A parameterised action named without its parameters (older TLC labels): read them off the twin.
     if (given && Object.keys(given.params).length === 0 && (sys.paramNames?.[given.action]?.length ?? 0) > 0) {
@@ -331,7 +339,10 @@ async function asSystemTrace(n: Neutral, base: AnySystem, format: ForeignFormat,
       }
       throw new TraceFormatError(`${where}: step ${k} (${given.action}): cannot tell its parameters: no one instance of ${given.action} of the ${sys.name} model leads there`);
     }
-    if (given) return named(given);
+    // A name with no parameters that no twin's instance from here bears (TLC labels an action reached
+    // through `\E c \in pending` by the enclosing `Next`): the twin's instance, as for a missing name.
+    if (given && (Object.keys(given.params).length > 0 || (await takes(given.action, prev, next)))) return named(given);
+    if (given) relabelled.push(`${k} (${given.action})`);
     const r = inferAction(await twins.own(), prev, next) ?? inferAction(await twins.others(), prev, next);
     if (!r) throw new TraceFormatError(`${where}: step ${k} names no action, and no action of the ${sys.name} model (nor of its model mutants) turns state ${k - 1} into state ${k}`);
     inferred.push(k);
@@ -344,6 +355,7 @@ async function asSystemTrace(n: Neutral, base: AnySystem, format: ForeignFormat,
     const a = k === 0 ? { action: 'Init', params: {} } : await explain(k, n.actions[k], states[k - 1], states[k]);
     steps.push({ ...a, state });
   }
+  if (relabelled.length > 0) notes.push(`step(s) ${relabelled.join(', ')} name no action of the ${sys.name} model: inferred instead`);
   if (inferred.length > 0) notes.push(`actions of step(s) ${inferred.join(', ')} inferred from the state changes with the ${[...by].join(', ')} model's twin`);
   let loopAction: LoopAction | undefined;
   if (n.loop !== undefined) {

@@ -78,6 +78,31 @@ describe('trace import: TLC -dumpTrace json', () => {
   });
 });
 
+describe("TLC's `Next` labels (real run of pause P1)", () => {
+  const P1_OUT = join(projectRoot, 'test/trace/fixtures/tlc/pause-P1.out');
+  const p1Twin = () => mutatedSystem(pauseSystem(), loadSystemManifest().mutants.find((m) => m.id === 'P1')!);
+
+  it("names the action instances TLC labels only Next with the mutant's twin, and says so on the step", async () => {
+    const r = parseToolOutput(readFileSync(P1_OUT, 'utf8'));
+    expect(r.trace.map((s) => s.action).slice(-3)).toEqual(['Next', 'Next', 'Next']);
+    const t = tlcTrace(pauseSystem(), r, { mutant: 'P1', twin: await p1Twin() })!;
+    expect(t.steps.map((s) => s.action)).toEqual(['Init', 'Subscribe', 'Load', 'Ready', 'BeginSetPaused', 'BeginSetPaused', 'CommitSetPaused', 'CommitSetPaused', 'Deliver']);
+    expect(t.steps[8]).toMatchObject({ params: { r: 'r1', e: { paused: false, version: { '#bigint': '1' } } }, broken: ['Inv_NoRevert'], note: expect.stringMatching(/^TLC labelled this step Next; Deliver\(r1, /) });
+    followsTwin(await p1Twin(), t);
+    // The base twin does not take P1's last step: it stays as TLC labelled it.
+    expect(tlcTrace(pauseSystem(), r)!.steps[8]!.action).toBe('Next');
+  });
+
+  it('imports the same run\'s -dumpTrace json as the pause system\'s trace, with the same steps', async () => {
+    const raw = JSON.parse(readFileSync(join(projectRoot, 'test/trace/fixtures/tlc/pause-P1.dumptrace.json'), 'utf8')) as unknown;
+    const t = await importTrace(raw, { mutant: 'P1' });
+    const fromTool = tlcTrace(pauseSystem(), parseToolOutput(readFileSync(P1_OUT, 'utf8')), { twin: await p1Twin() })!;
+    expect(t.system).toBe('pause');
+    expect(t.steps.map((s) => [s.action, s.params, s.state, s.broken])).toEqual(fromTool.steps.map((s) => [s.action, s.params, s.state, s.broken]));
+    expect(t.imported!.notes.join('\n')).toMatch(/step\(s\) 6 \(Next\), 7 \(Next\), 8 \(Next\) name no action of the pause model: inferred instead/);
+  });
+});
+
 describe('trace import/export: ITF', () => {
   it('round-trips a trace through ITF (actions in #meta; system, bounds, mutant and source in the trace #meta)', async () => {
     const t = m1Trace();

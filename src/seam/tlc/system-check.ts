@@ -14,6 +14,7 @@ import type { Trace } from '../../core/trace-format.js';
 import { TlcOutputError } from '../../tlc/errors.js';
 import type { TlcRun } from '../../tlc/run.js';
 import type { TlcResult } from '../../tlc/tool-output.js';
+import { ModelPatchError, mutatedSystem } from '../model-patch.js';
 import { tlcTrace } from '../trace.js';
 import { baseSystemEvidence, mutantSystemEvidence, type SystemEvidence } from '../evidence.js';
 import type { AnySystem } from '../package.js';
@@ -65,6 +66,17 @@ function alsoBrokenAtEnd(sys: AnySystem, r: TlcResult): string[] {
   }
 }
 
+/** The entry's mutated twin (its model patch), which explains the steps of its TLC trace; the system itself when it has none. */
+async function mutantTwin(sys: AnySystem, m: MutantEntry): Promise<AnySystem> {
+  if (!m.layers.model?.patch) return sys;
+  try {
+    return await mutatedSystem(sys, m);
+  } catch (err) {
+    if (err instanceof ModelPatchError) return sys;
+    throw err;
+  }
+}
+
 /**
  * One entry's config (TypeOK and the expected invariant alone, as the config lists), run without a
  * dump. Only a survivor runs again with `-dump`: the same states as the base make it `equivalent`.
@@ -88,7 +100,7 @@ export async function checkSystemMutant(sys: AnySystem, m: MutantEntry, opts: Ch
   );
   const r = run.kind === 'completed' ? run.result : undefined;
   // A variant (`R1-Inv_SingleAuthority`, entryVariants) is its manifest entry's mutant.
-  const trace = r ? tlcTrace(sys, r, { mutant: m.id.replace(/-.*$/, '') }) : undefined;
+  const trace = r ? tlcTrace(sys, r, { mutant: m.id.replace(/-.*$/, ''), twin: await mutantTwin(sys, m) }) : undefined;
   const alsoBroken = r ? alsoBrokenAtEnd(sys, r) : [];
   const fields = {
     verdict,
