@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { StageReport } from '../../src/core/stage-report.js';
+import { runCli } from '../verify/run-cli.js';
 import { projectRoot } from '../../src/core/project-root.js';
 import { mutantsFor } from '../../src/core/manifest.js';
 import { loadSystemManifest, SYSTEMS } from '../../src/registry/systems.js';
@@ -41,5 +43,21 @@ describe('model-layer counterexamples of every system', () => {
     }
     // The log prints each counterexample with what every step changed.
     expect(lines.join('\n')).toMatch(/AcquireB\(p1\)\s+newLease: \[owner \|-> None, gen \|-> 0\] → \[owner \|-> p1, gen \|-> \d\]/);
+  });
+
+  it("explore --mutant saves the shortest counterexample of any system as that system's trace", { timeout: 120_000 }, async () => {
+    const r = await runCli(['explore', '--system', 'pause', '--mutant', 'P5', '--json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as StageReport;
+    expect(report.traces).toHaveLength(1);
+    const file = join(projectRoot, report.traces![0]!);
+    try {
+      const t = loadTraceFile(file);
+      expect(t).toMatchObject({ system: 'pause', source: 'model', mutant: 'P5', violated: 'Inv_ReadyAfterSnapshot' });
+      expect(t.steps.at(-1)!.broken).toContain('Inv_ReadyAfterSnapshot');
+      expect(r.stderr).toMatch(/Ready\(r\d\)\s+ready: /);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
