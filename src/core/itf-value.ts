@@ -85,21 +85,27 @@ export function toItfValue(v: unknown, path = 'value'): { value: ItfValue } | { 
   return { value: rec };
 }
 
-/** The value in TLA+ syntax (what `trace show` prints for a `system: "tla"` trace). */
-export function formatItf(v: ItfValue): string {
+/** The value in TLA+ syntax, strings written by `str` (quoted, or identifiers bare). */
+function showItf(v: ItfValue, str: (s: string) => string): string {
+  const show = (x: ItfValue) => showItf(x, str);
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (Array.isArray(v)) return `<<${v.map(formatItf).join(', ')}>>`;
+  if (typeof v === 'string') return str(v);
+  if (Array.isArray(v)) return `<<${v.map(show).join(', ')}>>`;
   const o = v as Record<string, unknown>;
   if ('#bigint' in o) return o['#bigint'] as string;
   if ('#unserializable' in o) return o['#unserializable'] as string;
-  if ('#tup' in o) return `<<${(o['#tup'] as ItfValue[]).map(formatItf).join(', ')}>>`;
-  if ('#set' in o) return `{${(o['#set'] as ItfValue[]).map(formatItf).join(', ')}}`;
+  if ('#tup' in o) return `<<${(o['#tup'] as ItfValue[]).map(show).join(', ')}>>`;
+  if ('#set' in o) return `{${(o['#set'] as ItfValue[]).map(show).join(', ')}}`;
   if ('#map' in o) {
     const pairs = o['#map'] as [ItfValue, ItfValue][];
-    return pairs.length === 0 ? '<<>>' : `(${pairs.map(([k, x]) => `${formatItf(k)} :> ${formatItf(x)}`).join(' @@ ')})`;
+    return pairs.length === 0 ? '<<>>' : `(${pairs.map(([k, x]) => `${show(k)} :> ${show(x)}`).join(' @@ ')})`;
   }
-  return `[${Object.entries(o).map(([k, x]) => `${k} |-> ${formatItf(x as ItfValue)}`).join(', ')}]`;
+  return `[${Object.entries(o).map(([k, x]) => `${k} |-> ${show(x as ItfValue)}`).join(', ')}]`;
+}
+
+/** The value in TLA+ syntax, every string quoted. */
+export function formatItf(v: ItfValue): string {
+  return showItf(v, (x) => JSON.stringify(x));
 }
 
 /** A plain integer of an ITF value, when it is one that fits. */
@@ -176,16 +182,5 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * identifiers (model values: ITF writes them as strings) unquoted.
  */
 export function itfText(v: ItfValue): string {
-  if (typeof v === 'string') return IDENT.test(v) ? v : JSON.stringify(v);
-  if (typeof v === 'boolean') return formatItf(v);
-  if (Array.isArray(v)) return `<<${v.map(itfText).join(', ')}>>`;
-  const o = v as Record<string, unknown>;
-  if ('#bigint' in o || '#unserializable' in o) return formatItf(v);
-  if ('#tup' in o) return `<<${(o['#tup'] as ItfValue[]).map(itfText).join(', ')}>>`;
-  if ('#set' in o) return `{${(o['#set'] as ItfValue[]).map(itfText).join(', ')}}`;
-  if ('#map' in o) {
-    const pairs = o['#map'] as [ItfValue, ItfValue][];
-    return pairs.length === 0 ? '<<>>' : `(${pairs.map(([k, x]) => `${itfText(k)} :> ${itfText(x)}`).join(' @@ ')})`;
-  }
-  return `[${Object.entries(o).map(([k, x]) => `${k} |-> ${itfText(x as ItfValue)}`).join(', ')}]`;
+  return showItf(v, (x) => (IDENT.test(x) ? x : JSON.stringify(x)));
 }
