@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import type { Trace } from '../../src/core/trace-format.js';
-import { loadSystemManifest, type AnySystem } from '../../src/registry/systems.js';
+import { loadSystemManifest } from '../../src/registry/systems.js';
+import type { ModelSystem } from '../../src/seam/system.js';
 import { mutatedSystem } from '../../src/seam/model-patch.js';
 import { eventAction, stateFromItf, tlcTrace } from '../../src/seam/trace.js';
 import { fencingSystem } from '../../src/systems/fencing/system.js';
@@ -45,7 +46,7 @@ function bareItf(t: Trace): Record<string, unknown> {
 }
 
 /** Every step of the trace is an action instance the twin takes from the state before, to this state. */
-function followsTwin(twin: AnySystem, t: Trace): void {
+function followsTwin<S, E>(twin: ModelSystem<S, E>, t: Trace): void {
   for (let i = 1; i < t.steps.length; i++) {
     const prev = stateFromItf(twin, t.steps[i - 1]!.state);
     const want = twin.key(stateFromItf(twin, t.steps[i]!.state));

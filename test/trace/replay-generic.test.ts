@@ -11,14 +11,15 @@ import { loadSystemManifest, type AnySystem } from '../../src/registry/systems.j
 import { shortestSystemCounterexample } from '../../src/seam/explore.js';
 import { mutatedSystem } from '../../src/seam/model-patch.js';
 import type { ReplaySession } from '../../src/seam/replay.js';
+import type { ModelSystem } from '../../src/seam/system.js';
 import { eventAction, pathToTrace, stateToItf } from '../../src/seam/trace.js';
 import { pauseSystem } from '../../src/systems/pause/system.js';
 import { replayTrace } from '../../src/trace/replay.js';
 import { formatReplayTable, replayVerdict } from '../../src/trace/replay-table.js';
 
 /** A session that runs each step on `impl`: the successor whose action instance is the step's, else refused. */
-function twinSession(impl: AnySystem): ReplaySession {
-  let s = impl.initialStates()[0];
+function twinSession<S, E>(impl: ModelSystem<S, E>): ReplaySession {
+  let s: S = impl.initialStates()[0] as S;
   return {
     where: `on the ${impl.name} twin`,
     step: async (_i, step) => {
@@ -34,7 +35,7 @@ function twinSession(impl: AnySystem): ReplaySession {
 }
 
 async function p1(): Promise<{ base: AnySystem; mutant: AnySystem; trace: Trace }> {
-  const base = pauseSystem();
+  const base = pauseSystem() as unknown as AnySystem;
   const mutant = await mutatedSystem(base, loadSystemManifest().mutants.find((m) => m.id === 'P1')!);
   const trace = pathToTrace(mutant, shortestSystemCounterexample(mutant, 'Inv_NoRevert')!, { mutant: 'P1', violated: 'Inv_NoRevert' });
   return { base, mutant, trace };

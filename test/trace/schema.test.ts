@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
-import { TRACE_SCHEMA, TRACE_SCHEMA_V1, type ModelTrace } from '../../src/core/trace-format.js';
+import { TRACE_SCHEMA, TRACE_SCHEMA_V1, type ModelStep, type ModelTrace } from '../../src/core/trace-format.js';
 import { loadSystemManifest, SYSTEMS } from '../../src/registry/systems.js';
 import { shortestSystemCounterexample } from '../../src/seam/explore.js';
 import { mutatedSystem } from '../../src/seam/model-patch.js';
@@ -50,7 +50,8 @@ async function written(): Promise<[string, unknown][]> {
   // The conformance tour's form (model states, integer params, observed), as the tour saves it.
   const dir = mkdtempSync(join(tmpdir(), 'fencecheck-schema-'));
   try {
-    const tour: ModelTrace = { schema: TRACE_SCHEMA, system: 'fencing', source: 'conform', bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, steps: m1Steps().map((s, i) => (i === 8 ? { ...s, action: 'Renew', params: { p: 'p1', gen: 2 }, observed: { attempt: 'renew', decision: 'refused', note: 'not the owner' } } : s)) };
+    const steps: ModelStep[] = m1Steps().map((s, i) => (i === 8 ? { action: 'Renew', params: { p: 'p1', gen: 2 }, state: s.state, observed: { attempt: 'renew', decision: 'refused', note: 'not the owner' } } : { action: s.action, params: s.params as Record<string, string>, state: s.state }));
+    const tour: ModelTrace = { schema: TRACE_SCHEMA, system: 'fencing', source: 'conform', bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, steps };
     out.push(['conformance tour trace', read(join(projectRoot, saveTourTrace(tour, 'tour.json', dir)))]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -82,7 +83,7 @@ describe('the published JSON Schema of fencecheck.trace/2', () => {
       f(x);
       return validateAgainst(schema, x);
     };
-    const step = (x: Record<string, unknown>, i: number) => (x.steps as Record<string, Record<string, unknown>>[])[i]!;
+    const step = (x: Record<string, unknown>, i: number) => (x.steps as Record<string, unknown>[])[i]! as { state: Record<string, unknown>; params: unknown; broken: unknown };
     expect(broken((x) => (x.schema = TRACE_SCHEMA_V1))).toMatch(/must be "fencecheck.trace\/2"/);
     expect(broken((x) => (step(x, 2).state!.mode = 7))).not.toBeNull();
     expect(broken((x) => (step(x, 2).state!.oldGen = { '#bigint': 'one' }))).not.toBeNull();

@@ -53,12 +53,12 @@ describe('trace format (fencecheck.trace/2)', () => {
       mutate(t);
       return () => validateTrace(t, 'x.json');
     };
-    const step = (t: Record<string, unknown>, i: number) => (t.steps as Record<string, Record<string, unknown>>[])[i]!;
+    const step = (t: Record<string, unknown>, i: number) => (t.steps as Record<string, unknown>[])[i]! as { state: Record<string, unknown>; action: unknown; broken: unknown };
     expect(bad((t) => (t.schema = 'fencecheck.trace/0'))).toThrow(/schema must be "fencecheck.trace\/2"/);
     expect(bad((t) => (t.steps = []))).toThrow(/steps must be a non-empty array/);
-    expect(bad((t) => delete step(t, 2).state!.mode)).toThrow(/steps\[2\]\.state lacks variable mode/);
-    expect(bad((t) => (step(t, 1).state!.oldGen = 1.5))).toThrow(/steps\[1\]\.state\.oldGen: 1\.5 is not an integer/);
-    expect(bad((t) => (step(t, 1).state!.extra = true))).toThrow(/steps\[1\]\.state\.extra is not one of vars/);
+    expect(bad((t) => delete step(t, 2).state.mode)).toThrow(/steps\[2\]\.state lacks variable mode/);
+    expect(bad((t) => (step(t, 1).state.oldGen = 1.5))).toThrow(/steps\[1\]\.state\.oldGen: 1\.5 is not an integer/);
+    expect(bad((t) => (step(t, 1).state.extra = true))).toThrow(/steps\[1\]\.state\.extra is not one of vars/);
     expect(bad((t) => (step(t, 0).action = 'Next'))).toThrow(/steps\[0\]\.action must be "Init"/);
     expect(bad((t) => (step(t, 3).broken = 'Inv_X'))).toThrow(/steps\[3\]\.broken must be an array/);
     expect(bad((t) => (t.system = 'Fencing System'))).toThrow(/system must be a system's name/);

@@ -7,10 +7,13 @@ import { loadManifest, mutantsFor, type MutantEntry } from '../../../src/core/ma
 import { loadModelPatch, runModelMutant, runner } from '../../../src/mutants/layers/model.js';
 import { explore } from '../../../src/systems/fencing/model/explore.js';
 import { loadTraceFile as loadTrace } from '../../../src/trace/load.js';
+import { stateFromItf } from '../../../src/seam/trace.js';
+import { fencingSystem } from '../../../src/systems/fencing/system.js';
 import { evidenceStatus, loadAllEvidence } from '../../../src/systems/fencing/tlc/evidence.js';
 import { nextState, type FencingEvent } from '../../../models/fencing/index.js';
 import type { MutantResult } from '../../../src/core/verdict.js';
 
+const fencing = fencingSystem();
 const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-model-mutants-'));
 afterAll(() => rmSync(traceDir, { recursive: true, force: true }));
 
@@ -68,8 +71,8 @@ describe('model-layer mutants', () => {
       for (let i = 1; i < trace.steps.length; i++) {
         const step = trace.steps[i]!;
         const ev = { type: step.action, ...step.params } as FencingEvent;
-        const next = nextState(trace.steps[i - 1]!.state, ev, trace.bounds, overrides);
-        expect(next && canonicalKey(next), `${r.id} step ${i}`).toBe(canonicalKey(step.state));
+        const next = nextState(stateFromItf(fencing, trace.steps[i - 1]!.state), ev, DEFAULT_BOUNDS, overrides);
+        expect(next && canonicalKey(next), `${r.id} step ${i}`).toBe(canonicalKey(stateFromItf(fencing, step.state)));
       }
     }
   });
