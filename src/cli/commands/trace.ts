@@ -216,7 +216,14 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
     return badTrace(err, 'trace replay');
   }
   if (lassoNote) log(lassoNote);
-  const sys = modelAt((await modelOf(trace.system))!, trace.bounds, trace.steps[0]?.state, file);
+  const model = await modelOf(trace.system);
+  if (!model) return notRun(`system ${trace.system} has no model to judge the real states by`);
+  let sys;
+  try {
+    sys = modelAt(model, trace.bounds, trace.steps[0]?.state, file);
+  } catch (err) {
+    return badTrace(err, 'trace replay');
+  }
   let session;
   try {
     session = await replayer.open(trace, { ...(mutant && { mutant }), ...(provider !== undefined && { provider }) });
