@@ -34,7 +34,8 @@ export function modelAt(sys: AnySystem, bounds: unknown, first: Readonly<Record<
     if (bounds !== undefined) return sys.withBounds(bounds);
     if (first !== undefined && sys.boundsOf) return sys.withBounds(sys.boundsOf(stateFromItf(sys, first as never)));
   } catch (err) {
-    if (err instanceof RangeError || err instanceof TlcOutputError) throw new TraceFormatError(`${where}: ${err.message}`);
+    if (err instanceof RangeError) throw new TraceFormatError(`${where}: ${err.message}`);
+    if (err instanceof TlcOutputError) throw new TraceFormatError(`${where}: the first state is not a state of the ${sys.name} model: ${err.message}`);
     throw err;
   }
   return sys;
