@@ -65,9 +65,11 @@ export const command: Command = {
   },
 };
 
-function badTrace(err: unknown, what = 'trace'): ExitCode {
+/** Bad input is one line, exit 3 (`file`: the trace a ReplayInputError's step belongs to). */
+function badTrace(err: unknown, file?: string): ExitCode {
   if (err instanceof TraceFormatError || err instanceof ReplayInputError || err instanceof ManifestError) {
-    process.stderr.write(`fencecheck ${what}: ${err.message}\n`);
+    const where = err instanceof ReplayInputError && file !== undefined ? `${file}: ` : '';
+    process.stderr.write(`fencecheck trace: ${where}${err.message}\n`);
     return ExitCode.BadInput;
   }
   throw err;
@@ -107,7 +109,7 @@ async function importCmd(argv: readonly string[]): Promise<ExitCode> {
     for (const n of trace.imported?.notes ?? []) process.stderr.write(`fencecheck trace import: ${n}\n`);
     return ExitCode.Ok;
   } catch (err) {
-    return badTrace(err, 'trace import');
+    return badTrace(err);
   }
 }
 
@@ -128,7 +130,7 @@ async function exportCmd(argv: readonly string[]): Promise<ExitCode> {
     writeOut(values.out, toItf(await loadAny(file)));
     return ExitCode.Ok;
   } catch (err) {
-    return badTrace(err, 'trace export');
+    return badTrace(err);
   }
 }
 
@@ -156,7 +158,7 @@ async function show(argv: readonly string[]): Promise<ExitCode> {
   try {
     trace = await loadAny(file, values.system !== undefined ? { system: values.system } : {});
   } catch (err) {
-    return badTrace(err, 'trace show');
+    return badTrace(err);
   }
   const color = values['no-color'] ? false : (values.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
   const loop = loopLine(trace);
@@ -200,7 +202,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   try {
     read = await loadAny(file);
   } catch (err) {
-    return badTrace(err, 'trace replay');
+    return badTrace(err);
   }
   const entry = systemEntry(read.system);
   if (!entry?.replay) return notRun(`system ${read.system} has no replay${entry ? '' : ' (a spec that is none of the project\'s systems)'}`);
@@ -213,7 +215,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
     replayer.check(trace);
     mutant = trace.mutant === undefined ? undefined : loadSystemManifest().mutants.find((m) => m.id === trace.mutant);
   } catch (err) {
-    return badTrace(err, 'trace replay');
+    return badTrace(err, file);
   }
   if (lassoNote) log(lassoNote);
   const model = await modelOf(trace.system);
@@ -222,7 +224,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   try {
     sys = modelAt(model, trace.bounds, trace.steps[0]?.state, file);
   } catch (err) {
-    return badTrace(err, 'trace replay');
+    return badTrace(err);
   }
   let session;
   try {
