@@ -6,10 +6,10 @@
  * documented shape (a tagged `action` variable, `name_OF_TYPE` model values) of another system —
  * imported into fencecheck.trace/2, exported back as ITF, shown by the CLI.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import type { Trace } from '../../src/core/trace-format.js';
 import { loadSystemManifest } from '../../src/registry/systems.js';
@@ -30,8 +30,11 @@ import { m1Trace, plain } from './fixtures.js';
 const json = (name: string): unknown => JSON.parse(readFileSync(fixturePath(name), 'utf8'));
 const itfFixture = (name: string) => join(projectRoot, 'test/trace/fixtures/itf', name);
 const itfJson = (name: string): Record<string, unknown> => JSON.parse(readFileSync(itfFixture(name), 'utf8')) as Record<string, unknown>;
+// Every file a test writes goes here, removed at the end (also when a test fails).
+const scratch = mkdtempSync(join(tmpdir(), 'fencecheck-itf-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const tmp = (name: string, content: unknown) => {
-  const p = join(mkdtempSync(join(tmpdir(), 'fencecheck-itf-')), name);
+  const p = join(mkdtempSync(join(scratch, 'f-')), name);
   writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
   return p;
 };
@@ -232,7 +235,7 @@ describe('fencecheck trace show / import / export / replay of foreign and other 
   });
 
   it('imports to a file and exports ITF; bad input exits 3, usage 64; no replay for a foreign spec or a system without one (exit 2)', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'fencecheck-imp-')), 'm1.json');
+    const out = join(mkdtempSync(join(scratch, 'imp-')), 'm1.json');
     const imp = await runCli(['trace', 'import', fixturePath('mutant-M1.dumptrace.json'), '--mutant', 'M1', '-o', out]);
     expect(imp.code).toBe(0);
     expect(imp.stderr).toMatch(/converted from TLC -dumpTrace json/);

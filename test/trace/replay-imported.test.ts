@@ -4,10 +4,10 @@
  * same run), and the same trace as a bare ITF file, both import, show and replay; a lasso replays its
  * stem and its loop once and says so.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/core/manifest.js';
 import { projectRoot } from '../../src/core/project-root.js';
 import { locateTlc } from '../../src/tlc/locate.js';
@@ -20,7 +20,10 @@ import { fixturePath } from '../tlc/captures.js';
 import { m1Trace } from './fixtures.js';
 
 const located = locateTlc();
-const dir = () => mkdtempSync(join(tmpdir(), 'fencecheck-replay-imp-'));
+// Every file a test writes goes here, removed at the end (also when a test fails).
+const scratch = mkdtempSync(join(tmpdir(), 'fencecheck-replay-imp-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const dir = () => mkdtempSync(join(scratch, 'd-'));
 
 /** M1's counterexample as TLC's -dumpTrace json, run as src/tlc runs mutants (tla/fencing/mutants/M1.cfg, -deadlock). */
 async function m1DumpTrace(): Promise<{ file: string; live: boolean }> {

@@ -4,10 +4,10 @@
  * the M1 counterexample shows two live leases on the real keyspace at the step the model predicts;
  * the same trace without the mutant is refused by the shipped scripts at that step.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
@@ -17,8 +17,12 @@ const owner = (v: unknown) => (v as { owner: string }).owner;
 
 const replay = (file: string, json = true) => runCli(['trace', 'replay', file, '--provider', 'native', ...(json ? ['--json'] : [])]);
 
+// Every file a test writes goes here, removed at the end (also when a test fails).
+const scratch = mkdtempSync(join(tmpdir(), 'fencecheck-replay-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 function write(name: string, content: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'fencecheck-replay-')), name);
+  const path = join(mkdtempSync(join(scratch, 'f-')), name);
   writeFileSync(path, JSON.stringify(content));
   return path;
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { TRACE_SCHEMA_V1 } from '../../src/core/trace-format.js';
 import { shortestSystemCounterexample } from '../../src/seam/explore.js';
 import { mutatedSystem } from '../../src/seam/model-patch.js';
@@ -18,8 +18,12 @@ import { formatStepTable, traceHeadline } from '../../src/trace/text-table.js';
 import { runCli as cli } from '../verify/run-cli.js';
 import { M1_BREAK_STEP, m1Steps, m1Trace, plain } from './fixtures.js';
 
+// Every file a test writes goes here, removed at the end (also when a test fails).
+const scratch = mkdtempSync(join(tmpdir(), 'fencecheck-trace-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 function tmpFile(name: string, content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'fencecheck-trace-')), name);
+  const path = join(mkdtempSync(join(scratch, 'f-')), name);
   writeFileSync(path, content);
   return path;
 }
