@@ -11,6 +11,7 @@
 import type { Command } from '../core/command.js';
 import type { StageSpec } from '../core/stage-spec.js';
 import type { SystemImplRunner } from './impl-runner.js';
+import type { TraceReplayer } from './replay.js';
 import type { ModelSystem } from './system.js';
 
 export type AnySystem = ModelSystem<unknown, unknown>;
@@ -24,6 +25,8 @@ export interface SystemEntry {
   readonly model?: () => Promise<AnySystem>;
   /** The names its manifest entries may give as expectedInvariant (its invariants, or its property checks). */
   expectedNames(): Promise<readonly string[]>;
+  /** How its traces replay on its real code (`fencecheck trace replay`); absent: they do not. */
+  readonly replay?: () => Promise<TraceReplayer>;
 }
 
 export interface SystemPackage {
