@@ -21,10 +21,10 @@ export const FOREIGN_SYSTEM = 'tla';
 
 /**
  * Which layer produced the trace: `tlc`, `model` (a twin's exploration), `props` (fast-check runs),
- * `limiter`, `conform` / `tour` (the exhaustive tour of the real code), `walk` (sampled walks),
+ * `conform` / `tour` (the exhaustive tour of the real code), `walk` (sampled walks),
  * `drill` (drills of the real code), `itf` (imported from an ITF file).
  */
-export const TRACE_SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform', 'tour', 'walk', 'drill', 'itf'] as const;
+export const TRACE_SOURCES = ['tlc', 'model', 'props', 'conform', 'tour', 'walk', 'drill', 'itf'] as const;
 export type TraceSource = (typeof TRACE_SOURCES)[number];
 
 /** An action instance: its TLA+ name and its parameters (named as the spec names them, else `arg0`, `arg1`, …). */
@@ -121,13 +121,12 @@ export type TraceStep = Step | ModelStep;
 export type TraceLike = Trace | ModelTrace;
 
 /**
- * Names kept for code written against `fencecheck.trace/1` (the conformance tour, the reports),
+ * Names kept for code written against `fencecheck.trace/1` (the conformance tour),
  * to go when they move to the names above: a trace of any system is a Trace.
  */
 export type AnyTrace = Trace;
 export type TlaTrace = Trace;
 export type TlaTraceStep = Step;
-export type FencingTrace = TraceLike;
 
 /** Whether a trace is in /2's form (its states ITF values of `vars`), not a ModelTrace. */
 export function isTrace(t: TraceLike): t is Trace {

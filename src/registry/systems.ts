@@ -23,6 +23,9 @@ export const SYSTEMS: Readonly<Record<string, () => Promise<AnySystem>>> = Objec
 
 export const MODEL_NAMES: readonly string[] = Object.keys(SYSTEMS);
 
+/** The systems with an exhaustive tour of their real code (`fencecheck conform`), in package order. */
+export const TOUR_NAMES: readonly string[] = SYSTEM_ENTRIES.filter((s) => s.tour !== undefined && s.model !== undefined).map((s) => s.name);
+
 export function systemEntry(name: string): (SystemEntry & { readonly package: SystemPackage }) | undefined {
   return SYSTEM_ENTRIES.find((s) => s.name === name);
 }

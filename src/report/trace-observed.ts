@@ -2,7 +2,7 @@
  * What the real system did at a trace's step, for the step tables of the reports: a conformance
  * tour's trace records at each step its `observed` attempt, decision and note.
  */
-import type { FencingTrace, TraceStep } from '../core/trace-format.js';
+import type { TraceLike, TraceStep } from '../core/trace-format.js';
 
 /** `acquire: issued 2` or `renew (renewed): …`; '' for a step that records none. */
 export function observedText(step: TraceStep): string {
@@ -16,6 +16,6 @@ export function observedText(step: TraceStep): string {
 }
 
 /** Conformance traces get a column for what the real system did at each step. */
-export function hasObservedColumn(trace: FencingTrace): boolean {
+export function hasObservedColumn(trace: TraceLike): boolean {
   return trace.source === 'conform' && trace.steps.some((s) => observedText(s) !== '');
 }

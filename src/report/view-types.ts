@@ -2,7 +2,7 @@
  * The human report as a neutral document: sections of blocks, built once from the verify document
  * (view.ts) and rendered twice, as Markdown (markdown.ts) and self-contained HTML (html.ts).
  */
-import type { AnyTrace, FencingTrace } from '../core/trace-format.js';
+import type { AnyTrace, TraceLike } from '../core/trace-format.js';
 import type { Tone } from '../core/report-details.js';
 import type { StageOutcome, VerifyReport } from './verify-doc.js';
 
@@ -24,7 +24,7 @@ export type Block =
   /** Preformatted text; with an anchor and a title, a trace of another spec (its step table). */
   | { readonly kind: 'code'; readonly text: string; readonly anchor?: string; readonly title?: string }
   /** `replay`: the one command that reruns the trace; shown even while the trace is collapsed. */
-  | { readonly kind: 'trace'; readonly anchor: string; readonly path: string; readonly trace: FencingTrace; readonly replay: string }
+  | { readonly kind: 'trace'; readonly anchor: string; readonly path: string; readonly trace: TraceLike; readonly replay: string }
   | { readonly kind: 'heading'; readonly text: string };
 
 export interface Section {

@@ -12,6 +12,7 @@ import type { Command } from '../core/command.js';
 import type { StageSpec } from '../core/stage-spec.js';
 import type { SystemImplRunner } from './impl-runner.js';
 import type { TraceReplayer } from './replay.js';
+import type { SystemTour } from './tour/entry.js';
 import type { ModelSystem } from './system.js';
 
 export type AnySystem = ModelSystem<unknown, unknown>;
@@ -27,6 +28,8 @@ export interface SystemEntry {
   expectedNames(): Promise<readonly string[]>;
   /** How its traces replay on its real code (`fencecheck trace replay`); absent: they do not. */
   readonly replay?: () => Promise<TraceReplayer>;
+  /** Its exhaustive tour on its real code (`fencecheck conform`, verify's conform stage); absent: it has none. */
+  readonly tour?: () => Promise<SystemTour>;
 }
 
 export interface SystemPackage {

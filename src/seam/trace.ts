@@ -161,7 +161,7 @@ export function tlcTrace<S, E>(sys: ModelSystem<S, E>, r: TlcResult, meta: { mut
   });
   const argsOf = (action: string, args: readonly string[], prev: S | undefined, next: S | undefined): Readonly<Record<string, ItfValue>> => {
     const n = sys.paramNames?.[action];
-    if (args.length === 0 && n && n.length > 0 && prev !== undefined && next !== undefined) return paramsFromTwin(sys, prev, action, next) ?? {};
+    if (args.length === 0 && n && n.length > 0 && prev !== undefined && next !== undefined) return paramsFromTwin(meta.twin ?? sys, prev, action, next) ?? {};
     return namedParams(action, args.map(argItf), sys.paramNames);
   };
   // TLC labels a step by the operator it came from; an action reached through a quantifier over a

@@ -5,7 +5,7 @@ import { TlcOutputError } from './errors.js';
  * distinct state as a node keyed by its fingerprint, every generated successor as an edge
  * `FROM -> TO [label="Action(args)",…];`. One statement per line (TLC escapes `\`, `"` and newlines
  * inside labels). This module reads the graph only; what the states and labels mean for our spec is
- * src/systems/fencing/tlc/edges.ts.
+ * each system's own mapping, through src/seam/tlc/graph.ts.
  */
 export interface DotEdge {
   readonly from: string;

@@ -93,9 +93,12 @@ export const CATALOGUE: readonly Row[] = [
   { name: '--seed out of the 32-bit range', argv: ['limiter', '--seed', '99999999999'], code: 64, line: usage('limiter', int('--seed')) },
   { name: 'a negative --seed is a seed, not "ambiguous" (the next bad flag is reported)', argv: ['props', '--seed', '-5', '--runs', 'x'], code: 64, line: usage('props', /--runs takes an integer/) },
   { name: 'a negative --seed=-5 for mutants', argv: ['mutants', '--seed=-5', '--runs', '1.5'], code: 64, line: usage('mutants', /--runs takes an integer/) },
-  { name: 'a negative --max-gen is out of range, not "ambiguous"', argv: ['explore', '--max-gen', '-1'], code: 64, line: usage('explore', /--max-gen takes an integer from 0 to 12, got "-1"/) },
-  { name: '--pods 0 is out of range', argv: ['explore', '--pods', '0'], code: 64, line: usage('explore', /--pods takes an integer from 1 to 9/) },
-  { name: '--pods 1e1 is refused', argv: ['conform', '--pods', '1e1'], code: 64, line: usage('conform', int('--pods')) },
+  { name: 'a negative MaxGen is out of range, not "ambiguous"', argv: ['explore', '--system', 'fencing', '--const', 'MaxGen=-1'], code: 64, line: usage('explore', /--const: MaxGen takes an integer from 0 to 12, got "-1"/) },
+  { name: 'Pods=0 is out of range', argv: ['explore', '--system', 'fencing', '--const', 'Pods=0'], code: 64, line: usage('explore', /--const: Pods takes a count from 1 to 9/) },
+  { name: '--const without one --system', argv: ['explore', '--const', 'Pods=2'], code: 64, line: usage('explore', /--const needs exactly one --system/) },
+  { name: 'Pods=1e1 is refused', argv: ['conform', '--const', 'Pods=1e1'], code: 64, line: usage('conform', /--const: Pods takes a count from 1 to 9 or a set \{p1, p2, \.\.\.\}, got "1e1"/) },
+  { name: 'conform: a system without a tour', argv: ['conform', '--system', 'limiter'], code: 64, line: usage('conform', /--system: unknown system 'limiter'|--system: limiter has no tour/) },
+  { name: 'conform: a mutant of another system than --system', argv: ['conform', '--mutant', 'M1', '--system', 'failover'], code: 64, line: usage('conform', /--mutant M1 is a fencing mutant/) },
   { name: '--limit 1.5 is refused', argv: ['explore', '--limit', '1.5'], code: 64, line: usage('explore', int('--limit')) },
   { name: '--concurrency 5000 is out of range', argv: ['conform', '--concurrency', '5000'], code: 64, line: usage('conform', /--concurrency takes an integer from 1 to 4096/) },
   { name: 'conform --shard 0/4 is out of range', argv: ['conform', '--shard', '0/4'], code: 64, line: usage('conform', /--shard: a shard is i\/n with 1 ≤ i ≤ n ≤ 64, got '0\/4'/) },
@@ -117,7 +120,7 @@ export const CATALOGUE: readonly Row[] = [
 
   // --- mutants (issue 16: "--only M42 exits 0 with nothing run"; unknown expectedInvariant / missing patch is 1, not 3)
   { name: 'mutants --only M42 is usage, nothing run', argv: ['mutants', '--only', 'M42'], code: 64, line: usage('mutants', /--only: unknown mutant 'M42'/) },
-  { name: 'mutants: a selection with no mutant on the layer is usage', argv: ['mutants', '--layer', 'limiter', '--only', 'M1'], code: 64, line: usage('mutants', /no mutant of M1 has the layer\(s\) limiter/) },
+  { name: 'mutants: a selection with no mutant on the layer is usage', argv: ['mutants', '--layer', 'tla', '--only', 'L1'], code: 64, line: usage('mutants', /no mutant of L1 has the layer\(s\) tla/) },
   {
     name: 'mutants: an unknown expectedInvariant is bad input (3), not a verdict (1)',
     argv: ['mutants', '--layer', 'model', '--only', 'M1'],
@@ -130,7 +133,7 @@ export const CATALOGUE: readonly Row[] = [
     argv: ['mutants', '--layer', 'model', '--only', 'M1'],
     manifest: (m) => (m.mutants[0]!.layers.model = { patch: 'mutants/fencing/model/NOPE.ts' }, m),
     code: 3,
-    line: /^fencecheck mutants: .*M1\.model: patch file mutants\/model\/NOPE\.ts does not exist/,
+    line: /^fencecheck mutants: .*M1\.model: patch file mutants\/fencing\/model\/NOPE\.ts does not exist/,
   },
   { name: 'mutants: a manifest that is not JSON', argv: ['mutants', '--layer', 'model'], manifest: '{ not json', code: 3, line: /^fencecheck mutants: cannot read mutant manifest/ },
   { name: 'explore: an unknown --mutant is bad input', argv: ['explore', '--mutant', 'M42'], code: 3, line: /^fencecheck explore: no model-layer mutant M42/ },
@@ -192,7 +195,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'tlc: --config without --spec', argv: ['tlc', '--config', 'x.cfg'], code: 64, line: usage('tlc', /--config needs --spec FILE/) },
   { name: 'tlc: --lib without --spec', argv: ['tlc', '--lib', '/tmp'], code: 64, line: usage('tlc', /--lib needs --spec FILE/) },
   { name: 'tlc: TLC options without --spec', argv: ['tlc', '--', '-deadlock'], code: 64, line: usage('tlc', /-- TLC options needs --spec FILE/) },
-  { name: 'tlc: --spec with --mutants', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--mutants'], code: 64, line: usage('tlc', /--mutants checks the project's spec; it cannot be combined with --spec/) },
+  { name: 'tlc: --spec with --mutants', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--mutants'], code: 64, line: usage('tlc', /--mutants checks the project's specs; it cannot be combined with --spec/) },
   { name: 'tlc: --spec with --growth', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--growth'], code: 64, line: usage('tlc', /--growth checks the project's spec/) },
   { name: 'tlc: -tool is not passed through', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--', '-tool'], code: 64, line: usage('tlc', /TLC option -tool cannot be passed through/) },
   { name: 'tlc: -workers is not passed through', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--', '-workers', '2'], code: 64, line: usage('tlc', /-workers cannot be passed through: use --workers N/) },
@@ -243,19 +246,20 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'failover: a positional argument', argv: ['failover', 'extra'], code: 64, line: usage('failover', /Unexpected argument 'extra'/) },
 
   // --- systems on the seam (issue 11)
-  { name: 'systems: an unknown --system', argv: ['systems', '--system', 'nope'], code: 64, line: usage('systems', /--system: unknown system 'nope' \(systems: fencing, pause, replication\)/) },
+  { name: 'systems: an unknown --system', argv: ['systems', '--system', 'nope'], code: 64, line: usage('systems', /--system: unknown system 'nope' \(one of fencing, failover, pause, init-limiter, or all\)/) },
 
   // --- tlc --system (issue 11: TLC for the seam systems)
-  { name: 'tlc: an unknown --system', argv: ['tlc', '--system', 'nope'], code: 64, line: usage('tlc', /unknown system 'nope' \(--system takes fencing, pause, replication or all\)/) },
-  { name: 'tlc: --system with --spec', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--system', 'pause'], code: 64, line: usage('tlc', /--system checks the project's spec; it cannot be combined with --spec/) },
-  { name: 'tlc: --system with --growth', argv: ['tlc', '--system', 'pause', '--growth'], code: 64, line: usage('tlc', /--growth measures the fencing spec; it cannot be combined with --system pause/) },
+  { name: 'tlc: an unknown --system', argv: ['tlc', '--system', 'nope'], code: 64, line: usage('tlc', /--system: unknown system 'nope' \(one of fencing, failover, pause, init-limiter, or all\)/) },
+  { name: 'tlc: --system with --spec', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--system', 'pause'], code: 64, line: usage('tlc', /--system checks the project's specs; it cannot be combined with --spec/) },
+  { name: 'tlc: --growth without a grid', argv: ['tlc', '--system', 'pause', '--growth'], code: 64, line: usage('tlc', /--growth needs at least one --const NAME=V1,V2,/) },
+  { name: 'tlc: --growth of two systems', argv: ['tlc', '--system', 'pause', '--system', 'fencing', '--growth', '--const', 'Pods=2,3'], code: 64, line: usage('tlc', /--growth measures one system: give one --system \(pause, fencing given\)/) },
   { name: 'tlc --system: no jar is not run (2), one line', argv: ['tlc', '--system', 'pause', '--mutants'], env: { TLA2TOOLS_JAR: '/nonexistent/tla2tools.jar' }, code: 2, line: /^fencecheck tlc: not run: TLA2TOOLS_JAR=\/nonexistent\/tla2tools\.jar does not exist$/ },
 
   // --- diff (issue 14)
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },
   { name: 'diff: one file', argv: ['diff', 'a.json'], code: 64, line: usage('diff', 'got 1') },
   { name: 'diff: three files', argv: ['diff', 'a', 'b', 'c'], code: 64, line: usage('diff', 'got 3') },
-  { name: 'a trace folder that cannot be one is bad input before the command starts', argv: ['explore', '--max-gen', '1'], env: { FENCECHECK_TRACE_DIR: '/dev/null/traces' }, code: 3, line: /^fencecheck explore: FENCECHECK_TRACE_DIR=\/dev\/null\/traces: \/dev\/null is not a folder \(the trace folder must be one, or be creatable\)$/ },
+  { name: 'a trace folder that cannot be one is bad input before the command starts', argv: ['explore', '--system', 'fencing', '--const', 'MaxGen=1'], env: { FENCECHECK_TRACE_DIR: '/dev/null/traces' }, code: 3, line: /^fencecheck explore: FENCECHECK_TRACE_DIR=\/dev\/null\/traces: \/dev\/null is not a folder \(the trace folder must be one, or be creatable\)$/ },
   { name: 'diff: wrong schema', argv: ['diff', '{file}', '{file}'], file: '{"schema":"x"}', code: 3, line: /^fencecheck diff: .*: not a fencecheck\.verify\/2 document \(schema "x"\)$/ },
   { name: 'diff: not JSON', argv: ['diff', '{file}', '{file}'], file: '', code: 3, line: /^fencecheck diff: .*: not JSON: / },
   { name: 'diff: a JSON array', argv: ['diff', '{file}', '{file}'], file: '[1,2]', code: 3, line: /^fencecheck diff: .*: not a JSON object$/ },
@@ -278,7 +282,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'env: a client certificate without its key', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_URL: 'rediss://127.0.0.1:6379', FENCECHECK_TLS_CERT: 'package.json' }, code: 3, line: /^fencecheck props: FENCECHECK_TLS_CERT=package\.json is not PEM .*; FENCECHECK_TLS_CERT is set without FENCECHECK_TLS_KEY/ },
   { name: 'env: a CA file that is not there', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_URL: 'rediss://127.0.0.1:6379', FENCECHECK_TLS_CA: '/nonexistent/ca.pem' }, code: 3, line: /^fencecheck props: FENCECHECK_TLS_CA=\/nonexistent\/ca\.pem: cannot read it \(ENOENT\)/ },
   { name: 'env: rediss:// mixed with plain seeds', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_CLUSTER: 'rediss://127.0.0.1:7000,127.0.0.1:7001' }, code: 3, line: /^fencecheck props: FENCECHECK_VALKEY_CLUSTER mixes rediss:\/\/ and plain seeds/ },
-  { name: 'env: FENCECHECK_PROGRESS_MS=-1', argv: ['explore', '--pods', '1'], env: { FENCECHECK_PROGRESS_MS: '-1' }, code: 3, line: /^fencecheck explore: FENCECHECK_PROGRESS_MS=-1 is not an integer from 0 to 86400000/ },
+  { name: 'env: FENCECHECK_PROGRESS_MS=-1', argv: ['explore', '--system', 'fencing', '--const', 'Pods=1'], env: { FENCECHECK_PROGRESS_MS: '-1' }, code: 3, line: /^fencecheck explore: FENCECHECK_PROGRESS_MS=-1 is not an integer from 0 to 86400000/ },
   { name: 'gate --url with an unknown scheme is usage', argv: ['gate', '--check', 'advance', '--url', 'http://127.0.0.1:1', '--target', 'A', '--pods', 'p1=A'], code: 64, line: usage('gate', /unknown scheme 'http:\/\/'/) },
 
   // --- pause model-driven run (issue 11)
@@ -291,7 +295,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'pause: an unknown --provider', argv: ['pause', '--provider', 'x'], code: 64, line: usage('pause', /unknown provider 'x'/) },
   { name: 'pause: a positional argument', argv: ['pause', 'extra'], code: 64, line: usage('pause', /Unexpected argument 'extra'/) },
   { name: 'pause: a missing --patch file is bad input', argv: ['pause', '--patch', '/nonexistent/P1.ts'], code: 3, line: /^fencecheck pause: bad --patch \/nonexistent\/P1\.ts: no such file$/ },
-  { name: 'pause: a --patch that is not a pause patch', argv: ['pause', '--patch', 'mutants/fencing/impl/M1.ts'], code: 3, line: /^fencecheck pause: bad --patch mutants\/impl\/M1\.ts: .*default-exports no pause patch/ },
+  { name: 'pause: a --patch that is not a pause patch', argv: ['pause', '--patch', 'mutants/fencing/impl/M1.ts'], code: 3, line: /^fencecheck pause: bad --patch mutants\/fencing\/impl\/M1\.ts: .*default-exports no pause patch/ },
 ];
 
 interface RunResult {

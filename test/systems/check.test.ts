@@ -1,5 +1,6 @@
 // `fencecheck systems`: the model layer of the systems on the seam against TLC's committed evidence.
 import { createHash } from 'node:crypto';
+import { indexedTextToEdges, linesSha256 } from '../../src/seam/tlc/graph.js';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,17 +39,20 @@ describe('checkSystem', () => {
     expect(c.status).toBe('not-run');
   });
 
-  it('a state list with one state dropped (hash forged too): parity fails', async () => {
+  it('a state list with one state changed (its hash forged too): parity fails', async () => {
     const root = copyRoot();
     const file = join(root, 'evidence/tlc/failover/base.states.txt');
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    writeFileSync(file, `${lines.slice(1).join('\n')}\n`);
+    // One state the twin never reaches (seven failovers), in place of the last: the record stays consistent, only the comparison with the twin can tell.
+    lines[lines.length - 1] = lines[lines.length - 1]!.replace(/failovers=\d+$/, 'failovers=7');
+    writeFileSync(file, `${lines.join('\n')}\n`);
     const evFile = join(root, 'evidence/tlc/failover/base.json');
-    const ev = JSON.parse(readFileSync(evFile, 'utf8')) as { states: { sha256: string } };
+    const ev = JSON.parse(readFileSync(evFile, 'utf8')) as { states: { sha256: string }; edges: { file: string; canonicalSha256: string } };
     ev.states.sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    ev.edges.canonicalSha256 = linesSha256(indexedTextToEdges(readFileSync(join(root, ev.edges.file), 'utf8'), lines));
     writeFileSync(evFile, JSON.stringify(ev));
     const c = await checkSystem(await SYSTEMS.failover!(), root);
-    expect(c.rows.find((r) => r.check === 'parity with TLC')?.status).toBe('failed');
+    expect(c.rows.find((r) => r.check === 'parity with TLC'), JSON.stringify(c.rows)).toMatchObject({ status: 'failed' });
   });
 
   it('a mutant whose override changes nothing survives: failed, never killed', async () => {

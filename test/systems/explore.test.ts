@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cfgInvariants, readSystemEvidence, systemEvidencePath, type SystemEvidence } from '../../src/seam/evidence.js';
 import { exploreSystem, shortestSystemCounterexample, SystemExplorationLimitError } from '../../src/seam/explore.js';
@@ -87,11 +87,11 @@ describe('system evidence', () => {
         config: 'Toy.cfg', configSha256: sha256Text('INVARIANT Small'), tlcVersion: 'x', bounds: {}, invariants: ['Small'],
         command: 'java', outcome: 'ok', wallMs: 1, recordedAt: 'now',
       };
-      mkdirSync(join(root, 'evidence/tlc/fencing/toy'), { recursive: true });
+      mkdirSync(dirname(join(root, systemEvidencePath('toy', 'base'))), { recursive: true });
       writeFileSync(join(root, systemEvidencePath('toy', 'base')), JSON.stringify(ev));
       expect(readSystemEvidence('toy', 'base', root).freshness).toEqual({ fresh: true });
       writeFileSync(join(root, 'Toy.tla'), 'spec v2');
-      expect(readSystemEvidence('toy', 'base', root).freshness).toEqual({ fresh: false, reason: 'Toy.tla changed since TLC ran (stale evidence)' });
+      expect(readSystemEvidence('toy', 'base', root).freshness).toEqual({ fresh: false, reason: expect.stringMatching(/^Toy\.tla changed since TLC ran \(stale evidence\): rerun `fencecheck tlc --system NAME --mutants --write-evidence`/) });
       expect(readSystemEvidence('toy', 'P1', root).freshness.fresh).toBe(false);
       writeFileSync(join(root, systemEvidencePath('toy', 'base')), JSON.stringify({ ...ev, system: 'other' }));
       expect(() => readSystemEvidence('toy', 'base', root)).toThrow(TlcOutputError);

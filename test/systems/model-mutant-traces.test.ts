@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StageReport } from '../../src/core/stage-report.js';
 import { runCli } from '../verify/run-cli.js';
@@ -30,7 +30,7 @@ describe('model-layer counterexamples of every system', () => {
     for (const r of results) {
       expect(r, r.id).toMatchObject({ verdict: 'killed', tracePath: expect.stringMatching(new RegExp(`model-${r.id}\\.json$`)) });
       const entry = entries.find((e) => e.id === r.id)!;
-      const t = loadTraceFile(join(projectRoot, r.tracePath!));
+      const t = loadTraceFile(resolve(projectRoot, r.tracePath!));
       expect(t).toMatchObject({ system: entry.system, source: 'model', mutant: r.id, violated: r.expectedInvariant });
       expect(t.steps).toHaveLength(r.traceLength!);
       expect(t.steps.at(-1)!.broken).toContain(r.expectedInvariant);
@@ -50,7 +50,7 @@ describe('model-layer counterexamples of every system', () => {
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as StageReport;
     expect(report.traces).toHaveLength(1);
-    const file = join(projectRoot, report.traces![0]!);
+    const file = resolve(projectRoot, report.traces![0]!);
     try {
       const t = loadTraceFile(file);
       expect(t).toMatchObject({ system: 'pause', source: 'model', mutant: 'P5', violated: 'Inv_ReadyAfterSnapshot' });

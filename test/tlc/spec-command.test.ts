@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { locateTlc } from '../../src/tlc/locate.js';
@@ -40,7 +40,7 @@ describe('fencecheck tlc --spec: usage and bad input (no Java needed)', () => {
     await usage(['--config', 'x.cfg'], /--config needs --spec FILE/);
     await usage(['--lib', '/tmp'], /--lib needs --spec FILE/);
     await usage(['--', '-deadlock'], /-- TLC options needs --spec FILE/);
-    await usage(['--spec', join(S, 'Deadlock.tla'), '--mutants'], /--mutants checks the project's spec; it cannot be combined with --spec/);
+    await usage(['--spec', join(S, 'Deadlock.tla'), '--mutants'], /--mutants checks the project's specs; it cannot be combined with --spec/);
     await usage(['--spec', join(S, 'Deadlock.tla'), '--', '-tool'], /TLC option -tool cannot be passed through/);
     const missing = await runCli(['tlc', '--spec', '/nonexistent/Nope.tla']);
     expect(missing.code).toBe(3);
@@ -63,7 +63,7 @@ describe(`fencecheck tlc --spec with real TLC${why}`, () => {
     // Named by the spec and its path (issue 25: two specs named MC.tla overwrote each other's trace).
     expect(rep.traces?.[0]).toBe(`reports/tlc/${specRunName(join(S, 'Liveness.tla'))}.trace.json`);
     expect(rep.traces?.[0]).toMatch(/^reports\/tlc\/Liveness-[0-9a-f]{8}\.trace\.json$/);
-    const show = await runCli(['trace', 'show', join(projectRoot, rep.traces![0]!), '--no-color']);
+    const show = await runCli(['trace', 'show', resolve(projectRoot, rep.traces![0]!), '--no-color']);
     expect(show.stdout).toMatch(/lasso: after step 2, Step\(1\) goes back to state 0/);
   }, 120_000);
 

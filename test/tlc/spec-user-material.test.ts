@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { locateTlc } from '../../src/tlc/locate.js';
@@ -106,8 +106,8 @@ describe.skipIf(!located.ok)(`tlc --spec: the spec's folder, classpath, JVM opti
     expect(ra.traces).toHaveLength(1);
     expect(rb.traces).toHaveLength(1);
     expect(ra.traces![0]).not.toBe(rb.traces![0]);
-    const ta = readFileSync(join(projectRoot, ra.traces![0]!), 'utf8');
-    const tb = readFileSync(join(projectRoot, rb.traces![0]!), 'utf8');
+    const ta = readFileSync(resolve(projectRoot, ra.traces![0]!), 'utf8');
+    const tb = readFileSync(resolve(projectRoot, rb.traces![0]!), 'utf8');
     expect(ta).toMatch(/"x"/);
     expect(tb).toMatch(/"y"/);
     expect(existsSync(join(projectRoot, 'reports/tlc', `${specRunName(a)}.json`))).toBe(true);

@@ -186,7 +186,7 @@ const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe(`fencecheck tlc --system with real TLC${why}`, () => {
-  it.skipIf(!located.ok)(`replication --mutants --json: 742 distinct, R1 and its variant killed, evidence fresh${why}`, () => {
+  it.skipIf(!located.ok)(`failover --mutants --json: 742 distinct, R1 and its variant killed, evidence fresh${why}`, () => {
     const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'failover', '--mutants', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { status: string; counts: Record<string, number>; mutants: { id: string; verdict: string }[]; details: { evidence: string; variants: { id: string; verdict: string }[] } };
@@ -203,17 +203,18 @@ describe(`fencecheck tlc --system with real TLC${why}`, () => {
     const committed = (system: string) => JSON.parse(readFileSync(join(projectRoot, 'evidence/tlc', system, 'base.json'), 'utf8')) as { specSha256: string; configSha256: string; distinct: number; states: { sha256: string } };
     expect(report.details.tlcModels.map((b) => [b.model, b.from, b.distinct])).toEqual([
       ['RedisClusterFencingMigration', 'live', 4117],
-      ['PauseSnapshot', 'live', 15268],
       ['FencingReplication', 'live', 742],
+      ['PauseSnapshot', 'live', 15268],
+      ['InitLimiter', 'live', 2455],
     ]);
-    for (const [b, system] of report.details.tlcModels.map((x, i) => [x, ['fencing', 'pause', 'failover'][i]!] as const)) {
+    for (const [b, system] of report.details.tlcModels.map((x, i) => [x, ['fencing', 'failover', 'pause', 'init-limiter'][i]!] as const)) {
       const e = committed(system);
       expect({ model: b.model, spec: b.specSha256, config: b.configSha256, states: b.dumps?.states?.sha256 }).toEqual({ model: b.model, spec: e.specSha256, config: e.configSha256, states: e.states.sha256 });
       expect(b.command).toMatch(/tlc2\.TLC .*-deadlock/);
     }
   }, 300_000);
 
-  it.skipIf(!located.ok)(`the tla mutant layer runs a seam system's entries through the same checks, with system "tla" traces${why}`, async () => {
+  it.skipIf(!located.ok)(`the tla mutant layer runs a seam system's entries through the same checks, with each system's own traces${why}`, async () => {
     const { runner } = await import('../../src/mutants/layers/tla.js');
     const traceDir = join(tmp, 'traces');
     const results = await runner.run([entry('R1'), entry('P5')], { traceDir });
@@ -222,6 +223,6 @@ describe(`fencecheck tlc --system with real TLC${why}`, () => {
       ['P5', 'killed', 'Inv_ReadyAfterSnapshot', 2],
     ]);
     const trace = JSON.parse(readFileSync(resolve(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
-    expect(trace).toMatchObject({ system: 'tla', spec: 'PauseSnapshot.tla', violated: 'Inv_ReadyAfterSnapshot' });
+    expect(trace).toMatchObject({ schema: 'fencecheck.trace/2', system: 'pause', source: 'tlc', spec: 'tla/pause/PauseSnapshot.tla', mutant: 'P5', violated: 'Inv_ReadyAfterSnapshot' });
   }, 150_000);
 });

@@ -16,6 +16,9 @@ import type { TlcRun } from '../../src/tlc/run.js';
 import { parseTlaValue } from '../../src/core/tla-value.js';
 import { parseToolOutput, splitToolOutput } from '../../src/tlc/tool-output.js';
 import { stateFromItf, tlcTrace } from '../../src/seam/trace.js';
+import { mutantsFor } from '../../src/core/manifest.js';
+import { loadSystemManifest } from '../../src/registry/systems.js';
+import { mutatedSystem } from '../../src/seam/model-patch.js';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const BOUNDS = { pods: ['p1', 'p2', 'p3'] as const, maxGen: 4 };
@@ -53,10 +56,12 @@ describe('TLC -tool output parser (real captured outputs)', () => {
     expect(t.brokenAtEnd).toEqual(['Inv_SingleAuthority']);
   });
 
-  it('infers the pod from the state change when an older TLC prints actions without arguments', () => {
+  it('infers the pod from the state change when an older TLC prints actions without arguments', async () => {
     const old = fixture('violation-M1.out').replace(/<(\w+)\(p\d\) line/g, '<$1 line');
     expect(old).not.toMatch(/AcquireB\(p1\)/);
-    const a = tlcTrace(fencingSystem(), parseToolOutput(old))!;
+    // The last step is M1's own (AcquireB while the old lease is held): only M1's twin explains it.
+    const m1 = mutantsFor(loadSystemManifest(), 'model', 'fencing').find((m) => m.id === 'M1')!;
+    const a = tlcTrace(fencingSystem(), parseToolOutput(old), { twin: await mutatedSystem(fencingSystem(), m1) })!;
     const b = tlcTrace(fencingSystem(), parseToolOutput(fixture('violation-M1.out')))!;
     expect(a.steps.map((s) => [s.action, s.params])).toEqual(b.steps.map((s) => [s.action, s.params]));
   });

@@ -7,7 +7,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { TRACE_SCHEMA, TRACE_SCHEMA_V1, type ModelStep, type ModelTrace } from '../../src/core/trace-format.js';
@@ -34,7 +34,7 @@ async function written(): Promise<[string, unknown][]> {
   const out: [string, unknown][] = [['test/trace/fixtures m1Trace', plain(m1Trace())]];
   // Each system's shortest counterexample under one of its model mutants, as the seam writes it.
   const manifest = loadSystemManifest();
-  for (const [name, id] of [['fencing', 'M9'], ['pause', 'P1'], ['failover', 'R1']] as const) {
+  for (const [name, id] of [['fencing', 'M9'], ['pause', 'P1'], ['failover', 'R1'], ['init-limiter', 'I1']] as const) {
     const entry = manifest.mutants.find((m) => m.id === id)!;
     const sys = await mutatedSystem(await SYSTEMS[name]!(), entry);
     out.push([`${name} ${id} pathToTrace`, plain(pathToTrace(sys, shortestSystemCounterexample(sys, entry.expectedInvariant)!, { mutant: id, violated: entry.expectedInvariant }))]);
@@ -42,7 +42,7 @@ async function written(): Promise<[string, unknown][]> {
   for (const [name, f] of [['fencing', 'mutant-M1.out'], ['pause', 'pause-P5.out'], ['failover', 'replication-R1.out']] as const)
     out.push([`${name} tlcTrace of ${f}`, plain(tlcTrace(await SYSTEMS[name]!(), parseToolOutput(readFileSync(fixturePath(f), 'utf8'))))]);
   // The committed evidence (fencecheck.trace/1 inside), converted and read through its system.
-  for (const system of ['fencing', 'pause', 'failover']) {
+  for (const system of ['fencing', 'pause', 'failover', 'init-limiter']) {
     const dir = join(projectRoot, 'evidence/tlc', system);
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.json') && x !== 'base.json'))
       out.push([`evidence/tlc/${system}/${f}`, plain(await withSystem(loadTraceFile(join(dir, f))))]);
@@ -52,7 +52,7 @@ async function written(): Promise<[string, unknown][]> {
   try {
     const steps: ModelStep[] = m1Steps().map((s, i) => (i === 8 ? { action: 'Renew', params: { p: 'p1', gen: 2 }, state: s.state, observed: { attempt: 'renew', decision: 'refused', note: 'not the owner' } } : { action: s.action, params: s.params as Record<string, string>, state: s.state }));
     const tour: ModelTrace = { schema: TRACE_SCHEMA, system: 'fencing', source: 'conform', bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, steps };
-    out.push(['conformance tour trace', read(join(projectRoot, saveTourTrace(tour, 'tour.json', dir)))]);
+    out.push(['conformance tour trace', read(resolve(projectRoot, saveTourTrace(tour, 'tour.json', dir)))]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -69,7 +69,7 @@ async function written(): Promise<[string, unknown][]> {
 describe('the published JSON Schema of fencecheck.trace/2', () => {
   it('accepts every trace the project writes, of every system (and so does the loader)', { timeout: 120_000 }, async () => {
     const all = await written();
-    expect(new Set(all.map(([, t]) => (t as { system: string }).system))).toEqual(new Set(['fencing', 'pause', 'failover', 'tla']));
+    expect(new Set(all.map(([, t]) => (t as { system: string }).system))).toEqual(new Set(['fencing', 'pause', 'failover', 'init-limiter', 'tla']));
     for (const [what, t] of all) {
       expect(validateAgainst(schema, t), what).toBeNull();
       expect(() => validateTrace(t, what)).not.toThrow();

@@ -1,52 +1,59 @@
 import type { Command } from '../../core/command.js';
-import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
+import { constantsOption, intOption, parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { boundsFromArgs, boundsLabel } from '../../systems/fencing/model/bounds.js';
-import { INVARIANT_NAMES, type InvariantName } from '../../systems/fencing/invariants.js';
-import { isProviderChoice } from '../../valkey/start.js';
-import { ValkeyUnavailableError } from '../../valkey/errors.js';
-import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
+import { ManifestError, mutantsFor, type MutantEntry } from '../../core/manifest.js';
 import { ProgressConsole } from '../../core/progress.js';
+import type { StageReport } from '../../core/stage-report.js';
+import { isProviderChoice } from '../../valkey/start.js';
+import { boundsLabel } from '../../seam/system.js';
 import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../seam/tour/shard.js';
+import { TourSetupError, TourUnavailableError, type SystemTour } from '../../seam/tour/entry.js';
+import { loadSystemManifest, systemEntry, TOUR_NAMES, type AnySystem } from '../../registry/systems.js';
+import { selectModels, selectSystemNames } from '../../registry/select.js';
 
-const HELP = `Usage: fencecheck conform [--pods N] [--max-gen G] [--mutant ID] [--invariant NAME]
+const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--mutant ID] [--invariant NAME]
                          [--shard I/N] [--concurrency N] [--provider P] [--json]
 
-The exhaustive conformance tour: the real Lua scripts, deployment gate and mode door, explored
-breadth-first on real Valkey (mode disabled on a standalone node, compatible on a one-shard cluster,
-enabled on a three-shard cluster). From Init, in every state reached and for every attempt in it —
-every transition the model enables and every attempt it refuses (acquire while held, renew and
-release by every pod with its own, a lost or another pod's generation, expiry of a free key, every
-gate step) — the real system is put into exactly that state, the attempt runs, and the keyspace read
-back is the successor. Checked on the real keyspace: the model's prediction of every step (decision
-and successor), every invariant, the TTL rules, T3 on the wire, and in every state the read-side
-rules of every version. No randomness: the same code gives the same verdict on every run.
+The exhaustive conformance tour of each system's real code (${TOUR_NAMES.join(', ')}). From the
+model's initial states, in every state reached and for every attempt in it — every transition the
+model enables and every attempt it refuses — a fresh instance of the real code is put into exactly
+that state, the attempt runs, and the real state read back is the successor. Checked on the real
+system: the model's prediction of every step (decision and successor), every invariant, and the
+system's own checks (for fencing: the TTL rules, T3 on the wire, the read side of every version).
+No randomness: the same code gives the same verdict on every run.
 
 Options:
-  --pods N          number of pods (default 3)
-  --max-gen G       MaxGen (default 4)
-  --mutant ID       run against the impl patch of a mutant (mutants/manifest.json); checks its
-                    expected invariant alone, following the real graph wherever it leads
-  --invariant NAME  check this invariant alone (with TypeOK) instead of full conformance
-  --shard I/N       run a deterministic 1/N of the full conformance tour: every attempt of the model
-                    states whose key hashes to shard I (1 ≤ I ≤ N ≤ 64); the N shards' --json
+  --system NAME     a system with a tour (repeatable, or all; default all)
+  --const N=V       a TLA+ constant of the one --system chosen, as TLC reads it (e.g. --const Pods=4
+                    --const MaxGen=6 for fencing; default: the spec's base config)
+  --mutant ID       run against the impl patch of a mutant (mutants/manifest.json; its system is the
+                    tour's); checks its expected invariant alone, following the real graph wherever it leads
+  --invariant NAME  check this invariant alone (with the type invariant) instead of full conformance
+  --shard I/N       run a deterministic 1/N of one system's full conformance tour: every attempt of the
+                    model states whose key hashes to shard I (1 ≤ I ≤ N ≤ 64); the N shards' --json
                     reports merge into the unsharded one (counts, rows and digest add up)
-  --concurrency N   attempts in flight at once (default 128)
+  --concurrency N   attempts in flight at once (default: the system's)
   --provider P      auto, native, testcontainers or external (default FENCECHECK_VALKEY_PROVIDER or auto)
   --json            print a StageReport (fencecheck.stage/1)
 
 Exit codes: 0 the real graph is the model's (or, with an invariant alone, it holds) · 1 a check
 failed (path from Init printed, trace saved; 'fencecheck trace replay FILE' runs it) · 2 not run
-(no Valkey) · 3 unknown mutant or a patch that cannot be applied · 64 usage`;
+(the real system could not be started) · 3 unknown mutant or a patch that cannot be applied · 64 usage`;
+
+interface Planned {
+  readonly name: string;
+  readonly model: AnySystem;
+  readonly tour: SystemTour;
+}
 
 export const command: Command = {
   name: 'conform',
-  summary: 'exhaustive conformance tour: every model transition and refused attempt on real Valkey',
+  summary: 'exhaustive conformance tour: every model transition and refused attempt on the real code',
   help: HELP,
   async run(argv) {
     const { values } = parseCommandArgs(argv, {
-      pods: { type: 'string' },
-      'max-gen': { type: 'string' },
+      system: { type: 'string', multiple: true },
+      const: { type: 'string', multiple: true },
       mutant: { type: 'string' },
       invariant: { type: 'string' },
       concurrency: { type: 'string' },
@@ -54,11 +61,36 @@ export const command: Command = {
       provider: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
-    const bounds = boundsFromArgs(values);
     const concurrency = intOption(values, 'concurrency', { min: 1, max: 4096 });
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`--provider: unknown provider '${values.provider}'`);
-    let invariant = values.invariant as InvariantName | undefined;
-    if (invariant !== undefined && !(INVARIANT_NAMES as readonly string[]).includes(invariant)) throw new UsageError(`--invariant: unknown invariant '${invariant}' (${INVARIANT_NAMES.join(', ')})`);
+    const constants = constantsOption(values.const);
+    const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+    const startedAt = new Date();
+
+    // A mutant names its system; otherwise --system (default: every system with a tour).
+    let mutant: MutantEntry | undefined;
+    if (values.mutant !== undefined) {
+      try {
+        const manifest = loadSystemManifest();
+        mutant = mutantsFor(manifest, 'impl').find((m) => m.id === values.mutant && TOUR_NAMES.includes(m.system));
+        if (!mutant) throw new ManifestError(`no impl-layer mutant ${values.mutant} of a system with a tour in mutants/manifest.json`);
+      } catch (err) {
+        process.stderr.write(`fencecheck conform: ${(err as Error).message}\n`);
+        return ExitCode.BadInput;
+      }
+      if (values.system !== undefined && (values.system.length !== 1 || values.system[0] !== mutant.system))
+        throw new UsageError(`--mutant ${mutant.id} is a ${mutant.system} mutant: give no --system, or --system ${mutant.system}`);
+    }
+    const names = mutant ? [mutant.system] : selectSystemNames(values.system, { fallback: TOUR_NAMES });
+    for (const n of names) if (!TOUR_NAMES.includes(n)) throw new UsageError(`--system: ${n} has no tour (systems with one: ${TOUR_NAMES.join(', ')})`);
+    const models = await selectModels(names, constants);
+    const planned: Planned[] = await Promise.all(names.map(async (name, i) => ({ name, model: models[i]!, tour: await systemEntry(name)!.tour!() })));
+
+    if (values.invariant !== undefined) {
+      if (planned.length !== 1) throw new UsageError(`--invariant needs exactly one --system (got ${names.join(', ')})`);
+      const known = planned[0]!.tour.invariants;
+      if (!known.includes(values.invariant)) throw new UsageError(`--invariant: unknown invariant '${values.invariant}' of ${names[0]} (${known.join(', ')})`);
+    }
     let shard: Shard = WHOLE;
     if (values.shard !== undefined) {
       try {
@@ -67,70 +99,69 @@ export const command: Command = {
         if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
         throw err;
       }
-      if (invariant !== undefined || values.mutant !== undefined) throw new UsageError('--shard applies to the full conformance tour, not to --invariant or --mutant (an invariant alone follows the real graph, which only the whole run knows)');
-    }
-    const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
-    const startedAt = new Date();
-
-    let patch;
-    if (values.mutant !== undefined) {
-      try {
-        const entry = mutantsFor(loadManifest(), 'impl', 'fencing').find((m) => m.id === values.mutant);
-        if (!entry) throw new ManifestError(`no impl-layer mutant ${values.mutant} in mutants/manifest.json`);
-        const { loadPatch } = await import('../../systems/fencing/impl-runner.js');
-        patch = await loadPatch(entry);
-        invariant ??= entry.expectedInvariant as InvariantName;
-      } catch (err) {
-        process.stderr.write(`fencecheck conform: ${(err as Error).message}\n`);
-        return ExitCode.BadInput;
-      }
+      if (values.invariant !== undefined || mutant !== undefined) throw new UsageError('--shard applies to the full conformance tour, not to --invariant or --mutant (an invariant alone follows the real graph, which only the whole run knows)');
+      if (planned.length !== 1) throw new UsageError(`--shard splits one system's tour: give one --system (got ${names.join(', ')})`);
     }
 
-    const { runConform } = await import('../../systems/fencing/tour/run.js');
     const { coverageLines, actionTable, headline, pathLines } = await import('../../seam/tour/report.js');
-    const { tourNotRunReport, tourPassed, tourStageReport } = await import('../../seam/tour/stage.js');
-    const label = `${boundsLabel(bounds)}${values.mutant ? `, mutant ${values.mutant}` : ''}${shard.count > 1 ? `, shard ${values.shard}` : ''}`;
-    out(`conform: real scripts, gate and door on real Valkey, ${label}${invariant ? `, ${invariant} alone` : ', full conformance'}`);
-    let run;
-    const progress = new ProgressConsole();
-    const meter = progress.meter('conform', 1, 'attempts');
-    try {
-      run = await runConform({
-        onProgress: (attempts, total, states) => meter.update(attempts, `${states} states reached`, total),
-        bounds,
-        ...(patch ? { patch } : {}),
-        ...(invariant ? { invariant } : {}),
-        ...(values.mutant ? { mutant: values.mutant } : {}),
-        ...(concurrency ? { concurrency } : {}),
-        ...(shard.count > 1 ? { shard } : {}),
-        ...(values.provider ? { start: { provider: values.provider as 'auto' } } : {}),
-      });
-    } catch (err) {
+    const { combinedTourReport, tourNotRunReport, tourPassed, tourStageReport } = await import('../../seam/tour/stage.js');
+    const reports: { system: string; report: StageReport }[] = [];
+    let exit: ExitCode = ExitCode.Ok;
+    for (const p of planned) {
+      const invariant = values.invariant ?? mutant?.expectedInvariant;
+      const label = `${boundsLabel(p.model.bounds)}${mutant ? `, mutant ${mutant.id}` : ''}${shard.count > 1 ? `, shard ${values.shard}` : ''}`;
+      out(`conform: ${p.name}: ${p.tour.what}, ${label}${invariant ? `, ${invariant} alone` : ', full conformance'}`);
+      const started = new Date();
+      const progress = new ProgressConsole();
+      const meter = progress.meter(`conform ${p.name}`, 1, 'attempts');
+      let run;
+      try {
+        run = await p.tour.run({
+          bounds: p.model.bounds,
+          ...(mutant ? { mutant } : {}),
+          ...(values.invariant !== undefined ? { invariant: values.invariant } : {}),
+          ...(shard.count > 1 ? { shard } : {}),
+          ...(concurrency ? { concurrency } : {}),
+          ...(values.provider !== undefined ? { provider: values.provider } : {}),
+          onProgress: (attempts, total, states) => meter.update(attempts, `${states} states reached`, total),
+        });
+      } catch (err) {
+        progress.close();
+        if (err instanceof TourSetupError) {
+          process.stderr.write(`fencecheck conform: ${err.message}\n`);
+          return ExitCode.BadInput;
+        }
+        if (!(err instanceof TourUnavailableError)) throw err;
+        process.stderr.write(`fencecheck conform: ${p.name}: not run: ${err.message}\n`);
+        reports.push({ system: p.name, report: tourNotRunReport({ stage: 'conform', reason: err.message, startedAt: started, shard, system: p.name }) });
+        if (exit === ExitCode.Ok) exit = ExitCode.NotRun;
+        continue;
+      }
       progress.close();
-      if (!(err instanceof ValkeyUnavailableError)) throw err;
-      if (values.json) process.stdout.write(`${JSON.stringify(tourNotRunReport({ stage: 'conform', reason: err.message, startedAt, shard, system: 'fencing' }), null, 2)}\n`);
-      else process.stderr.write(`fencecheck conform: not run: ${err.message}\n`);
-      return ExitCode.NotRun;
+      const r = run.result;
+      for (const l of coverageLines(r)) out(l);
+      out('');
+      out(actionTable(r));
+      out('');
+      if (r.failure) {
+        out(`FAILED ${r.failure.check}: ${r.failure.message}`);
+        if (r.failure.predicted) out(`  real:    ${r.failure.real}\n  model:   ${r.failure.predicted}`);
+        else if (r.failure.real) out(`  real:    ${r.failure.real}`);
+        out(`path from Init (${r.failure.path.length - 1} steps):`);
+        for (const l of pathLines(r, run.model)) out(l);
+        if (run.replay) out(`trace: ${run.tracePath}\nreplay: ${run.replay}`);
+      } else out(headline(r));
+      if (!tourPassed(r)) exit = ExitCode.Failed;
+      reports.push({
+        system: p.name,
+        report: tourStageReport(r, { stage: 'conform', startedAt: started, ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}), ...(mutant ? { mutant: mutant.id } : {}) }),
+      });
+      if (planned.length > 1) out('');
     }
-    progress.close();
-    const r = run.result;
-    for (const l of coverageLines(r)) out(l);
-    out('');
-    out(actionTable(r));
-    out('');
-    if (r.failure) {
-      out(`FAILED ${r.failure.check}: ${r.failure.message}`);
-      if (r.failure.predicted) out(`  real:    ${r.failure.real}\n  model:   ${r.failure.predicted}`);
-      else if (r.failure.real) out(`  real:    ${r.failure.real}`);
-      out(`path from Init (${r.failure.path.length - 1} steps):`);
-      for (const l of pathLines(r, run.system.model)) out(l);
-      if (run.replay) out(`trace: ${run.tracePath}\nreplay: ${run.replay}`);
-    } else out(headline(r));
-    const passed = tourPassed(r);
     if (values.json) {
-      const report = tourStageReport(r, { stage: 'conform', startedAt, ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}), ...(values.mutant ? { mutant: values.mutant } : {}) });
+      const report = reports.length === 1 ? reports[0]!.report : combinedTourReport('conform', startedAt, reports);
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }
-    return passed ? ExitCode.Ok : ExitCode.Failed;
+    return exit;
   },
 };

@@ -111,3 +111,34 @@ export function tourNotRunReport(meta: { readonly stage: string; readonly starte
     details: { system: meta.system, shard: meta.shard, ...conformNotRunDetails(meta.reason) },
   });
 }
+
+/**
+ * Several systems' tours as one stage report (`fencecheck conform` over more than one system): the
+ * worst status, each system's counts prefixed with its name, its sections and suites named after it.
+ */
+export function combinedTourReport(stage: string, startedAt: Date, parts: readonly { readonly system: string; readonly report: StageReport }[]): StageReport {
+  const status = parts.some((p) => p.report.status === 'failed') ? 'failed' : parts.some((p) => p.report.status === 'not-run') ? 'not-run' : 'passed';
+  const reasons = parts.filter((p) => p.report.reason !== undefined).map((p) => `${p.system}: ${p.report.reason}`);
+  const counts = Object.fromEntries(parts.flatMap((p) => Object.entries(p.report.counts ?? {}).map(([k, v]) => [`${p.system}.${k}`, v])));
+  const shown = parts.map(({ system, report }) => {
+    const d = (report.details ?? {}) as { sections?: readonly { id: string; title: string }[]; suites?: readonly { name: string }[] };
+    return {
+      system,
+      details: report.details,
+      sections: (d.sections ?? []).map((s) => ({ ...s, id: `${s.id}-${system}`, title: `${s.title}: ${system}` })),
+      suites: (d.suites ?? []).map((s) => ({ ...s, name: `${s.name}.${system}` })),
+    };
+  });
+  const traces = parts.flatMap((p) => p.report.traces ?? []);
+  return stageReport({
+    stage,
+    status,
+    ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    summary: parts.map((p) => `${p.system}: ${p.report.summary}`).join('; '),
+    counts,
+    ...(traces.length > 0 ? { traces } : {}),
+    details: { systems: shown.map(({ system, details }) => ({ system, details })), sections: shown.flatMap((s) => s.sections), suites: shown.flatMap((s) => s.suites) },
+  });
+}

@@ -16,6 +16,7 @@ export const fencingPackage: SystemPackage = {
       model: async () => (await import('./system.js')).fencingSystem() as unknown as AnySystem,
       expectedNames: async () => (await import('./invariants.js')).INVARIANT_NAMES,
       replay: async () => (await import('./replay.js')).fencingReplayer,
+      tour: async () => (await import('./tour/entry.js')).fencingTour,
     },
     {
       name: 'failover',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/core/project-root.js';
 import { readBaseGraph } from '../../../src/seam/evidence.js';
@@ -35,9 +35,9 @@ describe('fencecheck explore / parity / diagram', () => {
     const r = run('explore', '--mutant', 'M9', '--json');
     expect(r.code).toBe(1);
     const report = JSON.parse(r.out) as StageReport;
-    expect(report).toMatchObject({ stage: 'explore', status: 'failed', reason: 'broken: Inv_SlotRulesSafe' });
+    expect(report).toMatchObject({ stage: 'explore', status: 'failed', reason: 'broken: fencing/M9 Inv_SlotRulesSafe' });
     expect(report.traces).toHaveLength(1);
-    const trace = loadTrace(join(projectRoot, report.traces![0]!));
+    const trace = loadTrace(resolve(projectRoot, report.traces![0]!));
     expect(trace).toMatchObject({ source: 'model', mutant: 'M9', violated: 'Inv_SlotRulesSafe' });
     expect(trace.steps.at(-1)?.action).toBe('EnterCompatible');
     expect(run('explore', '--mutant', 'M99').code).toBe(3);

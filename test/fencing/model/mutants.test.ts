@@ -61,7 +61,7 @@ describe('model-layer mutants', () => {
     // M4 and M8 fork authority and re-issue a generation in the same step.
     expect(results.find((r) => r.id === 'M4')?.alsoBroken).toContain('Inv_Monotonic');
     // Each counterexample is printed: the steps with their changed variables.
-    expect(lines.join('\n')).toMatch(/AcquireB\(p1\)\s+newLease: None\/0 → p1\/\d/);
+    expect(lines.join('\n')).toMatch(/AcquireB\(p1\)\s+newLease: \[owner \|-> None, gen \|-> 0\] → \[owner \|-> p1, gen \|-> \d\]/);
   });
 
   it('saves each counterexample as a valid trace that the mutated machine replays step by step', { timeout: 300_000 }, async () => {

@@ -90,6 +90,6 @@ describe('the conformance tour', () => {
       out = e.stdout;
     }
     expect(code).toBe(1);
-    expect(out).toMatch(new RegExp(`real keyspace breaks Inv_SingleAuthority at step ${run.result.failure!.path.length - 1}`));
+    expect(out).toMatch(new RegExp(`real system breaks Inv_SingleAuthority at step ${run.result.failure!.path.length - 1}`));
   });
 });

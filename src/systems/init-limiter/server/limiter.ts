@@ -6,9 +6,9 @@
  */
 import type { Metrics } from './metrics.js';
 
-/** The surfaces a delivery comes from (one metrics label each). */
-export const SURFACES = ['stream', 'stream_all', 'poll', 'poll_eval', 'flags'] as const;
-export type Surface = (typeof SURFACES)[number];
+import type { Surface } from './surface.js';
+
+export { SURFACES, type Surface } from './surface.js';
 
 /** Why a slot was given back. */
 export type ReleaseReason = 'sent' | 'disconnect' | 'cut' | 'returned' | 'abandoned';

@@ -3,7 +3,7 @@
  * 0.0.4). Counters are per surface and always printed (zeros too), so a reader never has to tell
  * "absent" from "zero" and two servers in the same state print the same bytes.
  */
-import { SURFACES, type Surface } from './limiter.js';
+import { SURFACES, type Surface } from './surface.js';
 
 /** Per-surface counters (each printed as `initlimiter_<name>{surface="…"}`). */
 export const SURFACE_COUNTERS = {
