@@ -12,6 +12,7 @@ import type { Command } from '../core/command.js';
 import type { StageSpec } from '../core/stage-spec.js';
 import type { SystemImplRunner } from './impl-runner.js';
 import type { ModelSystem } from './system.js';
+import type { TraceValidation } from './tracecheck/target.js';
 
 export type AnySystem = ModelSystem<unknown, unknown>;
 
@@ -24,6 +25,8 @@ export interface SystemEntry {
   readonly model?: () => Promise<AnySystem>;
   /** The names its manifest entries may give as expectedInvariant (its invariants, or its property checks). */
   expectedNames(): Promise<readonly string[]>;
+  /** What its real code does without a log line, and its actions' parameter domains: for `fencecheck tracecheck` (src/seam/tracecheck/). */
+  readonly traceValidation?: TraceValidation;
 }
 
 export interface SystemPackage {

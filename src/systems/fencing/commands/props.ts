@@ -135,6 +135,8 @@ export const command: Command = {
         ...(values.path !== undefined ? { path: values.path } : {}),
         ...(patch ? { patch } : {}),
         ...(values.mutant ? { traceLabel: values.mutant } : {}),
+        // Every run's observed behaviour, for `fencecheck tracecheck` (verify's tracecheck stage reads it).
+        record: {},
         ...(values.invariant ? { checks: invariantAlone(values.invariant as InvariantName) } : {}),
         log,
         progress: log,
@@ -156,6 +158,7 @@ export const command: Command = {
         modelTransitions: cov.all.modelTransitions,
       };
       const coverage = { perTopology: cov.perTopology, all: cov.all };
+      const observed = suite.phases.flatMap((p) => (p.result.observedPath ? [p.result.observedPath] : []));
       progress.close();
       if (!values.json) {
         for (const [topo, c] of Object.entries(cov.perTopology)) process.stdout.write(`props: model coverage, ${topo} runs: ${formatCoverage(c)}\n`);
@@ -168,7 +171,7 @@ export const command: Command = {
         return ExitCode.NotRun;
       }
       if (suite.passed) {
-        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: { coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])) } }));
+        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: { coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])), observed } }));
         return ExitCode.Ok;
       }
       const failed = suite.failed!;
@@ -185,7 +188,7 @@ export const command: Command = {
           counts,
           summary,
           ...(f?.tracePath ? { traces: [f.tracePath] } : {}),
-          details: f ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage } : { topology: failed.topology, error: failed.result.error, coverage },
+          details: f ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage, observed } : { topology: failed.topology, error: failed.result.error, coverage, observed },
         }),
       );
       return ExitCode.Failed;
