@@ -6,6 +6,7 @@
  */
 import type { SystemPackage } from '../../seam/package.js';
 import type { AnySystem } from '../../seam/package.js';
+import { FAILOVER_TRACE_VALIDATION } from './failover/tracecheck.js';
 
 export const fencingPackage: SystemPackage = {
   name: 'fencing',
@@ -21,6 +22,7 @@ export const fencingPackage: SystemPackage = {
       title: 'fencing authority across a primary failover with lagging replicas (the WAIT remedy)',
       model: async () => (await import('./failover/system.js')).failoverSystem() as unknown as AnySystem,
       expectedNames: async () => [...new Set([...(await import('../../../models/fencing/failover/index.js')).FAILOVER_INVARIANT_NAMES, ...(await import('./failover/checks.js')).DRILL_CHECKS])],
+      traceValidation: FAILOVER_TRACE_VALIDATION,
     },
   ],
   impl: async () => (await import('./impl-runner.js')).implRunner,
