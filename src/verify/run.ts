@@ -17,6 +17,7 @@ import { runChild } from './child.js';
 import { interpretStage } from './interpret.js';
 import type { ProgressSink } from './progress.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, stageArgv, type StageOptions, type StageSpec } from './stages.js';
+import { OBSERVED_DIR_ENV } from '../seam/tracecheck/store.js';
 import { verifyVerdict } from './verdict.js';
 
 export interface VerifyRunOptions {
@@ -86,6 +87,10 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const manifest = o.manifest ?? loadManifest();
   const logDir = join(o.outDir, 'stages');
   prepareOutDir(o.outDir);
+  // This run's observed traces only: the recording stages write here, the tracecheck stage reads here.
+  const observed = join(o.outDir, 'observed');
+  rmSync(observed, { recursive: true, force: true });
+  mkdirSync(observed, { recursive: true });
   o.progress.planned(selected.map((s) => s.name));
 
   const runOne = async (spec: StageSpec): Promise<StageOutcome | undefined> => {
@@ -97,6 +102,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
       cwd: o.cwd ?? projectRoot,
       timeoutMs: o.stageTimeoutMs,
       onLine: (line) => o.progress.line(spec.name, line),
+      env: { [OBSERVED_DIR_ENV]: observed },
       ...(o.signal ? { signal: o.signal } : {}),
     });
     const file = spec.name.replace(/[^a-z0-9-]/gi, '_');
@@ -117,12 +123,39 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const results = new Map<string, StageOutcome>();
   const heavy = selected.filter((s) => s.heavy);
   const light = selected.filter((s) => !s.heavy);
+  // A stage that reads the recorded traces waits for every selected stage that records them.
+  const recorders = new Set(selected.filter((s) => s.recordsTraces).map((s) => s.name));
+  const finished = new Set<string>();
+  let wake: () => void = () => {};
+  let changed = new Promise<void>((r) => (wake = r));
+  const done = (name: string) => {
+    finished.add(name);
+    wake();
+    changed = new Promise<void>((r) => (wake = r));
+  };
+  const ready = (s: StageSpec) => !s.afterRecorders || [...recorders].every((r) => finished.has(r));
   const record = (name: string, outcome: StageOutcome | undefined) => outcome && results.set(name, outcome);
+  const runWhenReady = async (s: StageSpec) => {
+    while (!ready(s) && !o.signal?.aborted) await changed;
+    record(s.name, await runOne(s));
+    done(s.name);
+  };
+  const nextHeavy = async (): Promise<StageSpec | undefined> => {
+    for (;;) {
+      if (heavy.length === 0 || o.signal?.aborted) return undefined;
+      const i = heavy.findIndex(ready);
+      if (i >= 0) return heavy.splice(i, 1)[0];
+      await changed;
+    }
+  };
   const pool = async () => {
-    for (let next = heavy.shift(); next && !o.signal?.aborted; next = heavy.shift()) record(next.name, await runOne(next));
+    for (let next = await nextHeavy(); next; next = await nextHeavy()) {
+      record(next.name, await runOne(next));
+      done(next.name);
+    }
   };
   await Promise.all([
-    ...light.map(async (s) => record(s.name, await runOne(s))),
+    ...light.map(runWhenReady),
     ...Array.from({ length: Math.max(1, o.jobs) }, pool),
   ]);
   o.progress.close();

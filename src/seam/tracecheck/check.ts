@@ -228,10 +228,9 @@ function rejectionOf(target: TraceTarget, t: ObservedTrace, explained: number, p
       out.push({ name: v, observed: obs ? showText(obs[1]) : '?', spec: p.values[i] ? show(p.values[i]) : '?' });
     });
     views.forEach(([expr, text], i) => {
+      if (p.viewsAgree[i] !== false) return;
       const got = p.views[i];
-      if (!got) return;
-      const want = parseTlaValue(text);
-      if (show(got) !== show(want)) out.push({ name: expr, observed: show(want), spec: show(got) });
+      out.push({ name: expr, observed: showText(text), spec: got ? show(got) : '?' });
     });
     return out;
   };

@@ -76,6 +76,8 @@ export interface DiagnosisPrint {
   /** Per spec variable (in the target's order): the observed value matches, or it was not observed. */
   readonly agree: readonly boolean[];
   readonly values: readonly TlaValue[];
+  /** Per observed view (in the line's order): the spec's value equals the observed one (TLC's equality). */
+  readonly viewsAgree: readonly boolean[];
   /** The spec's value of each observed view, in the line's order. */
   readonly views: readonly TlaValue[];
 }
@@ -88,16 +90,17 @@ export function diagnosisPrints(prints: readonly TlaValue[][]): DiagnosisPrint[]
     if (kind !== 'claimed' && kind !== 'other' && kind !== 'init') throw new TlcOutputError(`diagnosis print of unknown kind ${kind}`);
     const agree = p[4];
     const values = p[5];
-    const views = p[6];
     if (agree?.kind !== 'seq' || values?.kind !== 'seq') throw new TlcOutputError('diagnosis print: agreement and values are tuples');
-    const viewList = views?.kind === 'seq' ? views.items : views?.kind === 'fn' ? views.entries.map(([, x]) => x) : views?.kind === 'record' ? Object.values(views.fields) : [];
+    // A function over 1..n prints as a tuple; an empty one as <<>>.
+    const list = (v: TlaValue | undefined): TlaValue[] => (v?.kind === 'seq' ? [...v.items] : v?.kind === 'fn' ? v.entries.map(([, x]) => x) : []);
     out.push({
       trace: int(p[1], 'the trace'),
       kind,
       form: int(p[3], 'the form'),
       agree: agree.items.map((a) => a.kind === 'bool' && a.value),
       values: values.items,
-      views: viewList,
+      viewsAgree: list(p[6]).map((a) => a.kind === 'bool' && a.value),
+      views: list(p[7]),
     });
   }
   return out;

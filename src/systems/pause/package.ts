@@ -13,7 +13,7 @@ export const pausePackage: SystemPackage = {
   ],
   commands: { pause: () => import('./command.js') },
   stages: [
-    { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
+    { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, recordsTraces: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
   ],
   impl: async () => {
     const { pauseImplRunner } = await import('./impl-layer.js');

@@ -6,7 +6,7 @@ import { replayCommand } from './run.js';
 export function walkTraces(walks: readonly { readonly index: number; readonly observed: ObservedTrace }[], meta: { readonly topology: 'standalone' | 'cluster'; readonly seed: number; readonly steps: number; readonly patch?: string; readonly mutant?: string }): ObservedTrace[] {
   return walks.map((w) => ({
     ...w.observed,
-    id: `pause ${meta.topology} seed ${meta.seed} walk ${w.index}`,
+    id: `${meta.topology} seed ${meta.seed} walk ${w.index}`,
     ...(meta.mutant !== undefined && { mutant: meta.mutant }),
     replay: replayCommand({ topology: meta.topology, seed: meta.seed, steps: meta.steps, walk: w.index, ...(meta.patch ? { patch: meta.patch } : {}) }),
   }));

@@ -137,8 +137,8 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
         calls += 1;
         begun.push({ by: ev.r, paused: ev.p });
       } else if (ev.type === 'CommitSetPaused' || ev.type === 'FailSetPaused') {
-        const i = begun.findIndex((c) => c.by === ev.c.by && c.paused === ev.c.paused);
-        if (i >= 0) begun.splice(i, 1);
+        // A call is its caller and value (the spec's pending is a set): two alike begun are one, written once.
+        for (let i = begun.length - 1; i >= 0; i--) if (begun[i]!.by === ev.c.by && begun[i]!.paused === ev.c.paused) begun.splice(i, 1);
       }
       const view = await observe(world, fleet, keys);
       line(view, pauseClaim(ev, out), `${label}${out.notes.length > 0 ? `: ${out.notes.join('; ')}` : ''}`);
