@@ -61,7 +61,8 @@ describe('fencing: property runs and the tour\'s mutant counterexamples', () => 
 
   const manifest = loadManifest();
   const entry = (id: string) => mutantsFor(manifest, 'impl', 'fencing').find((m) => m.id === id)!;
-  for (const [id, action] of [['M1', 'AcquireB'], ['M4', 'AdvanceTarget'], ['M9', 'EnterCompatible']] as const) {
+  // M3: the claimed AcquireB is enabled; only the observed keyspace (generation 1, not 2) is not what it gives.
+  for (const [id, action] of [['M1', 'AcquireB'], ['M3', 'AcquireB'], ['M4', 'AdvanceTarget'], ['M9', 'EnterCompatible']] as const) {
     it.skipIf(!located.ok)(`${id}'s tour counterexample is rejected at the step the tour's model predicts, at ${action}${why}`, async () => {
       const m = entry(id);
       const run = await runConform({ bounds: DEFAULT_BOUNDS, patch: await loadPatch(m), invariant: m.expectedInvariant as never, world, saveTrace: false });
@@ -74,6 +75,7 @@ describe('fencing: property runs and the tour\'s mutant counterexamples', () => 
       expect(v!.rejection!.step).toBe(trace.predicted!.step);
       expect(v!.rejection!.claimed).toMatch(new RegExp(`^${action}\\b`));
       expect(v!.asPredicted).toBe(true);
+      if (id === 'M3') expect(v!.rejection!.disagree.map((d) => d.name)).toEqual(expect.arrayContaining(['newLease', 'newGen']));
     });
   }
 });
