@@ -7,13 +7,11 @@
  * counterexample. A failed check is a verdict only if a health probe right after it answers.
  */
 import fc from 'fast-check';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve, relative } from 'node:path';
 import { eventParams } from '../../models/fencing/index.js';
 import { DEFAULT_BOUNDS, initialState, type FencingBounds } from '../../src/systems/fencing/state.js';
 import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/core/trace-format.js';
 import { canonicalKey } from '../../src/systems/fencing/state.js';
-import { projectRoot } from '../../src/core/project-root.js';
+import { writeTraceFile } from '../../src/core/trace-dir.js';
 import type { ExpiryMode } from '../../src/systems/fencing/driver.js';
 import { ALL_CHECKS, type CheckSet } from './checks.js';
 import { intentLabel, runArbitrary, type Intent } from './intents.js';
@@ -128,11 +126,8 @@ function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { fai
   };
 }
 
-function saveTrace(trace: FencingTrace, dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = resolve(dir, `props-${trace.mutant ?? 'base'}-${trace.seed}-${Date.now()}.json`);
-  writeFileSync(file, `${JSON.stringify(trace, null, 2)}\n`);
-  return relative(projectRoot, file);
+function saveTrace(trace: FencingTrace, dir: string | undefined): string {
+  return writeTraceFile(trace, `props-${trace.mutant ?? 'base'}-${trace.seed}-${Date.now()}.json`, dir);
 }
 
 export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: PropsOptions): Promise<PropsResult> {
@@ -234,7 +229,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     return { ...base, passed: false, failure: null, error: `seed=${seed} path=${path}: ${error}` };
   }
   const trace = toTrace(found.records, bounds, { failure: found.failure, seed, path, ...(opts.traceLabel ? { label: opts.traceLabel } : {}) });
-  const tracePath = saveTrace(trace, opts.traceDir ?? resolve(projectRoot, 'reports/traces'));
+  const tracePath = saveTrace(trace, opts.traceDir);
   const failure: PropsFailure = {
     ...found.failure,
     seed,

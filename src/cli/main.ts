@@ -8,6 +8,7 @@ import { UsageError } from '../core/args.js';
 import { maskSecrets } from '../core/secrets.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
 import { watchVerifyParent } from '../verify/watchdog.js';
+import { traceDirProblem } from '../core/trace-dir.js';
 
 /**
  * Everything the CLI prints goes through maskSecrets: a password in an endpoint URL
@@ -121,6 +122,12 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${cmd.help.trimEnd()}\n`);
     return ExitCode.Ok;
+  }
+  // Where traces go is known before the command starts (src/core/trace-dir.ts).
+  const traceDirBad = traceDirProblem();
+  if (traceDirBad !== null) {
+    process.stderr.write(`fencecheck ${name}: ${traceDirBad}\n`);
+    return ExitCode.BadInput;
   }
   try {
     return await cmd.run(rest);

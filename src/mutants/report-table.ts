@@ -1,10 +1,9 @@
 export { allKilled, formatMutantTable } from '../core/verdict-table.js';
-import { layerScore, scoreLines } from '../report/score.js';
-import type { MutationScore } from '../report/verify-doc.js';
+import { layerScore, scoreLines, type MutationScore } from '../core/mutation-score.js';
 import { LAYERS } from '../core/manifest.js';
 import type { MutantResult } from '../core/verdict.js';
 
-/** killed / (mutants − equivalent) per layer run and overall; not-run results count against it (src/report/score.ts). */
+/** killed / (mutants − equivalent) per layer run and overall; not-run results count against it (src/core/mutation-score.ts). */
 export function mutantScore(results: readonly MutantResult[]): MutationScore {
   return layerScore(results, LAYERS);
 }
@@ -13,4 +12,3 @@ export function mutantScore(results: readonly MutantResult[]): MutationScore {
 export function formatMutationScore(results: readonly MutantResult[]): string {
   return scoreLines(mutantScore(results)).join('\n');
 }
-

@@ -2,7 +2,11 @@
  * How verify shows progress: a live table redrawn in place on a terminal (stage, state, elapsed,
  * counts or the stage's last progress line), or one plain line per event (CI logs, --json).
  */
+import { formatCounts, formatDuration } from '../core/format.js';
 import type { StageOutcome } from '../report/verify-doc.js';
+
+// Re-exported for the verify command, the benchmark and their tests (the helpers live in core).
+export { formatCounts, formatDuration };
 
 export interface ProgressSink {
   planned(stages: readonly string[]): void;
@@ -12,10 +16,6 @@ export interface ProgressSink {
   finished(outcome: StageOutcome): void;
   close(): void;
 }
-
-import { formatCounts, formatDuration } from '../core/format.js';
-
-export { formatCounts, formatDuration };
 
 function outcomeLine(o: StageOutcome): string {
   const status = o.status === 'not-run' && o.allowedNotRun ? 'not-run (allowed)' : o.status;

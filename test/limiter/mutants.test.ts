@@ -39,6 +39,8 @@ describe('limiter mutants', () => {
       expect(r.verdict, `${r.id}: ${r.reason ?? ''}`).toBe('killed');
       expect(r.seed).toBeTypeOf('number');
       expect(r.path).toBeTruthy();
+      // The one command that reproduces it, as the reports print it.
+      expect(r.replay).toBe(`fencecheck limiter --topology standalone --no-invariants --patch ${mutants.find((m) => m.id === r.id)!.layers.impl!.patch} --seed=${r.seed} --path=${r.path}`);
     }
     killed = results;
   });

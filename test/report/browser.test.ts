@@ -171,7 +171,7 @@ describe('HTML report in headless Chromium', () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(pathToFileURL(fullHtmlPath).href);
     const headers = page.locator('#mutation-matrix-table thead th');
-    await expect(headers.allTextContents()).resolves.toEqual(['mutant', 'removes', 'expected', 'tla', 'model', 'impl', 'limiter']);
+    await expect(headers.allTextContents()).resolves.toEqual(['mutant', 'removes', 'expected', 'tla', 'model', 'impl']);
     const limiter = await headers.last().boundingBox();
     expect(limiter).not.toBeNull();
     expect(limiter!.x).toBeGreaterThanOrEqual(0);

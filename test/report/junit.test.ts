@@ -26,7 +26,7 @@ describe('JUnit mutant cases', () => {
     expect(names).toHaveLength(16 * 3 + 6);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('M3 [impl] AcquireB_MaxMerge -&gt; Inv_Monotonic');
-    expect(names).toContain('L2 [limiter] limiter.refund_first_on_second_deny -&gt; limiter.transition_table');
+    expect(names).toContain('L2 [impl] limiter.refund_first_on_second_deny -&gt; limiter.transition_table');
     expect(names).toContain('R1 [model] Acquire_WaitReplica -&gt; Inv_Monotonic');
     // Unique across the whole file too: a stage case never shares a name with a mutant's.
     const all = cases(junitXml(fixtureReport())).map((c) => `${c.name}`);
@@ -55,8 +55,8 @@ describe('JUnit mutant cases', () => {
     };
     const failing = cases(junitXml(broken)).filter((c) => c.failure !== null);
     expect(failing.find((c) => c.name.startsWith('M1 [model]'))!.failure).toMatch(/\nreplay: fencecheck trace replay reports\/traces\/model-M1\.json$/);
-    expect(failing.find((c) => c.name.startsWith('M1 [tla]'))!.failure).toMatch(/\nreplay: fencecheck trace replay evidence\/tlc\/tla-M1\.json$/);
-    expect(failing.find((c) => c.name.startsWith('L2 [limiter]'))!.failure).toMatch(/\nreplay: fencecheck limiter --topology standalone --no-invariants --patch mutants\/limiter\/L2\.ts --seed=-18 --path=1:3:1$/);
+    expect(failing.find((c) => c.name.startsWith('M1 [tla]'))!.failure).toMatch(/\nreplay: fencecheck trace replay evidence\/tlc\/fencing\/tla-M1\.json$/);
+    expect(failing.find((c) => c.name.startsWith('L2 [impl]'))!.failure).toMatch(/\nreplay: fencecheck limiter --topology standalone --no-invariants --patch mutants\/limiter\/impl\/L2\.ts --seed=-27 --path=10:3:1$/);
   });
 
   it('the mutants suite carries the mutation score per layer and overall, never counting a not-run cell as killed', () => {

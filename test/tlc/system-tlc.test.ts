@@ -7,7 +7,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
@@ -196,6 +196,23 @@ describe(`fencecheck tlc --system with real TLC${why}`, () => {
     expect(report.details.evidence).toBe('fresh');
   }, 150_000);
 
+  it.skipIf(!located.ok)(`--system all --json: one live TLC block per model, pinned to the committed evidence's hashes${why}`, () => {
+    const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'all', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 240_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { details: { tlcModels: { model: string; from: string; spec: string; specSha256: string; configSha256: string; distinct: number; command: string; dumps?: { states?: { sha256: string } } }[] } };
+    const committed = (system: string) => JSON.parse(readFileSync(join(projectRoot, 'evidence/tlc', system, 'base.json'), 'utf8')) as { specSha256: string; configSha256: string; distinct: number; states: { sha256: string } };
+    expect(report.details.tlcModels.map((b) => [b.model, b.from, b.distinct])).toEqual([
+      ['RedisClusterFencingMigration', 'live', 4117],
+      ['PauseSnapshot', 'live', 15268],
+      ['FencingReplication', 'live', 742],
+    ]);
+    for (const [b, system] of report.details.tlcModels.map((x, i) => [x, ['fencing', 'pause', 'failover'][i]!] as const)) {
+      const e = committed(system);
+      expect({ model: b.model, spec: b.specSha256, config: b.configSha256, states: b.dumps?.states?.sha256 }).toEqual({ model: b.model, spec: e.specSha256, config: e.configSha256, states: e.states.sha256 });
+      expect(b.command).toMatch(/tlc2\.TLC .*-deadlock/);
+    }
+  }, 300_000);
+
   it.skipIf(!located.ok)(`the tla mutant layer runs a seam system's entries through the same checks, with system "tla" traces${why}`, async () => {
     const { runner } = await import('../../src/mutants/layers/tla.js');
     const traceDir = join(tmp, 'traces');
@@ -204,7 +221,7 @@ describe(`fencecheck tlc --system with real TLC${why}`, () => {
       ['R1', 'killed', 'Inv_Monotonic', 4],
       ['P5', 'killed', 'Inv_ReadyAfterSnapshot', 2],
     ]);
-    const trace = JSON.parse(readFileSync(join(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
+    const trace = JSON.parse(readFileSync(resolve(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
     expect(trace).toMatchObject({ system: 'tla', spec: 'PauseSnapshot.tla', violated: 'Inv_ReadyAfterSnapshot' });
   }, 150_000);
 });

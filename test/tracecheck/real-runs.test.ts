@@ -100,7 +100,7 @@ describe('pause: walks on real replicas', () => {
     const mutants: ObservedTrace[] = [];
     for (const id of ['P1', 'P5']) {
       const m = mutantsFor(loadManifest(), 'impl', 'pause').find((e) => e.id === id)!;
-      const r = await runPauseDrive(world, { walks: 16, seed: 1, patch: await loadPausePatch(m.layers.impl!.patch, projectRoot) });
+      const r = await runPauseDrive(world, { walks: 16, seed: 1, patch: await loadPausePatch(m.layers.impl!.patch!, projectRoot) });
       expect(r.violation, id).not.toBeNull();
       mutants.push(...walkTraces(r.walks.filter((w) => w.index === r.violation!.walk), { topology: 'standalone', seed: 1, steps: r.steps, mutant: id }));
     }

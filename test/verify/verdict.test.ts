@@ -6,7 +6,8 @@
  * allowed one; a mutant missing from its stage's results fails too.
  */
 import { describe, expect, it } from 'vitest';
-import { LAYERS, loadManifest, mutantsFor, type Layer } from '../../src/core/manifest.js';
+import { LAYERS, mutantsFor, type Layer } from '../../src/core/manifest.js';
+import { fixtureManifest } from '../report/fixtures.js';
 import type { MutantResult, Verdict } from '../../src/core/verdict.js';
 import { junitXml } from '../../src/report/junit.js';
 import { mutationMatrix } from '../../src/report/matrix.js';
@@ -16,7 +17,7 @@ import { interpretStage } from '../../src/verify/interpret.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER } from '../../src/verify/stages.js';
 import { verifyVerdict } from '../../src/verify/verdict.js';
 
-const manifest = loadManifest();
+const manifest = fixtureManifest();
 const at = '2026-12-01T00:00:00.000Z';
 
 /**
@@ -73,7 +74,7 @@ function verifyOf(layer: Layer, results: MutantResult[], allowNotRun: readonly s
     options: { stages: [stage], notSelected: [], allowNotRun: [...allowNotRun], jobs: 1, stageTimeoutMs: 60_000, out: 'reports' },
     verdict: verifyVerdict(outcomes, matrix),
     stages: outcomes,
-    tlc: null,
+    tlc: [],
     mutationMatrix: matrix,
     traces: [],
   };
@@ -138,7 +139,7 @@ describe('verify verdict, cell by cell in every layer', () => {
   it('names several not-run mutants of one stage and reason on one line', () => {
     const results = layerResults('impl', '', 'killed').map((r) => (['M5', 'M6'].includes(r.id) ? { ...r, verdict: 'not-run' as const, violated: undefined, reason: 'could not run: connection lost' } : r));
     const r = verifyOf('impl', results);
-    expect(r.stages[0]).toMatchObject({ status: 'not-run', summary: '14/16 mutants killed; not run: M5, M6: could not run: connection lost' });
+    expect(r.stages[0]).toMatchObject({ status: 'not-run', summary: '20/22 mutants killed; not run: M5, M6: could not run: connection lost' });
     expect(r.verdict.reasons).toEqual([
       'stage mutants:impl not run: could not run: connection lost (exit code 0) (pass --allow-not-run mutants:impl to accept)',
       'mutants M5, M6 at layer impl: not run: could not run: connection lost (pass --allow-not-run mutants:impl to accept)',

@@ -7,6 +7,8 @@ import { stageReport } from '../../core/stage-report.js';
 import { formatMutantTable } from '../../mutants/report-table.js';
 import { evidenceMutantResults, readBaseGraph } from '../../seam/evidence.js';
 import { loadSystemManifest, MODEL_NAMES } from '../../registry/systems.js';
+import { tlcModelBlock } from '../../tlc/evidence-block.js';
+import { detailsSection } from '../../core/details-blocks.js';
 
 const HELP = `Usage: fencecheck evidence [--json]
 
@@ -27,7 +29,7 @@ export const command: Command = {
   async run(argv) {
     const { values } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } });
     const startedAt = new Date();
-    const out = (status: 'passed' | 'failed', summary: string, extra: { reason?: string; counts?: Record<string, number>; mutants?: MutantResult[] } = {}) => {
+    const out = (status: 'passed' | 'failed', summary: string, extra: { reason?: string; counts?: Record<string, number>; mutants?: MutantResult[]; details?: unknown } = {}) => {
       const report = stageReport({ stage: 'evidence', status, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, ...extra });
       if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
@@ -71,6 +73,13 @@ export const command: Command = {
     }
     problems.push(...results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}${r.reason ? ` (${r.reason})` : ''}`));
     const summary = `TLC evidence ${problems.length === 0 ? 'fresh' : 'checked'}${version ? ` (${version})` : ''}: ${parts.join('; ')}; mutants ${killed}/${results.length} killed`;
-    return out(problems.length === 0 ? 'passed' : 'failed', summary, { counts, mutants: results, ...(problems.length > 0 && { reason: `the evidence records failures: ${problems.join(', ')}` }) });
+    // The TLC figures of every model whose evidence is fresh, for the verify reports' TLC section.
+    const tlcModels = bases.flatMap((b) => ('reason' in b.read ? [] : [tlcModelBlock(b.read.evidence, 'evidence')]));
+    return out(problems.length === 0 ? 'passed' : 'failed', summary, {
+      counts,
+      mutants: results,
+      ...(problems.length > 0 && { reason: `the evidence records failures: ${problems.join(', ')}` }),
+      details: { tlcModels, sections: [detailsSection({ id: 'stage-evidence', title: 'Stage: evidence', counts })] },
+    });
   },
 };

@@ -8,6 +8,7 @@ import { ModelPatchError, mutatedSystem } from '../../seam/model-patch.js';
 import { boundsLabel } from '../../seam/system.js';
 import { loadSystemManifest, type AnySystem } from '../../registry/systems.js';
 import { selectModels } from '../../registry/select.js';
+import { detailsSection } from '../../core/details-blocks.js';
 
 const HELP = `Usage: fencecheck explore [--system NAME]... [--const NAME=VALUE]... [--mutant ID] [--limit N] [--json]
 
@@ -92,6 +93,7 @@ export const command: Command = {
       lines.push(`${runs.length > 1 ? `${sys.name}: ` : ''}${run.distinct} distinct states, ${run.generated} generated (${boundsLabel(sys.bounds)})`);
     }
     counts['brokenInvariants'] = broken.length;
+    const details = { systems: runs.map(({ sys, run }) => ({ system: sys.name, bounds: sys.bounds, ...(values.mutant ? { mutant: values.mutant } : {}), verdicts: run.verdicts })) };
     const summary = `${lines.join('; ')}: ${broken.length === 0 ? 'every invariant holds' : `broken: ${broken.join(', ')}`}`;
     if (values.json) {
       const report = stageReport({
@@ -102,7 +104,8 @@ export const command: Command = {
         durationMs: Date.now() - startedAt.getTime(),
         summary,
         counts,
-        details: { systems: runs.map(({ sys, run }) => ({ system: sys.name, bounds: sys.bounds, ...(values.mutant ? { mutant: values.mutant } : {}), verdicts: run.verdicts })) },
+        // The verify reports show the counts and details as the stage's section.
+        details: { ...details, sections: [detailsSection({ id: 'stage-explore', title: 'Stage: explore', counts, details })] },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }

@@ -13,6 +13,9 @@ import { compareGraphs, type GraphParity } from '../../seam/parity.js';
 import { boundsLabel, type ParityTable } from '../../seam/system.js';
 import { twinGraph } from '../../seam/tlc/graph.js';
 import { selectModels } from '../../registry/select.js';
+import { detailsSection } from '../../core/details-blocks.js';
+
+const PARITY_INTRO = "Each XState twin's reachable states and state graph against TLC's, and each system's own tables (fencing: action ↔ event ↔ script).";
 
 const HELP = `Usage: fencecheck parity [--system NAME]... [--show N] [--json]
 
@@ -80,7 +83,8 @@ export const command: Command = {
       const p = compareGraphs(twinGraph(sys, run), committed.graph, show);
       const e = committed.evidence;
       out(`${sys.name} (${boundsLabel(sys.bounds)}): twin ${run.distinct} distinct / ${p.generated.model} generated (${Math.round(run.durationMs)} ms); TLC (${e.tlcVersion}) ${e.distinct} distinct / ${p.generated.tlc} generated (${e.durationMs ?? e.wallMs} ms)`);
-      out(`  edges: twin ${p.edges.modelCount} (${p.selfLoops.model} self-loops), TLC ${p.edges.tlcCount} (${p.selfLoops.tlc} self-loops)${e.edges?.labelled ? ', labels compared' : ', successors compared (TLC does not label every action of this spec)'}`);
+      // The labels are compared where the system's are TLC's; else only which state leads to which.
+      out(`  edges: twin ${p.edges.modelCount}, TLC ${p.edges.tlcCount}; self-loops ${p.selfLoops.model}/${p.selfLoops.tlc}; ${e.edges?.labelled ? 'labels' : 'successors'} compared`);
       for (const [what, c] of [['states', p.states], ['edges', p.edges]] as const) {
         if (c.onlyModelCount > 0) out(`  only the twin has ${c.onlyModelCount} ${what}, first:\n${c.onlyModel.map((k) => `    ${k}`).join('\n')}`);
         if (c.onlyTlcCount > 0) out(`  only TLC has ${c.onlyTlcCount} ${what}, first:\n${c.onlyTlc.map((k) => `    ${k}`).join('\n')}`);
@@ -108,7 +112,7 @@ export const command: Command = {
     }
     if (values.json) {
       const reasons = results.filter((r) => r.reason).map((r) => `${r.system}: ${r.reason}`);
-      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results } }), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: PARITY_INTRO, counts, details: { systems: results } })] } }), null, 2)}\n`);
     } else if (status === 'passed') out(summary);
     else process.stderr.write(`fencecheck ${summary}\n`);
     return statusExitCode(status);

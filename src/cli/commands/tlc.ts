@@ -8,6 +8,7 @@ import { stageReport, type StageReport } from '../../core/stage-report.js';
 import { loadSystemManifest, SYSTEMS } from '../../registry/systems.js';
 import { selectSystemNames } from '../../registry/select.js';
 import { writeRunReport } from '../../seam/evidence.js';
+import { readReportDetails } from '../../core/report-details.js';
 import { formatGrowthTable, measureGrowth } from '../../seam/tlc/growth.js';
 import { runSystemTlc, type SystemPart } from '../../seam/tlc/system-run.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
@@ -213,7 +214,11 @@ function mergeParts(parts: readonly SystemPart[], names: readonly string[]): Sys
       counts,
       ...(parts.some((p) => p.report.mutants) && { mutants }),
       ...(traces.length > 0 && { traces }),
-      details: { systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])) },
+      details: {
+        systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])),
+        // Every system's TLC block, for the verify reports' TLC section.
+        tlcModels: parts.flatMap((p) => readReportDetails(p.report.details).tlcModels),
+      },
     },
   };
 }

@@ -9,7 +9,8 @@ import { renderTable } from '../../core/table.js';
 import { TlcUnavailableError } from '../../core/tlc-errors.js';
 import { checkTraces, isBadInput, TraceCheckRunError, type TraceCheckResult, type TraceVerdict } from '../../seam/tracecheck/check.js';
 import { ObservedTraceError, parseObservedText, type ObservedTrace } from '../../seam/tracecheck/format.js';
-import { DEFAULT_OBSERVED_DIR, OBSERVED_DIR_ENV, observedDir, observedFiles } from '../../seam/tracecheck/store.js';
+import { OBSERVED_DIR_ENV, OBSERVED_SUBDIR, observedDir, observedFiles } from '../../seam/tracecheck/store.js';
+import { TRACE_DIR_ENV } from '../../core/trace-dir.js';
 import type { TraceTarget } from '../../seam/tracecheck/target.js';
 import { locateTlc } from '../../tlc/locate.js';
 import { MODEL_NAMES, SYSTEMS, systemEntry } from '../../registry/systems.js';
@@ -28,7 +29,8 @@ variables that disagree (what the claimed action gives there, from a second TLC 
 Systems: ${MODEL_NAMES.join(', ')}.
 
 Options:
-  --observed       also every trace the sampled runs recorded (${OBSERVED_DIR_ENV}, default ${DEFAULT_OBSERVED_DIR}/)
+  --observed       also every trace the sampled runs recorded (${OBSERVED_DIR_ENV}, else ${OBSERVED_SUBDIR}/ in the
+                   trace folder: ${TRACE_DIR_ENV}, default reports/traces; verify sets it to its run's own)
   --system NAME    only these systems' traces (repeatable)
   --timeout S      TLC time per run, seconds (default 600)
   --json           print a StageReport (fencecheck.stage/1); details: one verdict per trace

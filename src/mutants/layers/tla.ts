@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
 import type { LayerRunner } from '../../seam/layer-runner.js';
 import type { MutantEntry } from '../../core/manifest.js';
 import type { MutantResult } from '../../core/verdict.js';
-import { projectRoot } from '../../core/project-root.js';
+import { writeTraceFile } from '../../core/trace-dir.js';
 import { SYSTEMS, type AnySystem } from '../../registry/systems.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
 import { locateTlc, type TlcTools } from '../../tlc/locate.js';
@@ -24,13 +22,7 @@ export const runner: LayerRunner = {
     const found = locateTlc();
     if (!found.ok) return mutants.map((m) => ({ id: m.id, layer: 'tla', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason: found.reason }));
     const log = options.log ?? (() => {});
-    const traceDir = resolve(projectRoot, options.traceDir ?? 'reports/traces');
-    const saveTrace = (id: string, trace: unknown): string => {
-      mkdirSync(traceDir, { recursive: true });
-      const file = join(traceDir, `tla-${id}.trace.json`);
-      writeFileSync(file, `${JSON.stringify(trace, null, 2)}\n`);
-      return relative(projectRoot, file);
-    };
+    const saveTrace = (id: string, trace: unknown): string => writeTraceFile(trace, `tla-${id}.trace.json`, options.traceDir);
     const bySystem = new Map<string, MutantEntry[]>();
     for (const m of mutants) bySystem.set(m.system, [...(bySystem.get(m.system) ?? []), m]);
     const results = new Map<string, MutantResult>();

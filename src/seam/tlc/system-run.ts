@@ -32,6 +32,8 @@ export interface SystemRunOptions extends CheckOptions {
 }
 
 import { boundsLabel as bounds } from '../system.js';
+import { writeTraceFile } from '../../core/trace-dir.js';
+import { tlcModelBlock } from '../../tlc/evidence-block.js';
 
 export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise<SystemPart> {
   const base = await checkSystemBase(sys, o);
@@ -58,7 +60,8 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
     for (const { m, variant } of runs) {
       const checked = await checkSystemMutant(sys, m, { ...o, ...(base.graph && { baseStates: base.graph.states }) });
       writeRunReport(`${sys.name}/${m.id}`, checked.evidence);
-      const tracePath = checked.trace ? writeRunReport(`${sys.name}/${m.id}.trace`, checked.trace) : undefined;
+      // With the run's other counterexamples (verify: <out>/traces/).
+      const tracePath = checked.trace ? writeTraceFile(checked.trace, `tla-${m.id}.trace.json`) : undefined;
       if (tracePath) traces.push(tracePath);
       if (o.writeEvidence) for (const f of writeSystemEvidence(checked.evidence)) o.log(`wrote ${f}`);
       records.push(checked.evidence);
@@ -96,6 +99,8 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
       details: {
         system: sys.name,
         tlcVersion: e.tlcVersion,
+        // The base run's figures and hashes, for the verify reports' TLC section.
+        tlcModels: [tlcModelBlock(e, 'live')],
         ...(freshness && { evidence: freshness.fresh ? 'fresh' : 'differs', differences: freshness.differences }),
         ...(variants.length > 0 && { variants }),
       },

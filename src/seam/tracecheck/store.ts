@@ -1,28 +1,31 @@
 /**
  * Where sampled runs write their observed traces, and where `fencecheck tracecheck --observed` reads
- * them: `FENCECHECK_OBSERVED_DIR` (verify points every stage at `<out>/observed/`, so its tracecheck
- * stage reads its own runs' traces), else reports/traces/observed/. One file per run of a command
+ * them: `FENCECHECK_OBSERVED_DIR`, else `observed/` in the trace folder (src/core/trace-dir.ts:
+ * FENCECHECK_TRACE_DIR, which verify sets to the run's own `<out>/traces`, so its tracecheck stage
+ * reads that run's traces only; else reports/traces). One file per run of a command
  * (`{ schema, traces }`), named after what wrote it.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { projectRoot } from '../../core/project-root.js';
+import { shownPath, traceDir } from '../../core/trace-dir.js';
 import { OBSERVED_SCHEMA, type ObservedFile, type ObservedTrace } from './format.js';
 
 export const OBSERVED_DIR_ENV = 'FENCECHECK_OBSERVED_DIR';
-export const DEFAULT_OBSERVED_DIR = 'reports/traces/observed';
+/** The observed traces' folder inside the trace folder. */
+export const OBSERVED_SUBDIR = 'observed';
 
 /** The folder observed traces go to (absolute). */
 export function observedDir(env: NodeJS.ProcessEnv = process.env, root = projectRoot): string {
   const d = env[OBSERVED_DIR_ENV];
-  return d !== undefined && d !== '' ? (isAbsolute(d) ? d : resolve(root, d)) : join(root, DEFAULT_OBSERVED_DIR);
+  return d !== undefined && d !== '' ? (isAbsolute(d) ? d : resolve(root, d)) : join(traceDir(env), OBSERVED_SUBDIR);
 }
 
 let written = 0;
 
 /**
  * Writes one run's traces as `<dir>/<name>-<pid>-<n>.json` (a run never overwrites another's);
- * returns the path relative to the project root, or null when there is nothing to write.
+ * returns its path as reports name it (src/core/trace-dir.ts shownPath), or null when there is nothing to write.
  */
 export function writeObserved(name: string, traces: readonly ObservedTrace[], dir = observedDir()): string | null {
   if (traces.length === 0) return null;
@@ -31,7 +34,7 @@ export function writeObserved(name: string, traces: readonly ObservedTrace[], di
   const file = join(dir, `${safe}-${process.pid}-${Date.now().toString(36)}${(written++).toString(36)}.json`);
   const doc: ObservedFile = { schema: OBSERVED_SCHEMA, traces: traces.map((t) => ({ schema: OBSERVED_SCHEMA, ...t })) };
   writeFileSync(file, `${JSON.stringify(doc)}\n`);
-  return relative(projectRoot, file);
+  return shownPath(file);
 }
 
 /** Every .json file in the folder (absolute paths, sorted); none when it does not exist. */

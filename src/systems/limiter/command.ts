@@ -5,16 +5,15 @@ import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { stageReport } from '../../core/stage-report.js';
-import { ROWS } from '../../../models/limiter/index.js';
 import type { LimiterPatch } from './index.js';
 import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../valkey/index.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
-import { replayHint, runLimiterProperty, type LimiterPropertyResult } from '../../../properties/limiter/property.js';
+import { replayHint, runLimiterProperty } from '../../../properties/limiter/property.js';
 import { runInvariants, type InvariantOutcome } from '../../../properties/limiter/invariants.js';
-import { addRowStats, emptyRowStats, type RowKey, type RowStats } from '../../../properties/limiter/harness.js';
+import { addRowStats, emptyRowStats } from '../../../properties/limiter/harness.js';
 import { CASE_TIME_BOUND_MS } from '../../../properties/limiter/arbitraries.js';
 import { asInfrastructureFault, describeFault, type Fault } from '../../valkey/fault.js';
-import { renderTable } from '../../core/table.js';
+import { limiterReplay, limiterSection, limiterText, type TopologyRun } from './report.js';
 import { ProgressConsole } from '../../core/progress.js';
 
 /**
@@ -49,16 +48,6 @@ Options:
 Exit codes: 0 all held · 1 a property or invariant failed on a healthy system (seed and path
 printed) · 2 could not run (Valkey could not be started, or a fault: connection lost, server gone,
 timeout, NOPERM — never a counterexample) · 3 bad --patch module · 64 usage`;
-
-interface TopologyRun {
-  readonly topology: 'standalone' | 'cluster';
-  readonly status: 'ran' | 'not-run';
-  readonly reason?: string;
-  /** The infrastructure fault that made it not-run, if one did. */
-  readonly fault?: Fault;
-  readonly property?: LimiterPropertyResult;
-  readonly invariants?: readonly InvariantOutcome[];
-}
 
 const SPECS: Readonly<Record<'standalone' | 'cluster', TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };
 
@@ -169,6 +158,7 @@ export const command: Command = {
       `; invariants ${invAll.filter((i) => i.status === 'passed').length} passed, ${invAll.filter((i) => i.status === 'failed').length} failed, ${invAll.filter((i) => i.status === 'not-run').length} not run` +
       (notRun.length > 0 ? `; not run on ${notRun.map((r) => r.topology).join(', ')}` : '');
 
+    const replay = limiterReplay(runs, values.patch);
     if (values.json) {
       const counts: Record<string, number> = { cases: total.cases };
       for (const [row, n] of Object.entries(total.casesPerRow)) counts[`cases.${row}`] = n;
@@ -185,39 +175,13 @@ export const command: Command = {
         durationMs: Date.now() - startedAt.getTime(),
         summary,
         counts,
-        details: { runs },
+        details: { runs, ...(replay ? { replay } : {}), sections: [limiterSection(runs)] },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       progress.close();
-      process.stdout.write(`${formatHuman(runs, summary)}\n`);
+      process.stdout.write(`${limiterText(runs, summary, values.patch)}\n`);
     }
     return failed ? ExitCode.Failed : status === 'not-run' ? ExitCode.NotRun : ExitCode.Ok;
   },
 };
-
-function formatHuman(runs: readonly TopologyRun[], summary: string): string {
-  const ran = runs.filter((r): r is TopologyRun & { property: LimiterPropertyResult } => r.property !== undefined);
-  const out: string[] = [];
-  out.push('Transition table (seed 000, "Phase 1") — per row: generated cases that exercised it (calls)');
-  const cell = (s: RowStats, row: RowKey) => `${s.casesPerRow[row]} (${s.calls[row]})`;
-  const header = ['first', 'second', 'result', 'state mutation', ...ran.map((r) => r.topology)];
-  const rows = ROWS.map((r) => [r.first, r.second, r.result, r.mutation, ...ran.map((t) => cell(t.property.stats, r.row))]);
-  rows.push(['(reply lost)', 'any', 'outcome unknown', 'executed at most once, never re-sent', ...ran.map((t) => cell(t.property.stats, 'unknown'))]);
-  out.push(renderTable(header, rows), '');
-  for (const r of runs) {
-    if (r.status === 'not-run') {
-      out.push(`[${r.topology}] not run: ${r.reason}`);
-      continue;
-    }
-    const p = r.property!;
-    out.push(
-      p.passed
-        ? `[${r.topology}] property held: ${p.numRuns} cases, seed ${p.seed}${p.faults ? ' (with lost-reply faults)' : ''}`
-        : `[${r.topology}] property FAILED (${p.violated}) after ${p.numRuns} cases: ${p.message}\n  replay: fencecheck limiter --topology ${r.topology} ${replayHint(p)}\n  counterexample: ${JSON.stringify(p.counterexample)}`,
-    );
-    for (const i of r.invariants ?? []) out.push(`  ${i.status.padEnd(7)} ${i.name}: ${i.detail}`);
-  }
-  out.push('', summary);
-  return out.join('\n');
-}

@@ -20,7 +20,7 @@ const SPECS: Readonly<Record<TopologyName, TopologySpec>> = { standalone: { kind
 const HELP = `Usage: fencecheck pause [--walks N] [--steps N] [--seed S] [--topology standalone|cluster]
                        [--walk I] [--patch FILE] [--provider P] [--json]
 
-The pause snapshot's model-driven run (seed 000 phase 2, docs/pause.md): seeded random walks of the
+The pause snapshot's model-driven run (docs/pause.md): seeded random walks of the
 XState twin (models/pause/, 2 replicas, 2 SetPaused calls), each model event done for real on a
 Valkey the harness starts — SetPaused commits or really fails (EXEC aborts, or its connection is killed on a paused node), events are really
 received and then delivered in any order, delayed or dropped, reconciliation reads Valkey, a Tick is

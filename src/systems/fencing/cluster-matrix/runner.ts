@@ -61,7 +61,7 @@ export async function runG2(rows: readonly G2Row[], opts: RunOptions = {}): Prom
     try {
       if (!topology.owned) {
         // Rows reshard, kill connections and nodes and set ACL users: only on nodes the harness started.
-        for (const r of group) emit(skipped(r, spec, 'not run: needs an owned topology (the matrix reshards, kills connections and nodes)'));
+        for (const r of group) emit(skipped(r, spec, 'not run: needs an owned topology (the cluster client matrix reshards, kills connections and nodes)'));
         continue;
       }
       for (const [i, row] of group.entries()) {

@@ -5,15 +5,16 @@ import { ProgressConsole, type ProgressMeter } from '../../../core/progress.js';
 import { isProviderChoice, type ProviderChoice } from '../../../valkey/start.js';
 import { G2_ROWS, g2Row } from '../cluster-matrix/rows/index.js';
 import { runG2 } from '../cluster-matrix/runner.js';
-import { g2Report, matrixTable, verdictText } from '../cluster-matrix/report.js';
+import { clusterMatrixReport, matrixTable, verdictText } from '../cluster-matrix/report.js';
 
 export const DEFAULT_G2_REPEAT = 3;
 
 const HELP = `Usage: fencecheck cluster-matrix [--row NAME]... [--variant ROW=V]... [--repeat N] [--provider P] [--json]
 
-The cluster client matrix on real multi-shard Valkey 8 topologies the harness starts (3 shards; 3 primaries × 1 replica for the drills). Each row has two verdicts — errors, and
-silently wrong (judged against a known population, message ledger or keyspace, never by the absence
-of errors) — and the figures it measured:
+The cluster client matrix on real multi-shard Valkey 8 topologies the harness starts (3 shards;
+3 primaries × 1 replica for the drills). Each row has two verdicts — errors, and silently wrong
+(judged against a known population, message ledger or keyspace, never by the absence of errors) —
+and the figures it measured:
 ${G2_ROWS.map((r) => `  ${r.name.padEnd(9)} ${r.surface}; variants ${r.variants.join(', ')}`).join('\n')}
 
 Options:
@@ -75,7 +76,7 @@ export const command: Command = {
       onRow: (r) => progress.log(`[cluster-matrix] ${r.name}: errors ${verdictText(r.errors)} · silently wrong ${verdictText(r.silentlyWrong)} (${(r.durationMs / 1000).toFixed(1)} s)`),
     });
     progress.close();
-    const report = g2Report(results, startedAt, Math.round(performance.now() - t0));
+    const report = clusterMatrixReport(results, startedAt, Math.round(performance.now() - t0));
     if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${matrixTable(results)}\n${report.summary}\n`);
     return statusExitCode(report.status);

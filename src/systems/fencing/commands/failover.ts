@@ -17,9 +17,9 @@ export { FAILOVER_VARIANTS };
 
 const HELP = `Usage: fencecheck failover [--variant V] [--wait-timeout-ms N] [--cut-ms N] [--provider P] [--json]
 
-The lagging-replica failover drill of issue 17 on a 3 primaries × 1 replica cluster the harness
-starts: the fencing C scripts loop on 3 sessions per shard; one primary's replication link is cut
-(a proxy it announces to its replica, then stopped), the primary is SIGKILLed by its PID after
+The lagging-replica failover drill (docs/replication.md) on a 3 primaries × 1 replica cluster the
+harness starts: the fencing C scripts loop on 3 sessions per shard; one primary's replication link
+is cut (a proxy it announces to its replica, then stopped), the primary is SIGKILLed by its PID after
 --cut-ms and its replica takes over at once (CLUSTER FAILOVER TAKEOVER); another shard's replica
 is moved to the new primary. Judged on the real replies and keyspace: a generation told "applied"
 to two calls, an outcome the keyspace contradicts.

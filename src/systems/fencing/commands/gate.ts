@@ -31,8 +31,8 @@ The deployment gate, as an operator or a deploy pipeline calls it before changin
 answers allowed or refused, naming every rule that refuses and why. The keyspace facts are read from
 the real Valkey at --url (read-only): the live-lease census of the old and the new keyspace, both
 generation counters of every session (all sessions found by SCAN unless --session is given), and the
-pre-G3 CLUSTER KEYSLOT check on a real tagged pair (asked of --cluster-url, or of --url when it is
-cluster-enabled). The deploy facts are given: the target phase, the phase every pod reports
+CLUSTER KEYSLOT check of a real tagged pair before the cluster door (asked of --cluster-url, or of
+--url when it is cluster-enabled). The deploy facts are given: the target phase, the phase every pod reports
 (buzz_fencing_phase), the mode and the backfill record.
 
 Rules: ${GATE_RULES.map((r) => r.name).join(', ')}

@@ -2,6 +2,7 @@ import type { Command } from '../../../core/command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../../core/args.js';
 import { ExitCode } from '../../../core/exit-codes.js';
 import { stageReport } from '../../../core/stage-report.js';
+import { detailsSection } from '../../../core/details-blocks.js';
 import { formatCoverage } from '../tour/coverage.js';
 import { ValkeyUnavailableError } from '../../../valkey/index.js';
 import { NotOwnedError } from '../../../valkey/errors.js';
@@ -159,6 +160,8 @@ export const command: Command = {
       };
       const coverage = { perTopology: cov.perTopology, all: cov.all };
       const observed = suite.phases.flatMap((p) => (p.result.observedPath ? [p.result.observedPath] : []));
+      // The verify reports show the stage's counts and details as its section.
+      const shown = <D extends object>(details: D) => ({ ...details, sections: [detailsSection({ id: 'stage-props', title: 'Stage: props', counts, details })] });
       progress.close();
       if (!values.json) {
         for (const [topo, c] of Object.entries(cov.perTopology)) process.stdout.write(`props: model coverage, ${topo} runs: ${formatCoverage(c)}\n`);
@@ -167,11 +170,11 @@ export const command: Command = {
       const f = suite.failed?.result.failure;
       if (suite.notRun) {
         const reason = `${suite.notRun.topology}: ${describeFault(suite.notRun.fault)}`;
-        emit(stageReport({ stage: 'props', status: 'not-run', reason, startedAt, durationMs: t.durationMs, counts, summary: `could not run: an infrastructure fault stopped the ${suite.notRun.topology} runs after ${t.runs} completed run(s); no counterexample`, details: { topology: suite.notRun.topology, fault: suite.notRun.fault } }));
+        emit(stageReport({ stage: 'props', status: 'not-run', reason, startedAt, durationMs: t.durationMs, counts, summary: `could not run: an infrastructure fault stopped the ${suite.notRun.topology} runs after ${t.runs} completed run(s); no counterexample`, details: shown({ topology: suite.notRun.topology, fault: suite.notRun.fault }) }));
         return ExitCode.NotRun;
       }
       if (suite.passed) {
-        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: { coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])), observed } }));
+        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: shown({ coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])), observed }) }));
         return ExitCode.Ok;
       }
       const failed = suite.failed!;
@@ -188,7 +191,11 @@ export const command: Command = {
           counts,
           summary,
           ...(f?.tracePath ? { traces: [f.tracePath] } : {}),
-          details: f ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage, observed } : { topology: failed.topology, error: failed.result.error, coverage, observed },
+          details: shown(
+            f
+              ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage, replay: `fencecheck props --topology ${failed.topology} --seed=${f.seed} --path=${f.path}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''}`, observed }
+              : { topology: failed.topology, error: failed.result.error, coverage, observed },
+          ),
         }),
       );
       return ExitCode.Failed;

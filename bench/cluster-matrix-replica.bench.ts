@@ -27,7 +27,7 @@ function numbers(outcomes: readonly RowOutcome[], figure: string): number[] {
 const p50max = (xs: readonly number[]) => (xs.length === 0 ? '—' : `${Math.round(percentile(xs, 50))}/${Math.round(Math.max(...xs))}`);
 
 export const section: BenchSection = {
-  name: 'g2-replica',
+  name: 'cluster-matrix-replica',
   title: 'G2 replica row: green/red counts per variant over repeated runs (guarded green every run, the broken ones red with a nil read)',
   async run(print) {
     const runs = Number(process.env.FENCECHECK_BENCH_G2_REPLICA_RUNS ?? 20);
@@ -70,6 +70,6 @@ export const section: BenchSection = {
       const firstRed = t.outcomes.find((o) => rowStatus(o) === 'failed');
       if (firstRed && firstRed.silentlyWrong.status === 'failed') print(`${''.padEnd(15)} first red: ${firstRed.silentlyWrong.reason.slice(0, 160)}`);
     }
-    print(`replay one run: npx fencecheck g2 --row replica --variant replica=<variant>`);
+    print(`replay one run: npx fencecheck cluster-matrix --row replica --variant replica=<variant>`);
   },
 };
