@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
@@ -7,7 +7,7 @@ import { projectRoot } from '../../core/project-root.js';
 import { stageReport, type StageStatus } from '../../core/stage-report.js';
 import { renderTable } from '../../core/table.js';
 import { TlcUnavailableError } from '../../core/tlc-errors.js';
-import { checkTraces, isBadInput, TraceCheckRunError, type TraceCheckResult, type TraceVerdict } from '../../seam/tracecheck/check.js';
+import { checkTraces, isBadInput, TraceCheckRunError, validateTraces, type TraceCheckResult, type TraceVerdict } from '../../seam/tracecheck/check.js';
 import { ObservedTraceError, parseObservedText, type ObservedTrace } from '../../seam/tracecheck/format.js';
 import { OBSERVED_DIR_ENV, OBSERVED_SUBDIR, observedDir, observedFiles } from '../../seam/tracecheck/store.js';
 import { TRACE_DIR_ENV } from '../../core/trace-dir.js';
@@ -89,8 +89,11 @@ export const command: Command = {
       for (const f of files) {
         let text: string;
         try {
+          // A FIFO would block the read: only regular files are traces.
+          if (!statSync(f).isFile()) throw new ObservedTraceError(`${f}: cannot read: not a regular file`);
           text = readFileSync(f, 'utf8');
         } catch (err) {
+          if (err instanceof ObservedTraceError) throw err;
           throw new ObservedTraceError(`${f}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
         }
         traces.push(...parseObservedText(text, relative(projectRoot, f) || f));
@@ -107,14 +110,20 @@ export const command: Command = {
       emit('not-run', 'no traces to check', { reason: `no observed traces${where}${values.system ? ` of ${values.system.join(', ')}` : ''}` });
       return ExitCode.NotRun;
     }
+    const targets = new Map<string, TraceTarget>();
+    for (const s of new Set(chosen.map((t) => t.system))) targets.set(s, traceTarget(s, await SYSTEMS[s]!()));
+    try {
+      validateTraces(chosen, (s) => targets.get(s)!);
+    } catch (err) {
+      if (isBadInput(err)) return badInput((err as Error).message);
+      throw err;
+    }
     const located = locateTlc();
     if (!located.ok) {
       emit('not-run', `${chosen.length} traces not checked`, { reason: located.reason });
       if (!values.json) process.stderr.write(`fencecheck tracecheck: not run: ${located.reason}\n`);
       return ExitCode.NotRun;
     }
-    const targets = new Map<string, TraceTarget>();
-    for (const s of new Set(chosen.map((t) => t.system))) targets.set(s, traceTarget(s, await SYSTEMS[s]!()));
     let result: TraceCheckResult;
     try {
       result = await checkTraces(chosen, (s) => targets.get(s)!, { tools: located.tools, timeoutMs, log: (l) => process.stderr.write(`${l}\n`) });

@@ -98,17 +98,35 @@ export class TraceCheckRunError extends Error {
 
 const stepsOf = (t: ObservedTrace) => t.steps.length - 1;
 
-/** Checks every trace against its system's target (`targets` by system name). */
-export async function checkTraces(traces: readonly ObservedTrace[], targets: (system: string) => TraceTarget, o: TraceCheckOptions = {}): Promise<TraceCheckResult> {
-  const root = o.root ?? projectRoot;
+/** The traces' indexes by system and constants: what can share one TLC run. */
+function batchesOf(traces: readonly ObservedTrace[]): number[][] {
   const groups = new Map<string, number[]>();
   traces.forEach((t, i) => {
     const key = `${t.system}\u0000${JSON.stringify(Object.entries(t.constants ?? {}).sort())}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
+  return [...groups.values()];
+}
+
+/**
+ * Writes every batch's module without running TLC: a trace that cannot be judged (an unknown
+ * variable, a value that is no value, the mutation constant set) throws ObservedTraceError here,
+ * before anything starts.
+ */
+export function validateTraces(traces: readonly ObservedTrace[], targets: (system: string) => TraceTarget, root = projectRoot): void {
+  for (const indexes of batchesOf(traces)) {
+    const target = targets(traces[indexes[0]!]!.system);
+    traceModule(target, specFacts(target, root), indexes.map((i) => traces[i]!));
+  }
+}
+
+/** Checks every trace against its system's target (`targets` by system name). */
+export async function checkTraces(traces: readonly ObservedTrace[], targets: (system: string) => TraceTarget, o: TraceCheckOptions = {}): Promise<TraceCheckResult> {
+  const root = o.root ?? projectRoot;
+  const groups = batchesOf(traces);
   const verdicts: TraceVerdict[] = [];
   const batches: BatchFigures[] = [];
-  for (const indexes of groups.values()) {
+  for (const indexes of groups) {
     const system = traces[indexes[0]!]!.system;
     const target = targets(system);
     const size = o.batchSize ?? indexes.length;

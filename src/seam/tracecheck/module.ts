@@ -147,7 +147,7 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
     if (JSON.stringify(t.constants ?? {}) !== JSON.stringify(overrides)) throw new RangeError('traceModule: a batch shares its constants');
     const lines: string[] = [];
     for (const [si, step] of t.steps.entries()) {
-      const where = `${t.id ?? `trace ${ti + 1}`} step ${si}`;
+      const where = `${t.id ?? t.source} step ${si}`;
       const o: string[] = [];
       for (const [v, text] of Object.entries(step.vars ?? {})) {
         if (text === null || text === undefined) continue;
