@@ -1,5 +1,6 @@
 /** The pause snapshot package (src/seam/package.ts): seed 000 phase 2, on real replicas and Valkey. */
 import type { AnySystem, SystemPackage } from '../../seam/package.js';
+import { PAUSE_TRACE_VALIDATION } from './tracecheck.js';
 
 export const pausePackage: SystemPackage = {
   name: 'pause',
@@ -9,6 +10,7 @@ export const pausePackage: SystemPackage = {
       title: 'the versioned pause snapshot: zero-I/O pause reads that fail closed, on a fleet of replicas',
       model: async () => (await import('./system.js')).pauseSystem() as unknown as AnySystem,
       expectedNames: async () => Object.keys((await import('./system.js')).pauseSystem().invariants),
+      traceValidation: PAUSE_TRACE_VALIDATION,
     },
   ],
   commands: { pause: () => import('./command.js') },

@@ -13,7 +13,9 @@
  * - calls, and the calls begun and not yet written (a view: their caller and value; the version the
  *   spec announces is a model artefact): the driver's record of the calls it made;
  * - Answer(r) (a view) for a ready replica whose hot read served a value ("unavailable" is not
- *   logged: real time also ages a snapshot between Ticks, so an early fail-closed is no evidence).
+ *   logged: real time also ages a snapshot between Ticks, so an early fail-closed is no evidence);
+ * - every snapshot past the age bound (a view), when real time says so of all of them (Tick is silent:
+ *   real time passes without the driver's Tick).
  *
  * history, pending, dropped, age, applied and synced are left to the spec. A step claims what the
  * real system did: the start phase the replica itself ran (not the one the twin asked for), the
@@ -49,16 +51,24 @@ export interface DriverRecord {
 }
 
 export const PENDING_VIEW = '{[by |-> fc_p.by, paused |-> fc_p.paused] : fc_p \\in pending}';
+/** Every snapshot is past the age bound: logged when real time (the driver's clock) says so of every replica that holds one. */
+export const ALL_STALE_VIEW = '\\A fc_r \\in Replicas : snap[fc_r] # None => age[fc_r] > MaxAge';
 export const SUBSCRIPTIONS_VIEW = 'Cardinality({fc_r \\in Replicas : subscribed[fc_r]})';
 
-/** One line's observations: the real view and the driver's record. */
-export function pauseObservation(replicas: readonly Replica[], view: RealView, rec: DriverRecord): Pick<ObservedStep, 'vars' | 'views'> {
+/**
+ * One line's observations: the real view and the driver's record. `allStale`: by the driver's clock
+ * every replica that holds a snapshot last synced more than the age bound ago (plus the checkers'
+ * slack). The spec's time is Ticks, each ageing every snapshot at once, so real time is logged only
+ * when it ages all of them: a Tick the driver did not make (Tick is silent), never one replica alone.
+ */
+export function pauseObservation(replicas: readonly Replica[], view: RealView, rec: DriverRecord, allStale = false): Pick<ObservedStep, 'vars' | 'views'> {
   const status = (r: Replica) => view.replicas[r]!.status;
   const views: Record<string, string> = {
     Version: String(view.valkey.version),
     Paused: bool(view.valkey.paused),
     [PENDING_VIEW]: setOf(rec.begun.map((c) => `[by |-> ${c.by}, paused |-> ${bool(c.paused)}]`)),
     [SUBSCRIPTIONS_VIEW]: String(view.subscriptions),
+    ...(allStale && { [ALL_STALE_VIEW]: 'TRUE' }),
   };
   for (const r of replicas) {
     const x = view.replicas[r]!;
@@ -108,9 +118,13 @@ export function pauseClaim(ev: PauseModelEvent, facts: RealStepFacts): Pick<Obse
     case 'Reconcile':
       return { action: { name: 'Reconcile', args: [ev.r] } };
     case 'Tick':
-      return { action: { name: 'Tick' } };
+      // Time passed: the spec's Tick, or nothing it tracks when every snapshot is already past the bound.
+      return { action: { name: 'Tick' }, stutter: true };
     case 'Read':
       return stutter;
   }
 }
 
+
+/** Real time passes without a log line: the spec's Tick may happen between any two lines. */
+export const PAUSE_TRACE_VALIDATION = { silent: ['Tick'] } as const;

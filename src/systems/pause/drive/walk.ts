@@ -99,6 +99,8 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
   let mismatches = 0;
   let timeSkipped = 0;
   let settledViolation = false;
+  // A violation the trace cannot show: a replica served a snapshot stale in real time but not in the spec's Ticks.
+  let invisible = false;
   let state = twin.initialStates()[0]!;
   const states = [twin.key(state)];
   const seen = new Set(states);
@@ -112,7 +114,18 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
     held: Object.fromEntries(fleet.all().map((m) => [m.name, m.held.map((h) => h.state)])) as Record<Replica, readonly PauseState[]>,
   });
   const lines: ObservedStep[] = [];
-  const line = (view: RealView, claim: Pick<ObservedStep, 'action' | 'stutter'> | null, note: string) => lines.push({ ...(claim ?? {}), ...pauseObservation(replicas, view, record()), note });
+  const line = (view: RealView, claim: Pick<ObservedStep, 'action' | 'stutter'> | null, note: string) => lines.push({ ...(claim ?? {}), ...pauseObservation(replicas, view, record(), staleness(view).all), note });
+  // Real time by the driver's clock (when it saw each replica's last sync complete), and whether a Tick was made since.
+  const syncedAt = new Map<Replica, number>();
+  const tickedSince = new Map<Replica, boolean>();
+  const staleness = (view: RealView) => {
+    const holding = replicas.filter((r) => view.replicas[r]!.status.version !== null);
+    const stale = (r: Replica) => syncedAt.has(r) && view.takenAt - syncedAt.get(r)! > w.maxAgeMs + w.failClosedSlackMs;
+    const all = holding.length > 0 && holding.every(stale);
+    // A served answer from a stale snapshot shows in the trace only where the spec's age is past the bound too.
+    const visibleStaleServe = holding.some((r) => stale(r) && view.replicas[r]!.status.ready && view.replicas[r]!.answer !== 'unavailable' && (all || tickedSince.get(r) === true));
+    return { all, visibleStaleServe };
+  };
   fleet.startAll();
   try {
     line(await observe(world, fleet, keys), null, 'replicas started, each held before its first start phase');
@@ -141,11 +154,17 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
         for (let i = begun.length - 1; i >= 0; i--) if (begun[i]!.by === ev.c.by && begun[i]!.paused === ev.c.paused) begun.splice(i, 1);
       }
       const view = await observe(world, fleet, keys);
+      if (out.synced) {
+        syncedAt.set(out.synced, doneAt);
+        tickedSince.set(out.synced, false);
+      }
+      if (ev.type === 'Tick') for (const r of replicas) if (view.replicas[r]!.status.version !== null) tickedSince.set(r, true);
       line(view, pauseClaim(ev, out), `${label}${out.notes.length > 0 ? `: ${out.notes.join('; ')}` : ''}`);
       if (out.synced) checkers.syncedAt(out.synced, view, doneAt);
       const broken = checkers.check(view);
       if (broken.length > 0) {
         violation = { step, invariants: broken };
+        invisible = broken.every((b) => b.invariant === 'Inv_FailClosed') && !staleness(view).visibleStaleServe;
         break;
       }
       const c = compare(state, view, PAUSE_BASE_BOUNDS.maxAge, w.maxAgeMs);
@@ -161,18 +180,22 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
       const broken = checkers.check(view);
       if (broken.length > 0) violation = { step: labels.length, invariants: broken };
       if (broken.length > 0) settledViolation = true;
+      if (broken.length > 0) invisible = broken.every((b) => b.invariant === 'Inv_FailClosed') && !staleness(view).visibleStaleServe;
     }
   } finally {
     await fleet.close();
     await world.writer.del(keys.paused, keys.version);
   }
   // The walk's own prediction of where TLC rejects its trace: its first violation or conformance failure (a settled-state violation: the settle line).
-  const firsts = [violation ? (settledViolation ? lines.length - 1 : violation.step) : null, conformance?.step ?? null].filter((x): x is number => x !== null);
+  const firsts = [violation && !invisible ? (settledViolation ? lines.length - 1 : violation.step) : null, conformance?.step ?? null].filter((x): x is number => x !== null);
   const observed: ObservedTrace = {
     system: 'pause',
     source: 'walk',
     id: `walk ${index} seed ${w.seed}`,
-    predicted: { step: firsts.length > 0 ? Math.min(...firsts) : null, by: 'the walk\'s checkers and its twin (first violation or conformance failure)' },
+    predicted: {
+      step: firsts.length > 0 ? Math.min(...firsts) : null,
+      by: `the walk's checkers and its twin (first violation or conformance failure)${invisible ? '; its Inv_FailClosed violation is real-time staleness of one snapshot the spec\'s Ticks do not show' : ''}`,
+    },
     steps: lines,
   };
   return { index, labels, states, edges, violation, conformance, mismatches, timeSkipped, faults: [...faults], durationMs: performance.now() - t0, observed };
