@@ -42,11 +42,12 @@ describe('trace validation against the fencing spec', () => {
       trace('a stutter that changed something', [{ action: [], stutter: true, vars: { oldGen: '1' } }]),
       trace('only some variables observed', [{ action: { name: 'AcquireO', args: ['p2'] }, vars: { lastIssued: '1' } }, { vars: { target: '"A"' } }, { views: { 'Rank(target)': '2' } }]),
       trace('alternatives', [{ action: [{ name: 'AcquireA', args: ['p3'] }, { name: 'AcquireO', args: ['p3'] }], vars: { oldLease: '[owner |-> p3, gen |-> 1]' } }]),
+      trace('a view no action gives', [{ action: { name: 'AdvanceTarget' }, views: { 'Rank(target)': '3' } }]),
       { system: 'fencing', source: 'test', id: 'bad initial state', steps: [{ vars: { oldGen: '3' } }] },
     ]);
     expect(r.batches).toHaveLength(1);
-    expect(r.traces).toBe(8);
-    expect(r.steps).toBe(3 + 2 + 1 + 2 + 1 + 3 + 1);
+    expect(r.traces).toBe(9);
+    expect(r.steps).toBe(3 + 2 + 1 + 2 + 1 + 3 + 1 + 1);
     expect(verdict(r, 'explained')).toMatchObject({ accepted: true, asPredicted: true });
     expect(verdict(r, 'only some variables observed').accepted).toBe(true);
     expect(verdict(r, 'alternatives').accepted).toBe(true);
@@ -64,6 +65,7 @@ describe('trace validation against the fencing spec', () => {
     expect(stutter).toMatchObject({ step: 1, claimed: 'stutter', disagree: [{ name: 'oldGen', observed: '1', spec: '0' }] });
     // Another action of Next (AcquireO of some pod) gives oldGen = 1: the step is explained, just not by its claim.
     expect(stutter.otherActions).toBeGreaterThan(0);
+    expect(verdict(r, 'a view no action gives').rejection).toMatchObject({ step: 1, claimed: 'AdvanceTarget', disagree: [{ name: 'Rank(target)', observed: '3', spec: '2' }] });
     expect(verdict(r, 'bad initial state').rejection).toMatchObject({ step: 0, claimed: 'Init', disagree: [{ name: 'oldGen', observed: '3', spec: '0' }] });
   });
 
