@@ -5,10 +5,13 @@ import { closeClient, nodeClient, ValkeyUnavailableError, type Topology, type Va
 import { evalScript, luaScript } from '../src/valkey/scripts/index.js';
 import { DEFAULT_BOUNDS } from '../src/systems/fencing/state.js';
 import { boundsLabel } from '../src/systems/fencing/model/bounds.js';
-import { runConform } from '../src/systems/fencing/tour/run.js';
-import { headline } from '../src/systems/fencing/tour/report.js';
-import { openTourWorld, type TourWorld } from '../src/systems/fencing/tour/world.js';
-import type { TourResult } from '../src/systems/fencing/tour/tour.js';
+import { runConform, type FencingTourResult } from '../src/systems/fencing/tour/run.js';
+import { headline } from '../src/seam/tour/report.js';
+import { DEFAULT_CONCURRENCY } from '../src/seam/tour/tour.js';
+import { openTourRig, type TourRig } from '../src/systems/fencing/tour/rig.js';
+import { mergeTourReports } from '../src/seam/tour/merge.js';
+import { shardLabel } from '../src/seam/tour/shard.js';
+import { tourStageReport, type TourReportDetails } from '../src/seam/tour/stage.js';
 
 /**
  * The whole conformance tour at the base bounds (issue 10: at most 60 s on a 2-core machine), on
@@ -19,10 +22,11 @@ import type { TourResult } from '../src/systems/fencing/tour/tour.js';
  * as many calls in flight as the tour has attempts, on the tour's standalone node. Then a sweep of
  * `concurrency` (attempts in flight) within a time budget (FENCECHECK_BENCH_CONFORM_BUDGET_MS).
  * The target line is printed, not asserted: the figures depend on the machine's load, the ratio to
- * the ceiling less so. The foundation section has valkey-benchmark's EVALSHA ceiling.
+ * the ceiling less so. Then the tour in four shards (time per shard, the merged digest beside the
+ * unsharded one). The foundation section has valkey-benchmark's EVALSHA ceiling.
  */
-const DEFAULT_CONCURRENCY = 128; // runTour's default
 const SWEEP = [16, 64, 128, 256] as const;
+const SHARDS = 4;
 const TARGET_S = 60;
 const WINDOW_MS = 2000;
 const BUDGET_MS = Number(process.env.FENCECHECK_BENCH_CONFORM_BUDGET_MS ?? 90_000);
@@ -48,7 +52,7 @@ async function serverTotals(topologies: readonly Topology[]): Promise<{ calls: M
 }
 
 /**
- * Counts the commands the tour sends on the world's connections (what goes over the wire; INFO
+ * Counts the commands the tour sends on the rig.s connections (what goes over the wire; INFO
  * commandstats also counts the calls scripts make inside Valkey). Returns the stop function.
  */
 function countSent(conns: readonly ValkeyClient[], sent: Map<string, number>): () => void {
@@ -73,7 +77,7 @@ const delta = (after: ReadonlyMap<string, number>, before: ReadonlyMap<string, n
   new Map([...after].map(([k, n]) => [k, n - (before.get(k) ?? 0)] as const).filter(([, n]) => n > 0));
 
 interface Tour {
-  readonly result: TourResult;
+  readonly result: FencingTourResult;
   /** Commands the tour sent, by command; and the calls Valkey executed (scripts' own calls included). */
   readonly sent: ReadonlyMap<string, number>;
   readonly executed: ReadonlyMap<string, number>;
@@ -82,17 +86,17 @@ interface Tour {
   readonly valkeyCpuS: number;
 }
 
-/** One full tour on an emptied world (every topology flushed first), its commands counted. */
-async function tour(world: TourWorld, concurrency: number): Promise<Tour> {
-  const topologies = Object.values(world.topologies);
+/** One full tour on an emptied rig (every topology flushed first), its commands counted. */
+async function tour(rig: TourRig, concurrency: number): Promise<Tour> {
+  const topologies = Object.values(rig.topologies);
   await Promise.all(topologies.map((t) => t.flush()));
   const before = await serverTotals(topologies);
   const sent = new Map<string, number>();
-  const stop = countSent(Object.values(world.conns), sent);
+  const stop = countSent(Object.values(rig.conns), sent);
   const cpu0 = process.cpuUsage();
-  let result: TourResult;
+  let result: FencingTourResult;
   try {
-    result = (await runConform({ bounds: DEFAULT_BOUNDS, concurrency, world, saveTrace: false })).result;
+    result = (await runConform({ bounds: DEFAULT_BOUNDS, concurrency, rig, saveTrace: false })).result;
   } finally {
     stop();
   }
@@ -138,18 +142,18 @@ export const section: BenchSection = {
   title: `conform: the whole conformance tour at the base bounds (${boundsLabel(DEFAULT_BOUNDS)}) beside the raw script-call ceiling`,
   async run(print) {
     const t0 = performance.now();
-    let world: TourWorld;
+    let rig: TourRig;
     try {
-      world = await openTourWorld({ provider: 'native' });
+      rig = await openTourRig({ provider: 'native' });
     } catch (err) {
       if (err instanceof ValkeyUnavailableError) return print(`  not run: ${err.message}`);
       throw err;
     }
     try {
       const startMs = performance.now() - t0;
-      const main = await tour(world, DEFAULT_CONCURRENCY);
+      const main = await tour(rig, DEFAULT_CONCURRENCY);
       const r = main.result;
-      const raw = await ceiling(world.topologies.disabled, DEFAULT_CONCURRENCY);
+      const raw = await ceiling(rig.topologies.disabled, DEFAULT_CONCURRENCY);
       const sent = sum(main.sent);
       const sentRate = perSecond(sent, r.durationMs);
       const executed = sum(main.executed);
@@ -157,7 +161,7 @@ export const section: BenchSection = {
       print(`  start the three topologies  ${secs(startMs).padStart(9)}   (standalone, 1-shard and 3-shard cluster, in parallel)`);
       print(`  tour wall time              ${secs(r.durationMs).padStart(9)}   concurrency ${DEFAULT_CONCURRENCY} (the default), depth ${r.depth}`);
       print(`  states                      ${fmt(r.states).padStart(9)}   ${fmt(perSecond(r.states, r.durationMs)).padStart(9)} states/s`);
-      print(`  attempts                    ${fmt(r.attempts).padStart(9)}   ${fmt(perSecond(r.attempts, r.durationMs)).padStart(9)} attempts/s   (+ ${fmt(r.readSideChecks)} read-side checks)`);
+      print(`  attempts                    ${fmt(r.attempts).padStart(9)}   ${fmt(perSecond(r.attempts, r.durationMs)).padStart(9)} attempts/s   (+ ${fmt(r.stateChecks)} read-side checks)`);
       print(`  commands sent               ${fmt(sent).padStart(9)}   ${fmt(sentRate).padStart(9)} commands/s   (${(sent / r.attempts).toFixed(1)} an attempt, on the tour's 3 connections)`);
       print(`    ${byCount(main.sent, 8)}`);
       print(`  calls Valkey executed       ${fmt(executed).padStart(9)}   ${fmt(perSecond(executed, r.durationMs)).padStart(9)} calls/s      (INFO commandstats on all 5 nodes, scripts' own calls included)`);
@@ -166,7 +170,7 @@ export const section: BenchSection = {
       print(`  raw ceiling                             ${fmt(raw).padStart(9)} calls/s      (trivial EVALSHA via evalScript, 1 connection, ${DEFAULT_CONCURRENCY} in flight, the tour's standalone node)`);
       print(`  ratio commands sent/s ÷ ceiling         ${(sentRate / raw).toFixed(2).padStart(9)}`);
       // The server-side anchor of the same run: valkey-benchmark sending the same trivial EVALSHA.
-      const node = world.topologies.disabled.nodes[0]!;
+      const node = rig.topologies.disabled.nodes[0]!;
       const bench = await valkeyBenchmark(node, DEFAULT_CONCURRENCY, Math.max(50_000, Math.round(raw * 3)), ['EVALSHA', TRIVIAL.sha1, '0']).catch((e: Error) => e);
       print(bench instanceof Error ? `  valkey-benchmark                        not run: ${bench.message}` : `  valkey-benchmark -P ${DEFAULT_CONCURRENCY}                ${fmt(bench).padStart(9)} calls/s      (the same trivial EVALSHA, no client work; ratio commands sent/s ÷ it ${(sentRate / bench).toFixed(2)})`);
       const endToEnd = startMs + r.durationMs;
@@ -175,7 +179,7 @@ export const section: BenchSection = {
       // The default's neighbours first, so that a tight budget still shows them.
       const rows = new Map<number, Tour | null>([[DEFAULT_CONCURRENCY, main]]);
       for (const width of [...SWEEP].filter((w) => w !== DEFAULT_CONCURRENCY).sort((a, b) => Math.abs(Math.log(a / DEFAULT_CONCURRENCY)) - Math.abs(Math.log(b / DEFAULT_CONCURRENCY)))) {
-        rows.set(width, performance.now() - t0 + r.durationMs > BUDGET_MS ? null : await tour(world, width));
+        rows.set(width, performance.now() - t0 + r.durationMs > BUDGET_MS ? null : await tour(rig, width));
       }
       print(`concurrency sweep (attempts in flight; one full tour each, within ${secs(BUDGET_MS)} from the section's start):`);
       print(`  ${'concurrency'.padStart(11)} ${'wall'.padStart(8)} ${'attempts/s'.padStart(11)} ${'commands/s'.padStart(11)} ${'states/s'.padStart(9)}`);
@@ -191,8 +195,21 @@ export const section: BenchSection = {
           `  ${String(width).padStart(11)} ${secs(ms).padStart(8)} ${fmt(perSecond(t.result.attempts, ms)).padStart(11)} ${fmt(perSecond(sum(t.sent), ms)).padStart(11)} ${fmt(perSecond(t.result.states, ms)).padStart(9)}${width === DEFAULT_CONCURRENCY ? '  (default, above)' : ''}${broken}`,
         );
       }
+
+      // The tour cut into shards, as a CI matrix runs it: each shard's time, and the merged digest.
+      if (performance.now() - t0 + r.durationMs > BUDGET_MS) print(`shards (--shard i/${SHARDS}): skipped (budget spent)`);
+      else {
+        const parts: FencingTourResult[] = [];
+        for (let i = 1; i <= SHARDS; i++) parts.push((await runConform({ bounds: DEFAULT_BOUNDS, rig, shard: { index: i, count: SHARDS }, saveTrace: false })).result);
+        const startedAt = new Date();
+        const merged = mergeTourReports(parts.map((p) => tourStageReport(p, { stage: 'conform', startedAt })));
+        const digest = (merged.details as TourReportDetails).digest;
+        print(`shards (--shard i/${SHARDS}, one after another on one rig; a ${SHARDS}-job CI matrix takes the slowest one plus its start):`);
+        for (const p of parts) print(`  ${shardLabel(p.shard).padStart(11)} ${secs(p.durationMs).padStart(8)} ${fmt(p.states).padStart(7)} states ${fmt(p.attempts).padStart(8)} attempts`);
+        print(`  merged: ${merged.status}, digest ${digest === r.digest ? "equal to the unsharded run's" : `DIFFERENT from the unsharded run's (${String(digest).slice(0, 12)}… vs ${String(r.digest).slice(0, 12)}…)`}`);
+      }
     } finally {
-      await world.close();
+      await rig.close();
     }
   },
 };

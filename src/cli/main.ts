@@ -6,6 +6,7 @@ import { ALIASES, commandModules } from './registry.js';
 import type { Command } from '../core/command.js';
 import { UsageError } from '../core/args.js';
 import { maskSecrets } from '../core/secrets.js';
+import { checkEnvironment, EnvError } from '../core/env.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
 import { watchVerifyParent } from '../verify/watchdog.js';
 import { traceDirProblem } from '../core/trace-dir.js';
@@ -127,6 +128,14 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
   const traceDirBad = traceDirProblem();
   if (traceDirBad !== null) {
     process.stderr.write(`fencecheck ${name}: ${traceDirBad}\n`);
+    return ExitCode.BadInput;
+  }
+  try {
+    // Before anything starts (a server, TLC, a file written): a bad FENCECHECK_* value is bad input.
+    checkEnvironment();
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    process.stderr.write(`fencecheck ${name}: ${maskSecrets(err.message)}\n`);
     return ExitCode.BadInput;
   }
   try {

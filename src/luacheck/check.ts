@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import luaparse from 'luaparse';
 import type { Node } from 'luaparse';
 import { evaluate } from './evaluate.js';
 import { severityOf, type LuaFinding } from './findings.js';
-import { expandIncludes, type Origin } from './includes.js';
+import { expandIncludes, type IncludeOptions, type Origin } from './includes.js';
 import { committedSnapshot, type KeySpecSnapshot } from './keyspecs.js';
+import { displayBytes, displayText } from './source.js';
 import { walk } from './walk.js';
 
 export interface CheckOptions {
@@ -14,7 +14,9 @@ export interface CheckOptions {
   readonly snapshot?: KeySpecSnapshot;
   /** Expand include directives matching this pattern before checking. */
   readonly includePattern?: RegExp;
-  readonly readFile?: (path: string) => string;
+  /** Folders searched for an include not found beside the including file. */
+  readonly includePath?: readonly string[];
+  readonly readFile?: IncludeOptions['read'];
 }
 
 /** A script that cannot be checked: a Lua syntax error (line and column in the file it is in). */
@@ -25,16 +27,20 @@ export interface Unparseable {
   readonly message: string;
 }
 
-export type CheckResult = { readonly ok: true; readonly findings: readonly LuaFinding[] } | { readonly ok: false; readonly error: Unparseable };
+export type CheckResult = { readonly ok: true; readonly findings: readonly LuaFinding[]; readonly included?: readonly string[] } | { readonly ok: false; readonly error: Unparseable };
 
 /**
  * The locality check of one Lua script: every key a redis.call / redis.pcall reaches must come from
- * KEYS (key positions from the server's key specs). Throws IncludeError for an include that cannot
- * be read; a syntax error is a result (`ok: false`).
+ * KEYS (key positions from the server's key specs). `source` is the script's bytes as a byte string
+ * (src/luacheck/source.ts; plain ASCII text is one too). Throws IncludeError for an include that
+ * cannot be read; a syntax error is a result (`ok: false`). Every text a finding or an error shows
+ * is decoded as UTF-8 with its control bytes escaped.
  */
 export function checkLuaSource(source: string, opts: CheckOptions = {}): CheckResult {
   const file = opts.file ?? '<script>';
-  const expanded = opts.includePattern ? expandIncludes(file, source, opts.includePattern, opts.readFile ?? ((p) => readFileSync(p, 'utf8'))) : undefined;
+  const expanded = opts.includePattern
+    ? expandIncludes(file, source, { pattern: opts.includePattern, ...(opts.includePath && { searchPath: opts.includePath }), ...(opts.readFile && { read: opts.readFile }) })
+    : undefined;
   const raw = expanded?.text ?? source;
   const origin = (line: number): Origin => expanded?.origins[line - 1] ?? { file, line };
   // A `#!lua flags=…` shebang is Valkey syntax, not Lua: blank it, keeping line numbers.
@@ -45,26 +51,29 @@ export function checkLuaSource(source: string, opts: CheckOptions = {}): CheckRe
   } catch (err) {
     const e = err as Error & { line?: number; column?: number };
     const o = origin(e.line ?? 1);
-    return { ok: false, error: { file: o.file, line: o.line, column: (e.column ?? 0) + 1, message: `Lua syntax error: ${e.message.replace(/^\[\d+:\d+\]\s*/, '')}` } };
+    // luaparse quotes the offending text of the byte string: show it decoded and escaped.
+    return { ok: false, error: { file: o.file, line: o.line, column: (e.column ?? 0) + 1, message: `Lua syntax error: ${displayBytes(e.message.replace(/^\[\d+:\d+\]\s*/, ''))}` } };
   }
   const text = (n: Node) => {
     const r = (n as { range?: [number, number] }).range;
-    const t = r ? lua.slice(r[0], r[1]).replace(/\s+/g, ' ') : n.type;
+    const t = r ? displayBytes(lua.slice(r[0], r[1]).replace(/\s+/g, ' ')) : n.type;
     return t.length > 80 ? `${t.slice(0, 77)}...` : t;
   };
   const findings = evaluate(walk(chunk), opts.snapshot ?? committedSnapshot(), text).map((f): LuaFinding => {
     const o = origin(f.node.loc?.start.line ?? 1);
+    const dead = f.unreachable !== undefined;
     return {
       file: o.file,
       line: o.line,
       column: (f.node.loc?.start.column ?? 0) + 1,
       kind: f.kind,
-      severity: severityOf(f.kind),
+      severity: severityOf(f.kind, dead),
       ...(f.command !== undefined && { command: f.command }),
       ...(f.keyNode && { key: text(f.keyNode) }),
-      message: f.message,
+      message: dead ? `${f.message} [unreachable: ${displayText(f.unreachable!)} is never used by the script]` : f.message,
+      ...(dead && { unreachable: displayText(f.unreachable!) }),
     };
   });
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));
-  return { ok: true, findings };
+  return { ok: true, findings, ...(expanded && { included: expanded.included }) };
 }

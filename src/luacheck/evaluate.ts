@@ -13,6 +13,8 @@ export interface RawFinding {
   /** The key expression's node (its text is the finding's `key`). */
   readonly keyNode?: Node;
   readonly message: string;
+  /** Set when the finding is in code the script never runs: the function that is never used. */
+  readonly unreachable?: string;
 }
 
 /** Commands that reach keys without naming them: never legal in a script that declares its keys. */
@@ -28,7 +30,7 @@ const isCallFn = (a: Atom) => a === 'call' || a === 'pcall';
 export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node) => string): RawFinding[] {
   const findings: RawFinding[] = [];
   const once = new Set<string>();
-  const report = (f: RawFinding, id = `${f.kind}@${loc(f.keyNode ?? f.node)}`) => {
+  const reportOnce = (f: RawFinding, id = `${f.kind}@${loc(f.keyNode ?? f.node)}`) => {
     if (once.has(id)) return;
     once.add(id);
     findings.push(f);
@@ -64,7 +66,7 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
             if (isFn(f)) callFn(rec, f, fnArgs, rec.spread);
             else if (isCallFn(f) && a === 'b:pcall')
               edge(rec, 'pcall-call', () =>
-                viaPcall.push({ node: rec.node, callee: rec.args[0]!, args: rec.args.slice(1), argNodes: rec.argNodes.slice(1), spread: rec.spread, linked: new Set() }),
+                viaPcall.push({ node: rec.node, callee: rec.args[0]!, args: rec.args.slice(1), argNodes: rec.argNodes.slice(1), spread: rec.spread, linked: new Set(), ...(rec.inFn && { inFn: rec.inFn }) }),
               );
           }
           sink = false;
@@ -105,12 +107,19 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
   fixpoint();
 
   const c = new Classifier(facts.globals);
-  for (const node of facts.keysAssigned) report({ node, kind: 'keys-write', message: 'KEYS is reassigned: the keys the server checked are not the keys the script uses' });
+  const deadIn = unreachableCode(facts);
+  /** Reports a finding of code inside `inFn`, marked when that code never runs. */
+  const within = (inFn: FnInfo | undefined) => (f: RawFinding, id?: string) => {
+    const dead = deadIn(inFn);
+    reportOnce(dead === undefined ? f : { ...f, unreachable: dead }, id);
+  };
+  for (const node of facts.keysAssigned) reportOnce({ node, kind: 'keys-write', message: 'KEYS is reassigned: the keys the server checked are not the keys the script uses' });
   for (const s of facts.stores)
-    if (c.atoms(s.base).has('keys-table')) report({ node: s.node, kind: 'keys-write', message: `\`${text(s.node)} = …\` writes into KEYS: the keys the server checked are not the keys the script uses` });
+    if (c.atoms(s.base).has('keys-table')) within(s.inFn)({ node: s.node, kind: 'keys-write', message: `\`${text(s.node)} = …\` writes into KEYS: the keys the server checked are not the keys the script uses` });
 
   for (const rec of [...facts.calls, ...viaPcall]) {
     const callee = c.atoms(rec.callee);
+    const report = within(rec.inFn);
     if ([...callee].some(isCallFn)) judgeCall(rec, c, snapshot, text, report);
     if (callee.has('b:loadstring')) report({ node: rec.node, kind: 'loadstring', message: `\`${text(rec.node)}\` runs code the checker cannot see: its keys cannot be checked` });
     if ((callee.has('b:table.insert') || callee.has('b:table.remove') || callee.has('b:rawset')) && rec.args[0] && c.atoms(rec.args[0]).has('keys-table'))
@@ -125,8 +134,40 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
   }
   for (const s of facts.stores)
     if ([...c.atoms(s.value)].some(isCallFn) && ![...c.atoms(s.base)].every((t) => typeof t === 'object' && t.kind === 'table'))
-      report({ node: s.node, kind: 'escaped-call', message: `redis.call is stored in \`${text(s.node)}\`: calls through it cannot be checked` });
+      within(s.inFn)({ node: s.node, kind: 'escaped-call', message: `redis.call is stored in \`${text(s.node)}\`: calls through it cannot be checked` });
   return findings;
+}
+
+/**
+ * Which code never runs, conservatively: a function defined under a name (`local function f`,
+ * `local f = function`, `function f`) runs only if that name is read — called, passed, stored or
+ * returned — in code that runs (the top level, or a function that runs), and a function runs only
+ * if the function it is defined in does. A function that is a value (an argument, a table field,
+ * `function M.f`) is as reachable as the code around it. When the script can reach functions by
+ * name at run time (_G, getfenv, loadstring, …), every global function counts as used. Returns,
+ * for code inside `fn`, the name of the outermost function that never runs (undefined: it runs).
+ */
+function unreachableCode(facts: Facts): (fn: FnInfo | undefined) => string | undefined {
+  const live = new Set<FnInfo>();
+  const runs = (fn: FnInfo | undefined | null): boolean => fn === undefined || fn === null || (live.has(fn) && runs(fn.parent));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const fn of facts.fns) {
+      if (live.has(fn)) continue;
+      const b = fn.boundTo;
+      const globalDynamic = b !== undefined && facts.dynamicLookup && facts.globals.get(b.name) === b;
+      const used = b === undefined || globalDynamic || (b.uses ?? []).some((u) => u !== fn && runs(u));
+      if (used && runs(fn.parent)) {
+        live.add(fn);
+        changed = true;
+      }
+    }
+  }
+  return (fn) => {
+    let dead: string | undefined;
+    for (let f = fn; f !== undefined; f = f.parent) if (!live.has(f)) dead = f.name;
+    return dead;
+  };
 }
 
 function loc(n: Node): string {

@@ -2,8 +2,10 @@
  * What the checker reports. Severities are slot-aware: `warning` is a key that is not declared but
  * is built from a declared key (it keeps that key's hash tag, so it is slot-safe on a cluster when
  * the declared key carries one) — still a breach of the locality rule; everything else is `error`.
+ * `info` is a finding in code the script never runs (a helper an include brought in that the script
+ * does not use): shown, never failing.
  */
-export type Severity = 'error' | 'warning';
+export type Severity = 'error' | 'warning' | 'info';
 
 export type FindingKind =
   /** A key argument that may be any string: any slot. */
@@ -40,13 +42,15 @@ export interface LuaFinding {
   /** The key expression as written. */
   readonly key?: string;
   readonly message: string;
+  /** In code the script never runs: the function that is never used (then severity is `info`). */
+  readonly unreachable?: string;
 }
 
-export const severityOf = (kind: FindingKind): Severity => (kind === 'same-tag-key' ? 'warning' : 'error');
+export const severityOf = (kind: FindingKind, unreachable = false): Severity => (unreachable ? 'info' : kind === 'same-tag-key' ? 'warning' : 'error');
 
-/** `--fail-on error`: only errors fail; `--fail-on warning`: warnings fail too (the default: both breach the rule). */
-export type FailOn = Severity;
+/** `--fail-on error`: only errors fail; `--fail-on warning`: warnings fail too (the default: both breach the rule). Never `info`. */
+export type FailOn = Exclude<Severity, 'info'>;
 
 export function fails(f: Pick<LuaFinding, 'severity'>, failOn: FailOn): boolean {
-  return failOn === 'warning' || f.severity === 'error';
+  return f.severity === 'error' || (failOn === 'warning' && f.severity === 'warning');
 }

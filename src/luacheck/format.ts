@@ -2,26 +2,27 @@ import { relative } from 'node:path';
 import { testsuitesXml, type Case } from '../core/junit-xml.js';
 import { fails, type FailOn, type LuaFinding } from './findings.js';
 import type { FileResult, RunResult } from './run.js';
+import { displayText } from './source.js';
 
-/** Paths as the user gave them when inside the working folder, else absolute. */
+/** Paths as the user gave them when inside the working folder, else absolute; control characters escaped. */
 export const shown = (file: string, cwd = process.cwd()): string => {
   const r = relative(cwd, file);
-  return r.startsWith('..') ? file : r;
+  return displayText(r.startsWith('..') ? file : r);
 };
 
 /** `file:line:col: severity [kind] COMMAND: message` — the compiler-style line editors jump to. */
 export function findingLine(f: LuaFinding): string {
-  return `${shown(f.file)}:${f.line}:${f.column}: ${f.severity} [${f.kind}] ${f.message}`;
+  return `${shown(f.file)}:${f.line}:${f.column}: ${f.severity} [${f.kind}] ${displayText(f.message)}`;
 }
 
 export function errorLine(r: FileResult): string {
   const e = r.error!;
-  return e.line > 0 ? `${shown(e.file)}:${e.line}:${e.column}: ${e.message}` : e.message;
+  return e.line > 0 ? `${shown(e.file)}:${e.line}:${e.column}: ${displayText(e.message)}` : displayText(e.message);
 }
 
 export function summaryLine(r: RunResult): string {
   const n = r.files.length;
-  return `lua-check: ${n} file${n === 1 ? '' : 's'}, ${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}${r.unparseable > 0 ? `, ${r.unparseable} unparseable` : ''}`;
+  return `lua-check: ${n} file${n === 1 ? '' : 's'}, ${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}${r.unreachable > 0 ? `, ${r.unreachable} in unreachable code (info)` : ''}${r.unparseable > 0 ? `, ${r.unparseable} unparseable` : ''}`;
 }
 
 /** JUnit XML: one testcase per file; failing findings (or the parse error) in its failure, the others in its output. */

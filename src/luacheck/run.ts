@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { checkLuaSource, type Unparseable } from './check.js';
 import { fails, type FailOn, type LuaFinding } from './findings.js';
 import { luaFiles } from './files.js';
 import { IncludeError } from './includes.js';
 import type { KeySpecSnapshot } from './keyspecs.js';
+import { displayText, readScript } from './source.js';
 
 export type FileStatus = 'clean' | 'findings' | 'unparseable';
 
@@ -18,6 +18,8 @@ export interface FileResult {
 export interface RunOptions {
   readonly snapshot: KeySpecSnapshot;
   readonly includePattern?: RegExp;
+  /** Folders searched for an include not found beside the including file. */
+  readonly includePath?: readonly string[];
   readonly failOn: FailOn;
 }
 
@@ -26,6 +28,8 @@ export interface RunResult {
   readonly failing: number;
   readonly errors: number;
   readonly warnings: number;
+  /** Findings in code the scripts never run (severity info). */
+  readonly unreachable: number;
   readonly unparseable: number;
 }
 
@@ -40,23 +44,21 @@ export function checkPaths(paths: readonly string[], opts: RunOptions): RunResul
     failing: all.filter((f) => fails(f, opts.failOn)).length,
     errors: all.filter((f) => f.severity === 'error').length,
     warnings: all.filter((f) => f.severity === 'warning').length,
+    unreachable: all.filter((f) => f.severity === 'info').length,
     unparseable: results.filter((r) => r.status === 'unparseable').length,
   };
 }
 
 function checkFile(file: string, opts: RunOptions): FileResult {
-  let source: string;
+  // Bytes, as Valkey gets them; too large, UTF-16 or a UTF-8 byte-order mark is one line of bad input.
+  const got = readScript(file);
+  if (!got.ok) return { file, status: 'unparseable', findings: [], error: { file, line: 0, column: 0, message: got.message } };
   try {
-    source = readFileSync(file, 'utf8');
-  } catch (err) {
-    return { file, status: 'unparseable', findings: [], error: { file, line: 0, column: 0, message: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` } };
-  }
-  try {
-    const r = checkLuaSource(source, { file, snapshot: opts.snapshot, ...(opts.includePattern && { includePattern: opts.includePattern }) });
+    const r = checkLuaSource(got.text, { file, snapshot: opts.snapshot, ...(opts.includePattern && { includePattern: opts.includePattern }), ...(opts.includePath && { includePath: opts.includePath }) });
     if (!r.ok) return { file, status: 'unparseable', findings: [], error: r.error };
     return { file, status: r.findings.length === 0 ? 'clean' : 'findings', findings: r.findings };
   } catch (err) {
-    if (err instanceof IncludeError) return { file, status: 'unparseable', findings: [], error: { file: err.file, line: err.line, column: 1, message: err.message } };
+    if (err instanceof IncludeError) return { file, status: 'unparseable', findings: [], error: { file: err.file, line: err.line, column: 1, message: displayText(err.message) } };
     throw err;
   }
 }

@@ -16,6 +16,8 @@ export interface Binding {
   readonly sources: Val[];
   /** The function this is a parameter of. */
   readonly paramOf?: FnInfo;
+  /** Where the name is read (not assigned): the function each read is in, null at the top level. */
+  readonly uses?: (FnInfo | null)[];
 }
 
 export interface FnInfo {
@@ -26,6 +28,14 @@ export interface FnInfo {
   /** Call sites linked to it; none (or an escape) means its parameters can hold anything. */
   calls: number;
   escaped: boolean;
+  /** The function its definition is inside (undefined at the top level). */
+  readonly parent?: FnInfo;
+  /**
+   * The name it is defined under (`local function f`, `local f = function`, `function f` for a
+   * global): it runs only if that name is read somewhere that runs. Undefined for a function that
+   * is a value (an argument, a table field, `function M.f`): as reachable as the code around it.
+   */
+  boundTo?: Binding;
 }
 
 export interface TableInfo {
@@ -38,6 +48,8 @@ export interface TableInfo {
 
 export interface CallRec {
   readonly node: Node;
+  /** The function the call is inside (undefined at the top level). */
+  readonly inFn?: FnInfo;
   readonly callee: Val;
   readonly args: readonly Val[];
   readonly argNodes: readonly (Node | undefined)[];

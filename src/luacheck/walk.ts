@@ -13,6 +13,8 @@ export interface Facts {
   readonly keysAssigned: Node[];
   readonly globals: Map<string, Binding>;
   readonly fns: FnInfo[];
+  /** The script reaches functions by name at run time (_G, getfenv, loadstring, …): a global function may run unseen. */
+  dynamicLookup: boolean;
 }
 
 /** `t[k] = v` / `t.k = v` / `function t.k()`: linked to the tables `t` may be. */
@@ -22,12 +24,17 @@ export interface Store {
   readonly value: Val;
   readonly node: Node;
   readonly linked: Set<unknown>;
+  /** The function the store is inside (undefined at the top level). */
+  readonly inFn?: FnInfo;
 }
+
+/** Globals through which a script can reach a function without naming it where the walk sees. */
+const DYNAMIC_LOOKUP = new Set(['_G', 'getfenv', 'setfenv', 'loadstring', 'load', 'dofile', 'loadfile', 'require', 'module', 'debug', 'rawget']);
 
 type Scope = Map<string, Binding>;
 
 export function walk(chunk: { body: Statement[] }): Facts {
-  const facts: Facts = { calls: [], stores: [], keysAssigned: [], globals: new Map(), fns: [] };
+  const facts: Facts = { calls: [], stores: [], keysAssigned: [], globals: new Map(), fns: [], dynamicLookup: false };
   const scopes: Scope[] = [new Map()];
   const fnStack: FnInfo[] = [];
 
@@ -39,15 +46,16 @@ export function walk(chunk: { body: Statement[] }): Facts {
     return undefined;
   };
   const declare = (name: string, source: Val, paramOf?: FnInfo): Binding => {
-    const b: Binding = { name, sources: [source], ...(paramOf && { paramOf }) };
+    const b: Binding = { name, sources: [source], ...(paramOf && { paramOf }), uses: [] };
     scopes[scopes.length - 1]!.set(name, b);
     return b;
   };
   const global = (name: string): Binding => {
     let g = facts.globals.get(name);
-    if (!g) facts.globals.set(name, (g = { name, sources: [] }));
+    if (!g) facts.globals.set(name, (g = { name, sources: [], uses: [] }));
     return g;
   };
+  const here = (): FnInfo | undefined => fnStack[fnStack.length - 1];
   const scoped = (fn: () => void) => {
     scopes.push(new Map());
     try {
@@ -61,13 +69,15 @@ export function walk(chunk: { body: Statement[] }): Facts {
 
   const call = (node: Node, base: Expression, args: Expression[]): Val => {
     const callee = expr(base);
-    const rec: CallRec = { node, callee, args: args.map(expr), argNodes: args, spread: isMulti(args[args.length - 1]), linked: new Set() };
+    const inFn = here();
+    const rec: CallRec = { node, callee, args: args.map(expr), argNodes: args, spread: isMulti(args[args.length - 1]), linked: new Set(), ...(inFn && { inFn }) };
     facts.calls.push(rec);
     return { t: 'result', rec };
   };
 
   const newFn = (name: string): FnInfo => {
-    const info: FnInfo = { kind: 'fn', name, params: [], returns: [], calls: 0, escaped: false };
+    const parent = here();
+    const info: FnInfo = { kind: 'fn', name, params: [], returns: [], calls: 0, escaped: false, ...(parent && { parent }) };
     facts.fns.push(info);
     return info;
   };
@@ -139,7 +149,8 @@ export function walk(chunk: { body: Statement[] }): Facts {
           // a:m(x) is a.m(a, x): the object is evaluated once, for the callee and as the first argument.
           const self = expr(e.base.base);
           const callee: Val = { t: 'index', base: self, key: atom(`s:${e.base.identifier.name}`) };
-          const rec: CallRec = { node: e, callee, args: [self, ...e.arguments.map(expr)], argNodes: [e.base.base, ...e.arguments], spread: isMulti(e.arguments[e.arguments.length - 1]), linked: new Set() };
+          const inFn = here();
+          const rec: CallRec = { node: e, callee, args: [self, ...e.arguments.map(expr)], argNodes: [e.base.base, ...e.arguments], spread: isMulti(e.arguments[e.arguments.length - 1]), linked: new Set(), ...(inFn && { inFn }) };
           facts.calls.push(rec);
           return { t: 'result', rec };
         }
@@ -152,9 +163,17 @@ export function walk(chunk: { body: Statement[] }): Facts {
     }
   };
 
+  /** A read of a name: recorded where it happens (what makes a named function reachable). */
   const identifier = (id: Identifier): Val => {
     const b = resolve(id.name);
-    return b ? { t: 'ref', b } : { t: 'global', name: id.name };
+    const use = here() ?? null;
+    if (b) {
+      b.uses?.push(use);
+      return { t: 'ref', b };
+    }
+    if (DYNAMIC_LOOKUP.has(id.name)) facts.dynamicLookup = true;
+    global(id.name).uses?.push(use);
+    return { t: 'global', name: id.name };
   };
 
   const addField = (t: TableInfo, k: string, v: Val) => {
@@ -182,9 +201,11 @@ export function walk(chunk: { body: Statement[] }): Facts {
         global(target.name).sources.push(value);
       }
     } else if (target.type === 'MemberExpression') {
-      facts.stores.push({ base: expr(target.base), key: atom(`s:${target.identifier.name}`), value, node: target, linked: new Set() });
+      const inFn = here();
+      facts.stores.push({ base: expr(target.base), key: atom(`s:${target.identifier.name}`), value, node: target, linked: new Set(), ...(inFn && { inFn }) });
     } else if (target.type === 'IndexExpression') {
-      facts.stores.push({ base: expr(target.base), key: expr(target.index), value, node: target, linked: new Set() });
+      const inFn = here();
+      facts.stores.push({ base: expr(target.base), key: expr(target.index), value, node: target, linked: new Set(), ...(inFn && { inFn }) });
     }
   };
 
@@ -193,7 +214,12 @@ export function walk(chunk: { body: Statement[] }): Facts {
       case 'LocalStatement': {
         const vals = s.init.map(expr);
         const spread = spreadOver(s.init, vals, s.variables.length);
-        s.variables.forEach((v, i) => declare(v.name, spread[i]!));
+        s.variables.forEach((v, i) => {
+          const b = declare(v.name, spread[i]!);
+          // `local f = function … end`: f is the function's name.
+          const init = vals[i];
+          if (s.init[i]?.type === 'FunctionDeclaration' && init?.t === 'atom' && typeof init.a === 'object' && init.a.kind === 'fn') init.a.boundTo = b;
+        });
         return;
       }
       case 'AssignmentStatement': {
@@ -211,8 +237,12 @@ export function walk(chunk: { body: Statement[] }): Facts {
         const name = id ? (id.type === 'Identifier' ? id.name : `${exprName(id.base)}${id.indexer}${id.identifier.name}`) : 'function';
         const info = newFn(name);
         // `local function f` is visible in its own body (recursion): bind before the body.
-        if (id?.type === 'Identifier' && s.isLocal) declare(id.name, atom(info));
-        else if (id) assignTo(id, atom(info), s);
+        if (id?.type === 'Identifier' && s.isLocal) info.boundTo = declare(id.name, atom(info));
+        else if (id) {
+          assignTo(id, atom(info), s);
+          // `function f()` assigns f (a local in scope, else the global).
+          if (id.type === 'Identifier') info.boundTo = resolve(id.name) ?? global(id.name);
+        }
         fnBody(s, info, method);
         return;
       }

@@ -68,19 +68,45 @@ export function expectedExitCodes(outcome: TlcOutcome): readonly number[] {
   }
 }
 
-/** What an outcome-less run's exit status says it was (a crash whose status TLC itself classified). */
-function outcomeOfExit(code: number): TlcOutcome | undefined {
-  if (code === TLC_EXIT.ERROR_SPEC_PARSE) return 'parse-error';
-  if (code === TLC_EXIT.ERROR_CONFIG_PARSE) return 'config-error';
-  if (code >= TLC_EXIT.FAILURE_SPEC_EVAL && code <= TLC_EXIT.FAILURE_LIVENESS_EVAL) return 'eval-error';
-  return undefined;
+/**
+ * The one outcome an exit status names (tlc2.output.EC.ExitStatus), or undefined when it names none:
+ * 0 (success: never taken on the status alone), 255 (any error), a JVM failure.
+ */
+export function outcomeOfExit(code: number): TlcOutcome | undefined {
+  switch (code) {
+    case TLC_EXIT.VIOLATION_ASSUMPTION:
+      return 'assumption-false';
+    case TLC_EXIT.VIOLATION_DEADLOCK:
+      return 'deadlock';
+    case TLC_EXIT.VIOLATION_SAFETY:
+      return 'invariant-violation';
+    case TLC_EXIT.VIOLATION_LIVENESS:
+      return 'property-violation';
+    case TLC_EXIT.VIOLATION_ASSERT:
+    case TLC_EXIT.FAILURE_SPEC_EVAL:
+    case TLC_EXIT.FAILURE_SAFETY_EVAL:
+    case TLC_EXIT.FAILURE_LIVENESS_EVAL:
+      return 'eval-error';
+    case TLC_EXIT.ERROR_SPEC_PARSE:
+      return 'parse-error';
+    case TLC_EXIT.ERROR_CONFIG_PARSE:
+      return 'config-error';
+    case TLC_EXIT.ERROR_STATESPACE_TOO_LARGE:
+    case TLC_EXIT.ERROR_SYSTEM:
+      return 'crash';
+    default:
+      return undefined;
+  }
 }
 
 /**
- * The result with TLC's exit status attached and cross-checked. A run whose messages say success
- * but whose status does not becomes a `crash` (never a pass); a crash whose status TLC classified
- * (150, 151, 75–77) takes that outcome; any other disagreement is kept and recorded in `exit` and
- * `errors`.
+ * The result with TLC's exit status attached and cross-checked. Where the messages and the status
+ * disagree, the status decides when it names one outcome (a violation, a parse, config or evaluation
+ * error): the messages are read by pattern, and a message kind they misread (a warning carrying a
+ * config code beside a liveness violation, read as a config error) must not turn TLC's own verdict
+ * into "could not check". It never makes a pass: a status 0 beside messages that say otherwise, or a
+ * status that names no outcome (255, a JVM failure) beside messages that say success, is recorded
+ * and the run is not taken as checked (a pass becomes `crash`).
  */
 export function reconcileExit(result: TlcResult, code: number | null, opts: { continued?: boolean } = {}): TlcResult {
   if (code === null) return result;
@@ -88,11 +114,19 @@ export function reconcileExit(result: TlcResult, code: number | null, opts: { co
   // With -continue TLC prints each violation and carries on, and exits 0 (ModelChecker.doNextCheckInvariants).
   const continued = opts.continued === true && (result.outcome === 'invariant-violation' || result.outcome === 'property-violation');
   const expected = [...expectedExitCodes(result.outcome), ...(continued ? [TLC_EXIT.SUCCESS] : [])];
-  if (result.outcome === 'crash') {
-    const byExit = outcomeOfExit(code);
-    return { ...result, ...(byExit && { outcome: byExit }), exit: { code, meaning, agrees: byExit !== undefined || code !== 0 } };
-  }
   if (expected.includes(code)) return { ...result, exit: { code, meaning, agrees: true } };
+  const byExit = outcomeOfExit(code);
+  if (byExit !== undefined) {
+    // A crash TLC itself classified (150, 151, 75–77) just takes that outcome.
+    if (result.outcome === 'crash') return { ...result, outcome: byExit, exit: { code, meaning, agrees: true } };
+    const { violated, violationKind, ...rest } = result;
+    // The property's name stays only where the messages name a violation of the same kind.
+    const same = (byExit === 'invariant-violation' && violationKind === 'invariant') || (byExit === 'property-violation' && violationKind !== undefined && violationKind !== 'invariant');
+    const keep = same ? { ...(violated !== undefined && { violated }), violationKind } : {};
+    const note = `TLC's messages read as ${result.outcome}; its exit status ${code} (${meaning}) decides: ${byExit}`;
+    return { ...rest, ...keep, outcome: byExit, exit: { code, meaning, agrees: false, decided: true }, errors: [...result.errors, note] };
+  }
+  if (result.outcome === 'crash') return { ...result, exit: { code, meaning, agrees: code !== 0 } };
   const note = `TLC exited with ${code} (${meaning}), but its output reports ${result.outcome} (expected exit ${expected.join(' or ')})`;
   return {
     ...result,

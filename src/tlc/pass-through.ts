@@ -41,3 +41,13 @@ export function resolvePassThrough(args: readonly string[], cwd = process.cwd())
   }
   return out;
 }
+
+/** JVM options fencecheck sets itself, or that would replace what it runs. */
+const JVM_OWNED: readonly RegExp[] = [/^-(cp|classpath)$/, /^--class-path(=|$)/, /^-jar$/, /^-DTLA-Library=/, /^--module-path(=|$)/, /^-p$/];
+
+/** Why a `--java-opt` value cannot be passed to the JVM, or undefined when it can. */
+export function javaOptionProblem(opt: string): string | undefined {
+  if (!opt.startsWith('-')) return `--java-opt takes a JVM option (-Xmx4g, -Dname=value), got "${opt}"`;
+  if (JVM_OWNED.some((re) => re.test(opt))) return `--java-opt ${opt}: fencecheck sets the classpath and the TLA+ library itself (use --classpath JAR and --lib DIR)`;
+  return undefined;
+}

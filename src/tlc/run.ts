@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { TlcUnavailableError } from './errors.js';
@@ -8,7 +8,11 @@ import { locateTlc, type TlcTools } from './locate.js';
 import { parseToolOutput, splitToolOutput, type TlcResult } from './tool-output.js';
 
 export interface TlcRunOptions {
-  /** The .tla file; every .tla beside it is copied too (modules it EXTENDS). */
+  /**
+   * The .tla file. TLC runs in a scratch directory that holds the spec's whole folder: every .tla
+   * beside it copied (modules it EXTENDS; TLC may write trace modules next to them), every other
+   * entry — data files the spec reads, Java module overrides (`Module.class`), subfolders — linked.
+   */
   readonly spec: string;
   readonly config: string;
   /** Kill TLC after this long (default 10 minutes). */
@@ -27,6 +31,10 @@ export interface TlcRunOptions {
   readonly tools?: TlcTools;
   /** Directories searched for modules the spec EXTENDS or INSTANCEs (e.g. the community modules): TLC's `-DTLA-Library`. */
   readonly libDirs?: readonly string[];
+  /** Jars (or folders) added to Java's classpath after the TLC jar: module jars (CommunityModules-deps.jar), override classes. */
+  readonly classpath?: readonly string[];
+  /** JVM options (`-Xmx4g`, `-Dtlc2.…=…`), before fencecheck's own. */
+  readonly javaOptions?: readonly string[];
   /**
    * Further TLC options, passed through after fencecheck's own and before `-config` (see
    * src/tlc/pass-through.ts). TLC runs in a scratch directory, so file arguments must be absolute.
@@ -59,12 +67,13 @@ export function tlcArgs(
   jar: string,
   config: string,
   spec: string,
-  o: { dumpPath?: string; dotPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string; libDirs?: readonly string[]; extraArgs?: readonly string[] },
+  o: { dumpPath?: string; dotPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string; libDirs?: readonly string[]; extraArgs?: readonly string[]; classpath?: readonly string[]; javaOptions?: readonly string[] },
 ): string[] {
   return [
+    ...(o.javaOptions ?? []),
     '-XX:+UseParallelGC',
     ...(o.libDirs && o.libDirs.length > 0 ? [`-DTLA-Library=${o.libDirs.join(delimiter)}`] : []),
-    '-cp', jar, 'tlc2.TLC',
+    '-cp', [jar, ...(o.classpath ?? [])].join(delimiter), 'tlc2.TLC',
     '-tool',
     ...(o.checkDeadlock ? [] : ['-deadlock']),
     '-workers', String(o.workers ?? 1),
@@ -90,12 +99,13 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
   }
   const work = mkdtempSync(join(tmpdir(), 'fencecheck-tlc-'));
   try {
-    const specDir = dirname(opts.spec);
-    for (const f of readdirSync(specDir)) if (f.endsWith('.tla')) copyFileSync(join(specDir, f), join(work, f));
-    const cfgName = `run-${basename(opts.config)}`;
+    // fencecheck's own files in the scratch directory: names no spec folder entry takes.
+    const own = { cfg: `.fencecheck-run-${basename(opts.config)}`, meta: '.fencecheck-meta', dot: '.fencecheck-states.dot', dump: '.fencecheck-states.dump' };
+    stageSpecFolder(dirname(resolve(opts.spec)), work, new Set(Object.values(own)));
+    const cfgName = own.cfg;
     copyFileSync(opts.config, join(work, cfgName));
-    const dotPath = opts.graph ? join(work, 'states.dot') : undefined;
-    const dumpPath = opts.dump && !opts.graph ? join(work, 'states.dump') : undefined;
+    const dotPath = opts.graph ? join(work, own.dot) : undefined;
+    const dumpPath = opts.dump && !opts.graph ? join(work, own.dump) : undefined;
     const args = tlcArgs(tools.jar, cfgName, basename(opts.spec), {
       ...(dumpPath !== undefined && { dumpPath }),
       ...(dotPath !== undefined && { dotPath }),
@@ -103,7 +113,9 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
       ...(opts.workers !== undefined && { workers: opts.workers }),
       ...(opts.libDirs && { libDirs: opts.libDirs.map((d) => resolve(d)) }),
       ...(opts.extraArgs && { extraArgs: opts.extraArgs }),
-      metadir: join(work, 'meta'),
+      ...(((tools.classpath?.length ?? 0) > 0 || (opts.classpath?.length ?? 0) > 0) && { classpath: [...(tools.classpath ?? []), ...(opts.classpath ?? []).map((p) => resolve(p))] }),
+      ...(opts.javaOptions && opts.javaOptions.length > 0 && { javaOptions: opts.javaOptions }),
+      metadir: join(work, own.meta),
     });
     const timeoutMs = opts.timeoutMs ?? 600_000;
     const started = Date.now();
@@ -131,6 +143,18 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
     return { kind: 'completed', result, exitCode, wallMs, raw, ...(dumpText !== undefined && { dumpText }), ...(dotText !== undefined && { dotText }) };
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The spec's folder in the scratch directory: each .tla copied, every other entry linked (read in
+ * place, never copied: a folder may be large), except names fencecheck uses itself.
+ */
+function stageSpecFolder(specDir: string, work: string, reserved: ReadonlySet<string>): void {
+  for (const f of readdirSync(specDir)) {
+    if (reserved.has(f)) continue;
+    if (f.endsWith('.tla')) copyFileSync(join(specDir, f), join(work, f));
+    else symlinkSync(join(specDir, f), join(work, f));
   }
 }
 

@@ -14,6 +14,10 @@ export interface SpecCheckOptions {
   readonly spec: string;
   readonly config: string;
   readonly libDirs?: readonly string[];
+  /** Jars (or folders) for Java's classpath after the TLC jar. */
+  readonly classpath?: readonly string[];
+  /** JVM options, already checked (javaOptionProblem). */
+  readonly javaOptions?: readonly string[];
   /** TLC options after `--`, already checked by resolvePassThrough. */
   readonly extraArgs?: readonly string[];
   readonly tools: TlcTools;
@@ -40,6 +44,8 @@ export async function checkSpec(o: SpecCheckOptions): Promise<SpecCheck> {
     tools: o.tools,
     checkDeadlock: true,
     ...(o.libDirs && { libDirs: o.libDirs }),
+    ...(o.classpath && o.classpath.length > 0 && { classpath: o.classpath }),
+    ...(o.javaOptions && o.javaOptions.length > 0 && { javaOptions: o.javaOptions }),
     ...(o.extraArgs && { extraArgs: o.extraArgs }),
     ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }),
     ...(o.workers !== undefined && { workers: o.workers }),

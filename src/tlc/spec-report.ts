@@ -1,9 +1,19 @@
+import { createHash } from 'node:crypto';
+import { basename, resolve } from 'node:path';
 import type { AnyTrace } from '../core/trace-format.js';
 import { loopLine } from '../trace/lasso.js';
 import { formatTlaStepTable } from '../trace/tla-table.js';
 import { formatStepTable } from '../trace/text-table.js';
 import type { SpecCheck } from './spec-check.js';
 import type { TlcOutcome } from './tool-output.js';
+
+/**
+ * The name a --spec run's reports go by (reports/tlc/<name>.json, <name>.trace.json): the spec's
+ * name and 8 hex digits of its absolute path, so two specs named MC.tla never overwrite each other.
+ */
+export function specRunName(spec: string): string {
+  return `${basename(spec, '.tla')}-${createHash('sha256').update(resolve(spec)).digest('hex').slice(0, 8)}`;
+}
 
 /** How `fencecheck tlc --spec` ends for each outcome: exit 0 pass, 1 a property failed, 2 could not check. */
 export function specVerdict(outcome: TlcOutcome | 'timeout'): { status: 'passed' | 'failed' | 'not-run'; exit: 0 | 1 | 2 } {
@@ -28,7 +38,7 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
   if (r.version) lines.push(r.version);
   lines.push(`${spec} with ${config}`);
   lines.push(`outcome: ${r.outcome}${r.violated ? ` (${r.violationKind ?? 'violated'} ${r.violated})` : ''}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms`);
-  if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : ' — DISAGREES with its output'}`);
+  if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : r.exit.decided ? ' decides the outcome (its messages read otherwise)' : ' — DISAGREES with its output'}`);
   for (const u of r.unreadable ?? []) lines.push(`cannot read the value of ${u.variable} in state ${u.step}: ${u.message}`);
   if (c.trace) {
     lines.push('', traceTable(c.trace));
@@ -55,7 +65,7 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
     default:
       reason = `${r.outcome}${firstError ? `: ${firstError}` : ''}`;
   }
-  if (r.exit && !r.exit.agrees) reason = `${reason ? `${reason}; ` : ''}TLC exited with ${r.exit.code} (${r.exit.meaning}), which disagrees with its output`;
+  if (r.exit && !r.exit.agrees && !r.exit.decided) reason = `${reason ? `${reason}; ` : ''}TLC exited with ${r.exit.code} (${r.exit.meaning}), which disagrees with its output`;
   return { lines, ...(reason !== undefined && { reason }) };
 }
 

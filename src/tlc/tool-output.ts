@@ -42,6 +42,9 @@ export const EC = {
   CFG_GENERAL: 5002,
 } as const;
 
+/** A message's severity: 3 is a warning. */
+export const SEVERITY_WARNING = 3;
+
 export interface TlcMessage {
   readonly code: number;
   /** 0 info, 1 error, 2 TLC bug, 3 warning, 4 state print. */
@@ -176,8 +179,12 @@ export interface TlcResult {
   readonly laterTraces?: number;
   /** Trace values that could not be read (the variable holds `{ kind: 'unreadable' }`). */
   readonly unreadable?: readonly UnreadableTraceValue[];
-  /** TLC's exit status, when the run's was known (src/tlc/exit-status.ts), and whether it agrees with the outcome. */
-  readonly exit?: { readonly code: number; readonly meaning: string; readonly agrees: boolean };
+  /**
+   * TLC's exit status, when the run's was known (src/tlc/exit-status.ts), and whether it agrees with
+   * the outcome read from the messages. `decided`: they disagreed and the status, which names one
+   * outcome, decided it (`outcome` is the status's).
+   */
+  readonly exit?: { readonly code: number; readonly meaning: string; readonly agrees: boolean; readonly decided?: boolean };
   readonly sany: readonly SanyDiagnostic[];
   /** Error messages (severity ≥ 1, other than the trace) in TLC's words. */
   readonly errors: readonly string[];
@@ -240,15 +247,18 @@ export function parseToolOutput(text: string): TlcResult {
     }
   }
   const errorCodes = new Set<number>([EC.BEHAVIOR_UP_TO_THIS_POINT, EC.COUNTER_EXAMPLE, ...traceCodes]);
-  // A config-file message may be severity 0 inside an error (the .cfg syntax error in message 1000).
+  // A config-file message may be severity 0 inside an error (the .cfg syntax error in message 1000);
+  // one of severity 3 is a warning (2259, "no fairness but a liveness property", beside a real
+  // liveness violation): never a config error.
+  const configError = (m: TlcMessage) => isConfigErrorCode(m.code) && m.severity !== SEVERITY_WARNING;
   const errors = messages
-    .filter((m) => ((m.severity >= 1 && m.severity <= 2) || isConfigErrorCode(m.code)) && !errorCodes.has(m.code))
+    .filter((m) => ((m.severity >= 1 && m.severity <= 2) || configError(m)) && !errorCodes.has(m.code))
     .map((m) => m.body.trim())
     .filter(Boolean);
 
   let outcome: TlcOutcome;
   if (has(EC.PARSING_FAILED) || has(EC.PARSING_FAILED2) || (sany.length > 0 && !has(EC.STARTING))) outcome = 'parse-error';
-  else if (messages.some((m) => isConfigErrorCode(m.code))) outcome = 'config-error';
+  else if (messages.some(configError)) outcome = 'config-error';
   else if (has(EC.ASSUMPTION_FALSE)) outcome = 'assumption-false';
   else if (inv) outcome = 'invariant-violation';
   else if (prop) outcome = 'property-violation';
@@ -351,38 +361,72 @@ function splitArgs(s: string): string[] {
 }
 
 /**
- * SANY's diagnostics (unframed lines): parse errors ("Encountered … at line L, column C" with
- * "Could not parse module M from file F") and semantic errors ("line L, col C to … of module M"
- * followed by the message).
+ * SANY's diagnostics (unframed lines), each with its whole text: a parse error (its "Was expecting"
+ * and "Encountered … at line L, column C" lines, and where the construct began: the first line of
+ * the residual stack trace), each semantic error ("line L, col C to … of module M" and every line of
+ * its message, up to the next one), and an error without a position ("Cannot find source file for
+ * module X imported in module Y.", under "In module Y").
  */
 export function parseSanyDiagnostics(stray: readonly string[]): SanyDiagnostic[] {
   const out: SanyDiagnostic[] = [];
   const text = stray.join('\n');
+  const lines = stray.map((l) => l.trim());
   if (/\*\*\*Parse Error\*\*\*|Lexical error/.test(text)) {
     const file = /Could not parse module \S+ from file (\S+)/.exec(text)?.[1] ?? /Fatal errors while parsing TLA\+ spec in file (\S+)/.exec(text)?.[1] ?? 'unknown';
-    const pos = /((?:Encountered|Lexical error)[^\n]*?at line (\d+), column (\d+)[^\n]*)/.exec(text);
+    const pos = /(?:Encountered|Lexical error)[^\n]*?at line (\d+), column (\d+)/.exec(text);
+    const start = lines.findIndex((l) => /\*\*\*Parse Error\*\*\*/.test(l));
+    const residual = lines.findIndex((l, k) => k > start && /^Residual stack trace follows:/.test(l));
+    const body = start >= 0 ? lines.slice(start + 1, residual > start ? residual : undefined).filter((l) => l !== '' && !/^(Fatal errors|In module|Could not parse)/.test(l)) : [];
+    if (body.length === 0) {
+      const lexical = /(Lexical error[^\n]*)/.exec(text)?.[1];
+      if (lexical) body.push(lexical.trim());
+    }
+    const where = residual >= 0 ? lines.slice(residual + 1).find((l) => l !== '') : undefined;
     out.push({
       file: file.endsWith('.tla') ? file : `${file}.tla`,
-      line: pos ? Number(pos[2]) : 0,
-      column: pos ? Number(pos[3]) : 0,
-      message: pos ? pos[1]!.trim() : 'parse error',
+      line: pos ? Number(pos[1]) : 0,
+      column: pos ? Number(pos[2]) : 0,
+      message: `${body.join(' ') || 'parse error'}${where ? ` (${where.replace(/\.$/, '')})` : ''}`,
     });
     return out;
   }
   // Semantic errors follow "*** Errors: N" (warnings, after "*** Warnings", use the same layout).
-  const from = stray.findIndex((l) => /\*\*\* Errors: \d+/.test(l));
-  for (let i = from < 0 ? stray.length : from; i < stray.length; i++) {
-    if (/\*\*\* Warnings/.test(stray[i]!)) break;
-    const m = /^line (\d+), col (\d+) to line \d+, col \d+ of module (\S+)\s*$/.exec(stray[i]!.trim());
-    if (!m) continue;
+  const from = lines.findIndex((l) => /^\*\*\* Errors: \d+/.test(l));
+  const header = /^line (\d+), col (\d+) to line \d+, col \d+ of module (\S+)$/;
+  const ends = (l: string) => header.test(l) || /^(SANY finished|\*\*\* |Semantic errors:|In module \S+$|Starting\.\.\.|Parsing or semantic analysis failed)/.test(l);
+  let module: string | undefined;
+  for (let i = from < 0 ? lines.length : from + 1; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^\*\*\* Warnings/.test(l) || /^SANY finished/.test(l)) break;
+    const inModule = /^In module (\S+)$/.exec(l);
+    if (inModule) {
+      module = inModule[1];
+      continue;
+    }
+    const m = header.exec(l);
+    // A message's lines: after its header (or its "In module"), up to the next header, marker or a blank line after text.
+    const message: string[] = [];
     let j = i + 1;
-    while (j < stray.length && stray[j]!.trim() === '') j++;
-    out.push({ file: `${m[3]}.tla`, line: Number(m[1]), column: Number(m[2]), message: (stray[j] ?? '').trim() });
+    if (!m) {
+      if (l === '') continue;
+      j = i;
+    }
+    for (; j < lines.length && !ends(lines[j]!); j++) {
+      if (lines[j] === '') {
+        if (message.length > 0) break;
+        continue;
+      }
+      message.push(lines[j]!);
+    }
+    if (message.length === 0) continue;
+    out.push(m ? { file: `${m[3]}.tla`, line: Number(m[1]), column: Number(m[2]), message: message.join(' ') } : { file: module ? `${module}.tla` : 'unknown', line: 0, column: 0, message: message.join(' ') });
+    i = j - 1;
   }
   if (out.length === 0) {
-    // A failure SANY reports without a position (e.g. a missing module): keep its words.
-    const msg = /(Cannot find source file for module \S+|File name '[^']*' does not match[^\n]*|Could not parse module[^\n]*)/.exec(text);
-    if (msg) out.push({ file: 'unknown', line: 0, column: 0, message: msg[1]!.trim() });
+    // A failure SANY reports without "*** Errors" (e.g. a file name that does not match): keep its words.
+    const msg = /(Cannot find source file for module [^\n]*|File name '[^']*' does not match[^\n]*|Could not parse module[^\n]*)/.exec(text);
+    const inModule = /In module (\S+)\s*\n[^\n]*Cannot find source file/.exec(text)?.[1];
+    if (msg) out.push({ file: inModule ? `${inModule}.tla` : 'unknown', line: 0, column: 0, message: msg[1]!.trim() });
   }
   return out;
 }

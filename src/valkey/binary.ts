@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { ValkeyUnavailableError } from './errors.js';
+import { envValue } from '../core/env.js';
 
 export interface ValkeyBinary {
   readonly path: string;
@@ -11,7 +12,7 @@ let cached: ValkeyBinary | undefined;
 /** valkey-server from FENCECHECK_VALKEY_SERVER or PATH, version ≥ 8; ValkeyUnavailableError otherwise. */
 export function valkeyBinary(): ValkeyBinary {
   if (cached) return cached;
-  const path = process.env.FENCECHECK_VALKEY_SERVER ?? 'valkey-server';
+  const path = envValue('FENCECHECK_VALKEY_SERVER') ?? 'valkey-server';
   let out: string;
   try {
     out = execFileSync(path, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 });

@@ -2,8 +2,9 @@ import { Redis, Cluster, type RedisOptions, type ClusterOptions, type NatMap } f
 import type { ClientTarget, Credentials, ValkeyClient } from './types.js';
 import { CommandTimeoutError, UnsafeOperationError } from './errors.js';
 import { NatMappedCluster } from './nat-cluster.js';
-import { maskSecrets } from '../core/secrets.js';
+import { envInt } from '../core/env.js';
 import { withTimeout } from './wait.js';
+import { tlsConnectionOptions } from './tls.js';
 import { installLocalityGuard, localityGuardEnabled } from './locality-guard.js';
 
 export const ENV_CONNECT_TIMEOUT = 'FENCECHECK_CONNECT_TIMEOUT_MS';
@@ -19,17 +20,12 @@ export interface ClientTimeouts {
   readonly commandTimeoutMs: number;
 }
 
-function envMs(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new RangeError(`${name} must be a positive integer (milliseconds), got '${maskSecrets(raw)}'`);
-  return n;
-}
-
-/** The timeouts every connection uses, read from the environment at each call. */
+/**
+ * The timeouts every connection uses, read from the environment at each call (their range, 1 ms to
+ * Node's longest timer, is src/core/env.ts's: a longer one would fire after 1 ms).
+ */
 export function clientTimeouts(): ClientTimeouts {
-  return { connectTimeoutMs: envMs(ENV_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS), commandTimeoutMs: envMs(ENV_COMMAND_TIMEOUT, DEFAULT_COMMAND_TIMEOUT_MS) };
+  return { connectTimeoutMs: envInt(ENV_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS), commandTimeoutMs: envInt(ENV_COMMAND_TIMEOUT, DEFAULT_COMMAND_TIMEOUT_MS) };
 }
 
 /**
@@ -105,8 +101,9 @@ export function endpointName(e: { host: string; port: number }): string {
   return `${e.host.includes(':') ? `[${e.host}]` : e.host}:${e.port}`;
 }
 
-function credentialOptions(c: Credentials): { username?: string; password?: string } {
-  return { ...(c.username ? { username: c.username } : {}), ...(c.password !== undefined ? { password: c.password } : {}) };
+/** AUTH, and TLS for a rediss:// endpoint (ioredis `tls`: tls.connect options; a Cluster passes them to every node). */
+function credentialOptions(c: Credentials): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
+  return { ...(c.username ? { username: c.username } : {}), ...(c.password !== undefined ? { password: c.password } : {}), ...(c.tls ? { tls: tlsConnectionOptions(c.tls) } : {}) };
 }
 
 /** The one ioredis factory: a Redis client for a standalone node, a Cluster client for a seed list. */
@@ -243,7 +240,8 @@ function wrapSendCommand(client: Redis | Cluster, o: WrapOptions): void {
 
 /** A direct connection to one node (admin, probes, reading the keyspace of one shard), no-resend options and timeouts. */
 export function nodeClient(node: { host: string; port: number } & Credentials, extras: Pick<ClientExtras, 'destructive' | 'announce'> = {}): Redis {
-  return createClient({ kind: 'standalone', host: node.host, port: node.port, ...credentialOptions(node) }, extras) as Redis;
+  const { username, password, tls } = node;
+  return createClient({ kind: 'standalone', host: node.host, port: node.port, ...(username ? { username } : {}), ...(password !== undefined ? { password } : {}), ...(tls ? { tls } : {}) }, extras) as Redis;
 }
 
 /** Closes a client without waiting on a server that may be gone. */

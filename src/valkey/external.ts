@@ -4,7 +4,9 @@ import { closeClient, createClient, endpointName, nodeClient, type DestructivePo
 import { UnsafeOperationError, ValkeyUnavailableError } from './errors.js';
 import { flushPrimaries } from './owned.js';
 import { isHarnessServer } from './registry.js';
-import { maskedMessage, maskSecrets } from '../core/secrets.js';
+import { maskedMessage, maskSecrets, rememberEndpointSecrets } from '../core/secrets.js';
+import { parseEndpointList, parseEndpointUrl, type EndpointUrl } from '../core/endpoint-url.js';
+import { tlsFromEnvironment } from './tls.js';
 import type { ClientTarget, Credentials, NodeInfo, Topology, TopologySpec } from './types.js';
 
 export const ENV_URL = 'FENCECHECK_VALKEY_URL';
@@ -16,35 +18,20 @@ export interface Endpoint extends Credentials {
   readonly port: number;
 }
 
-const ENDPOINT = /^(?:(?:redis|valkey):\/\/)?(?:(.*)@)?(\[[^\]]+\]|[^:/@[\]]+):(\d+)\/?$/;
-
-function decode(part: string, text: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    throw new RangeError(`bad percent-encoding in the credentials of '${maskSecrets(text)}'`);
-  }
-}
-
 /**
- * `host:port`, `redis://host:port` or `valkey://host:port`, optionally with credentials:
- * `redis://user:pass@host:port`, `redis://:pass@host:port` (percent-encoded; the last '@' ends
- * them). Error messages never carry the password.
+ * `host:port`, `redis://host:port`, `valkey://host:port`, or `rediss://` / `valkeys://` for TLS (the
+ * TLS material from FENCECHECK_TLS_*: tlsFromEnvironment), optionally with credentials:
+ * `redis://user:pass@host:port`, `redis://:pass@host:port`. Read by the one parser of
+ * src/core/endpoint-url.ts (the userinfo runs to the last '@'; %XX decoded), the one the mask uses;
+ * the password is remembered so that no output shows it. Error messages never carry it.
  */
 export function parseEndpoint(text: string): Endpoint {
-  const t = text.trim();
-  const m = ENDPOINT.exec(t);
-  if (!m) throw new RangeError(`not a valkey endpoint: '${maskSecrets(text)}' (expected host:port or redis://[user:pass@]host:port)`);
-  const port = Number(m[3]);
-  if (!(port > 0 && port < 65536)) throw new RangeError(`bad port in '${maskSecrets(text)}'`);
-  const host = m[2]!.replace(/^\[|\]$/g, '');
-  const userinfo = m[1];
-  if (userinfo === undefined) return { host, port };
-  const colon = userinfo.indexOf(':');
-  if (colon < 0) throw new RangeError(`credentials in '${maskSecrets(text)}' need a ':' (redis://user:pass@host:port or redis://:pass@host:port)`);
-  const username = decode(userinfo.slice(0, colon), text);
-  const password = decode(userinfo.slice(colon + 1), text);
-  return { host, port, ...(username ? { username } : {}), password };
+  return endpointOf(parseEndpointUrl(text));
+}
+
+function endpointOf(e: EndpointUrl): Endpoint {
+  rememberEndpointSecrets(e);
+  return { host: e.host, port: e.port, ...(e.username !== undefined && { username: e.username }), ...(e.password !== undefined && { password: e.password }), ...(e.tls && { tls: tlsFromEnvironment() }) };
 }
 
 /**
@@ -117,17 +104,29 @@ export async function startExternal(spec: TopologySpec): Promise<Topology> {
   const shown = `${envName}=${maskSecrets(raw)}`;
   let endpoints: Endpoint[];
   try {
-    endpoints = raw.split(',').filter((s) => s.trim() !== '').map(parseEndpoint);
+    // FENCECHECK_VALKEY_URL is one endpoint (a ',' in its password is itself); the seed list splits at ','.
+    endpoints = (spec.kind === 'standalone' ? [parseEndpointUrl(raw)] : parseEndpointList(raw)).map(endpointOf);
   } catch (err) {
     throw new ValkeyUnavailableError(`${envName}: ${maskedMessage(err)}`, { cause: err });
   }
   if (endpoints.length === 0) throw new ValkeyUnavailableError(`${envName} names no endpoint`);
   if (spec.kind === 'standalone' && endpoints.length > 1) throw new ValkeyUnavailableError(`${envName} names ${endpoints.length} endpoints; a standalone topology is one node`);
   const withCreds = endpoints.find((e) => e.password !== undefined || e.username !== undefined);
-  const creds: Credentials = withCreds ? { ...(withCreds.username ? { username: withCreds.username } : {}), ...(withCreds.password !== undefined ? { password: withCreds.password } : {}) } : {};
+  const tls = endpoints.find((e) => e.tls)?.tls;
+  if (tls && endpoints.some((e) => !e.tls)) throw new ValkeyUnavailableError(`${envName} mixes rediss:// and plain seeds: a cluster is reached over TLS or not at all`);
+  const creds: Credentials = {
+    ...(withCreds?.username ? { username: withCreds.username } : {}),
+    ...(withCreds?.password !== undefined ? { password: withCreds.password } : {}),
+    ...(tls ? { tls } : {}),
+  };
   const first = endpoints[0]!;
 
   const probe = nodeClient({ host: first.host, port: first.port, ...creds });
+  // ioredis rejects a command on a connection that failed with "Reached the max retries per request
+  // limit": the reason (a refused connection, a TLS certificate that does not verify) is the
+  // connection's own error.
+  let connectionError: Error | undefined;
+  probe.on('error', (err: Error) => (connectionError ??= err));
   let nodes: NodeInfo[];
   let addresses: NodeAddress[];
   try {
@@ -147,7 +146,8 @@ export async function startExternal(spec: TopologySpec): Promise<Topology> {
     }
   } catch (err) {
     if (err instanceof ValkeyUnavailableError) throw err;
-    throw new ValkeyUnavailableError(`cannot reach ${shown} (${endpointName(first)}): ${maskedMessage(err)}`, { cause: err });
+    const why = connectionError && /max retries per request/i.test(String((err as Error).message)) ? connectionError : err;
+    throw new ValkeyUnavailableError(`cannot reach ${shown} (${endpointName(first)}${tls ? ', TLS' : ''}): ${maskedMessage(why)}`, { cause: err });
   } finally {
     await closeClient(probe);
   }

@@ -78,7 +78,9 @@ interface Rule {
 
 // Server replies that are faults: the reply starts with the error code.
 const REPLY_RULES: readonly Rule[] = [
-  { kind: 'permission', test: /^(NOPERM|NOAUTH|WRONGPASS)\b/ },
+  // A script's own call refused by the ACL ("ERR ACL failure in script: User u has no permissions to
+  // run the 'del' command …"): the server refuses the harness's user, as NOPERM does outside a script.
+  { kind: 'permission', test: /^(NOPERM|NOAUTH|WRONGPASS)\b|^ERR ACL failure in script\b/ },
   { kind: 'loading', test: /^LOADING\b/ },
   { kind: 'busy', test: /^BUSY\s/ },
   { kind: 'master-down', test: /^(MASTERDOWN|READONLY)\b/ },

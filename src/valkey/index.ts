@@ -1,5 +1,6 @@
 // The foundation's public API for Valkey topologies and connections (pinned in the working agreement).
-export type { TopologySpec, NodeInfo, Topology, ValkeyClient, ClientTarget, ProviderName } from './types.js';
+export type { TopologySpec, NodeInfo, Topology, ValkeyClient, ClientTarget, ProviderName, Credentials } from './types.js';
+export type { TlsSettings } from './tls.js';
 export { describeSpec } from './types.js';
 export { startTopology, isProviderChoice, type StartOptions, type ProviderChoice } from './start.js';
 export { createClient, nodeClient, closeClient, standaloneClientOptions, clusterClientOptions, type ClientExtras } from './client.js';

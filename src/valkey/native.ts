@@ -9,6 +9,7 @@ import { freeLoopbackPort } from './ports.js';
 import { forgetServer, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from './registry.js';
 import { delay, TIMED_OUT, withTimeout } from './wait.js';
 import { valkeyArgs, type LaunchedNode, type NodeLauncher } from './node-args.js';
+import { tlsStartFailure, writeServerTlsFiles, type TlsMaterial } from './tls-material.js';
 
 const START_TIMEOUT_MS = 15_000;
 const PORT_ATTEMPTS = 4;
@@ -16,31 +17,47 @@ const PORT_ATTEMPTS = 4;
 /** Spawns valkey-server processes on free loopback ports, each recorded in the process registry. */
 export const nativeLauncher: NodeLauncher = {
   provider: 'native',
-  async launch(cluster, nodeTimeoutMs) {
+  async launch(cluster, nodeTimeoutMs, tls) {
     const bin = valkeyBinary();
     let lastLog = '';
     for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
       const port = await freeLoopbackPort();
       const busPort = cluster ? await freeLoopbackPort() : undefined;
-      if (busPort === port) continue;
-      const result = await spawnNode(bin.path, port, busPort, cluster, nodeTimeoutMs);
+      const tlsPort = tls ? await freeLoopbackPort() : undefined;
+      const ports = [port, busPort, tlsPort].filter((p) => p !== undefined);
+      if (new Set(ports).size < ports.length) continue;
+      const result = await spawnNode(bin.path, { port, busPort, cluster, nodeTimeoutMs, ...(tls && tlsPort !== undefined && { tls: { material: tls, port: tlsPort } }) });
       if (result.ok) return result.node;
       lastLog = result.log;
       // Another process took the port between our probe and the server's bind: try new ports.
       if (!/Address already in use|bind: /i.test(result.log)) break;
     }
+    // A server that cannot serve TLS says so in one line.
+    const tlsWhy = tls ? tlsStartFailure(lastLog) : undefined;
+    if (tlsWhy !== undefined) throw new ValkeyUnavailableError(tlsWhy);
     throw new ValkeyUnavailableError(`valkey-server did not start:\n${lastLog.trim().split('\n').slice(-8).join('\n')}`);
   },
 };
 
 type SpawnResult = { ok: true; node: LaunchedNode } | { ok: false; log: string };
 
-async function spawnNode(bin: string, port: number, busPort: number | undefined, cluster: boolean, nodeTimeoutMs: number): Promise<SpawnResult> {
+interface SpawnSpec {
+  readonly port: number;
+  readonly busPort: number | undefined;
+  readonly cluster: boolean;
+  readonly nodeTimeoutMs: number;
+  readonly tls?: { readonly material: TlsMaterial; readonly port: number };
+}
+
+async function spawnNode(bin: string, spec: SpawnSpec): Promise<SpawnResult> {
+  const { port, busPort, cluster, nodeTimeoutMs } = spec;
   // Inside the harness's private root (<root>/nodes/), the only place the reaper ever removes.
   const dir = makeNodeDir(port);
   const logPath = join(dir, 'valkey.log');
   const fd = openSync(logPath, 'a');
-  const args = valkeyArgs({ port, busPort, cluster, nodeTimeoutMs, dir });
+  // The node's own copy of the certificate files, removed with its data dir.
+  const tls = spec.tls ? { port: spec.tls.port, ...writeServerTlsFiles(spec.tls.material, dir) } : undefined;
+  const args = valkeyArgs({ port, busPort, cluster, nodeTimeoutMs, dir, ...(tls && { tls }) });
   // Same process group as us: a terminal Ctrl-C reaches the servers too. stdout goes to a file, not
   // a pipe, so the server never blocks on (or dies with) our event loop.
   const child = spawn(bin, args, { stdio: ['ignore', fd, fd], detached: false });
@@ -95,7 +112,7 @@ async function spawnNode(bin: string, port: number, busPort: number | undefined,
     recordServer(withRunId);
     trackServer(withRunId, exited);
   }
-  return { ok: true, node: { host: '127.0.0.1', port, ...(busPort !== undefined ? { busPort } : {}), pid, stop, logTail } };
+  return { ok: true, node: { host: '127.0.0.1', port, ...(busPort !== undefined ? { busPort } : {}), ...(tls && { tlsPort: tls.port }), pid, stop, logTail } };
 }
 
 /**

@@ -1,3 +1,13 @@
+import type { TlsMaterial } from './tls-material.js';
+
+/** valkey-server's TLS files and port (the plain `port` stays open for the harness's own connections). */
+export interface NodeTls {
+  readonly port: number;
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly caFile: string;
+}
+
 /** Options every node the harness starts gets, whoever launches it (a process or a container). */
 export interface NodeConfig {
   readonly port: number;
@@ -7,12 +17,15 @@ export interface NodeConfig {
   readonly nodeTimeoutMs: number;
   /** Data dir (nodes.conf lives here); persistence is off. */
   readonly dir: string;
+  readonly tls?: NodeTls;
 }
 
 export interface LaunchedNode {
   readonly host: string;
   readonly port: number;
   readonly busPort?: number;
+  /** The TLS port, when launched with TLS material. */
+  readonly tlsPort?: number;
   readonly pid?: number;
   stop(): Promise<void>;
   /** The last lines of the node's log, for error messages. */
@@ -21,7 +34,8 @@ export interface LaunchedNode {
 
 export interface NodeLauncher {
   readonly provider: 'native' | 'testcontainers';
-  launch(cluster: boolean, nodeTimeoutMs: number): Promise<LaunchedNode>;
+  /** With `tls`: the node also serves TLS (mutual: clients must present a certificate of the same CA). */
+  launch(cluster: boolean, nodeTimeoutMs: number, tls?: TlsMaterial): Promise<LaunchedNode>;
 }
 
 export function valkeyArgs(c: NodeConfig): string[] {
@@ -46,6 +60,18 @@ export function valkeyArgs(c: NodeConfig): string[] {
       '--cluster-announce-ip', '127.0.0.1',
     );
     if (c.busPort !== undefined) args.push('--cluster-port', String(c.busPort));
+  }
+  if (c.tls) {
+    args.push(
+      '--tls-port', String(c.tls.port),
+      '--tls-cert-file', c.tls.certFile,
+      '--tls-key-file', c.tls.keyFile,
+      '--tls-ca-cert-file', c.tls.caFile,
+      '--tls-auth-clients', 'yes',
+      '--tls-replication', 'yes',
+    );
+    // The bus too: with it, a TLS client is told TLS ports (CLUSTER SLOTS, MOVED, ASK), a plain one plain ports.
+    if (c.cluster) args.push('--tls-cluster', 'yes');
   }
   return args;
 }

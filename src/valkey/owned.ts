@@ -5,6 +5,8 @@ import type { LaunchedNode, NodeLauncher } from './node-args.js';
 import { reapOrphans } from './registry.js';
 import { describeSpec, type NodeInfo, type Topology, type TopologySpec, type ValkeyClient } from './types.js';
 import { ValkeyUnavailableError } from './errors.js';
+import { makeTlsMaterial } from './tls-material.js';
+import type { TlsSettings } from './tls.js';
 
 export interface OwnedOptions {
   /** cluster-node-timeout (ms); small so failovers take seconds, not the default 15 s. */
@@ -25,6 +27,9 @@ export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opt
   validateSpec(spec);
   reapOrphans();
   const nodeTimeoutMs = opts.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
+  // One throwaway CA per topology: its nodes trust each other (the TLS bus) and the client certificate.
+  const material = spec.tls ? makeTlsMaterial() : undefined;
+  const clientTls: TlsSettings | undefined = material && { ca: material.caCert, cert: material.clientCert, key: material.clientKey };
   const launched: LaunchedNode[] = [];
   const pending: Promise<unknown>[] = [];
   const stopAll = async () => {
@@ -33,7 +38,7 @@ export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opt
     await Promise.all(launched.map((n) => n.stop()));
   };
   const launch = (cluster: boolean) => {
-    const p = launcher.launch(cluster, nodeTimeoutMs).then((n) => {
+    const p = launcher.launch(cluster, nodeTimeoutMs, material).then((n) => {
       launched.push(n);
       return n;
     });
@@ -71,6 +76,7 @@ export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opt
       keyPrefix: '',
       owned: true,
       destructiveAllowed: true,
+      ...(clientTls && { tls: clientTls }),
       client: (): ValkeyClient => createClient(target),
       flush: () => flushPrimaries(nodes),
       async stop() {
@@ -86,7 +92,7 @@ export async function startOwned(spec: TopologySpec, launcher: NodeLauncher, opt
 }
 
 function info(n: LaunchedNode, role: NodeInfo['role']): NodeInfo {
-  return { host: n.host, port: n.port, role, ...(n.pid !== undefined ? { pid: n.pid } : {}) };
+  return { host: n.host, port: n.port, role, ...(n.pid !== undefined ? { pid: n.pid } : {}), ...(n.tlsPort !== undefined ? { tlsPort: n.tlsPort } : {}) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkS
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ValkeyUnavailableError } from './errors.js';
+import { envValue } from '../core/env.js';
 
 /**
  * A record of every valkey-server this user's fencecheck processes started: one JSON file per
@@ -274,7 +275,7 @@ let configuredExe: string | null | undefined;
 /** Real path of the valkey-server the harness runs (FENCECHECK_VALKEY_SERVER or PATH), null if not found. */
 function configuredValkeyExe(): string | null {
   if (configuredExe !== undefined) return configuredExe;
-  const name = process.env.FENCECHECK_VALKEY_SERVER ?? 'valkey-server';
+  const name = envValue('FENCECHECK_VALKEY_SERVER') ?? 'valkey-server';
   configuredExe = null;
   const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, name));
   for (const c of candidates) {

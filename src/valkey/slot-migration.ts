@@ -10,6 +10,11 @@ import type { Redis } from 'ioredis';
 export interface MigrationNode {
   readonly host: string;
   readonly port: number;
+  /**
+   * The port MIGRATE names to reach this node as a target: its TLS port when the cluster's bus is TLS
+   * (tls-cluster yes: the source then opens MIGRATE connections with TLS). Default `port`.
+   */
+  readonly migratePort?: number;
   readonly id: string;
   readonly admin: Redis;
 }
@@ -30,7 +35,7 @@ export async function beginSlotMigration(slot: number, from: MigrationNode, to: 
   return {
     slot,
     async move(keys) {
-      if (keys.length > 0) await from.admin.call('MIGRATE', to.host, to.port, '', 0, 5000, 'KEYS', ...keys);
+      if (keys.length > 0) await from.admin.call('MIGRATE', to.host, to.migratePort ?? to.port, '', 0, 5000, 'KEYS', ...keys);
     },
     async remaining(count) {
       return (await from.admin.call('CLUSTER', 'GETKEYSINSLOT', slot, count)) as string[];

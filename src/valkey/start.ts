@@ -4,6 +4,7 @@ import { nativeLauncher } from './native.js';
 import { startOwned } from './owned.js';
 import { dockerAvailable, testcontainersLauncher } from './testcontainers.js';
 import type { Topology, TopologySpec } from './types.js';
+import { envChoice, envFlag, envValue } from '../core/env.js';
 
 export type ProviderChoice = 'auto' | 'native' | 'testcontainers' | 'external';
 
@@ -25,7 +26,7 @@ let saidFallback = false;
  * when 'auto' was asked for explicitly (FENCECHECK_VALKEY_PROVIDER=auto) or FENCECHECK_VERBOSE=1.
  */
 export function fallbackAudible(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.FENCECHECK_VALKEY_PROVIDER === 'auto' || env.FENCECHECK_VERBOSE === '1';
+  return envValue('FENCECHECK_VALKEY_PROVIDER', env) === 'auto' || envFlag('FENCECHECK_VERBOSE', env);
 }
 
 /** Cached across this process and its children (vitest forks inherit the env): the probe costs ≈1 s. */
@@ -55,10 +56,7 @@ export function isProviderChoice(s: string): s is ProviderChoice {
 }
 
 export function defaultProvider(): ProviderChoice {
-  const env = process.env.FENCECHECK_VALKEY_PROVIDER;
-  if (env === undefined || env === '') return 'auto';
-  if (!isProviderChoice(env)) throw new RangeError(`FENCECHECK_VALKEY_PROVIDER must be one of ${PROVIDERS.join(', ')}, got '${env}'`);
-  return env;
+  return envChoice<ProviderChoice>('FENCECHECK_VALKEY_PROVIDER', 'auto');
 }
 
 /**

@@ -32,7 +32,8 @@ export async function dockerAvailable(): Promise<void> {
  */
 export const testcontainersLauncher: NodeLauncher = {
   provider: 'testcontainers',
-  async launch(cluster, nodeTimeoutMs) {
+  async launch(cluster, nodeTimeoutMs, tls) {
+    if (tls) throw new ValkeyUnavailableError('a TLS topology needs the native provider (its certificate files live in each node folder)');
     await dockerAvailable();
     const { GenericContainer, Wait } = await import('testcontainers');
     const port = await freeLoopbackPort();

@@ -1,12 +1,16 @@
 import type { Redis, Cluster } from 'ioredis';
+import type { TlsSettings } from './tls.js';
 
-export type TopologySpec = { kind: 'standalone' } | { kind: 'cluster'; shards: number; replicasPerShard?: number };
+/** `tls: true`: every node also listens on a TLS port (certificates the harness makes; native provider only). */
+export type TopologySpec = { kind: 'standalone'; tls?: boolean } | { kind: 'cluster'; shards: number; replicasPerShard?: number; tls?: boolean };
 
 export interface NodeInfo {
   readonly host: string;
   readonly port: number;
   readonly role: 'primary' | 'replica';
   readonly pid?: number;
+  /** The node's TLS port, on a `tls: true` topology the harness started (`port` stays plain TCP). */
+  readonly tlsPort?: number;
 }
 
 export type ValkeyClient = Redis | Cluster;
@@ -31,6 +35,11 @@ export interface Topology {
    * named on stderr before it is sent). Steps that need ownership check `owned`, not this.
    */
   readonly destructiveAllowed: boolean;
+  /**
+   * A `tls: true` topology the harness started: what a client presents and verifies on the nodes'
+   * `tlsPort`s (the CA, a client certificate). `client()` still connects to the plain ports.
+   */
+  readonly tls?: TlsSettings;
   /** A new ioredis Redis (standalone) or Cluster client with the no-resend options. */
   client(): ValkeyClient;
   /** FLUSHALL on every primary; throws UnsafeOperationError unless destructiveAllowed. */
@@ -42,10 +51,15 @@ export interface Topology {
   stop(): Promise<void>;
 }
 
-/** AUTH for an endpoint given as `redis://user:pass@host:port` or `redis://:pass@host:port`. Never printed. */
+/**
+ * AUTH for an endpoint given as `redis://user:pass@host:port` or `redis://:pass@host:port`, and TLS
+ * for `rediss://`. Never printed.
+ */
 export interface Credentials {
   readonly username?: string;
   readonly password?: string;
+  /** Connect with TLS (rediss://), verifying and presenting this. */
+  readonly tls?: TlsSettings;
 }
 
 export type ClientTarget =
@@ -53,7 +67,7 @@ export type ClientTarget =
   | ({ kind: 'cluster'; seeds: readonly { host: string; port: number }[] } & Credentials);
 
 export function describeSpec(spec: TopologySpec): string {
-  if (spec.kind === 'standalone') return 'standalone';
+  if (spec.kind === 'standalone') return spec.tls ? 'standalone over TLS' : 'standalone';
   const r = spec.replicasPerShard ?? 0;
-  return `cluster ${spec.shards} shard${spec.shards === 1 ? '' : 's'}${r > 0 ? ` × ${r} replica${r === 1 ? '' : 's'}` : ''}`;
+  return `cluster ${spec.shards} shard${spec.shards === 1 ? '' : 's'}${r > 0 ? ` × ${r} replica${r === 1 ? '' : 's'}` : ''}${spec.tls ? ' over TLS' : ''}`;
 }

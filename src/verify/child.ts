@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { VERIFY_PID_ENV } from './watchdog.js';
+import { maskSecrets } from '../core/secrets.js';
 
 export interface ChildSpec {
   /** Executable and arguments, e.g. [process.execPath, 'bin/fencecheck.mjs', 'props', '--json']. */
@@ -79,7 +80,7 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
       stderr = (stderr + d).slice(-MAX_STDERR);
       const lines = (partial + d).split('\n');
       partial = lines.pop() ?? '';
-      for (const l of lines) if (l.trim() !== '') spec.onLine?.(l.replace(/\r/g, ''));
+      for (const l of lines) if (l.trim() !== '') spec.onLine?.(maskSecrets(l.replace(/\r/g, '')));
     });
     const timer = setTimeout(() => {
       timedOut = true;
@@ -92,15 +93,16 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
       settled = true;
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
-      if (partial.trim() !== '') spec.onLine?.(partial);
+      if (partial.trim() !== '') spec.onLine?.(maskSecrets(partial));
       const durationMs = Math.round(performance.now() - t0);
       void countLeftovers(pgid).then((leftover) => {
         if (pgid !== undefined) running.delete(pgid);
         resolvePromise({
           exitCode,
           signal,
-          stdout,
-          stderr,
+          // The stage masks what it prints; this is the second lock, for anything printed before it could (the logs and reports are written from these).
+          stdout: maskSecrets(stdout),
+          stderr: maskSecrets(stderr),
           startedAt: startedAt.toISOString(),
           durationMs,
           timedOut,

@@ -28,7 +28,7 @@ interface Row {
   /** `{file}` is replaced by the row's temp file. */
   readonly argv: readonly string[];
   /** The temp file's content: a string, a change to a valid trace (evidence/tlc/fencing/M1.json's), or a FIFO / a directory. */
-  readonly file?: string | ((t: Trace) => unknown) | 'fifo' | 'dir';
+  readonly file?: string | Buffer | ((t: Trace) => unknown) | 'fifo' | 'dir';
   /** Run a temp copy of the project whose mutants/manifest.json is this (a string, or a change to the real one). */
   readonly manifest?: string | ((m: Manifest) => unknown);
   readonly env?: Readonly<Record<string, string>>;
@@ -97,6 +97,11 @@ export const CATALOGUE: readonly Row[] = [
   { name: '--pods 1e1 is refused', argv: ['conform', '--pods', '1e1'], code: 64, line: usage('conform', int('--pods')) },
   { name: '--limit 1.5 is refused', argv: ['explore', '--limit', '1.5'], code: 64, line: usage('explore', int('--limit')) },
   { name: '--concurrency 5000 is out of range', argv: ['conform', '--concurrency', '5000'], code: 64, line: usage('conform', /--concurrency takes an integer from 1 to 4096/) },
+  { name: 'conform --shard 0/4 is out of range', argv: ['conform', '--shard', '0/4'], code: 64, line: usage('conform', /--shard: a shard is i\/n with 1 ≤ i ≤ n ≤ 64, got '0\/4'/) },
+  { name: 'conform --shard 5/4 is out of range', argv: ['conform', '--shard', '5/4'], code: 64, line: usage('conform', /--shard: a shard is i\/n .*got '5\/4'/) },
+  { name: 'conform --shard 1/65: at most 64 shards', argv: ['conform', '--shard', '1/65'], code: 64, line: usage('conform', /--shard: a shard is i\/n .*got '1\/65'/) },
+  { name: 'conform --shard 2 is no shard', argv: ['conform', '--shard', '2'], code: 64, line: usage('conform', /--shard: a shard is i\/n .*got '2'/) },
+  { name: 'conform --shard with --mutant: only the full tour is sharded', argv: ['conform', '--shard', '1/2', '--mutant', 'M1'], code: 64, line: usage('conform', /--shard applies to the full conformance tour/) },
   { name: '--show -1 is out of range, not "ambiguous"', argv: ['parity', '--show', '-1'], code: 64, line: usage('parity', /--show takes an integer from 0/) },
   { name: '--workers 0 is out of range', argv: ['tlc', '--workers', '0'], code: 64, line: usage('tlc', int('--workers')) },
   { name: '--timeout 1e3 is refused', argv: ['tlc', '--timeout', '1e3'], code: 64, line: usage('tlc', int('--timeout')) },
@@ -167,7 +172,15 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'lua-check: an empty --junit', argv: ['lua-check', '--junit='], code: 64, line: usage('lua-check', /--junit takes a file name/) },
   { name: 'lua-check: a Lua syntax error is bad input, with file, line and column', argv: ['lua-check', '{file}'], file: 'return redis.call(\n', code: 3, line: /^fencecheck lua-check: .*:2:1: Lua syntax error: / },
   { name: 'lua-check: a missing file', argv: ['lua-check', '/nonexistent/x.lua'], code: 3, line: /^fencecheck lua-check: cannot read \/nonexistent\/x\.lua \(ENOENT\)$/ },
-  { name: 'lua-check: a missing include', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "missing.lua"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: cannot read include missing\.lua \(ENOENT\)$/ },
+  { name: 'lua-check: a missing include names where it looked', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "missing.lua"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: cannot find include missing\.lua \(looked for it in .*\)$/ },
+  // --- lua-check on users' scripts (issue 25)
+  { name: 'lua-check: a UTF-16 file is one clear line (it was "Cannot read properties of undefined")', argv: ['lua-check', '{file}'], file: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("return redis.call('GET', KEYS[1])\n", 'utf16le')]), code: 3, line: /^fencecheck lua-check: .* is UTF-16 \(little-endian, with a byte-order mark\) text: Valkey runs a script's bytes as Lua source; save it as UTF-8 \(or ASCII\)$/ },
+  { name: 'lua-check: UTF-16 without a byte-order mark', argv: ['lua-check', '{file}'], file: Buffer.from("return redis.call('GET', KEYS[1])\n", 'utf16le'), code: 3, line: /^fencecheck lua-check: .* is UTF-16 \(little-endian, no byte-order mark\) text/ },
+  { name: 'lua-check: a UTF-8 byte-order mark (Valkey refuses it)', argv: ['lua-check', '{file}'], file: Buffer.from("\ufeffreturn redis.call('GET', KEYS[1])\n"), code: 3, line: /^fencecheck lua-check: .* begins with a UTF-8 byte-order mark, which Valkey's Lua compiler refuses/ },
+  { name: 'lua-check: a file over the size limit is refused at once (100 MB ran 2.5 min, then V8 OOM)', argv: ['lua-check', '{file}'], file: Buffer.alloc(1024 * 1024 + 1, 0x20), code: 3, line: /^fencecheck lua-check: .* is 1048577 bytes, over the 1048576-byte limit for a script$/ },
+  { name: 'lua-check: an ESC byte in a syntax error is escaped, never echoed', argv: ['lua-check', '{file}'], file: 'local x = 1 \x1b[2J +\n', code: 3, line: /^fencecheck lua-check: .*:1:14: Lua syntax error: unexpected symbol '\\x1b' near '1'$/ },
+  { name: 'lua-check: a glob include says it is not supported', argv: ['lua-check', '--includes', '{file}'], file: '--- @include "includes/*"\n', code: 3, line: /^fencecheck lua-check: .*:1:1: include includes\/\*: glob patterns are not supported \(name each file\)$/ },
+  { name: 'lua-check: an --include-path that is not a folder', argv: ['lua-check', '--include-path', '/nonexistent/lib'], code: 64, line: usage('lua-check', /--include-path \/nonexistent\/lib is not a directory/) },
   { name: 'lua-check: a folder with no .lua file checks nothing: bad input, never a pass', argv: ['lua-check', '{file}'], file: 'dir', code: 3, line: /^fencecheck lua-check: no \.lua files under / },
   { name: 'lua-check: a FIFO is refused, not read', argv: ['lua-check', '{file}'], file: 'fifo', code: 3, line: /^fencecheck lua-check: .* is not a regular file$/ },
   // --- tlc --spec and trace interchange (issue 14)
@@ -182,6 +195,12 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'tlc: a missing --spec', argv: ['tlc', '--spec', '/nonexistent/Nope.tla'], code: 3, line: /^fencecheck tlc: failed: --spec \/nonexistent\/Nope\.tla does not exist/ },
   { name: 'tlc: --spec without a config beside it', argv: ['tlc', '--spec', 'test/tlc/specs/Liveness.tla'], code: 3, line: /the default config .*Liveness\.cfg does not exist/ },
   { name: 'tlc: --spec that is not a .tla file', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.cfg'], code: 3, line: /not a \.tla file/ },
+  { name: 'tlc: --java-opt that is no JVM option (issue 25)', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--java-opt', 'Xmx4g'], code: 64, line: usage('tlc', /--java-opt takes a JVM option \(-Xmx4g, -Dname=value\), got "Xmx4g"/) },
+  { name: 'tlc: --java-opt cannot set the classpath', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--java-opt', '-cp'], code: 64, line: usage('tlc', /--java-opt -cp: fencecheck sets the classpath and the TLA\+ library itself/) },
+  { name: 'tlc: --classpath without --spec', argv: ['tlc', '--classpath', 'mods.jar'], code: 64, line: usage('tlc', /--classpath needs --spec FILE/) },
+  { name: 'tlc: a --classpath jar that is not there', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--classpath', '/nonexistent/mods.jar'], code: 3, line: /^fencecheck tlc: failed: --classpath \/nonexistent\/mods\.jar does not exist$/ },
+  { name: 'tlc: a --lib jar that is not there', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--lib', '/nonexistent/CommunityModules-deps.jar'], code: 3, line: /^fencecheck tlc: failed: --lib \/nonexistent\/CommunityModules-deps\.jar does not exist$/ },
+  { name: 'tlc: a TLA2TOOLS_JAR list with an entry that is not there is not run (2), naming it', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla'], env: { TLA2TOOLS_JAR: 'package.json:/nonexistent/mods.jar' }, code: 2, line: /^fencecheck tlc: not run: TLA2TOOLS_JAR=package\.json:\/nonexistent\/mods\.jar: \/nonexistent\/mods\.jar does not exist$/ },
   { name: 'tlc: a --lib that is not a directory', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--lib', '/nonexistent-lib'], code: 3, line: /--lib \/nonexistent-lib is not a directory/ },
   { name: 'trace import: no FILE', argv: ['trace', 'import'], code: 64, line: usage('trace', /expected one trace FILE, got 0/) },
   { name: 'trace import: a fencecheck trace is not foreign', argv: ['trace', 'import', 'evidence/tlc/fencing/M1.json'], code: 3, line: /neither TLC's -dumpTrace json .* \(it is already a fencecheck\.trace\/1 trace\)/ },
@@ -228,6 +247,23 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'diff: a directory', argv: ['diff', '{file}', '{file}'], file: 'dir', code: 3, line: /^fencecheck diff: .*: not a regular file$/ },
   { name: 'diff: a missing file', argv: ['diff', '/nonexistent/old.json', '/nonexistent/new.json'], code: 3, line: /^fencecheck diff: \/nonexistent\/old\.json: cannot read: ENOENT/ },
   { name: 'trace replay: an unknown --provider', argv: ['trace', 'replay', '--provider', 'cloud', '{file}'], file: (t) => t, code: 64, line: usage('trace', /--provider: unknown provider 'cloud'/) },
+
+  // --- the environment, checked before anything starts (issue 25)
+  { name: 'env: FENCECHECK_COMMAND_TIMEOUT_MS beyond a timer is bad input (it was cut to 1 ms by Node)', argv: ['props', '--runs', '1'], env: { FENCECHECK_COMMAND_TIMEOUT_MS: '3000000000' }, code: 3, line: /^fencecheck props: FENCECHECK_COMMAND_TIMEOUT_MS=3000000000 is not an integer from 1 to 2147483647 \(milliseconds\)$/ },
+  { name: 'env: FENCECHECK_CONNECT_TIMEOUT_MS=0', argv: ['gate', '--check', 'advance', '--url', '127.0.0.1:1', '--target', 'A', '--pods', 'p1=A'], env: { FENCECHECK_CONNECT_TIMEOUT_MS: '0' }, code: 3, line: /^fencecheck gate: FENCECHECK_CONNECT_TIMEOUT_MS=0 is not an integer from 1 to/ },
+  { name: 'env: FENCECHECK_VALKEY_URL=garbage is bad input before a server starts (it was "the cluster 1 shard did not form", exit 2)', argv: ['limiter', '--runs', '1'], env: { FENCECHECK_VALKEY_URL: 'garbage' }, code: 3, line: /^fencecheck limiter: FENCECHECK_VALKEY_URL: not a valkey endpoint: 'garbage'/ },
+  { name: 'env: a malformed URL never shows its password', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_URL: 'redis://:p@ss w/rd@h:x' }, code: 3, line: /^fencecheck props: FENCECHECK_VALKEY_URL: not a valkey endpoint: 'redis:\/\/\*\*\*@h:x'/ },
+  { name: 'env: an unknown scheme in a seed list', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_CLUSTER: '127.0.0.1:7000,http://127.0.0.1:7001' }, code: 3, line: /^fencecheck props: FENCECHECK_VALKEY_CLUSTER: seed 2 of 2: unknown scheme 'http:\/\/'/ },
+  { name: 'env: a comma cutting a password is not shown', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_CLUSTER: 'redis://:se,cret@127.0.0.1:7000' }, code: 3, line: /^fencecheck props: FENCECHECK_VALKEY_CLUSTER: seed 1 of 2: .*not shown: it may hold part of a password/ },
+  { name: 'env: FENCECHECK_ALLOW_DESTRUCTIVE=yes', argv: ['props', '--runs', '1'], env: { FENCECHECK_ALLOW_DESTRUCTIVE: 'yes' }, code: 3, line: /^fencecheck props: FENCECHECK_ALLOW_DESTRUCTIVE=yes is not 0 or 1$/ },
+  { name: 'env: an unknown FENCECHECK_VALKEY_PROVIDER', argv: ['conform'], env: { FENCECHECK_VALKEY_PROVIDER: 'cloud' }, code: 3, line: /^fencecheck conform: FENCECHECK_VALKEY_PROVIDER=cloud is not one of auto, native, testcontainers, external$/ },
+  { name: 'env: a misspelt variable names the closest', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_URI: '127.0.0.1:6379' }, code: 3, line: /^fencecheck props: FENCECHECK_VALKEY_URI is not a fencecheck variable \(did you mean FENCECHECK_VALKEY_URL\?\)/ },
+  { name: 'env: TLS material beside a plain endpoint (the password would go out in clear)', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_URL: 'redis://:pw@127.0.0.1:6379', FENCECHECK_TLS_SERVERNAME: 'valkey.test' }, code: 3, line: /^fencecheck props: FENCECHECK_TLS_SERVERNAME is set but FENCECHECK_VALKEY_URL is not a rediss:\/\/ \(TLS\) endpoint/ },
+  { name: 'env: a client certificate without its key', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_URL: 'rediss://127.0.0.1:6379', FENCECHECK_TLS_CERT: 'package.json' }, code: 3, line: /^fencecheck props: FENCECHECK_TLS_CERT=package\.json is not PEM .*; FENCECHECK_TLS_CERT is set without FENCECHECK_TLS_KEY/ },
+  { name: 'env: a CA file that is not there', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_URL: 'rediss://127.0.0.1:6379', FENCECHECK_TLS_CA: '/nonexistent/ca.pem' }, code: 3, line: /^fencecheck props: FENCECHECK_TLS_CA=\/nonexistent\/ca\.pem: cannot read it \(ENOENT\)/ },
+  { name: 'env: rediss:// mixed with plain seeds', argv: ['props', '--runs', '1'], env: { FENCECHECK_VALKEY_CLUSTER: 'rediss://127.0.0.1:7000,127.0.0.1:7001' }, code: 3, line: /^fencecheck props: FENCECHECK_VALKEY_CLUSTER mixes rediss:\/\/ and plain seeds/ },
+  { name: 'env: FENCECHECK_PROGRESS_MS=-1', argv: ['explore', '--pods', '1'], env: { FENCECHECK_PROGRESS_MS: '-1' }, code: 3, line: /^fencecheck explore: FENCECHECK_PROGRESS_MS=-1 is not an integer from 0 to 86400000/ },
+  { name: 'gate --url with an unknown scheme is usage', argv: ['gate', '--check', 'advance', '--url', 'http://127.0.0.1:1', '--target', 'A', '--pods', 'p1=A'], code: 64, line: usage('gate', /unknown scheme 'http:\/\/'/) },
 
   // --- pause model-driven run (issue 11)
   { name: 'pause: unknown flag', argv: ['pause', '--bogus'], code: 64, line: usage('pause', /Unknown option '--bogus'/) },
@@ -307,7 +343,7 @@ describe.concurrent('bad-input catalogue: one clear line, the right exit code, n
       let file = join(work, `row-${i}`);
       if (row.file === 'fifo') execFileSync('mkfifo', [file]);
       else if (row.file === 'dir') mkdirSync(file);
-      else if (typeof row.file === 'string') writeFileSync(file, row.file);
+      else if (typeof row.file === 'string' || Buffer.isBuffer(row.file)) writeFileSync(file, row.file);
       else if (typeof row.file === 'function') writeFileSync((file = `${file}.json`), JSON.stringify(row.file(validTrace())));
       let root = ROOT;
       if (row.manifest !== undefined) {

@@ -61,6 +61,20 @@ describe('classifyFault on a standalone node', () => {
     }
   });
 
+  it("a script's own call refused by the ACL (ERR ACL failure in script) is a permission fault, not a result", async () => {
+    const c = topo.client();
+    const del = luaScript('del', "return redis.call('DEL', KEYS[1])");
+    try {
+      await admin.call('ACL', 'SETUSER', 'default', '-del');
+      const err = await catchIt(evalScript(c, del, ['k'], []));
+      expect(String((err as Error).message)).toMatch(/^ERR ACL failure in script: .*'del'/);
+      expect(classifyFault(err)).toMatchObject({ kind: 'permission', reason: expect.stringMatching(/ACL failure in script/) });
+    } finally {
+      await admin.call('ACL', 'SETUSER', 'default', '+@all');
+      await closeClient(c);
+    }
+  });
+
   it('CLIENT KILL under a command: connection-lost (also inside OutcomeUnknownError)', async () => {
     const c = topo.client() as Redis;
     try {

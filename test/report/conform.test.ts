@@ -1,7 +1,7 @@
 /**
  * The conform stage in verify's reports, from real `fencecheck conform --json` outputs captured by
  * running the command (test/report/fixtures/conform-pass.json, conform-M1.json): the stage's report
- * carries its Conformance section and conform suite (src/systems/fencing/conform-report.ts) and
+ * carries its Conformance section and conform suite (src/seam/tour/sections.ts) and
  * verify.json keeps it whole; JUnit has the conform suite with one case per action, and the Markdown
  * and HTML reports have the Conformance section with the coverage, the per-action table and the
  * first mismatch drawn as a trace with its replay command.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coveragePercent } from '../../src/core/percent.js';
 import { readReportDetails, type ReportBlock, type ReportSection } from '../../src/core/report-details.js';
-import { actionFiguresText, conformNotRunDetails, conformReportDetails, type ConformFigures } from '../../src/systems/fencing/conform-report.js';
+import { actionFiguresText, conformNotRunDetails, conformReportDetails, type ConformFigures } from '../../src/seam/tour/sections.js';
 import { renderHtml } from '../../src/report/html.js';
 import { junitXml } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -29,7 +29,8 @@ const REPLAY = `fencecheck trace replay ${CONFORM_M1_TRACE_PATH}`;
 function figuresOf(raw: any): ConformFigures {
   const d = raw.details;
   return {
-    bounds: d.bounds,
+    system: d.system,
+    bounds: d.boundsLabel,
     checks: d.checks,
     states: d.states,
     attempts: d.attempts,

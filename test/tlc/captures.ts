@@ -37,6 +37,9 @@ export const CAPTURES: readonly Capture[] = [
   { name: 'deadlock-small', spec: `${S}/Deadlock.tla`, config: `${S}/Deadlock.cfg`, checkDeadlock: true, shows: 'deadlock after 3 states' },
   { name: 'config-undefined', spec: `${S}/Deadlock.tla`, config: `${S}/ConfigUndefined.cfg`, checkDeadlock: true, shows: 'config error: the invariant is not defined (exit 151)' },
   { name: 'config-syntax', spec: `${S}/Deadlock.tla`, config: `${S}/ConfigSyntax.cfg`, checkDeadlock: true, shows: 'config error: .cfg syntax, nested in message 1000 (exit 255)' },
+  { name: 'liveness-warning', spec: `${S}/LivenessWarning.tla`, config: `${S}/LivenessWarning.cfg`, checkDeadlock: true, shows: 'temporal property SettlesAt1 violated (stuttering) beside warning 2259 (a config-family code at severity 3); exit 13' },
+  { name: 'missing-module', spec: `${S}/MissingModule.tla`, config: `${S}/MissingModule.cfg`, checkDeadlock: true, shows: 'SANY: cannot find source file for module NoSuchModule imported in module MissingModule (exit 150)' },
+  { name: 'parse-expecting', spec: `${S}/ParseExpecting.tla`, config: `${S}/ParseExpecting.cfg`, checkDeadlock: true, shows: 'SANY parse error: "Was expecting" before "Encountered", and where the definition began (exit 150)' },
   { name: 'continue', spec: `${S}/Deadlock.tla`, config: `${S}/Continue.cfg`, checkDeadlock: false, extraArgs: ['-continue'], shows: '-continue: two error traces, each numbered from 1' },
   { name: 'mutant-M1', spec: 'tla/fencing/RedisClusterFencingMigration.tla', config: 'tla/fencing/mutants/M1.cfg', checkDeadlock: false, dumpTrace: true, shows: 'the M1 mutant as src/tlc runs it, plus -dumpTrace json' },
   // The seam systems as `fencecheck tlc --system` runs them (test/tlc/system-tlc.test.ts reads these).

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { locateTlc } from '../../src/tlc/locate.js';
 import { PassThroughError, resolvePassThrough } from '../../src/tlc/pass-through.js';
+import { specRunName } from '../../src/tlc/spec-report.js';
 import { runCli } from '../verify/run-cli.js';
 
 const located = locateTlc();
@@ -59,7 +60,9 @@ describe(`fencecheck tlc --spec with real TLC${why}`, () => {
     const rep = report(r.stdout);
     expect(rep).toMatchObject({ status: 'failed', reason: 'property-violation: Reaches3', counts: { generated: 4, distinct: 3, traceStates: 3 } });
     expect(rep.details).toMatchObject({ outcome: 'property-violation', violated: 'Reaches3', violationKind: 'temporal-property', tlcExit: { code: 13, agrees: true }, loop: 0, loopAction: { action: 'Step' } });
-    expect(rep.traces?.[0]).toBe('reports/tlc/Liveness.trace.json');
+    // Named by the spec and its path (issue 25: two specs named MC.tla overwrote each other's trace).
+    expect(rep.traces?.[0]).toBe(`reports/tlc/${specRunName(join(S, 'Liveness.tla'))}.trace.json`);
+    expect(rep.traces?.[0]).toMatch(/^reports\/tlc\/Liveness-[0-9a-f]{8}\.trace\.json$/);
     const show = await runCli(['trace', 'show', join(projectRoot, rep.traces![0]!), '--no-color']);
     expect(show.stdout).toMatch(/lasso: after step 2, Step\(1\) goes back to state 0/);
   }, 120_000);

@@ -17,7 +17,7 @@ import { loadPatch } from '../../src/systems/fencing/impl-runner.js';
 import { DEFAULT_BOUNDS } from '../../src/systems/fencing/state.js';
 import { fencingSystem } from '../../src/systems/fencing/system.js';
 import { runConform } from '../../src/systems/fencing/tour/run.js';
-import { openTourWorld, type TourWorld } from '../../src/systems/fencing/tour/world.js';
+import { openTourRig, type TourRig } from '../../src/systems/fencing/tour/rig.js';
 import { tourObservedTrace } from '../../src/systems/fencing/tracecheck.js';
 import { openDriveWorld, runPauseDrive, type DriveWorld } from '../../src/systems/pause/drive/index.js';
 import { walkTraces } from '../../src/systems/pause/drive/traces.js';
@@ -38,13 +38,13 @@ const readDir = (dir: string) => observedFiles(dir).flatMap((f) => parseObserved
 describe('fencing: property runs and the tour\'s mutant counterexamples', () => {
   const FENCING = targetOf(fencingSystem());
   let dir: string;
-  let world: TourWorld;
+  let rig: TourRig;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fencecheck-observed-'));
-    world = await openTourWorld({ provider: 'native' });
+    rig = await openTourRig({ provider: 'native' });
   }, 60_000);
   afterAll(async () => {
-    await world?.close();
+    await rig?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -65,7 +65,7 @@ describe('fencing: property runs and the tour\'s mutant counterexamples', () => 
   for (const [id, action] of [['M1', 'AcquireB'], ['M3', 'AcquireB'], ['M4', 'AdvanceTarget'], ['M9', 'EnterCompatible']] as const) {
     it.skipIf(!located.ok)(`${id}'s tour counterexample is rejected at the step the tour's model predicts, at ${action}${why}`, async () => {
       const m = entry(id);
-      const run = await runConform({ bounds: DEFAULT_BOUNDS, patch: await loadPatch(m), invariant: m.expectedInvariant as never, world, saveTrace: false });
+      const run = await runConform({ bounds: DEFAULT_BOUNDS, patch: await loadPatch(m), invariant: m.expectedInvariant as never, rig, saveTrace: false });
       const f = run.result.failure!;
       expect(f.check).toBe(m.expectedInvariant);
       const trace = tourObservedTrace(f.path, { id, bounds: DEFAULT_BOUNDS, mutant: id });

@@ -564,7 +564,8 @@ describe('secrets', () => {
     }
     const bad = await fencecheck(['props', '--topology', 'standalone', '--runs', '1', '--json'], { FENCECHECK_VALKEY_URL: `redis://:${wrong}@127.0.0.1:notaport` });
     outputs.push(bad.out, bad.err);
-    expect(bad.code).toBe(2);
+    // A malformed endpoint is bad input, refused before anything starts (issue 25; it was "not run", 2).
+    expect(bad.code).toBe(3);
     const gate = await fencecheck(['gate', '--check', 'advance', '--url', `redis://:${wrong}@127.0.0.1:${authPort}`, '--target', 'A', '--pods', 'p1=A', '--json'], {});
     expect(gate.code, gate.out + gate.err).toBe(2);
     outputs.push(gate.out, gate.err);

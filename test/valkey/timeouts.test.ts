@@ -97,9 +97,12 @@ describe('timeouts in the library', () => {
     expect(DEFAULT_CONNECT_TIMEOUT_MS).toBe(5000);
     expect(DEFAULT_COMMAND_TIMEOUT_MS).toBe(10_000);
     process.env.FENCECHECK_COMMAND_TIMEOUT_MS = 'soon';
-    expect(() => clientTimeouts()).toThrow(/FENCECHECK_COMMAND_TIMEOUT_MS must be a positive integer/);
+    expect(() => clientTimeouts()).toThrow(/^FENCECHECK_COMMAND_TIMEOUT_MS=soon is not an integer from 1 to 2147483647 \(milliseconds\)$/);
     process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '0';
     expect(() => clientTimeouts()).toThrow(/FENCECHECK_COMMAND_TIMEOUT_MS/);
+    // Beyond Node's longest timer (issue 25: it fired after 1 ms, every command "timed out").
+    process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '3000000000';
+    expect(() => clientTimeouts()).toThrow(/from 1 to 2147483647/);
   });
 
   it.each([

@@ -1,17 +1,16 @@
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { stageReport } from '../../core/stage-report.js';
 import { boundsFromArgs, boundsLabel } from '../../systems/fencing/model/bounds.js';
 import { INVARIANT_NAMES, type InvariantName } from '../../systems/fencing/invariants.js';
 import { isProviderChoice } from '../../valkey/start.js';
 import { ValkeyUnavailableError } from '../../valkey/errors.js';
 import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
 import { ProgressConsole } from '../../core/progress.js';
-import { conformFigures, conformNotRunDetails, conformReportDetails } from '../../systems/fencing/conform-report.js';
+import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../seam/tour/shard.js';
 
 const HELP = `Usage: fencecheck conform [--pods N] [--max-gen G] [--mutant ID] [--invariant NAME]
-                         [--concurrency N] [--provider P] [--json]
+                         [--shard I/N] [--concurrency N] [--provider P] [--json]
 
 The exhaustive conformance tour: the real Lua scripts, deployment gate and mode door, explored
 breadth-first on real Valkey (mode disabled on a standalone node, compatible on a one-shard cluster,
@@ -29,6 +28,9 @@ Options:
   --mutant ID       run against the impl patch of a mutant (mutants/manifest.json); checks its
                     expected invariant alone, following the real graph wherever it leads
   --invariant NAME  check this invariant alone (with TypeOK) instead of full conformance
+  --shard I/N       run a deterministic 1/N of the full conformance tour: every attempt of the model
+                    states whose key hashes to shard I (1 ≤ I ≤ N ≤ 64); the N shards' --json
+                    reports merge into the unsharded one (counts, rows and digest add up)
   --concurrency N   attempts in flight at once (default 128)
   --provider P      auto, native, testcontainers or external (default FENCECHECK_VALKEY_PROVIDER or auto)
   --json            print a StageReport (fencecheck.stage/1)
@@ -48,6 +50,7 @@ export const command: Command = {
       mutant: { type: 'string' },
       invariant: { type: 'string' },
       concurrency: { type: 'string' },
+      shard: { type: 'string' },
       provider: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
@@ -56,6 +59,16 @@ export const command: Command = {
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`--provider: unknown provider '${values.provider}'`);
     let invariant = values.invariant as InvariantName | undefined;
     if (invariant !== undefined && !(INVARIANT_NAMES as readonly string[]).includes(invariant)) throw new UsageError(`--invariant: unknown invariant '${invariant}' (${INVARIANT_NAMES.join(', ')})`);
+    let shard: Shard = WHOLE;
+    if (values.shard !== undefined) {
+      try {
+        shard = parseShard(values.shard);
+      } catch (err) {
+        if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
+        throw err;
+      }
+      if (invariant !== undefined || values.mutant !== undefined) throw new UsageError('--shard applies to the full conformance tour, not to --invariant or --mutant (an invariant alone follows the real graph, which only the whole run knows)');
+    }
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
     const startedAt = new Date();
 
@@ -74,8 +87,9 @@ export const command: Command = {
     }
 
     const { runConform } = await import('../../systems/fencing/tour/run.js');
-    const { coverageLines, actionTable, headline, pathLines } = await import('../../systems/fencing/tour/report.js');
-    const label = `${boundsLabel(bounds)}${values.mutant ? `, mutant ${values.mutant}` : ''}`;
+    const { coverageLines, actionTable, headline, pathLines } = await import('../../seam/tour/report.js');
+    const { tourNotRunReport, tourPassed, tourStageReport } = await import('../../seam/tour/stage.js');
+    const label = `${boundsLabel(bounds)}${values.mutant ? `, mutant ${values.mutant}` : ''}${shard.count > 1 ? `, shard ${values.shard}` : ''}`;
     out(`conform: real scripts, gate and door on real Valkey, ${label}${invariant ? `, ${invariant} alone` : ', full conformance'}`);
     let run;
     const progress = new ProgressConsole();
@@ -88,12 +102,13 @@ export const command: Command = {
         ...(invariant ? { invariant } : {}),
         ...(values.mutant ? { mutant: values.mutant } : {}),
         ...(concurrency ? { concurrency } : {}),
+        ...(shard.count > 1 ? { shard } : {}),
         ...(values.provider ? { start: { provider: values.provider as 'auto' } } : {}),
       });
     } catch (err) {
       progress.close();
       if (!(err instanceof ValkeyUnavailableError)) throw err;
-      if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'conform', status: 'not-run', reason: err.message, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `conform not run: ${err.message}`, details: conformNotRunDetails(err.message) }), null, 2)}\n`);
+      if (values.json) process.stdout.write(`${JSON.stringify(tourNotRunReport({ stage: 'conform', reason: err.message, startedAt, shard, system: 'fencing' }), null, 2)}\n`);
       else process.stderr.write(`fencecheck conform: not run: ${err.message}\n`);
       return ExitCode.NotRun;
     }
@@ -108,43 +123,13 @@ export const command: Command = {
       if (r.failure.predicted) out(`  real:    ${r.failure.real}\n  model:   ${r.failure.predicted}`);
       else if (r.failure.real) out(`  real:    ${r.failure.real}`);
       out(`path from Init (${r.failure.path.length - 1} steps):`);
-      for (const l of pathLines(r)) out(l);
+      for (const l of pathLines(r, run.system.model)) out(l);
       if (run.replay) out(`trace: ${run.tracePath}\nreplay: ${run.replay}`);
     } else out(headline(r));
-    const passed = r.failure === null && (invariant !== undefined || r.equalToModel === true);
+    const passed = tourPassed(r);
     if (values.json) {
-      const { failure, ...rest } = r;
-      const reason = passed ? undefined : r.failure ? `${r.failure.check}: ${r.failure.message}` : 'the real graph differs from the model';
-      const summary = headline(r);
-      // What the verify reports show: the Conformance section and the conform suite.
-      const shown = conformReportDetails(conformFigures(r), { passed, summary, ...(reason !== undefined ? { reason } : {}), ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}) });
-      process.stdout.write(
-        `${JSON.stringify(
-          stageReport({
-            stage: 'conform',
-            status: passed ? 'passed' : 'failed',
-            ...(reason !== undefined ? { reason } : {}),
-            startedAt: startedAt.toISOString(),
-            durationMs: Date.now() - startedAt.getTime(),
-            summary,
-            counts: {
-              states: r.covered.states,
-              modelStates: r.model.states,
-              transitions: r.covered.transitions,
-              modelTransitions: r.model.transitions,
-              refused: r.covered.refused,
-              modelRefused: r.model.refused,
-              attempts: r.attempts,
-              realStates: r.states,
-              tourMs: Math.round(r.durationMs),
-            },
-            ...(run.tracePath ? { traces: [run.tracePath] } : {}),
-            details: { ...rest, ...(values.mutant ? { mutant: values.mutant } : {}), ...(failure ? { failure: { ...failure, path: failure.path.length } } : {}), ...(run.replay ? { replay: run.replay } : {}), ...shown },
-          }),
-          null,
-          2,
-        )}\n`,
-      );
+      const report = tourStageReport(r, { stage: 'conform', startedAt, ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}), ...(values.mutant ? { mutant: values.mutant } : {}) });
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }
     return passed ? ExitCode.Ok : ExitCode.Failed;
   },

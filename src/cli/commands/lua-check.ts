@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../../core/command.js';
 import { parseCommandArgs, UsageError } from '../../core/args.js';
@@ -14,12 +14,21 @@ import { parseEndpoint } from '../../valkey/external.js';
 import { closeClient, nodeClient } from '../../valkey/client.js';
 import { ValkeyUnavailableError } from '../../valkey/errors.js';
 import { maskSecrets } from '../../core/secrets.js';
+import { MAX_SCRIPT_BYTES } from '../../luacheck/source.js';
+
+const isDirectory = (d: string): boolean => {
+  try {
+    return statSync(d).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 /** The project's own scripts: what `fencecheck lua-check` and verify's lua-check stage check by default. */
 export const PROJECT_SCRIPT_DIRS = ['src/systems/fencing/lua', 'src/systems/limiter/lua'];
 
 const HELP = `Usage: fencecheck lua-check [PATH...] [--fail-on error|warning] [--includes] [--include-pattern RE]
-                          [--node HOST:PORT [--save-snapshot FILE]] [--junit FILE] [--json]
+                          [--include-path DIR]... [--node HOST:PORT [--save-snapshot FILE]] [--junit FILE] [--json]
 
 Checks that every key a Valkey Lua script reaches through redis.call / redis.pcall is declared in
 KEYS (the locality rule: an undeclared key works on one shard and breaks when the slots split).
@@ -33,14 +42,24 @@ Findings (file:line:column: severity [kind] message):
            KEYS/SCAN/RANDOMKEY/FLUSH*, commands whose keys cannot be told (SORT, MIGRATE), EVAL…
   warning  a key built from a declared key (KEYS[1] .. ':x'): same hash tag, so slot-safe when
            that key carries one, and still not declared
+  info     either of the above in code the script never runs (a helper function an include
+           brought in that the script does not use): shown, never failing
+
+A script is read as its bytes (UTF-8, Latin-1, NUL or ESC in a string: Lua 5.1 is 8-bit clean);
+over ${MAX_SCRIPT_BYTES / 2 ** 20} MiB, UTF-16/UTF-32 text or a UTF-8 byte-order mark is bad input. Control
+characters in anything shown (keys, messages, paths) are escaped (\\x1b, \\x00, \\n).
 
 Options:
   --fail-on error|warning  which findings fail (exit 1): 'warning' (default) fails on both,
                            'error' reports warnings and passes
-  --includes               expand include directives (--- @include "file") before checking;
-                           findings name the included file and its line
+  --includes               expand include directives (--- @include "file") before checking, as
+                           queue libraries' loaders do: "file" relative to the including file, as
+                           written or with .lua added, then in each --include-path folder; each
+                           file inlined once per script (its first directive); findings name the
+                           included file and its line
   --include-pattern RE     the directive as a regular expression with one capture group, the
                            path (implies --includes; default ${DEFAULT_INCLUDE_PATTERN})
+  --include-path DIR       also look for includes in DIR (repeatable; implies --includes)
   --node HOST:PORT         read the key specs from this live node instead of the snapshot
   --save-snapshot FILE     with --node: also write them to FILE (the committed snapshot is
                            src/luacheck/valkey-command-keyspecs.json)
@@ -62,6 +81,7 @@ export const command: Command = {
         'fail-on': { type: 'string', default: 'warning' },
         includes: { type: 'boolean', default: false },
         'include-pattern': { type: 'string' },
+        'include-path': { type: 'string', multiple: true },
         node: { type: 'string' },
         'save-snapshot': { type: 'string' },
         junit: { type: 'string' },
@@ -72,7 +92,9 @@ export const command: Command = {
     const failOn = values['fail-on'];
     if (failOn !== 'error' && failOn !== 'warning') throw new UsageError(`--fail-on takes error or warning, got '${failOn}'`);
     let pattern: RegExp | undefined;
-    if (values.includes || values['include-pattern'] !== undefined) {
+    const includePath = (values['include-path'] ?? []).map((d) => resolve(d));
+    for (const [i, d] of includePath.entries()) if (!isDirectory(d)) throw new UsageError(`--include-path ${values['include-path']![i]} is not a directory`);
+    if (values.includes || values['include-pattern'] !== undefined || includePath.length > 0) {
       try {
         pattern = includePattern(values['include-pattern'] ?? DEFAULT_INCLUDE_PATTERN);
       } catch (err) {
@@ -86,7 +108,7 @@ export const command: Command = {
     if (values['save-snapshot'] !== undefined) writeFileSync(values['save-snapshot'], snapshotJson(snapshot));
 
     const paths = positionals.length > 0 ? positionals : PROJECT_SCRIPT_DIRS.map((d) => resolve(projectRoot, d));
-    const result = checkPaths(paths, { snapshot, failOn: failOn as FailOn, ...(pattern && { includePattern: pattern }) });
+    const result = checkPaths(paths, { snapshot, failOn: failOn as FailOn, ...(pattern && { includePattern: pattern }), ...(includePath.length > 0 && { includePath }) });
     const durationMs = Date.now() - startedAt.getTime();
     if (values.junit !== undefined) writeFileSync(values.junit, luaCheckJunit(result, failOn as FailOn, startedAt.toISOString(), durationMs / 1000));
 
@@ -105,7 +127,7 @@ export const command: Command = {
         startedAt: startedAt.toISOString(),
         durationMs,
         summary,
-        counts: { files: result.files.length, errors: result.errors, warnings: result.warnings, unparseable: result.unparseable, failing: result.failing },
+        counts: { files: result.files.length, errors: result.errors, warnings: result.warnings, unreachable: result.unreachable, unparseable: result.unparseable, failing: result.failing },
         details: {
           keySpecs: snapshot.server,
           failOn,
@@ -114,8 +136,12 @@ export const command: Command = {
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      for (const f of result.files) for (const x of f.findings) process.stdout.write(`${findingLine(x)}\n`);
-      process.stdout.write(`${summary}\n`);
+      // A finding in an include shared by several scripts is one line, with how many scripts meet it.
+      const lines = new Map<string, number>();
+      for (const f of result.files) for (const x of f.findings) lines.set(findingLine(x), (lines.get(findingLine(x)) ?? 0) + 1);
+      for (const [line, n] of lines) process.stdout.write(`${line}${n > 1 ? ` (in ${n} scripts)` : ''}\n`);
+      const total = result.files.reduce((a, f) => a + f.findings.length, 0);
+      process.stdout.write(`${summary}${lines.size < total ? ` — ${lines.size} distinct finding${lines.size === 1 ? '' : 's'} (an include's shown once)` : ''}\n`);
     }
     for (const f of result.files) if (f.status === 'unparseable') process.stderr.write(`fencecheck lua-check: ${errorLine(f)}\n`);
     return code;

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
@@ -13,13 +13,14 @@ import { formatGrowthTable, measureGrowth } from '../../seam/tlc/growth.js';
 import { runSystemTlc, type SystemPart } from '../../seam/tlc/system-run.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
 import { locateTlc } from '../../tlc/locate.js';
-import { PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
+import { javaOptionProblem, PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
 import { checkSpec } from '../../tlc/spec-check.js';
-import { describeSpecRun, specVerdict } from '../../tlc/spec-report.js';
+import { describeSpecRun, specRunName, specVerdict } from '../../tlc/spec-report.js';
 
 const HELP = `Usage: fencecheck tlc [--system NAME]... [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
        fencecheck tlc --growth --system NAME --const NAME=V1,V2,... [--const NAME=...] [--timeout SECONDS] [--json]
-       fencecheck tlc --spec FILE.tla [--config FILE.cfg] [--lib DIR]... [--timeout S] [--workers N] [--json] [-- TLC options]
+       fencecheck tlc --spec FILE.tla [--config FILE.cfg] [--lib DIR|JAR]... [--classpath JAR]... [--java-opt OPT]...
+                      [--timeout S] [--workers N] [--json] [-- TLC options]
 
 Runs TLC (-tool, -deadlock) on each system's spec (tla/<system>/) with its base config, dumps the
 labelled state graph (-dump dot,actionlabels: every reachable state and every generated
@@ -46,9 +47,17 @@ Options:
   --json             print a StageReport (fencecheck.stage/1) instead of text
   --spec FILE        instead: any spec, with TLC's own defaults (deadlock checked; pass -- -deadlock
                      to turn that off); prints the outcome, counts, TLC's exit status and the
-                     counterexample (a lasso with its loop), saved as reports/tlc/<Spec>.trace.json
+                     counterexample (a lasso with its loop), saved as reports/tlc/<Spec>-<hash>.trace.json
+                     (<hash>: of the spec's path, so two specs named MC.tla keep their own). TLC runs
+                     with the spec's whole folder: its modules, data files, Java overrides (.class).
+                     Where TLC's exit status and its messages disagree, the status decides
   --config FILE      the spec's config (default FILE.cfg beside the spec); only with --spec
-  --lib DIR          a directory of modules the spec EXTENDS (e.g. the community modules); repeatable
+  --lib DIR|JAR      a directory of modules the spec EXTENDS (TLC's -DTLA-Library), or a jar of
+                     them (put on the classpath, e.g. CommunityModules-deps.jar); repeatable
+  --classpath JAR    a jar or folder added to Java's classpath after tla2tools.jar (module jars,
+                     override classes); repeatable. TLA2TOOLS_JAR may also be such a list (a:b)
+  --java-opt OPT     a JVM option (-Xmx4g, -Dtlc2.tool.fp.FPSet.impl=…); repeatable; write a value
+                     that starts with '-' as --java-opt=-Xmx4g or --java-opt -Xmx4g
   -- OPTIONS         passed to TLC as they are (e.g. -- -dumpTrace json out.json -depth 50); file
                      arguments are resolved against the current directory; -tool, -config, -metadir
                      and -workers are fencecheck's own and refused
@@ -69,7 +78,8 @@ export const command: Command = {
   async run(argvAll) {
     // Everything after `--` is TLC's (only with --spec).
     const dd = argvAll.indexOf('--');
-    const argv = dd < 0 ? argvAll : argvAll.slice(0, dd);
+    // `--java-opt -Xmx4g`: the value starts with '-', which the argument parser would take for an option.
+    const argv = joinOptionValues(dd < 0 ? argvAll : argvAll.slice(0, dd), '--java-opt');
     const passThrough = dd < 0 ? undefined : argvAll.slice(dd + 1);
     const { values } = parseCommandArgs(argv, {
       mutants: { type: 'boolean', default: false },
@@ -83,10 +93,12 @@ export const command: Command = {
       spec: { type: 'string' },
       config: { type: 'string' },
       lib: { type: 'string', multiple: true },
+      classpath: { type: 'string', multiple: true },
+      'java-opt': { type: 'string', multiple: true },
       system: { type: 'string', multiple: true },
     });
     if (values.spec === undefined) {
-      for (const [flag, given] of [['--config', values.config !== undefined], ['--lib', values.lib !== undefined], ['-- TLC options', passThrough !== undefined]] as const)
+      for (const [flag, given] of [['--config', values.config !== undefined], ['--lib', values.lib !== undefined], ['--classpath', values.classpath !== undefined], ['--java-opt', values['java-opt'] !== undefined], ['-- TLC options', passThrough !== undefined]] as const)
         if (given) throw new UsageError(`${flag} needs --spec FILE (the project's specs run with their own configs)`);
     } else {
       for (const flag of ['mutants', 'only', 'write-evidence', 'growth', 'const', 'system'] as const)
@@ -113,7 +125,11 @@ export const command: Command = {
     };
 
     if (values.spec !== undefined) {
-      return runSpecCommand({ spec: values.spec, config: values.config, libs: values.lib ?? [], passThrough: passThrough ?? [], timeoutS, workers, log, finish });
+      for (const o of values['java-opt'] ?? []) {
+        const problem = javaOptionProblem(o);
+        if (problem !== undefined) throw new UsageError(problem);
+      }
+      return runSpecCommand({ spec: values.spec, config: values.config, libs: values.lib ?? [], classpath: values.classpath ?? [], javaOptions: values['java-opt'] ?? [], passThrough: passThrough ?? [], timeoutS, workers, log, finish });
     }
     const grid = growthGrid(values.const ?? [], values.growth);
 
@@ -227,6 +243,8 @@ interface SpecCommand {
   readonly spec: string;
   readonly config: string | undefined;
   readonly libs: readonly string[];
+  readonly classpath: readonly string[];
+  readonly javaOptions: readonly string[];
   readonly passThrough: readonly string[];
   readonly timeoutS: number;
   readonly workers: number;
@@ -248,21 +266,26 @@ async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
   if (!o.spec.endsWith('.tla')) return bad(`--spec ${o.spec}: not a .tla file`);
   for (const [what, f] of [['--spec', o.spec], [o.config === undefined ? 'the default config' : '--config', config]] as const)
     if (!existsSync(f) || !statSync(f).isFile()) return bad(`${what} ${f} does not exist (or is not a file)`);
-  for (const d of o.libs) if (!existsSync(d) || !statSync(d).isDirectory()) return bad(`--lib ${d} is not a directory`);
+  // A jar of modules is found through the classpath; a folder through TLC's library path.
+  const libJars = o.libs.filter((d) => d.endsWith('.jar'));
+  const libDirs = o.libs.filter((d) => !d.endsWith('.jar'));
+  for (const d of libDirs) if (!existsSync(d) || !statSync(d).isDirectory()) return bad(`--lib ${d} is not a directory (or a .jar)`);
+  for (const j of [...libJars, ...o.classpath]) if (!existsSync(j)) return bad(`${o.classpath.includes(j) ? '--classpath' : '--lib'} ${j} does not exist`);
+  const classpath = [...libJars, ...o.classpath].map((p) => resolve(p));
   const located = locateTlc();
   if (!located.ok) return o.finish(ExitCode.NotRun, { status: 'not-run', reason: located.reason, summary: `TLC not run: ${located.reason}` });
   try {
     o.log(`TLC: ${located.tools.jar}`);
-    const checked = await checkSpec({ spec: o.spec, config, libDirs: o.libs, extraArgs, tools: located.tools, timeoutMs: o.timeoutS * 1000, workers: o.workers });
-    const name = basename(o.spec, '.tla');
+    const checked = await checkSpec({ spec: o.spec, config, libDirs, classpath, javaOptions: o.javaOptions, extraArgs, tools: located.tools, timeoutMs: o.timeoutS * 1000, workers: o.workers });
+    const name = specRunName(o.spec);
     const { lines, reason } = describeSpecRun(checked, o.spec, config);
     for (const l of lines) o.log(l);
     const r = checked.run.kind === 'completed' ? checked.run.result : undefined;
     const tracePath = checked.trace ? writeRunReport(`${name}.trace`, checked.trace) : undefined;
-    writeRunReport(name, { spec: o.spec, config, libs: o.libs, tlcOptions: extraArgs, ...(checked.run.kind === 'completed' ? { result: checked.run.result, exitCode: checked.run.exitCode } : { timeout: true }) });
+    writeRunReport(name, { spec: o.spec, config, libs: o.libs, classpath, javaOptions: o.javaOptions, tlcOptions: extraArgs, ...(checked.run.kind === 'completed' ? { result: checked.run.result, exitCode: checked.run.exitCode } : { timeout: true }) });
     const verdict = specVerdict(r ? r.outcome : 'timeout');
-    // A disagreeing exit status is never a pass: the output may be cut short.
-    const status = r?.exit && !r.exit.agrees ? 'not-run' : verdict.status;
+    // A disagreement the exit status could not decide is never a pass: the output may be cut short.
+    const status = r?.exit && !r.exit.agrees && !r.exit.decided ? 'not-run' : verdict.status;
     const exit = status === 'not-run' ? ExitCode.NotRun : verdict.exit === 1 ? ExitCode.Failed : ExitCode.Ok;
     const counts: Record<string, number> = {
       ...(r?.generated !== undefined && { generated: r.generated }),
@@ -280,6 +303,8 @@ async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
         spec: o.spec,
         config,
         libs: o.libs,
+        ...(classpath.length > 0 && { classpath }),
+        ...(o.javaOptions.length > 0 && { javaOptions: o.javaOptions }),
         tlcOptions: extraArgs,
         outcome: r ? r.outcome : 'timeout',
         ...(r?.violated !== undefined && { violated: r.violated, violationKind: r.violationKind }),
@@ -296,4 +321,14 @@ async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
     if (err instanceof TlcOutputError) return o.finish(ExitCode.BadInput, { status: 'failed', reason: `cannot parse TLC output: ${err.message}`, summary: 'TLC output could not be parsed' });
     throw err;
   }
+}
+
+/** `--opt VALUE` → `--opt=VALUE` for an option whose values start with '-' (JVM options). */
+function joinOptionValues(argv: readonly string[], option: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === option && argv[i + 1] !== undefined) out.push(`${option}=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
 }

@@ -262,11 +262,11 @@ async function replayTour(
   patch: { path: string; patch: import('../../systems/fencing/patch.js').ImplPatch } | undefined,
   json: boolean,
 ): Promise<ExitCode> {
-  const { openTourWorld, tourDoor } = await import('../../systems/fencing/tour/world.js');
+  const { openTourRig, tourDoor } = await import('../../systems/fencing/tour/rig.js');
   const { loadFencingScripts } = await import('../../systems/fencing/scripts.js');
-  let world;
+  let rig;
   try {
-    world = await openTourWorld();
+    rig = await openTourRig();
   } catch (err) {
     if (err instanceof valkey.ValkeyUnavailableError) {
       process.stderr.write(`fencecheck trace replay: not run: ${err.message}\n`);
@@ -275,22 +275,22 @@ async function replayTour(
     throw err;
   }
   const log = (s: string) => (json ? process.stderr : process.stdout).write(`${s}\n`);
-  log(`replaying ${traceHeadline(trace)}${patch ? ` with ${patch.path}` : ''} from Init on one session: standalone, 1-shard and 3-shard cluster (${world.topologies.disabled.provider})`);
+  log(`replaying ${traceHeadline(trace)}${patch ? ` with ${patch.path}` : ''} from Init on one session: standalone, 1-shard and 3-shard cluster (${rig.topologies.disabled.provider})`);
   try {
-    const session = world.session();
+    const session = rig.session();
     const result = await mod.replayTrace(trace, {
-      topology: world.topologies.disabled,
+      topology: rig.topologies.disabled,
       scripts: loadFencingScripts(patch?.patch),
-      door: tourDoor(world, session),
+      door: tourDoor(rig, session),
       session,
-      connections: { standalone: world.conns.disabled, current: world.conns.disabled },
+      connections: { standalone: rig.conns.disabled, current: rig.conns.disabled },
       expiry: 'ttl',
       ...(patch ? { patch } : {}),
       onStep: (s) => log(replayStepLine(s)),
     });
     return printReplay(result, trace, json);
   } finally {
-    await world.close();
+    await rig.close();
   }
 }
 

@@ -73,6 +73,14 @@ export interface FencingDriver {
   apply(ev: FencingEvent, model?: FencingState): Promise<StepOutcome>;
   /** The real keyspace (leases, counters) plus the harness's records, as the model's variables. */
   observe(): Promise<FencingState>;
+  /** The deploy records alone (what observe() adds to the keyspace), for a caller that reads the keyspace itself. */
+  records(): DeployRecords;
+  /**
+   * The same driver on another session in another state, as if made with these `session`,
+   * `connections.current` and `initial` options (the tour reuses its drivers instead of building
+   * one per attempt). Its gate, scripts, door and standalone connection stay.
+   */
+  retarget(next: { readonly session: SessionRef; readonly current: ValkeyClient; readonly initial: { readonly state: FencingState; readonly held?: Readonly<Partial<Record<Pod, number>>> } }): void;
   /** The client a pod of this version would use, on the current topology. */
   client(version: Phase): FencingClient;
   /** What pod p remembers holding (its last issued generation), if anything. */
@@ -93,6 +101,9 @@ export interface FencingDriver {
   readonly mode: Mode;
   close(): Promise<void>;
 }
+
+/** The deploy pipeline's records: the model's variables that are not in the keyspace. */
+export type DeployRecords = Pick<FencingState, 'version' | 'target' | 'backfilled' | 'mode' | 'lastIssued' | 'monoOk'>;
 
 interface Records {
   version: Record<Pod, Phase>;
@@ -122,8 +133,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createFencingDriver(topology: Topology, opts: FencingDriverOptions = {}): FencingDriver {
   const bounds = opts.bounds ?? DEFAULT_BOUNDS;
-  const session = opts.session ?? freshSession();
-  const keys = sessionKeys(session);
+  let session = opts.session ?? freshSession();
+  let keys = sessionKeys(session);
   const ttlMs = opts.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   const expiry = opts.expiry ?? 'release';
   const scripts = opts.scripts ?? loadFencingScripts(opts.patch);
@@ -132,25 +143,31 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
   const ownsConnection = opts.connections === undefined;
   const standalone = opts.connections?.standalone ?? topology.client();
   let conn: ValkeyClient = opts.connections?.current ?? standalone;
-  const start = opts.initial?.state;
-  const rec: Records = start
-    ? { version: { ...start.version }, target: start.target, backfilled: start.backfilled, mode: start.mode, lastIssued: start.lastIssued, monoOk: start.monoOk }
-    : {
-        version: Object.fromEntries(bounds.pods.map((p) => [p, 'O'])) as Record<Pod, Phase>,
-        target: 'O',
-        backfilled: false,
-        mode: 'disabled',
-        lastIssued: 0,
-        monoOk: true,
-      };
-  const held = new Map<Pod, number>(Object.entries(opts.initial?.held ?? {}).filter((e): e is [Pod, number] => e[1] !== undefined) as [Pod, number][]);
+  const recordsOf = (start: FencingState | undefined): Records =>
+    start
+      ? { version: { ...start.version }, target: start.target, backfilled: start.backfilled, mode: start.mode, lastIssued: start.lastIssued, monoOk: start.monoOk }
+      : {
+          version: Object.fromEntries(bounds.pods.map((p) => [p, 'O'])) as Record<Pod, Phase>,
+          target: 'O',
+          backfilled: false,
+          mode: 'disabled',
+          lastIssued: 0,
+          monoOk: true,
+        };
+  let rec: Records = recordsOf(opts.initial?.state);
+  const held = new Map<Pod, number>();
+  const remembering = (h: Readonly<Partial<Record<Pod, number>>> | undefined) => {
+    held.clear();
+    for (const [p, g] of Object.entries(h ?? {}) as [Pod, number | undefined][]) if (g !== undefined) held.set(p, g);
+  };
+  remembering(opts.initial?.held);
   const versionOf = (p: Pod): Phase => {
     const v = rec.version[p];
     if (v === undefined) throw new RangeError(`unknown pod ${p} (bounds: ${bounds.pods.join(', ')})`);
     return v;
   };
   const breaches: SlotBreach[] = [];
-  const oldKeys = new Set([keys.oldLease, keys.oldGen]);
+  let oldKeys = new Set([keys.oldLease, keys.oldGen]);
 
   const onCall = (call: ScriptCall) => {
     if (rec.mode !== 'disabled') {
@@ -375,12 +392,26 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
   }
 
   return {
-    session,
-    keys,
+    get session() {
+      return session;
+    },
+    get keys() {
+      return keys;
+    },
     bounds,
     gate,
+    retarget(next) {
+      session = next.session;
+      keys = sessionKeys(session);
+      oldKeys = new Set([keys.oldLease, keys.oldGen]);
+      conn = next.current;
+      rec = recordsOf(next.initial.state);
+      remembering(next.initial.held);
+      breaches.length = 0;
+    },
     apply,
     observe,
+    records: () => ({ version: { ...rec.version }, target: rec.target, backfilled: rec.backfilled, mode: rec.mode, lastIssued: rec.lastIssued, monoOk: rec.monoOk }),
     client,
     remembered: (p) => held.get(p),
     remember(p, gen) {

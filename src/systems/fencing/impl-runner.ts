@@ -22,7 +22,7 @@ import { INVARIANT_NAMES, type InvariantName } from './invariants.js';
 import { isImplPatch, type ImplPatch } from './patch.js';
 import { DEFAULT_BOUNDS } from './state.js';
 import { runConform, type ConformRun } from './tour/run.js';
-import { openTourWorld, type TourWorld } from './tour/world.js';
+import { openTourRig, type TourRig } from './tour/rig.js';
 import { tourObservedTrace } from './tracecheck.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
 
@@ -44,7 +44,7 @@ function outcomeOf(run: ConformRun, m?: MutantEntry): ImplOutcome {
   const r = run.result;
   if (!r.failure) {
     if (!m) return r.equalToModel ? { kind: 'held', detail: `${r.states} states, ${r.attempts} attempts, the model's graph (${(r.durationMs / 1000).toFixed(1)} s)` } : { kind: 'invalid', detail: 'the real graph differs from the model\'s (fencecheck conform)' };
-    return r.equalToModel
+    return r.equalToBaseline
       ? { kind: 'equivalent', detail: `the real graph equals the unmutated one within the bounds (${r.states} states, ${r.attempts} attempts, the same decision in every reply)` }
       : { kind: 'held', detail: `the real graph differs (${r.states} states) but ${m.expectedInvariant} holds in every state of it` };
   }
@@ -62,24 +62,27 @@ function outcomeOf(run: ConformRun, m?: MutantEntry): ImplOutcome {
 export function runTourEntries(entries: readonly MutantEntry[], options: LayerRunOptions): Promise<MutantResult[]> {
   const tours = entries.length + 1;
   let done = 0;
+  // The unpatched graph's digest: a mutant's graph equal to it is equivalent.
+  let baseline = '';
   const progress = (what: string) => (attempts: number, total: number) => options.onProgress?.(done, tours, 'tours', `${what}: ${Math.floor((100 * attempts) / total)} % of its attempts`);
-  return runImplEntries<TourWorld, ImplPatch>(entries, options, {
+  return runImplEntries<TourRig, ImplPatch>(entries, options, {
     unit: 'tours',
-    open: () => openTourWorld(),
-    close: (world) => world.close(),
-    base: async (world) => {
+    open: () => openTourRig(),
+    close: (rig) => rig.close(),
+    base: async (rig) => {
       options.log?.('[impl] the unpatched implementation: full conformance tour');
-      const out = outcomeOf(await runConform({ bounds: DEFAULT_BOUNDS, world, onProgress: progress('unpatched') }));
+      const run = await runConform({ bounds: DEFAULT_BOUNDS, rig, onProgress: progress('unpatched') });
+      baseline = run.result.digest ?? '';
       done += 1;
-      return out;
+      return outcomeOf(run);
     },
     loadPatch: async (m) => {
       if (!(INVARIANT_NAMES as readonly string[]).includes(m.expectedInvariant)) throw new Error(`unknown invariant ${m.expectedInvariant}`);
       return loadPatch(m);
     },
-    mutant: async (world, m, patch) => {
+    mutant: async (rig, m, patch) => {
       options.log?.(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant} alone`);
-      const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: m.expectedInvariant as InvariantName, mutant: m.id, world, onProgress: progress(m.id) });
+      const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: m.expectedInvariant as InvariantName, mutant: m.id, rig, baseline, onProgress: progress(m.id) });
       done += 1;
       // The counterexample path's observed behaviour, labelled with the mutant (the tour does not know it), for trace validation.
       const f = run.result.failure;

@@ -1,4 +1,4 @@
-// One 3-shard cluster per G2 test file, started before its tests and stopped after them.
+// One 3-shard cluster per G2 test file (over TLS when asked), started before its tests and stopped after them.
 import { afterAll, beforeAll } from 'vitest';
 import { startTopology, type Topology } from '../../../src/valkey/index.js';
 import type { RowContext } from '../../../src/systems/fencing/cluster-matrix/types.js';
@@ -8,11 +8,11 @@ export interface RowFixture {
   readonly ctx: () => RowContext;
 }
 
-export function clusterForRows(): RowFixture {
+export function clusterForRows(opts: { tls?: boolean } = {}): RowFixture {
   let topology: Topology | undefined;
   let ctx: RowContext | undefined;
   beforeAll(async () => {
-    topology = await startTopology({ kind: 'cluster', shards: 3 }, { provider: 'native' });
+    topology = await startTopology({ kind: 'cluster', shards: 3, ...(opts.tls && { tls: true }) }, { provider: 'native' });
     ctx = { topology, repeat: 1, log: () => {} };
   });
   afterAll(async () => {

@@ -8,14 +8,14 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/core/project-root.js';
 import { runConform } from '../../../src/systems/fencing/tour/run.js';
-import { useTourWorld } from './world.js';
+import { useTourRig, WHOLE_TOURS_MS } from './rig.js';
 import { DEFAULT_BOUNDS } from '../../../src/systems/fencing/state.js';
 import { rewriteLine, type ImplPatch } from '../../../src/systems/fencing/patch.js';
 import type { InvariantName } from '../../../src/systems/fencing/invariants.js';
 import { loadManifest, mutantsFor } from '../../../src/core/manifest.js';
 import { loadPatch } from '../../../src/systems/fencing/impl-runner.js';
 
-const tourWorld = useTourWorld();
+const tourRig = useTourRig();
 
 const evidence = (name: string) => JSON.parse(readFileSync(resolve(projectRoot, `evidence/tlc/fencing/${name}.json`), 'utf8')) as { distinct: number; traceLength?: number; violated?: string };
 
@@ -41,33 +41,33 @@ describe('the conformance tour against changed implementations', () => {
     { name: 'the backfill record reads true before any backfill ran (the deploy records)', patch: { observations: (o) => ({ ...o, backfilled: true }) }, check: 'Conformance' },
   ];
   it.each(bugs)('reports a small bug: $name', async ({ patch, check, attempt }) => {
-    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), patch, saveTrace: false });
+    const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), patch, saveTrace: false });
     expect(r.failure?.check, r.failure?.message).toBe(check);
     if (attempt) expect(r.failure?.attempt).toMatch(attempt);
     expect(r.failure!.path[0]!.attempt).toBeNull();
   });
 
   it('a patch that changes nothing the real system does is equivalent; one that changes the graph but not the invariant survives', async () => {
-    const same = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), invariant: 'Inv_SingleAuthority', patch: lua('B/acquire', '-- guard AcquireB_OldLeaseFree', '-- (reworded comment)'), saveTrace: false });
+    const same = await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), invariant: 'Inv_SingleAuthority', patch: lua('B/acquire', '-- guard AcquireB_OldLeaseFree', '-- (reworded comment)'), saveTrace: false });
     expect(same.result.failure).toBeNull();
     expect(same.result.equalToModel).toBe(true);
     // A gate that never opens the one-way door: fewer states, and none of them unsafe.
     const noEnable: ImplPatch = { gateRules: (rules) => [...rules, { name: 'Enable_Never', step: 'Enable', check: () => 'closed' }] };
-    const other = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), invariant: 'Inv_SlotRulesSafe', patch: noEnable, saveTrace: false });
+    const other = await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), invariant: 'Inv_SlotRulesSafe', patch: noEnable, saveTrace: false });
     expect(other.result.failure).toBeNull();
     expect(other.result.equalToModel).toBe(false);
     expect(other.result.states).toBeLessThan(4117);
-  });
+  }, WHOLE_TOURS_MS);
 
   it('M1–M9: each killed in its real graph by its expected invariant, with the counterexample length TLC found', async () => {
     const rows: [string, string | undefined, number | undefined][] = [];
     const want: [string, string | undefined, number | undefined][] = [];
     for (const m of mutantsFor(loadManifest(), 'impl', 'fencing')) {
-      const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, world: tourWorld(), invariant: m.expectedInvariant as InvariantName, patch: await loadPatch(m), saveTrace: false });
+      const { result: r } = await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), invariant: m.expectedInvariant as InvariantName, patch: await loadPatch(m), saveTrace: false });
       rows.push([m.id, r.failure?.check, r.failure?.path.length]);
       want.push([m.id, m.expectedInvariant, evidence(m.id).traceLength]);
     }
     expect(rows).toEqual(want);
-  });
+  }, WHOLE_TOURS_MS);
 
 });

@@ -39,8 +39,11 @@ export interface SlotMigration {
   close(): Promise<void>;
 }
 
-/** IMPORTING on the next primary (by port order), MIGRATING on the slot's owner. */
-export async function beginSlotMigration(primaries: readonly Endpoint[], slot: number): Promise<SlotMigration> {
+/**
+ * IMPORTING on the next primary (by port order), MIGRATING on the slot's owner. On a cluster whose
+ * bus is TLS, `tlsPortOf` gives each primary's TLS port (MIGRATE then connects with TLS).
+ */
+export async function beginSlotMigration(primaries: readonly Endpoint[], slot: number, tlsPortOf?: (e: Endpoint) => number | undefined): Promise<SlotMigration> {
   const admins = new Map<string, Redis>(primaries.map((p) => [endpointKey(p), nodeClient(p)] as const));
   const a = (e: Endpoint) => admins.get(endpointKey(e))!;
   const close = () => Promise.all([...admins.values()].map((c) => closeClient(c))).then(() => undefined);
@@ -50,7 +53,10 @@ export async function beginSlotMigration(primaries: readonly Endpoint[], slot: n
     const sorted = [...primaries].sort((x, y) => x.port - y.port);
     const to = sorted[(sorted.findIndex((p) => endpointKey(p) === endpointKey(from)) + 1) % sorted.length]!;
     const nodes = new Map<string, MigrationNode>();
-    for (const p of primaries) nodes.set(endpointKey(p), { host: p.host, port: p.port, id: String(await a(p).call('CLUSTER', 'MYID')), admin: a(p) });
+    for (const p of primaries) {
+      const migratePort = tlsPortOf?.(p);
+      nodes.set(endpointKey(p), { host: p.host, port: p.port, ...(migratePort !== undefined && { migratePort }), id: String(await a(p).call('CLUSTER', 'MYID')), admin: a(p) });
+    }
     const n = (e: Endpoint) => nodes.get(endpointKey(e))!;
     const others = primaries.filter((p) => endpointKey(p) !== endpointKey(from) && endpointKey(p) !== endpointKey(to)).map(n);
     const m = await begin(slot, n(from), n(to), others);

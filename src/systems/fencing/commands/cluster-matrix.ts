@@ -15,7 +15,7 @@ The cluster client matrix on real multi-shard Valkey 8 topologies the harness st
 3 primaries × 1 replica for the drills). Each row has two verdicts — errors, and silently wrong
 (judged against a known population, message ledger or keyspace, never by the absence of errors) —
 and the figures it measured:
-${G2_ROWS.map((r) => `  ${r.name.padEnd(9)} ${r.surface}; variants ${r.variants.join(', ')}`).join('\n')}
+${G2_ROWS.map((r) => `  ${r.name.padEnd(11)} ${r.surface}; variants ${r.variants.join(', ')}`).join('\n')}
 
 Options:
   --row NAME      run only this row (repeatable; default every row, in the order above)

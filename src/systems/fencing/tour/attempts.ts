@@ -8,6 +8,7 @@
 import { nextState, eventLabel, type FencingEvent } from '../../../../models/fencing/index.js';
 import { GATE_STEPS, type GateStep } from '../gate/rules.js';
 import { NONE, type FencingBounds, type FencingState, type Lease, type Phase, type Pod } from '../state.js';
+import type { DecisionView } from '../../../seam/tour/system.js';
 
 export type Attempt =
   | { readonly kind: 'acquire'; readonly p: Pod }
@@ -60,6 +61,18 @@ export function decisionLabel(d: Decision): string {
     default:
       return 'refused';
   }
+}
+
+/** How the tour engine counts and compares a decision: a renewal is accepted and changes no model variable. */
+export function decisionView(a: Attempt, d: Decision): DecisionView {
+  if (d.kind === 'transition') {
+    const instance = eventLabel(d.event);
+    return { label: `transition ${instance}`, kind: 'transition', instance, row: d.event.type };
+  }
+  const row = a.kind === 'gate' ? a.step : a.kind;
+  if (d.kind === 'renewed') return { label: `renewed ${d.where}`, kind: 'unchanged', row };
+  if (d.kind === 'error') return { label: `error ${d.message}`, kind: 'error', row };
+  return { label: 'refused', kind: 'refused', row };
 }
 
 const live = (l: Lease): boolean => l.owner !== NONE;

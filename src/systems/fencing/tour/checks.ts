@@ -3,18 +3,14 @@
  * attempt and the read-side rules in every state. Each check names the small bug that turns it red.
  */
 import { fencingClient } from '../clients/index.js';
-import { sessionKeys, type KeyRole } from '../keys.js';
+import type { KeyRole } from '../keys.js';
 import type { FencingScripts } from '../scripts.js';
 import { NONE, type FencingBounds, type FencingState, type Lease, type Pod } from '../state.js';
 import { expectedKnown, expectedLookup } from '../../../../properties/fencing/checks.js';
-import type { RealStep } from './execute.js';
-import { injectKeyspace, type TourWorld } from './world.js';
-
-export interface TourCheckFailure {
-  /** `TTL`, `ReadSide`, `T3_SlotBreach`, `Conformance`, an invariant name. */
-  readonly check: string;
-  readonly message: string;
-}
+import type { RealStep, TourCheckFailure } from '../../../seam/tour/system.js';
+import type { Decision } from './attempts.js';
+import type { FencingInstance, FencingObservation } from './execute.js';
+import type { TourRig } from './rig.js';
 
 const live = (l: Lease) => l.owner !== NONE;
 
@@ -24,9 +20,10 @@ const live = (l: Lease) => l.owner !== NONE;
  * and the key a renewal names, has the full TTL again (renewing the wrong key leaves the named one
  * at the injected, shorter TTL: red).
  */
-export function ttlFailure(step: RealStep, leaseTtlMs: number, injectedTtlMs: number): TourCheckFailure | null {
+export function ttlFailure(step: RealStep<FencingState, Decision, FencingObservation>, leaseTtlMs: number, injectedTtlMs: number): TourCheckFailure | null {
   const fresh = injectedTtlMs + (leaseTtlMs - injectedTtlMs) / 2;
-  const { ttl, state } = step;
+  const { state } = step;
+  const { ttl } = step.observation;
   const leaseKeys: [KeyRole, Lease][] = [
     ['oldLease', state.oldLease],
     ['newLease', state.newLease],
@@ -57,19 +54,19 @@ const showLease = (l: Lease | null) => (l && live(l) ? `${l.owner}/${l.gen}` : '
 
 /**
  * The read-side rules in state s, for every version that runs in it (only C after the door), on a
- * session of its own: lookup and known_generation follow the table; validate_fenced_header passes
- * the holder's frame exactly when it is not below the known generation, never passes a frame below
- * the last issued generation, and never passes another pod's frame with the holder's generation
- * (a validate without its owner check: red).
+ * fresh session put into s: lookup and known_generation follow the table; validate_fenced_header
+ * passes the holder's frame exactly when it is not below the known generation, never passes a
+ * frame below the last issued generation, and never passes another pod's frame with the holder's
+ * generation (a validate without its owner check: red). Read-only scripts: the session stays in s.
  */
-export async function readSideFailure(world: TourWorld, scripts: FencingScripts, s: FencingState, bounds: FencingBounds, injectedTtlMs: number): Promise<TourCheckFailure | null> {
-  const session = world.session();
-  const conn = world.conns[s.mode];
-  await injectKeyspace(conn, sessionKeys(session), s, injectedTtlMs);
+export async function readSideFailure(rig: TourRig, scripts: FencingScripts, s: FencingState, inst: FencingInstance, bounds: FencingBounds): Promise<TourCheckFailure | null> {
+  const { session } = inst;
+  const conn = rig.conns[s.mode];
   const versions = [...new Set(Object.values(s.version))].filter((v) => s.mode === 'disabled' || v === 'C').sort();
   for (const v of versions) {
     const c = fencingClient(v, { conn, scripts, session });
-    const [found, known] = await Promise.all([c.lookup(), c.knownGeneration()]);
+    // Sent behind the injection's writes (which they run after); its errors surface here.
+    const [, found, known] = await Promise.all([inst.injected, c.lookup(), c.knownGeneration()]);
     const want = expectedLookup(v, s);
     const got = found.kind === 'lease' ? { owner: found.owner as Lease['owner'], gen: found.gen } : null;
     if (showLease(got) !== showLease(want)) return { check: 'ReadSide', message: `${v}/lookup returned ${showLease(got)}, the table says ${showLease(want)}` };
@@ -89,4 +86,12 @@ export async function readSideFailure(world: TourWorld, scripts: FencingScripts,
     if (bad) return { check: 'ReadSide', message: bad };
   }
   return null;
+}
+
+/** After every attempt: the TTL rules, then T3 on the wire (a CROSSSLOT, an old key among a script's KEYS after the door). */
+export function stepFailure(step: RealStep<FencingState, Decision, FencingObservation>, leaseTtlMs: number, injectedTtlMs: number): TourCheckFailure | null {
+  const ttl = ttlFailure(step, leaseTtlMs, injectedTtlMs);
+  if (ttl) return ttl;
+  const { breaches } = step.observation;
+  return breaches.length > 0 ? { check: 'T3_SlotBreach', message: breaches.join('; ') } : null;
 }

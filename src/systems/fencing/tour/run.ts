@@ -1,15 +1,22 @@
 /**
- * One conformance tour from start to end: the topologies, the tour, the counterexample trace.
- * Used by `fencecheck conform`, the impl mutant layer, verify and the benchmark.
+ * One fencing tour from start to end: the rig, the tour on the seam's engine, the counterexample
+ * trace. Used by `fencecheck conform`, the impl mutant layer, verify (through conform) and the
+ * benchmark.
  */
 import type { InvariantName } from '../invariants.js';
 import type { ImplPatch } from '../patch.js';
-import type { FencingBounds } from '../state.js';
+import type { FencingBounds, FencingState } from '../state.js';
 import { saveTrace } from '../model/trace.js';
 import type { StartOptions } from '../../../valkey/start.js';
+import { runTour, type TourOptions } from '../../../seam/tour/tour.js';
+import type { TourCheckMode, TourResult } from '../../../seam/tour/result.js';
+import type { Shard } from '../../../seam/tour/shard.js';
+import type { Attempt, Decision } from './attempts.js';
+import { fencingTourSystem, type FencingTourSystem } from './system.js';
 import { tourPathToTrace } from './trace.js';
-import { runTour, type TourChecks, type TourOptions, type TourResult } from './tour.js';
-import { openTourWorld, type TourWorld } from './world.js';
+import { openTourRig, type TourRig } from './rig.js';
+
+export type FencingTourResult = TourResult<FencingState, Attempt, Decision>;
 
 export interface ConformOptions {
   readonly bounds: FencingBounds;
@@ -17,41 +24,46 @@ export interface ConformOptions {
   /** Check this invariant alone (the impl mutant layer); default: conformance and every check. */
   readonly invariant?: InvariantName;
   readonly mutant?: string;
+  /** Conformance only: this shard's states. */
+  readonly shard?: Shard;
+  /** With an invariant alone: the unpatched graph's digest (is the mutant's graph the same?). */
+  readonly baseline?: string;
   readonly concurrency?: number;
   readonly start?: StartOptions;
   /** Reuse topologies (several tours in one process). */
-  readonly world?: TourWorld;
-  readonly log?: (line: string) => void;
+  readonly rig?: TourRig;
   readonly onProgress?: TourOptions['onProgress'];
   /** Save the counterexample under reports/traces/ (default true). */
   readonly saveTrace?: boolean;
 }
 
 export interface ConformRun {
-  readonly result: TourResult;
+  readonly result: FencingTourResult;
+  /** The system the tour ran (its model renders the path). */
+  readonly system: FencingTourSystem;
   readonly tracePath?: string;
   readonly replay?: string;
 }
 
 export async function runConform(opts: ConformOptions): Promise<ConformRun> {
-  const world = opts.world ?? (await openTourWorld(opts.start ?? {}));
+  const rig = opts.rig ?? (await openTourRig(opts.start ?? {}));
   try {
-    const checks: TourChecks = opts.invariant ? { kind: 'invariant', invariant: opts.invariant } : { kind: 'conformance' };
-    const result = await runTour({
-      world,
-      bounds: opts.bounds,
+    const checks: TourCheckMode = opts.invariant ? { kind: 'invariant', invariant: opts.invariant } : { kind: 'conformance' };
+    const system = fencingTourSystem({ rig, bounds: opts.bounds, ...(opts.patch ? { patch: opts.patch } : {}) });
+    const result = await runTour(system, {
       checks,
-      ...(opts.patch ? { patch: opts.patch } : {}),
+      ...(opts.shard ? { shard: opts.shard } : {}),
+      ...(opts.baseline ? { baseline: opts.baseline } : {}),
       ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(opts.log ? { log: opts.log } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     });
-    if (!result.failure || opts.saveTrace === false) return { result };
+    if (!result.failure || opts.saveTrace === false) return { result, system };
     const trace = tourPathToTrace(result.failure.path, { bounds: opts.bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant } : {}) });
-    const name = `conform-${opts.mutant ? `${opts.mutant}-` : ''}${result.failure.check}.json`;
+    const shard = result.shard.count > 1 ? `shard${result.shard.index}of${result.shard.count}-` : '';
+    const name = `conform-${opts.mutant ? `${opts.mutant}-` : ''}${shard}${result.failure.check}.json`;
     const tracePath = saveTrace(trace, name);
-    return { result, tracePath, replay: `fencecheck trace replay ${tracePath}` };
+    return { result, system, tracePath, replay: `fencecheck trace replay ${tracePath}` };
   } finally {
-    if (!opts.world) await world.close();
+    if (!opts.rig) await rig.close();
   }
 }

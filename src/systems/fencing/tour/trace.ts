@@ -8,8 +8,11 @@
 import { brokenInvariants } from '../invariants.js';
 import type { FencingBounds } from '../state.js';
 import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../../core/trace-format.js';
-import type { Attempt } from './attempts.js';
-import type { PathStep } from './tour.js';
+import type { PathStep } from '../../../seam/tour/result.js';
+import type { Attempt, Decision } from './attempts.js';
+import type { FencingState } from '../state.js';
+
+type TourStep = PathStep<FencingState, Attempt, Decision>;
 
 const ATTEMPT_ACTION: Readonly<Record<Attempt['kind'], string>> = {
   acquire: 'Acquire',
@@ -21,7 +24,7 @@ const ATTEMPT_ACTION: Readonly<Record<Attempt['kind'], string>> = {
   gate: 'Gate',
 };
 
-function stepOf(p: PathStep): TraceStep {
+function stepOf(p: TourStep): TraceStep {
   const a = p.attempt;
   const d = p.decision;
   if (a === null || d === null) return { action: 'Init', params: {}, state: p.state };
@@ -37,7 +40,7 @@ function stepOf(p: PathStep): TraceStep {
   return { action, params, state: p.state, observed: { attempt: a.kind, decision: d.kind, ...(p.note ? { note: p.note } : {}) } };
 }
 
-export function tourPathToTrace(path: readonly PathStep[], meta: { bounds: FencingBounds; mutant?: string; violated?: string }): FencingTrace {
+export function tourPathToTrace(path: readonly TourStep[], meta: { bounds: FencingBounds; mutant?: string; violated?: string }): FencingTrace {
   const last = path[path.length - 1];
   return {
     schema: TRACE_SCHEMA,

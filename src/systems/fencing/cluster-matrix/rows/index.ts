@@ -3,11 +3,11 @@ import type { G2Row } from '../types.js';
 import { registryRow } from './registry.js';
 import { pubsubRow } from './pubsub.js';
 import { presenceRow } from './presence.js';
-import { routingRow } from './routing.js';
+import { routingRow, routingTlsRow } from './routing.js';
 import { failoverRow } from './failover.js';
 import { replicaRow } from './replica.js';
 
-export const G2_ROWS: readonly G2Row[] = [registryRow, pubsubRow, presenceRow, routingRow, replicaRow, failoverRow] as readonly G2Row[];
+export const G2_ROWS: readonly G2Row[] = [registryRow, pubsubRow, presenceRow, routingRow, routingTlsRow, replicaRow, failoverRow] as readonly G2Row[];
 
 export function g2Row(name: string): G2Row | undefined {
   return G2_ROWS.find((r) => r.name === name);

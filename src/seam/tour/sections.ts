@@ -1,19 +1,20 @@
 /**
- * What `fencecheck conform` hands the verify reports (src/core/report-details.ts): the Conformance
- * section — the tour's coverage of the model (states, transitions, refused attempts: executed /
- * model total and %), its figures, the per-action table and the first mismatch with its trace and
- * the command that replays it — and the JUnit suite `conform`: one case for the tour, one per action
- * or attempt kind. Built from the tour's figures (conformFigures), the same ones the command prints.
+ * What a tour hands the verify reports (src/core/report-details.ts), whatever the system: the
+ * Conformance section — the tour's coverage of the model (states, transitions, refused attempts:
+ * executed / model total and %), its figures, the per-action table and the first mismatch with its
+ * trace and the command that replays it — and the JUnit suite `conform`: one case for the tour, one
+ * per action or attempt kind. Built from the tour's figures (conformFigures), the ones the command prints.
  */
 import { formatDuration } from '../../core/format.js';
 import { coveragePercent, figureText } from '../../core/percent.js';
 import type { ReportBlock, ReportCase, ReportCell, ReportSection, ReportSuite } from '../../core/report-details.js';
-import type { FencingBounds } from './state.js';
-import type { TourChecks, TourResult } from './tour/tour.js';
+import type { TourCheckMode as TourChecks, TourResult } from './result.js';
 
 /** The tour's figures as its StageReport carries them (JSON: the failure's path as its length). */
 export interface ConformFigures {
-  readonly bounds: FencingBounds;
+  readonly system: string;
+  /** The constants the tour ran at, in one line. */
+  readonly bounds: string;
   readonly checks: TourChecks;
   /** Real states reached (more than the model's when a mutated script leaves its graph), attempts made. */
   readonly states: number;
@@ -52,16 +53,17 @@ export interface ConformOutcome {
 }
 
 export const CONFORM_INTRO =
-  "The exhaustive conformance tour (fencecheck conform): from Init, in every state reached, every transition the model enables and every attempt it refuses runs through the real Lua scripts, gate and door on real Valkey, and the keyspace read back is compared with the model's prediction.";
+  "The exhaustive conformance tour (fencecheck conform): in every state of the model's graph, every transition the model enables and every attempt it refuses runs on the real code, and the real state read back is compared with the model's prediction.";
 
 const SECTION_ID = 'conformance';
 const SUITE = 'conform';
 export const CONFORM_TOUR_CASE = 'conformance tour';
 
-export function conformFigures(r: TourResult): ConformFigures {
+export function conformFigures(r: TourResult<unknown, unknown, unknown>): ConformFigures {
   const { failure } = r;
   return {
-    bounds: r.bounds,
+    system: r.system,
+    bounds: r.boundsLabel,
     checks: r.checks,
     states: r.states,
     attempts: r.attempts,
@@ -127,7 +129,6 @@ function figureCell([executed, model]: readonly [number, number]): ReportCell {
 }
 
 const checksShort = (c: TourChecks) => (c.kind === 'conformance' ? 'conformance' : `${c.invariant} alone`);
-const boundsText = (b: FencingBounds) => `Pods = {${b.pods.join(', ')}}, MaxGen = ${b.maxGen}`;
 
 /** Lines describing the first mismatch: what, where, real against model, the trace and its replay command. */
 function failureLines(f: ConformFigures, o: ConformOutcome): string[] {
@@ -160,8 +161,9 @@ export function conformSection(f: ConformFigures, o: ConformOutcome): ReportSect
     {
       kind: 'kv',
       rows: [
-        ['checks', f.checks.kind === 'conformance' ? 'full conformance: every decision and successor, every invariant, TTL rules, T3, read side' : checksShort(f.checks)],
-        ['bounds', boundsText(f.bounds)],
+        ['system', f.system],
+        ['checks', f.checks.kind === 'conformance' ? "full conformance: every decision and successor, every invariant, the system's own state and step checks" : checksShort(f.checks)],
+        ['bounds', f.bounds],
         ['real states reached', `${f.states}${f.states > c.states ? ` (${f.states - c.states} the model never reaches)` : ''}`],
         ['attempts executed', String(f.attempts)],
         ['depth', String(f.depth)],
@@ -202,7 +204,7 @@ export function conformSection(f: ConformFigures, o: ConformOutcome): ReportSect
     if (x) rows.push(['path', `${x.steps} steps from Init`]);
     if (o.tracePath !== undefined) rows.push(['trace', o.tracePath]);
     if (rows.length > 0) blocks.push({ kind: 'kv', rows });
-    if (o.replay !== undefined) blocks.push({ kind: 'p', text: 'Replay it on real Valkey, step by step against the model:' }, { kind: 'code', text: o.replay });
+    if (o.replay !== undefined) blocks.push({ kind: 'p', text: 'Replay it on the real system, step by step against the model:' }, { kind: 'code', text: o.replay });
     if (o.tracePath !== undefined) blocks.push({ kind: 'trace', path: o.tracePath, ...(o.replay !== undefined ? { replay: o.replay } : {}) });
   }
   return { id: SECTION_ID, title: 'Conformance', intro: CONFORM_INTRO, blocks };
