@@ -6,6 +6,7 @@ import { ExitCode } from '../../core/exit-codes.js';
 import { projectRoot } from '../../core/project-root.js';
 import { stageReport, type StageStatus } from '../../core/stage-report.js';
 import { renderTable } from '../../core/table.js';
+import type { ReportBlock, ReportSection, ReportSuite } from '../../core/report-details.js';
 import { TlcUnavailableError } from '../../core/tlc-errors.js';
 import { checkTraces, isBadInput, TraceCheckRunError, validateTraces, type TraceCheckResult, type TraceVerdict } from '../../seam/tracecheck/check.js';
 import { ObservedTraceError, parseObservedText, type ObservedTrace } from '../../seam/tracecheck/format.js';
@@ -55,6 +56,43 @@ function verdictLine(v: TraceVerdict): string[] {
   const predicted = t.predicted?.step ?? null;
   const expectation = v.asPredicted ? 'as predicted' : predicted === null ? 'predicted: accepted' : `predicted: rejected at step ${predicted}`;
   return [what, String(v.steps), verdict, expectation, v.rejection?.reason ?? ''];
+}
+
+const verdictText = (v: TraceVerdict) => (v.accepted ? 'accepted' : `rejected at step ${v.rejection!.step}`);
+const predictedText = (v: TraceVerdict) => ((v.trace.predicted?.step ?? null) === null ? 'accepted' : `rejected at step ${v.trace.predicted!.step}`);
+
+/** What verify's reports show of the stage: the figures, every rejected or unexpected trace, the TLC runs; one JUnit case per trace. */
+function reportParts(r: TraceCheckResult, counts: Readonly<Record<string, number>>): { sections: ReportSection[]; suites: ReportSuite[] } {
+  const shown = r.verdicts.filter((v) => !v.accepted || !v.asPredicted);
+  const blocks: ReportBlock[] = [
+    { kind: 'kv', rows: Object.entries(counts).map(([k, v]) => [k, String(v)] as const) },
+    ...(shown.length > 0
+      ? [{ kind: 'heading', text: 'Rejected, or not as predicted' } as ReportBlock, {
+          kind: 'table',
+          columns: ['trace', 'steps', 'TLC', 'predicted', 'why'],
+          rows: shown.map((v) => [`${v.trace.system} ${v.trace.id ?? v.trace.source}${v.trace.mutant ? ` [${v.trace.mutant}]` : ''}`, String(v.steps), verdictText(v), predictedText(v), v.rejection?.reason ?? ''].map((text, i) => ({ text, ...(i === 2 && { tone: (v.asPredicted ? 'ok' : 'bad') as 'ok' | 'bad' }) }))),
+        } as ReportBlock]
+      : []),
+    { kind: 'heading', text: 'TLC runs' },
+    { kind: 'table', columns: ['system', 'traces', 'steps', 'TLC (s)', 'states', 'diagnosis (s)'], rows: r.batches.map((b) => [b.system, String(b.traces), String(b.steps), (b.tlcWallMs / 1000).toFixed(1), String(b.distinct ?? ''), b.diagnosisWallMs === undefined ? '' : (b.diagnosisWallMs / 1000).toFixed(1)].map((text) => ({ text }))) },
+  ];
+  const section: ReportSection = { id: 'stage-tracecheck', title: 'Stage: tracecheck', intro: 'TLC judged the observed behaviour of the sampled runs against each system\'s spec: accepted, or rejected at the first step the spec cannot explain.', blocks };
+  const seen = new Map<string, number>();
+  const caseName = (v: TraceVerdict) => {
+    const base = `${v.trace.system} ${v.trace.id ?? v.trace.source}${v.trace.mutant ? ` [${v.trace.mutant}]` : ''}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base} #${n}`;
+  };
+  const suite: ReportSuite = {
+    name: 'tracecheck',
+    cases: r.verdicts.map((v) => ({
+      name: caseName(v),
+      status: v.asPredicted ? 'passed' : 'failed',
+      ...(!v.asPredicted && { message: `${verdictText(v)}; predicted: ${predictedText(v)}`, body: [v.rejection?.reason ?? 'accepted', ...(v.trace.replay ? [`replay: ${v.trace.replay}`] : [])].join('\n') }),
+    })),
+  };
+  return { sections: [section], suites: [suite] };
 }
 
 function summaryOf(r: TraceCheckResult): string {
@@ -150,6 +188,7 @@ export const command: Command = {
       stepsPerSecond: result.stepsPerSecond,
     };
     const details = {
+      ...reportParts(result, counts),
       batches: result.batches,
       verdicts: result.verdicts.map((v) => ({
         system: v.trace.system,
