@@ -1,17 +1,18 @@
 /**
  * The fencing property suite: fast-check generates intent sequences, each run executes on real
  * Valkey (run.ts). Every failure carries its seed and path; passing them back replays the same run.
- * A failing run is saved as a FencingTrace (source 'props').
+ * A failing run is saved as the fencing system's trace (fencecheck.trace/2, source 'props').
  * Faults are not verdicts (src/valkey/fault.ts): the first infrastructure fault is latched, every
  * later property call fails at once with it, and the result is `fault` (not run) — never a
  * counterexample. A failed check is a verdict only if a health probe right after it answers.
  */
 import fc from 'fast-check';
 import { eventParams } from '../../models/fencing/index.js';
-import { DEFAULT_BOUNDS, initialState, type FencingBounds } from '../../src/systems/fencing/state.js';
-import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/core/trace-format.js';
+import { DEFAULT_BOUNDS, initialState, type FencingBounds, type FencingState } from '../../src/systems/fencing/state.js';
+import type { Trace } from '../../src/core/trace-format.js';
+import { saveTrace as saveSeamTrace, traceOfStates, type StateStep } from '../../src/seam/trace.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
 import { canonicalKey } from '../../src/systems/fencing/state.js';
-import { writeTraceFile } from '../../src/core/trace-dir.js';
 import type { ExpiryMode } from '../../src/systems/fencing/driver.js';
 import { ALL_CHECKS, type CheckSet } from './checks.js';
 import { intentLabel, runArbitrary, type Intent } from './intents.js';
@@ -101,8 +102,12 @@ export interface GainPoint {
 
 export const GAIN_EVERY = 25;
 
-function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { failure: RunFailure; seed: number; path: string; label?: string }): FencingTrace {
-  const steps: TraceStep[] = [{ action: 'Init', params: {}, state: initialState(bounds) }];
+/**
+ * A failing run as the fencing system's trace (source `props`): each state is the real keyspace the
+ * run observed after the step (not the model's prediction: that is `observed.predicted`).
+ */
+function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { failure: RunFailure; seed: number; path: string; label?: string }): Trace {
+  const steps: StateStep<FencingState>[] = [{ action: 'Init', params: {}, state: initialState(bounds) }];
   for (const r of records) {
     if (!r.event) continue;
     steps.push({
@@ -110,24 +115,14 @@ function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { fai
       params: eventParams(r.event),
       state: r.observed,
       observed: { intent: r.intent, status: r.status, note: r.note, predicted: canonicalKey(r.predicted), ...(r.followed ? { followedForbiddenStep: true } : {}) },
+      ...(r.status === 'refused' && r.note ? { note: r.note } : {}),
     });
   }
-  return {
-    schema: TRACE_SCHEMA,
-    system: 'fencing',
-    source: 'props',
-    bounds,
-    ...(f.label ? { mutant: f.label } : {}),
-    violated: f.failure.check,
-    brokenAtEnd: f.failure.brokenAtEnd,
-    seed: f.seed,
-    path: f.path,
-    steps,
-  };
+  return traceOfStates(fencingSystem(bounds), steps, { source: 'props', ...(f.label ? { mutant: f.label } : {}), violated: f.failure.check, seed: f.seed, path: f.path });
 }
 
-function saveTrace(trace: FencingTrace, dir: string | undefined): string {
-  return writeTraceFile(trace, `props-${trace.mutant ?? 'base'}-${trace.seed}-${Date.now()}.json`, dir);
+function saveTrace(trace: Trace, dir: string | undefined): string {
+  return saveSeamTrace(trace, `props-${trace.mutant ?? 'base'}-${trace.seed}-${Date.now()}.json`, dir);
 }
 
 export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: PropsOptions): Promise<PropsResult> {

@@ -20,7 +20,7 @@ export interface StageReport<D = unknown> {
   /** Named figures (states, runs, commands, kills). */
   readonly counts?: Readonly<Record<string, number>>;
   readonly mutants?: readonly MutantResult[];
-  /** Saved counterexample traces (fencecheck.trace/1), relative to the project root (absolute outside it: src/core/trace-dir.ts). */
+  /** Saved counterexample traces (fencecheck.trace/2), relative to the project root (absolute outside it: src/core/trace-dir.ts). */
   readonly traces?: readonly string[];
   /** The stage's own figures; what the verify reports show of it goes in here too (src/core/report-details.ts). */
   readonly details?: D;

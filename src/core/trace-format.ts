@@ -1,87 +1,140 @@
 /**
- * The one counterexample trace format (docs/trace-format.md, docs/schema/fencecheck.trace-1.schema.json).
- * TLC traces, XState exploration paths and fast-check runs are all saved as this, so
- * `fencecheck trace show|replay` reads every layer's. Traces of other specs (any TLC run, an ITF
- * file from Apalache or Quint) are `system: "tla"` traces: the same envelope, states as ITF values.
+ * The one trace format of every system, `fencecheck.trace/2` (docs/trace-format.md,
+ * docs/schema/fencecheck.trace-2.schema.json). TLC's counterexamples, the twins' exploration paths,
+ * the conformance tour and the property runs of any system, and ITF or TLC JSON files of any spec, are
+ * all saved as this: the spec's variables (`vars`) and, per step, the action with its parameters and
+ * the state as ITF values (the TLA+ view, what `tracecheck` and other tools read), so `fencecheck
+ * trace show|export` read every system's trace without knowing it. `system` is the model's name
+ * (the registry's names) or `tla` for a spec that is no system of the project.
+ *
+ * `fencecheck.trace/1` files (a system's states in its own form, or `system: "tla"` ITF states) are
+ * still read: src/trace/load.ts converts them.
  */
-import type { FencingBounds, FencingState } from '../systems/fencing/state.js';
-import type { ItfValue } from '../trace/itf-value.js';
+import type { ItfValue } from './itf-value.js';
 
-export const TRACE_SCHEMA = 'fencecheck.trace/1' as const;
+export const TRACE_SCHEMA = 'fencecheck.trace/2' as const;
+/** The previous format, read and converted (never written). */
+export const TRACE_SCHEMA_V1 = 'fencecheck.trace/1' as const;
 
-/** `itf`: imported from an ITF file (Apalache, Quint, or `trace export --itf`). */
-export type TraceSource = 'tlc' | 'model' | 'props' | 'limiter' | 'conform' | 'itf';
+/** The system of a trace whose spec is none of the project's (any `tlc --spec`, a foreign ITF file). */
+export const FOREIGN_SYSTEM = 'tla';
 
-/** One step: the TLA+ action that produced `state` (the first step is `Init`). */
-export interface TraceStep {
-  /** TLA+ action name, e.g. `AcquireB`, `RollbackPhase`, `Init`. */
+/**
+ * Which layer produced the trace: `tlc`, `model` (a twin's exploration), `props` (fast-check runs),
+ * `limiter`, `conform` / `tour` (the exhaustive tour of the real code), `walk` (sampled walks),
+ * `drill` (drills of the real code), `itf` (imported from an ITF file).
+ */
+export const TRACE_SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform', 'tour', 'walk', 'drill', 'itf'] as const;
+export type TraceSource = (typeof TRACE_SOURCES)[number];
+
+/** An action instance: its TLA+ name and its parameters (named as the spec names them, else `arg0`, `arg1`, …). */
+export interface TraceAction {
   readonly action: string;
-  /** Action parameters, e.g. `{ p: 'p1' }`. */
-  readonly params: Readonly<Record<string, string | number>>;
-  /** The model state after the step, in the spec's variables. */
-  readonly state: FencingState;
-  /** Free-form details a layer observed at this step (the real keyspace, a script reply). */
+  readonly params: Readonly<Record<string, ItfValue>>;
+}
+
+/** One step: the action that produced `state` (the first step is `Init`, with no parameters). */
+export interface Step extends TraceAction {
+  /** The state after the step: each of the trace's `vars` → its ITF value. */
+  readonly state: Readonly<Record<string, ItfValue>>;
+  /** The invariants of the system's model this state breaks, as judged when the trace was written (absent: not judged). */
+  readonly broken?: readonly string[];
+  /** What a layer saw at this step (the real system's reply, a decision), free-form. */
   readonly observed?: Readonly<Record<string, unknown>>;
+  /** One line about the step (why an attempt was refused, what was inferred). */
+  readonly note?: string;
 }
 
 /**
  * A lasso's closing step: from the last state back to `steps[loop]` (TLC's "Back to state", ITF's
  * `loop`). `Stuttering` when the behaviour stays in its last state forever.
  */
-export interface LoopAction {
-  readonly action: string;
-  readonly params: Readonly<Record<string, string | number>>;
-}
+export type LoopAction = TraceAction;
 
 /** Where an imported trace came from, and what the import had to work out itself. */
 export interface TraceImport {
-  /** `tlc-json` (TLC's -dumpTrace json) or `itf`. */
-  readonly format: 'tlc-json' | 'itf';
+  /** `tlc-json` (TLC's -dumpTrace json), `itf`, or `trace/1` (an older fencecheck trace, converted). */
+  readonly format: 'tlc-json' | 'itf' | 'trace/1';
   readonly file?: string;
-  /** E.g. "actions inferred from the state changes with the XState model (models/fencing)". */
+  /** E.g. "actions of step(s) 3, 4 inferred from the state changes with the <system> model's twin". */
   readonly notes: readonly string[];
 }
 
-interface TraceCommon {
+export interface Trace {
   readonly schema: typeof TRACE_SCHEMA;
+  readonly system: string;
   readonly source: TraceSource;
-  /** The invariant (or property) whose violation ends the trace, if any. */
-  readonly violated?: string;
-  /** Lasso: the index of the state the closing step returns to (`loopAction` is that step). */
-  readonly loop?: number;
-  readonly imported?: TraceImport;
-}
-
-export interface FencingTrace extends TraceCommon {
-  readonly system: 'fencing';
-  readonly bounds: FencingBounds;
+  /** The spec (repository path for a system's, the module file for a foreign one), when known. */
+  readonly spec?: string;
+  /** The spec's variables in the order to show them (a file's extra variables, e.g. Quint's, after them). */
+  readonly vars: readonly string[];
+  /** The constants the trace was made with (the system's own form, JSON), when known. */
+  readonly bounds?: unknown;
   /** Mutant id from mutants/manifest.json when the trace was produced under a mutant. */
   readonly mutant?: string;
+  /** The invariant (or property) whose violation ends the trace, if any. */
+  readonly violated?: string;
   /** Every invariant the last state breaks. */
   readonly brokenAtEnd?: readonly string[];
   /** fast-check replay data. */
   readonly seed?: number;
   readonly path?: string;
-  readonly steps: readonly TraceStep[];
+  readonly steps: readonly Step[];
+  /** Lasso: the index of the state the closing step returns to (`loopAction` is that step). */
+  readonly loop?: number;
   readonly loopAction?: LoopAction;
+  readonly imported?: TraceImport;
 }
 
-/** A step of another spec: its variables as ITF values (src/trace/itf-value.ts). */
-export interface TlaTraceStep {
+/**
+ * A step whose state is still in its system's own form (the twin's S), before the system's `toTla`:
+ * what a system's own conformance tour still builds. Saving it converts it
+ * (src/seam/trace.ts traceOfStates); nothing reads it from a file.
+ */
+export interface ModelStep {
   readonly action: string;
-  readonly params: Readonly<Record<string, ItfValue>>;
-  readonly state: Readonly<Record<string, ItfValue>>;
+  readonly params: Readonly<Record<string, string | number>>;
+  readonly state: unknown;
+  readonly observed?: Readonly<Record<string, unknown>>;
 }
 
-/** A trace of any TLA+ spec (shown by `trace show`; only fencing traces replay). */
-export interface TlaTrace extends TraceCommon {
-  readonly system: 'tla';
-  /** The spec's module or file name, when known. */
-  readonly spec?: string;
-  /** The spec's variables, in the order to show them. */
-  readonly vars: readonly string[];
-  readonly steps: readonly TlaTraceStep[];
-  readonly loopAction?: { readonly action: string; readonly params: Readonly<Record<string, ItfValue>> };
+/** A trace whose states are in the system's own form (see ModelStep); it has no `vars`. */
+export interface ModelTrace {
+  readonly schema: typeof TRACE_SCHEMA | typeof TRACE_SCHEMA_V1;
+  readonly system: string;
+  readonly source: TraceSource;
+  readonly bounds?: unknown;
+  readonly mutant?: string;
+  readonly violated?: string;
+  readonly brokenAtEnd?: readonly string[];
+  readonly seed?: number;
+  readonly path?: string;
+  readonly steps: readonly TraceStep[];
+  readonly loop?: number;
+  readonly loopAction?: { readonly action: string; readonly params: Readonly<Record<string, string | number>> };
 }
 
-export type AnyTrace = FencingTrace | TlaTrace;
+/** Either kind of step (the renderers take both; a ModelStep's state is shown only once converted). */
+export type TraceStep = Step | ModelStep;
+
+/** What the renderers take: a trace, or a ModelTrace not yet saved (read structurally). */
+export type TraceLike = Trace | ModelTrace;
+
+/**
+ * Names kept for code written against `fencecheck.trace/1` (the conformance tour, the reports),
+ * to go when they move to the names above: a trace of any system is a Trace.
+ */
+export type AnyTrace = Trace;
+export type TlaTrace = Trace;
+export type TlaTraceStep = Step;
+export type FencingTrace = TraceLike;
+
+/** Whether a trace is in /2's form (its states ITF values of `vars`), not a ModelTrace. */
+export function isTrace(t: TraceLike): t is Trace {
+  return Array.isArray((t as { vars?: unknown }).vars) && t.schema === TRACE_SCHEMA;
+}
+
+/** The system a model's name belongs to: `<system>/<mutant>` (a mutated twin) is `<system>`'s. */
+export function baseSystemName(name: string): string {
+  return name.split('/')[0]!;
+}

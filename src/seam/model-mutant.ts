@@ -2,16 +2,18 @@
  * The model layer of every system on the seam: the entry's model
  * patch (mutants/<system>/model/<id>.ts) provided to the system's machine, the mutated twin explored
  * breadth-first with the expected invariant checked alone with TypeOK (as the mutant's TLC config),
- * the first violating state its shortest counterexample. Not killed: `equivalent` when the mutated
- * twin reaches exactly the base's states, `wrong-invariant` when another invariant breaks there,
- * `survived` otherwise. The seam has no trace writer: results carry no tracePath (the path is logged).
+ * the first violating state its shortest counterexample, saved as the system's trace
+ * (`<traceDir>/model-<id>.json`, src/seam/trace.ts) and logged step by step. Not killed: `equivalent`
+ * when the mutated twin reaches exactly the base's states, `wrong-invariant` when another invariant
+ * breaks there, `survived` otherwise.
  */
 import type { LayerRunOptions } from './layer-runner.js';
 import type { MutantEntry } from '../core/manifest.js';
 import { ModelPatchError, mutatedSystem } from './model-patch.js';
 import type { MutantResult } from '../core/verdict.js';
-import { exploreSystem, SystemExplorationLimitError, type PathStep, type SystemExploration } from './explore.js';
+import { exploreSystem, SystemExplorationLimitError, type SystemExploration } from './explore.js';
 import type { AnySystem } from './package.js';
+import { formatTracePath, pathToTrace, saveTrace } from './trace.js';
 
 /** Where the systems come from, by name (the registry's SYSTEMS; a test passes its own). */
 export type SeamSystems = Readonly<Record<string, () => Promise<AnySystem>>>;
@@ -43,8 +45,10 @@ export async function runSeamModelMutant(entry: MutantEntry, sys: AnySystem, bas
     const path = x.pathTo(x.found);
     const last = path[path.length - 1]!.state;
     const violated = broken(last)!;
-    log(`[model] ${entry.id}: ${violated} violated after ${path.length - 1} actions\n${formatSeamPath(mutated, path)}`);
-    return { violated, alsoBroken: all.filter((n) => n !== violated && !inv[n]!(last)), traceLength: path.length };
+    const trace = pathToTrace(mutated, path, { mutant: entry.id, violated });
+    const tracePath = saveTrace(trace, `model-${entry.id}.json`, options.traceDir);
+    log(`[model] ${entry.id}: ${violated} violated after ${path.length - 1} actions (${tracePath})\n${formatTracePath(trace, '    ')}`);
+    return { violated, alsoBroken: all.filter((n) => n !== violated && !inv[n]!(last)), traceLength: path.length, tracePath };
   };
   try {
     const checked = expected === 'TypeOK' || !inv['TypeOK'] ? [expected] : ['TypeOK', expected];
@@ -100,8 +104,4 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   const set = new Set(b);
   return a.every((k) => set.has(k));
-}
-
-function formatSeamPath(sys: AnySystem, path: readonly PathStep<unknown, unknown>[]): string {
-  return path.map((p, i) => `    ${String(i).padStart(2)} ${p.event === null ? 'Init' : sys.label(p.event)}`).join('\n');
 }

@@ -11,6 +11,7 @@
 import type { Command } from '../core/command.js';
 import type { StageSpec } from '../core/stage-spec.js';
 import type { SystemImplRunner } from './impl-runner.js';
+import type { TraceReplayer } from './replay.js';
 import type { ModelSystem } from './system.js';
 import type { TraceValidation } from './tracecheck/target.js';
 
@@ -27,6 +28,8 @@ export interface SystemEntry {
   expectedNames(): Promise<readonly string[]>;
   /** What its real code does without a log line, and its actions' parameter domains: for `fencecheck tracecheck` (src/seam/tracecheck/). */
   readonly traceValidation?: TraceValidation;
+  /** How its traces replay on its real code (`fencecheck trace replay`); absent: they do not. */
+  readonly replay?: () => Promise<TraceReplayer>;
 }
 
 export interface SystemPackage {

@@ -42,6 +42,13 @@ export interface ModelSystem<S, E> {
    * them (`{ Pods: '4', MaxGen: '6' }`); throws RangeError naming the constant and its allowed values.
    */
   withConstants?(constants: Readonly<Record<string, string>>): ModelSystem<S, E>;
+  /**
+   * Optional: the same system at other bounds, given in its own form (what `bounds` reports, as a
+   * trace records it); throws RangeError when they are not this system's bounds.
+   */
+  withBounds?(bounds: unknown): ModelSystem<S, E>;
+  /** Optional: the bounds a state shows (a set of pods: the domain of a per-pod function), the others this instance's. */
+  boundsOf?(s: S): unknown;
   /** Optional: the twin's event types, to compare with the actions of the spec's Next (`fencecheck parity`). */
   readonly actions?: readonly string[];
   /** Optional: tables an auditor reads beside parity (action ↔ event ↔ implementation, …). */
@@ -71,6 +78,17 @@ export interface ModelSystem<S, E> {
   readonly invariants: Readonly<Record<string, Invariant<S>>>;
   /** A TLC state (variable → value, as parseTlaState gives it) as S; throws TlcOutputError when it is not one. */
   fromTlc(vars: Readonly<Record<string, TlaValue>>): S;
+  /**
+   * The inverse of fromTlc: S as the spec's variables (each of `variables` → its TLA+ value, model
+   * values as `mv`), so that `key(fromTlc(toTla(s))) === key(s)`. A trace's states are this, as ITF.
+   */
+  toTla(s: S): Readonly<Record<string, TlaValue>>;
+  /**
+   * Optional: the spec's parameter names of each parameterised action (`AcquireB` → ['p']), for a
+   * trace's params; without them (or for other actions) parameters are `arg0`, `arg1`, … as TLC's own
+   * traces name them.
+   */
+  readonly paramNames?: Readonly<Record<string, readonly string[]>>;
   /** Per part of a model patch (`guards`, ...), the names the machine lets a patch replace. */
   readonly overridable: OverridableNames;
   /**

@@ -22,10 +22,15 @@ export interface TwinParts<S, E, O> {
   label(e: E): string;
   readonly tlcLabels?: boolean;
   fromTlc(vars: Readonly<Record<string, TlaValue>>): S;
+  toTla(s: S): Readonly<Record<string, TlaValue>>;
+  readonly paramNames?: Readonly<Record<string, readonly string[]>>;
   /** Per part of O (`guards`, ...), the names the machine has. */
   readonly overridable: OverridableNames;
   /** The parts at other constants (ModelSystem.withConstants). */
   withConstants?(constants: Readonly<Record<string, string>>): TwinParts<S, E, O>;
+  /** The parts at bounds in the system's own form (ModelSystem.withBounds). */
+  withBounds?(bounds: unknown): TwinParts<S, E, O>;
+  boundsOf?(s: S): unknown;
   cfgValue?(name: string, value: string): string;
   readonly actions?: readonly string[];
   parityTables?(): Promise<readonly ParityTable[]>;
@@ -47,8 +52,12 @@ export function twinSystem<S, E, O>(parts: TwinParts<S, E, O>, overrides?: O, la
     ...(parts.tlcLabels && { tlcLabels: true }),
     invariants: m.invariants,
     fromTlc: parts.fromTlc,
+    toTla: parts.toTla,
+    ...(parts.paramNames && { paramNames: parts.paramNames }),
     overridable: parts.overridable,
     ...(parts.withConstants && { withConstants: (c: Readonly<Record<string, string>>) => twinSystem(parts.withConstants!(c), overrides, label) }),
+    ...(parts.withBounds && { withBounds: (b: unknown) => twinSystem(parts.withBounds!(b), overrides, label) }),
+    ...(parts.boundsOf && { boundsOf: parts.boundsOf }),
     ...(parts.cfgValue && { cfgValue: parts.cfgValue }),
     ...(parts.actions && { actions: parts.actions }),
     ...(parts.parityTables && { parityTables: parts.parityTables }),

@@ -28,9 +28,12 @@ export function readBool(v: TlaValue, what: string): boolean {
   return v.value;
 }
 
-/** A set's members; an interval (TLC prints `1..3` for {1, 2, 3}) as its integers. */
+/**
+ * A set's members; an interval (TLC prints `1..3` for {1, 2, 3}) as its integers; a sequence too,
+ * since TLC's -dumpTrace json writes every set as a JSON array (an ITF sequence).
+ */
 export function readSet(v: TlaValue, what: string): readonly TlaValue[] {
-  if (v.kind === 'set') return v.items;
+  if (v.kind === 'set' || v.kind === 'seq') return v.items;
   if (v.kind === 'interval') return Array.from({ length: Math.max(0, v.hi - v.lo + 1) }, (_, i) => ({ kind: 'int', value: v.lo + i }) as const);
   throw new TlcOutputError(`${what}: expected a set, got ${v.kind}`);
 }
@@ -40,4 +43,17 @@ export function readSeq(v: TlaValue, what: string): readonly TlaValue[] {
   if (v.kind === 'seq') return v.items;
   if (v.kind === 'set' && v.items.length === 0) return [];
   throw new TlcOutputError(`${what}: expected a sequence, got ${v.kind}`);
+}
+
+/**
+ * A function's entries. TLC prints a function whose domain is 1..n as a sequence, and its
+ * -dumpTrace json (like ITF without `#map`) writes a function of model values as an object, i.e. a
+ * record: both are the same TLA+ function (a record is a function of strings), so both are read.
+ */
+export function readFn(v: TlaValue, what: string): readonly (readonly [TlaValue, TlaValue])[] {
+  if (v.kind === 'fn') return v.entries;
+  if (v.kind === 'record') return Object.entries(v.fields).map(([k, x]) => [{ kind: 'str', value: k }, x] as const);
+  if (v.kind === 'seq') return v.items.map((x, i) => [{ kind: 'int', value: i + 1 }, x] as const);
+  if (v.kind === 'set' && v.items.length === 0) return [];
+  throw new TlcOutputError(`${what}: expected a function, got ${v.kind}`);
 }

@@ -1,14 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { AnyTrace } from '../core/trace-format.js';
-import { readCfg } from '../systems/fencing/tlc/config.js';
-import { TlcOutputError } from './errors.js';
-import { FENCING_VARIABLES } from '../systems/fencing/tlc/state.js';
+import type { Trace } from '../core/trace-format.js';
 import type { TlcTools } from './locate.js';
 import { runTlc, type TlcRun } from './run.js';
 import { toTlaTrace } from './to-itf.js';
 import type { TlcResult } from './tool-output.js';
-import { toFencingTrace } from '../systems/fencing/tlc/trace.js';
 
 export interface SpecCheckOptions {
   readonly spec: string;
@@ -27,8 +22,8 @@ export interface SpecCheckOptions {
 
 export interface SpecCheck {
   readonly run: TlcRun;
-  /** The counterexample: a fencing trace when the states are the project spec's (and the config names its bounds), else a `system: "tla"` one. */
-  readonly trace?: AnyTrace;
+  /** The counterexample as a `system: "tla"` trace (`trace import` reads one of a system's spec as that system's). */
+  readonly trace?: Trace;
   readonly traceProblem?: string;
 }
 
@@ -54,18 +49,7 @@ export async function checkSpec(o: SpecCheckOptions): Promise<SpecCheck> {
   return { run, ...traceOf(run.result, o) };
 }
 
-function traceOf(r: TlcResult, o: SpecCheckOptions): { trace?: AnyTrace; traceProblem?: string } {
-  const vars = new Set(r.trace.flatMap((s) => Object.keys(s.vars)));
-  const fencing = vars.size === FENCING_VARIABLES.length && FENCING_VARIABLES.every((v) => vars.has(v));
-  if (fencing) {
-    try {
-      const bounds = readCfg(readFileSync(o.config, 'utf8'), o.config).bounds;
-      return { trace: toFencingTrace(r.trace, bounds, { ...(r.violated !== undefined && { violated: r.violated }), ...(r.loop && { loop: r.loop }) }) };
-    } catch (err) {
-      if (!(err instanceof TlcOutputError)) throw err;
-      // Not readable as the fencing model (or no Pods/MaxGen in the config): keep it as a plain TLA+ trace.
-    }
-  }
+function traceOf(r: TlcResult, o: SpecCheckOptions): { trace?: Trace; traceProblem?: string } {
   const trace = toTlaTrace(r, basename(o.spec));
   const bad = r.unreadable?.[0];
   return { ...(trace && { trace }), ...(bad && { traceProblem: `step ${bad.step}, variable ${bad.variable}: ${bad.message}` }) };

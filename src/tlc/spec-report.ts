@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import type { AnyTrace } from '../core/trace-format.js';
-import { loopLine } from '../trace/lasso.js';
-import { formatTlaStepTable } from '../trace/tla-table.js';
-import { formatStepTable } from '../trace/text-table.js';
+import type { Trace } from '../core/trace-format.js';
 import type { SpecCheck } from './spec-check.js';
 import type { TlcOutcome } from './tool-output.js';
 
@@ -30,8 +27,12 @@ export function specVerdict(outcome: TlcOutcome | 'timeout'): { status: 'passed'
   }
 }
 
-/** The text lines of one --spec run (what `log` prints), and the one-line reason when it did not pass. */
-export function describeSpecRun(c: SpecCheck, spec: string, config: string): { lines: string[]; reason?: string } {
+/**
+ * The text lines of one --spec run (what `log` prints), and the one-line reason when it did not pass.
+ * `showTrace` gives the counterexample's lines (the trace layer's step table, src/trace/, which this
+ * layer may not import: the command passes it).
+ */
+export function describeSpecRun(c: SpecCheck, spec: string, config: string, showTrace: (t: Trace) => readonly string[] = () => []): { lines: string[]; reason?: string } {
   const lines: string[] = [];
   if (c.run.kind === 'timeout') return { lines: [`${spec} with ${config}: timeout`], reason: `timeout: TLC did not finish in ${Math.round(c.run.timeoutMs / 1000)} s` };
   const r = c.run.result;
@@ -40,11 +41,7 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
   lines.push(`outcome: ${r.outcome}${r.violated ? ` (${r.violationKind ?? 'violated'} ${r.violated})` : ''}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms`);
   if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : r.exit.decided ? ' decides the outcome (its messages read otherwise)' : ' — DISAGREES with its output'}`);
   for (const u of r.unreadable ?? []) lines.push(`cannot read the value of ${u.variable} in state ${u.step}: ${u.message}`);
-  if (c.trace) {
-    lines.push('', traceTable(c.trace));
-    const loop = loopLine(c.trace);
-    if (loop) lines.push('', loop);
-  }
+  if (c.trace) lines.push('', ...showTrace(c.trace));
   if (c.traceProblem) lines.push(`trace: ${c.traceProblem}`);
   const sany = r.sany.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`);
   const firstError = r.errors[0]?.split('\n').slice(0, 3).join(' ');
@@ -67,8 +64,4 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string): { l
   }
   if (r.exit && !r.exit.agrees && !r.exit.decided) reason = `${reason ? `${reason}; ` : ''}TLC exited with ${r.exit.code} (${r.exit.meaning}), which disagrees with its output`;
   return { lines, ...(reason !== undefined && { reason }) };
-}
-
-function traceTable(t: AnyTrace): string {
-  return t.system === 'tla' ? formatTlaStepTable(t, { color: false }) : formatStepTable(t, { color: false });
 }

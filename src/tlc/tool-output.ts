@@ -329,28 +329,33 @@ function parseTraceMessage(m: TlcMessage): ParsedTraceMessage {
   return { step: { index: Number(l[1]), action, args, vars }, unreadable };
 }
 
-function parseActionLabel(label: string): { action: string; args: string[] } {
+/** `AcquireB(p1)` → AcquireB and ['p1'] (TLC's trace labels; also the twins' labels, which print the same). */
+export function parseActionLabel(label: string): { action: string; args: string[] } {
   if (label === 'Initial predicate') return { action: 'Init', args: [] };
   const a = /^([A-Za-z_][A-Za-z0-9_!]*)(?:\((.*)\))?$/.exec(label);
   if (!a) throw new TlcOutputError(`cannot read the action in trace label "${label}"`);
   return { action: a[1]!, args: a[2] ? splitArgs(a[2]) : [] };
 }
 
-/** Splits `p1, "x", [a |-> 1]` at top-level commas. */
+/** Splits `p1, "x", [a |-> 1, b |-> 2]` at top-level commas (the `>` of `|->` and `:>` closes nothing). */
 function splitArgs(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let cur = '';
   let inStr = false;
+  let prev = '';
   for (const c of s) {
     if (inStr) {
       cur += c;
-      if (c === '"') inStr = false;
+      if (c === '"' && prev !== '\\') inStr = false;
+      prev = prev === '\\' ? '' : c;
       continue;
     }
+    const arrow = c === '>' && (prev === '-' || prev === ':');
+    prev = c;
     if (c === '"') inStr = true;
     if ('([{<'.includes(c)) depth++;
-    if (')]}>'.includes(c)) depth--;
+    if (')]}>'.includes(c) && !arrow) depth--;
     if (c === ',' && depth === 0) {
       out.push(cur.trim());
       cur = '';

@@ -1,37 +1,29 @@
-import { allEvents, applyEffect, eventParams, nextState, type FencingEvent } from '../../models/fencing/index.js';
-import { canonicalKey, type FencingBounds, type FencingState } from '../systems/fencing/state.js';
+/**
+ * Which action of a system's twin explains a step of a trace that names none (an ITF file without
+ * actions): the enabled instances of the previous state whose successor has the next state's key
+ * (the seam's successors and key, so every system infers the same way). Twins are tried in order —
+ * the trace's own (its mutant's, when it names one), then any others given (the system's model
+ * mutants: a mutant's counterexample takes steps the shipped guards refuse) — and the first that
+ * explains the step wins; other instances that fit equally are returned as alternatives.
+ */
+import type { TraceAction } from '../core/trace-format.js';
+import type { AnySystem } from '../registry/systems.js';
+import { eventAction } from '../seam/trace.js';
 
-export type Inferred =
-  | { readonly action: string; readonly params: Readonly<Record<string, string>>; readonly alternatives: readonly string[] }
-  | { readonly none: true };
-
-function label(ev: FencingEvent): string {
-  const p = eventParams(ev).p;
-  return p ? `${ev.type}(${p})` : ev.type;
+export interface Inference {
+  readonly action: TraceAction;
+  /** Other action instances of the same twin that lead to the same state. */
+  readonly alternatives: readonly string[];
+  /** The twin that explained it (the system's name, or `<system>/<mutant>`). */
+  readonly by: string;
 }
 
-/**
- * Which action of the XState twin (models/fencing) turns `prev` into `next`, for a trace that names
- * none (an ITF file without `action`). Effects are applied without guards first, because a mutant's
- * counterexample takes steps the shipped guards refuse; among several fits, those the guards allow
- * are preferred, and the other equally good fits are returned as `alternatives` (e.g. two stuttering steps).
- */
-export function inferAction(prev: FencingState, next: FencingState, bounds: FencingBounds): Inferred {
-  const want = canonicalKey(next);
-  const fits: FencingEvent[] = [];
-  for (const ev of allEvents(bounds)) {
-    let s: FencingState;
-    try {
-      s = applyEffect(prev, ev, bounds);
-    } catch {
-      continue; // the effect is undefined here (AdvanceTarget from C)
-    }
-    if (canonicalKey(s) === want) fits.push(ev);
+export function inferAction(twins: readonly AnySystem[], prev: unknown, next: unknown): Inference | undefined {
+  for (const twin of twins) {
+    const want = twin.key(next);
+    const fits = twin.successors(prev).filter((x) => twin.key(x.state) === want);
+    if (fits.length === 0) continue;
+    return { action: eventAction(twin, fits[0]!.event), alternatives: fits.slice(1).map((x) => twin.label(x.event)), by: twin.name };
   }
-  if (fits.length === 0) return { none: true };
-  const allowed = fits.filter((ev) => nextState(prev, ev, bounds) !== null);
-  // Fits the guards refuse only matter when no allowed one exists (a mutant's step).
-  const pool = allowed.length > 0 ? allowed : fits;
-  const first = pool[0]!;
-  return { action: first.type, params: eventParams(first), alternatives: pool.slice(1).map(label) };
+  return undefined;
 }

@@ -1,25 +1,29 @@
+/**
+ * Reading a trace file (fencecheck.trace/2, docs/trace-format.md) of any system, without knowing the
+ * system: the shape, the ITF values, and the indexes are checked here, naming the first problem
+ * (TraceFormatError: the CLI's exit 3). Older files are converted: a `fencecheck.trace/1` trace of
+ * another spec already holds ITF states; one of a system holds the system's own state form, whose
+ * plain JSON is read as ITF values (numbers as integers, objects as records) — src/trace/systems.ts
+ * then reads it back through the system itself (the exact TLA+ values, the invariants each state
+ * breaks). A TLC evidence record carries its trace in `trace`.
+ */
 import { readFileSync, statSync } from 'node:fs';
-import { EVENT_TYPES, POD_EVENT_TYPES } from '../../models/fencing/events.js';
-import { MODES, NONE, PHASES, type Lease } from '../systems/fencing/state.js';
-import { TRACE_SCHEMA, type AnyTrace, type FencingTrace, type TlaTrace } from '../core/trace-format.js';
-import { toItfValue } from './itf-value.js';
+import { toItfValue, type ItfValue } from '../core/itf-value.js';
+import {
+  FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SCHEMA_V1, TRACE_SOURCES, isTrace, type TraceLike, type Trace, type TraceImport,
+} from '../core/trace-format.js';
 
-/** A trace file that is missing, not JSON, or not fencecheck.trace/1 (the CLI maps it to exit 3). */
+/** A trace file that is missing, not JSON, or not a fencecheck trace (the CLI maps it to exit 3). */
 export class TraceFormatError extends Error {
   override readonly name = 'TraceFormatError';
 }
 
-const SOURCES = ['tlc', 'model', 'props', 'limiter', 'conform', 'itf'];
-
 /** No real trace comes near this; a bigger file is refused rather than parsed. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-/** Reads and validates one fencing trace file; throws TraceFormatError naming the first problem. */
-export function loadTrace(path: string): FencingTrace {
-  const t = loadAnyTrace(path);
-  if (t.system !== 'fencing') throw new TraceFormatError(`${path}: a trace of another spec (system "tla"${t.spec ? `, ${t.spec}` : ''}): only the fencing system's traces replay`);
-  return t;
-}
+const FIELDS = new Set(['schema', 'system', 'source', 'spec', 'vars', 'bounds', 'mutant', 'violated', 'brokenAtEnd', 'seed', 'path', 'steps', 'loop', 'loopAction', 'imported']);
+const STEP_FIELDS = new Set(['action', 'params', 'state', 'broken', 'observed', 'note']);
+const SYSTEM_NAME = /^[a-z][a-z0-9-]*$/;
 
 /** The JSON of a trace file (any system); throws TraceFormatError. */
 export function readTraceJson(path: string): unknown {
@@ -34,163 +38,173 @@ export function readTraceJson(path: string): unknown {
     if (err instanceof TraceFormatError) throw err;
     throw new TraceFormatError(`cannot read trace ${path}: ${(err as Error).message}`);
   }
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new TraceFormatError(`${path}: not JSON: ${(err as Error).message}`);
+    throw new TraceFormatError(`${path}: not JSON: ${(err as Error).message.split('\n')[0]}`);
   }
-  return raw;
 }
 
-/** Reads and validates a trace of any system (`trace show`). */
-export function loadAnyTrace(path: string): AnyTrace {
-  return validateAnyTrace(readTraceJson(path), path);
+/** Reads and validates a trace file of any system (older formats converted). */
+export function loadTraceFile(path: string): Trace {
+  return validateTrace(readTraceJson(path), path);
 }
 
-/** A fencing or a `system: "tla"` trace, validated. */
-export function validateAnyTrace(raw: unknown, where = 'trace'): AnyTrace {
-  if (isObject(raw) && raw.schema === TRACE_SCHEMA && raw.system === 'tla') return validateTlaTrace(raw, where);
-  return validateTrace(raw, where);
-}
-
-/** The common optional fields: violated, loop (an index of steps) and its closing action. */
-function commonProblem(raw: Record<string, unknown>, stepCount: number): string | null {
-  if (raw.violated !== undefined && typeof raw.violated !== 'string') return 'violated must be a string';
-  if (raw.loop !== undefined && (!Number.isInteger(raw.loop) || (raw.loop as number) < 0 || (raw.loop as number) >= stepCount))
-    return `loop must be the index of a state of the trace (0..${stepCount - 1})`;
-  if (raw.loopAction !== undefined) {
-    if (raw.loop === undefined) return 'loopAction needs loop';
-    const a = raw.loopAction;
-    if (!isObject(a) || typeof a.action !== 'string' || a.action === '' || !isObject(a.params)) return 'loopAction must be {action, params}';
+/** A trace file, or why it cannot be read (the reports list those instead of failing). */
+export function tryLoadAnyTrace(path: string): { trace: Trace } | { error: string } {
+  try {
+    return { trace: loadTraceFile(path) };
+  } catch (err) {
+    return { error: (err as Error).message };
   }
-  if (raw.imported !== undefined) {
-    const i = raw.imported;
-    if (!isObject(i) || (i.format !== 'tlc-json' && i.format !== 'itf') || !Array.isArray(i.notes) || !i.notes.every((n) => typeof n === 'string'))
-      return 'imported must be {format: "tlc-json"|"itf", notes: [string]}';
-  }
-  return null;
-}
-
-function validateTlaTrace(raw: Record<string, unknown>, where: string): TlaTrace {
-  const fail = (msg: string): never => {
-    throw new TraceFormatError(`${where}: ${msg}`);
-  };
-  if (!SOURCES.includes(raw.source as string)) fail(`source must be one of ${SOURCES.join(', ')}`);
-  if (raw.spec !== undefined && typeof raw.spec !== 'string') fail('spec must be a string');
-  if (!Array.isArray(raw.vars) || !raw.vars.every((v) => typeof v === 'string')) fail('vars must be an array of variable names');
-  const vars = raw.vars as string[];
-  if (!Array.isArray(raw.steps) || raw.steps.length === 0) fail('steps must be a non-empty array');
-  (raw.steps as unknown[]).forEach((step, i) => {
-    const at = `steps[${i}]`;
-    if (!isObject(step)) return fail(`${at} is not an object`);
-    if (typeof step.action !== 'string' || step.action === '') fail(`${at}.action must be a non-empty string`);
-    if (!isObject(step.params)) fail(`${at}.params must be an object`);
-    if (!isObject(step.state)) fail(`${at}.state must be an object`);
-    for (const [k, v] of Object.entries(step.state as Record<string, unknown>)) {
-      if (!vars.includes(k)) fail(`${at}.state.${k} is not one of vars`);
-      const r = toItfValue(v, `${at}.state.${k}`);
-      if ('problem' in r) fail(`${r.problem} (an ITF value)`);
-    }
-  });
-  const problem = commonProblem(raw, (raw.steps as unknown[]).length);
-  if (problem) fail(problem);
-  return raw as unknown as TlaTrace;
-}
-
-/** Checks the shape of a parsed trace (docs/trace-format.md) and returns it typed. */
-export function validateTrace(raw: unknown, where = 'trace'): FencingTrace {
-  const fail = (msg: string): never => {
-    throw new TraceFormatError(`${where}: ${msg}`);
-  };
-  if (!isObject(raw)) return fail('not a JSON object');
-  // A TLC evidence record (evidence/tlc/fencing/Mx.json, reports/tlc/Mx.json) carries its trace in `trace`.
-  if (raw.schema !== TRACE_SCHEMA && isObject(raw.trace) && raw.trace.schema === TRACE_SCHEMA) return validateTrace(raw.trace, `${where} (trace)`);
-  if (raw.schema !== TRACE_SCHEMA) fail(`schema must be "${TRACE_SCHEMA}", got ${JSON.stringify(raw.schema)}`);
-  if (raw.system !== 'fencing') fail(`system must be "fencing", got ${JSON.stringify(raw.system)}`);
-  if (!SOURCES.includes(raw.source as string)) fail(`source must be one of ${SOURCES.join(', ')}`);
-  const bounds = raw.bounds;
-  if (!isObject(bounds) || !Array.isArray(bounds.pods) || !bounds.pods.every((p) => typeof p === 'string' && /^p\d+$/.test(p)))
-    fail('bounds.pods must be an array of pod names p1..pN');
-  const pods = (bounds as { pods: string[] }).pods;
-  if (pods.length === 0) fail('bounds.pods must name at least one pod');
-  if (new Set(pods).size !== pods.length) fail('bounds.pods must not repeat a pod');
-  if (!isObject(bounds) || !Number.isInteger(bounds.maxGen) || (bounds.maxGen as number) < 0) fail('bounds.maxGen must be a non-negative integer');
-  if (raw.mutant !== undefined && typeof raw.mutant !== 'string') fail('mutant must be a string');
-  if (!Array.isArray(raw.steps) || raw.steps.length === 0) fail('steps must be a non-empty array');
-  const common = commonProblem(raw, (raw.steps as unknown[]).length);
-  if (common) fail(common);
-  (raw.steps as unknown[]).forEach((step, i) => {
-    const at = `steps[${i}]`;
-    if (!isObject(step)) return fail(`${at} is not an object`);
-    if (typeof step.action !== 'string' || step.action === '') fail(`${at}.action must be a non-empty string`);
-    if (!isObject(step.params)) fail(`${at}.params must be an object`);
-    const problem = stateProblem(step.state);
-    if (problem) fail(`${at}.state: ${problem}`);
-  });
-  const first = (raw.steps as { action: string }[])[0]!;
-  if (first.action !== 'Init') fail(`steps[0].action must be "Init" (a trace starts in the initial state), got ${JSON.stringify(first.action)}`);
-  return raw as unknown as FencingTrace;
-}
-
-function stateProblem(s: unknown): string | null {
-  if (!isObject(s)) return 'not an object';
-  if (!isObject(s.version) || !Object.entries(s.version).every(([p, v]) => /^p\d+$/.test(p) && PHASES.includes(v as never)))
-    return 'version must map pods to O|A|B|C';
-  if (!PHASES.includes(s.target as never)) return 'target must be O|A|B|C';
-  for (const k of ['oldLease', 'newLease'] as const) if (!isLease(s[k])) return `${k} must be {owner, gen}`;
-  for (const k of ['oldGen', 'newGen', 'lastIssued'] as const) if (!Number.isInteger(s[k])) return `${k} must be an integer`;
-  for (const k of ['backfilled', 'monoOk'] as const) if (typeof s[k] !== 'boolean') return `${k} must be a boolean`;
-  if (!MODES.includes(s.mode as never)) return `mode must be one of ${MODES.join('|')}`;
-  return null;
-}
-
-function isLease(v: unknown): v is Lease {
-  return isObject(v) && (v.owner === NONE || (typeof v.owner === 'string' && /^p\d+$/.test(v.owner))) && Number.isInteger(v.gen);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The attempts a conformance-tour trace may name besides the model's events (src/trace/replay.ts). */
-const TOUR_ATTEMPTS = ['Acquire', 'Upgrade', 'Downgrade', 'Expire', 'Renew', 'Release'];
+/** A trace of either format (or an evidence record holding one), as fencecheck.trace/2. */
+export function validateTrace(raw: unknown, where = 'trace'): Trace {
+  if (!isObject(raw)) throw new TraceFormatError(`${where}: not a JSON object`);
+  // A TLC evidence record (evidence/tlc/<system>/Mx.json, reports/tlc/...) carries its trace in `trace`.
+  if (raw.schema !== TRACE_SCHEMA && raw.schema !== TRACE_SCHEMA_V1 && isObject(raw.trace)) return validateTrace(fromRecord(raw, raw.trace), `${where} (trace)`);
+  if (raw.schema === TRACE_SCHEMA_V1) return validateTrace(fromV1(raw, where), where);
+  if (raw.schema !== TRACE_SCHEMA) throw new TraceFormatError(`${where}: schema must be "${TRACE_SCHEMA}" (or "${TRACE_SCHEMA_V1}"), got ${JSON.stringify(raw.schema)}`);
+  const problem = traceProblem(raw);
+  if (problem) throw new TraceFormatError(`${where}: ${problem}`);
+  return raw as unknown as Trace;
+}
+
+/** Alias kept for callers of the /1 API: every trace is any system's. */
+export const validateAnyTrace = validateTrace;
+
+function itfProblem(v: unknown, at: string): string | null {
+  const r = toItfValue(v, at);
+  return 'problem' in r ? `${r.problem} (an ITF value)` : null;
+}
+
+function paramsProblem(p: unknown, at: string): string | null {
+  if (!isObject(p)) return `${at} must be an object`;
+  for (const [k, v] of Object.entries(p)) {
+    const bad = itfProblem(v, `${at}.${k}`);
+    if (bad) return bad;
+  }
+  return null;
+}
+
+function stringList(v: unknown): boolean {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+/** The first rule of docs/trace-format.md a parsed /2 trace breaks, or null. */
+function traceProblem(raw: Record<string, unknown>): string | null {
+  const extra = Object.keys(raw).find((k) => !FIELDS.has(k));
+  if (extra !== undefined) return `unknown field ${JSON.stringify(extra)}`;
+  if (typeof raw.system !== 'string' || !SYSTEM_NAME.test(raw.system)) return `system must be a system's name (or "${FOREIGN_SYSTEM}"), got ${JSON.stringify(raw.system)}`;
+  if (!(TRACE_SOURCES as readonly unknown[]).includes(raw.source)) return `source must be one of ${TRACE_SOURCES.join(', ')}`;
+  if (raw.spec !== undefined && typeof raw.spec !== 'string') return 'spec must be a string';
+  if (!stringList(raw.vars)) return 'vars must be an array of variable names';
+  const vars = raw.vars as string[];
+  if (new Set(vars).size !== vars.length) return 'vars must not repeat a variable';
+  for (const k of ['mutant', 'violated', 'path'] as const) if (raw[k] !== undefined && typeof raw[k] !== 'string') return `${k} must be a string`;
+  if (raw.seed !== undefined && !Number.isInteger(raw.seed)) return 'seed must be an integer';
+  if (raw.brokenAtEnd !== undefined && !stringList(raw.brokenAtEnd)) return 'brokenAtEnd must be an array of invariant names';
+  if (!Array.isArray(raw.steps) || raw.steps.length === 0) return 'steps must be a non-empty array';
+  for (const [i, step] of (raw.steps as unknown[]).entries()) {
+    const at = `steps[${i}]`;
+    if (!isObject(step)) return `${at} is not an object`;
+    const extraStep = Object.keys(step).find((k) => !STEP_FIELDS.has(k));
+    if (extraStep !== undefined) return `${at}: unknown field ${JSON.stringify(extraStep)}`;
+    if (typeof step.action !== 'string' || step.action === '') return `${at}.action must be a non-empty string`;
+    const p = paramsProblem(step.params, `${at}.params`);
+    if (p) return p;
+    if (!isObject(step.state)) return `${at}.state must be an object`;
+    for (const k of Object.keys(step.state)) if (!vars.includes(k)) return `${at}.state.${k} is not one of vars`;
+    for (const v of vars) {
+      if (!(v in step.state)) return `${at}.state lacks variable ${v}`;
+      const bad = itfProblem(step.state[v], `${at}.state.${v}`);
+      if (bad) return bad;
+    }
+    if (step.broken !== undefined && !stringList(step.broken)) return `${at}.broken must be an array of invariant names`;
+    if (step.observed !== undefined && !isObject(step.observed)) return `${at}.observed must be an object`;
+    if (step.note !== undefined && typeof step.note !== 'string') return `${at}.note must be a string`;
+  }
+  const first = (raw.steps as { action: string }[])[0]!;
+  if (first.action !== 'Init') return `steps[0].action must be "Init" (a trace starts in an initial state), got ${JSON.stringify(first.action)}`;
+  const count = (raw.steps as unknown[]).length;
+  if (raw.loop !== undefined && (!Number.isInteger(raw.loop) || (raw.loop as number) < 0 || (raw.loop as number) >= count)) return `loop must be the index of a state of the trace (0..${count - 1})`;
+  if (raw.loopAction !== undefined) {
+    if (raw.loop === undefined) return 'loopAction needs loop';
+    const a = raw.loopAction;
+    if (!isObject(a) || typeof a.action !== 'string' || a.action === '' || Object.keys(a).some((k) => k !== 'action' && k !== 'params')) return 'loopAction must be {action, params}';
+    const p = paramsProblem(a.params, 'loopAction.params');
+    if (p) return p;
+  }
+  if (raw.imported !== undefined) {
+    const i = raw.imported;
+    if (!isObject(i) || !['tlc-json', 'itf', 'trace/1'].includes(i.format as string) || !stringList(i.notes) || (i.file !== undefined && typeof i.file !== 'string'))
+      return 'imported must be {format: "tlc-json"|"itf"|"trace/1", file?, notes: [string]}';
+  }
+  return null;
+}
 
 /**
- * What `trace replay` needs beyond the shape: every step after Init is an action the step driver
- * knows, and every pod a step names is one of the trace's bounds. Checked before any server starts;
- * throws TraceFormatError naming the first bad step.
+ * An evidence record's trace. A /1 record kept its system's TLC trace as `system: "tla"` with no
+ * mutant: the record says whose it is (`system`) and under which mutant (`mutant.id`).
  */
-export function validateReplayable(trace: FencingTrace, where = 'trace'): void {
-  const known = trace.source === 'conform' ? [...EVENT_TYPES, ...TOUR_ATTEMPTS] : EVENT_TYPES;
-  const podActions: readonly string[] = [...POD_EVENT_TYPES, ...(trace.source === 'conform' ? ['Acquire', 'Upgrade', 'Downgrade', 'Renew', 'Release'] : [])];
-  trace.steps.forEach((step, i) => {
-    if (i === 0) return;
-    const at = `${where}: steps[${i}]`;
-    if (!(known as readonly string[]).includes(step.action)) throw new TraceFormatError(`${at}: unknown action ${JSON.stringify(step.action)} (one of ${known.join(', ')})`);
-    const p = step.params.p;
-    if (p !== undefined && (typeof p !== 'string' || !trace.bounds.pods.includes(p as never)))
-      throw new TraceFormatError(`${at}: pod ${JSON.stringify(p)} is not one of the trace's bounds.pods (${trace.bounds.pods.join(', ')})`);
-    if (podActions.includes(step.action) && p === undefined) throw new TraceFormatError(`${at}: ${step.action} needs a pod (params.p)`);
-    for (const [k, v] of Object.entries(step.params)) if (typeof v === 'string' && /^p\d+$/.test(v) && !trace.bounds.pods.includes(v as never))
-      throw new TraceFormatError(`${at}: params.${k} ${JSON.stringify(v)} is not one of the trace's bounds.pods (${trace.bounds.pods.join(', ')})`);
+function fromRecord(record: Record<string, unknown>, inner: Record<string, unknown>): Record<string, unknown> {
+  if (inner.schema !== TRACE_SCHEMA_V1 || inner.system !== FOREIGN_SYSTEM || typeof record.system !== 'string' || !SYSTEM_NAME.test(record.system)) return inner;
+  const id = isObject(record.mutant) && typeof record.mutant.id === 'string' ? record.mutant.id : undefined;
+  return { ...inner, system: record.system, ...(id !== undefined && inner.mutant === undefined && { mutant: id }) };
+}
+
+/** A JSON value of a /1 system state (plain JSON) as ITF, naming the place when it is no TLA+ value. */
+function plainItf(v: unknown, at: string, where: string): ItfValue {
+  const r = toItfValue(v, at);
+  if ('problem' in r) throw new TraceFormatError(`${where}: ${r.problem}`);
+  return r.value;
+}
+
+/**
+ * A fencecheck.trace/1 trace as /2. `system: "tla"` ones hold ITF states and `vars` already. A
+ * system's held its states in the system's own form: their JSON is read as ITF (integers `#bigint`,
+ * objects records), the variables are the first state's keys; the system's reading
+ * (src/trace/systems.ts) then makes the values exact.
+ */
+function fromV1(raw: Record<string, unknown>, where: string): Record<string, unknown> {
+  const steps = Array.isArray(raw.steps) ? (raw.steps as unknown[]) : [];
+  if (steps.length === 0) throw new TraceFormatError(`${where}: steps must be a non-empty array`);
+  const notes = ['converted from fencecheck.trace/1'];
+  const imported: TraceImport = isObject(raw.imported) && Array.isArray(raw.imported.notes)
+    ? { ...(raw.imported as unknown as TraceImport), notes: [...(raw.imported.notes as string[]), ...notes] }
+    : { format: 'trace/1', notes };
+  const { schema: _s, ...rest } = raw;
+  if (raw.system === FOREIGN_SYSTEM) return { ...rest, schema: TRACE_SCHEMA, imported };
+  if (typeof raw.system !== 'string') throw new TraceFormatError(`${where}: system must be a string`);
+  const first = steps[0];
+  if (!isObject(first) || !isObject(first.state)) throw new TraceFormatError(`${where}: steps[0].state must be an object`);
+  // A system's own state form has no `vars` (its keys are the variables); a system's trace kept as ITF has them. Reading ITF as ITF changes nothing.
+  const vars = stringList(raw.vars) ? (raw.vars as string[]) : Object.keys(first.state);
+  const converted = steps.map((step, i) => {
+    if (!isObject(step)) throw new TraceFormatError(`${where}: steps[${i}] is not an object`);
+    if (!isObject(step.state)) throw new TraceFormatError(`${where}: steps[${i}].state must be an object`);
+    const missing = vars.find((v) => !(v in (step.state as Record<string, unknown>)));
+    if (missing !== undefined) throw new TraceFormatError(`${where}: steps[${i}].state lacks variable ${missing}`);
+    const params = isObject(step.params) ? Object.fromEntries(Object.entries(step.params).map(([k, v]) => [k, plainItf(v, `steps[${i}].params.${k}`, where)])) : step.params;
+    const state = Object.fromEntries(Object.entries(step.state).map(([k, v]) => [k, plainItf(v, `steps[${i}].state.${k}`, where)]));
+    return { ...step, params, state };
   });
+  const loopAction = isObject(raw.loopAction) && isObject(raw.loopAction.params)
+    ? { ...raw.loopAction, params: Object.fromEntries(Object.entries(raw.loopAction.params).map(([k, v]) => [k, plainItf(v, `loopAction.params.${k}`, where)])) }
+    : raw.loopAction;
+  return { ...rest, schema: TRACE_SCHEMA, vars, steps: converted, ...(loopAction !== undefined && { loopAction }), imported };
 }
 
-/** Type guard for callers that must not throw (the report embeds whatever traces it can read). */
-/** A trace of any system, or why it cannot be read (the reports list those instead of failing). */
-export function tryLoadAnyTrace(path: string): { trace: AnyTrace } | { error: string } {
-  try {
-    return { trace: loadAnyTrace(path) };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
-
-export function tryLoadTrace(path: string): { trace: FencingTrace } | { error: string } {
-  try {
-    return { trace: loadTrace(path) };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
+/**
+ * Any trace in memory as /2: a Trace as it is; a ModelTrace (states in the system's own form, e.g.
+ * the conformance tour's before it is saved) read structurally like a /1 file, for the renderers.
+ */
+export function asTrace(t: TraceLike): Trace {
+  if (isTrace(t)) return t;
+  return validateTrace(JSON.parse(JSON.stringify({ ...t, schema: TRACE_SCHEMA_V1 })), `${t.source} trace`);
 }

@@ -1,4 +1,4 @@
-import type { FencingTrace } from '../core/trace-format.js';
+import type { TraceLike } from '../core/trace-format.js';
 import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 /** Mermaid forbids `;` (statement end) and `#` (entity escapes) in message text. */
@@ -12,12 +12,12 @@ export function mermaidFromDiagram(d: SequenceDiagram): string {
   for (const item of d.items) {
     // A refused attempt: a dotted arrow ending in a cross.
     if (item.kind === 'message') lines.push(`  ${item.from}${item.refused ? '--x' : '->>'}${item.to}: ${item.step}. ${text(item.label)}`);
-    else lines.push(`  Note over ${item.over[0]},${item.over[1]}: ${text(item.text)}`);
+    else lines.push(`  Note over ${item.over[0] === item.over[1] ? item.over[0] : `${item.over[0]},${item.over[1]}`}: ${text(item.text)}`);
   }
   return lines.join('\n');
 }
 
-/** The trace as a Mermaid sequence diagram (`fencecheck trace show --mermaid`, the Markdown report). */
-export function traceMermaid(trace: FencingTrace, opts: DiagramOptions = {}): string {
+/** The trace (of any system) as a Mermaid sequence diagram (`fencecheck trace show --mermaid`, the Markdown report). */
+export function traceMermaid(trace: TraceLike, opts: DiagramOptions = {}): string {
   return mermaidFromDiagram(sequenceDiagram(trace, opts));
 }

@@ -2,7 +2,7 @@
  * Draws a SequenceDiagram as standalone inline SVG. The HTML report embeds this, so a trace diagram
  * displays offline with no Mermaid renderer and no script.
  */
-import type { FencingTrace } from '../core/trace-format.js';
+import type { TraceLike } from '../core/trace-format.js';
 import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './sequence.js';
 
 const COL = 150;
@@ -15,9 +15,14 @@ export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/** Monospace 12px is about 7.3px a character. */
+const CHAR = 7.3;
+
 export function svgFromDiagram(d: SequenceDiagram, id = 'seq'): string {
   const x = new Map(d.participants.map((p, i) => [p.id, MARGIN + COL / 2 + i * COL]));
-  const width = MARGIN * 2 + d.participants.length * COL + SELF_EXTRA;
+  // A message's label starts right of the lifeline it ends at (it may be wider than the span between them).
+  const longest = Math.max(0, ...d.items.map((i) => (i.kind === 'message' ? `${i.step}. ${i.label}`.length : 0)));
+  const width = MARGIN * 2 + d.participants.length * COL + Math.max(SELF_EXTRA, Math.ceil(longest * CHAR) + 16 - COL / 2);
   const top = MARGIN + HEAD + 16;
   const height = top + d.items.length * ROW + MARGIN + HEAD;
   const out: string[] = [];
@@ -43,7 +48,7 @@ export function svgFromDiagram(d: SequenceDiagram, id = 'seq'): string {
     if (item.kind === 'note') {
       const xs = item.over.map((id) => x.get(id) ?? MARGIN);
       // Monospace 12px is about 7.3px a character: widen the box to fit its text.
-      const half = Math.max((Math.max(...xs) - Math.min(...xs)) / 2 + COL / 2 - 12, (item.text.length * 7.3) / 2 + 10);
+      const half = Math.max((Math.max(...xs) - Math.min(...xs)) / 2 + COL / 2 - 12, (item.text.length * CHAR) / 2 + 10);
       const mid = (Math.min(...xs) + Math.max(...xs)) / 2;
       const x1 = Math.max(4, Math.min(mid - half, width - 4 - 2 * half));
       const x2 = x1 + 2 * half;
@@ -66,7 +71,7 @@ export function svgFromDiagram(d: SequenceDiagram, id = 'seq'): string {
       out.push(`<text x="${x1 + 34}" y="${y + 4}">${escapeXml(label)}</text>`);
     } else {
       out.push(`<line x1="${x1}" y1="${y + 6}" x2="${x2}" y2="${y + 6}"${dash} stroke="#333"${head}/>`);
-      out.push(`<text x="${(x1 + x2) / 2}" y="${y}" text-anchor="middle">${escapeXml(label)}</text>`);
+      out.push(`<text x="${Math.max(x1, x2) + 8}" y="${y + 10}">${escapeXml(label)}</text>`);
     }
     out.push('</g>');
   });
@@ -75,6 +80,6 @@ export function svgFromDiagram(d: SequenceDiagram, id = 'seq'): string {
   return out.join('\n');
 }
 
-export function traceSvg(trace: FencingTrace, id?: string, opts: DiagramOptions = {}): string {
+export function traceSvg(trace: TraceLike, id?: string, opts: DiagramOptions = {}): string {
   return svgFromDiagram(sequenceDiagram(trace, opts), id);
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
+import { m1Trace } from '../trace/fixtures.js';
 
 const ROOT = process.env.FENCECHECK_BAD_INPUT_ROOT ?? projectRoot;
 const TIMEOUT_MS = 15_000;
@@ -27,7 +28,7 @@ interface Row {
   readonly name: string;
   /** `{file}` is replaced by the row's temp file. */
   readonly argv: readonly string[];
-  /** The temp file's content: a string, a change to a valid trace (evidence/tlc/fencing/M1.json's), or a FIFO / a directory. */
+  /** The temp file's content: a string, a change to a valid trace (test/trace/fixtures.ts m1Trace), or a FIFO / a directory. */
   readonly file?: string | Buffer | ((t: Trace) => unknown) | 'fifo' | 'dir';
   /** Run a temp copy of the project whose mutants/manifest.json is this (a string, or a change to the real one). */
   readonly manifest?: string | ((m: Manifest) => unknown);
@@ -150,18 +151,22 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'trace show: a directory is refused', argv: ['trace', 'show', '{file}'], file: 'dir', code: 3, line: /^fencecheck trace: cannot read trace .*: not a regular file$/ },
   { name: 'trace show: not JSON', argv: ['trace', 'show', '{file}'], file: '{"schema": ', code: 3, line: /^fencecheck trace: .*: not JSON/ },
   { name: 'trace show: JSON null', argv: ['trace', 'show', '{file}'], file: 'null', code: 3, line: /^fencecheck trace: .*: not a JSON object$/ },
-  { name: 'trace show: the wrong schema', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, schema: 'fencecheck.trace/9' }), code: 3, line: /^fencecheck trace: .*schema must be "fencecheck\.trace\/1"/ },
+  { name: 'trace show: the wrong schema', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, schema: 'fencecheck.trace/9' }), code: 3, line: /^fencecheck trace: .*schema must be "fencecheck\.trace\/2"/ },
   { name: 'trace show: no steps', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, steps: [] }), code: 3, line: /^fencecheck trace: .*steps must be a non-empty array/ },
   { name: 'trace show: the first step is not Init', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, steps: t.steps.slice(1) }), code: 3, line: /^fencecheck trace: .*steps\[0\]\.action must be "Init"/ },
-  { name: 'trace show: a negative maxGen', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, maxGen: -1 } }), code: 3, line: /^fencecheck trace: .*bounds\.maxGen must be a non-negative integer/ },
-  { name: 'trace show: no pods', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, pods: [] } }), code: 3, line: /^fencecheck trace: .*bounds\.pods must name at least one pod/ },
-  { name: 'trace show: a state that is not a state', argv: ['trace', 'show', '{file}'], file: (t) => withStep(t, 1, (s) => (s.state = { version: 'all of them' })), code: 3, line: /^fencecheck trace: .*steps\[1\]\.state: version must map pods/ },
+  { name: 'trace show: a negative maxGen (bounds the system cannot take)', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, maxGen: -1 } }), code: 3, line: /^fencecheck trace: .*fencing bounds: maxGen must be a non-negative integer/ },
+  { name: 'trace show: no pods', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, pods: [] } }), code: 3, line: /^fencecheck trace: .*fencing bounds: pods must be distinct pod names/ },
+  { name: 'trace show: a state that lacks a variable', argv: ['trace', 'show', '{file}'], file: (t) => withStep(t, 1, (s) => (s.state = { version: 'all of them' })), code: 3, line: /^fencecheck trace: .*steps\[1\]\.state lacks variable target/ },
+  { name: "trace show: a state that is not the system's", argv: ['trace', 'show', '{file}'], file: (t) => withStep(t, 1, (s) => (s.state = { ...s.state, version: 'all of them' })), code: 3, line: /^fencecheck trace: .*steps\[1\] is not a state of the fencing model: version: expected a function, got str/ },
+  { name: 'trace show: a value that is no ITF value', argv: ['trace', 'show', '{file}'], file: (t) => withStep(t, 1, (s) => (s.state = { ...s.state, oldGen: 1.5 })), code: 3, line: /^fencecheck trace: .*steps\[1\]\.state\.oldGen: 1\.5 is not an integer \(an ITF value\)$/ },
+  { name: 'trace show: an unknown field', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, colour: 'red' }), code: 3, line: /^fencecheck trace: .*unknown field "colour"$/ },
+  { name: 'trace show: --system of a file of another spec', argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--system', 'fencing'], code: 3, line: /^fencecheck trace: .*the first state is not a state of the fencing model: state has no variable version$/ },
 
   // --- trace replay (issue 16: unknown action, pod outside the bounds, no pods — checked before any server starts)
   { name: 'trace replay: an unknown action', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 1, (s) => (s.action = 'Teleport')), code: 3, line: /^fencecheck trace: .*steps\[1\]: unknown action "Teleport"/ },
   { name: 'trace replay: a pod outside the bounds', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 1, (s) => (s.params = { p: 'p7' })), code: 3, line: /^fencecheck trace: .*steps\[1\]: pod "p7" is not one of the trace's bounds\.pods/ },
-  { name: 'trace replay: a pod action without its pod', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 1, (s) => (s.params = {})), code: 3, line: /^fencecheck trace: .*steps\[1\]: AcquireO needs a pod/ },
-  { name: 'trace replay: no pods', argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, pods: [] } }), code: 3, line: /^fencecheck trace: .*bounds\.pods must name at least one pod/ },
+  { name: 'trace replay: a pod action without its pod', argv: ['trace', 'replay', '{file}'], file: (t) => withStep(t, 2, (s) => (s.params = {})), code: 3, line: /^fencecheck trace: .*steps\[2\]: UpgradePod needs a pod/ },
+  { name: 'trace replay: no pods', argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, bounds: { ...t.bounds, pods: [] } }), code: 3, line: /^fencecheck trace: .*fencing bounds: pods must be distinct pod names/ },
   { name: 'trace replay: a missing file', argv: ['trace', 'replay', '/nonexistent/trace.json'], code: 3, line: /^fencecheck trace: cannot read trace/ },
   // --- lua-check (issue 13)
   { name: 'lua-check: an unknown --fail-on', argv: ['lua-check', '--fail-on', 'fatal'], code: 64, line: usage('lua-check', /--fail-on takes error or warning, got 'fatal'/) },
@@ -203,13 +208,24 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'tlc: a TLA2TOOLS_JAR list with an entry that is not there is not run (2), naming it', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla'], env: { TLA2TOOLS_JAR: 'package.json:/nonexistent/mods.jar' }, code: 2, line: /^fencecheck tlc: not run: TLA2TOOLS_JAR=package\.json:\/nonexistent\/mods\.jar: \/nonexistent\/mods\.jar does not exist$/ },
   { name: 'tlc: a --lib that is not a directory', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--lib', '/nonexistent-lib'], code: 3, line: /--lib \/nonexistent-lib is not a directory/ },
   { name: 'trace import: no FILE', argv: ['trace', 'import'], code: 64, line: usage('trace', /expected one trace FILE, got 0/) },
-  { name: 'trace import: a fencecheck trace is not foreign', argv: ['trace', 'import', 'evidence/tlc/fencing/M1.json'], code: 3, line: /neither TLC's -dumpTrace json .* \(it is already a fencecheck\.trace\/1 trace\)/ },
-  { name: 'trace import: --max-gen out of range', argv: ['trace', 'import', '{file}', '--max-gen', '-1'], file: (t) => t, code: 64, line: usage('trace', /--max-gen takes an integer from 0 to 64/) },
+  { name: 'trace import: a fencecheck trace is not foreign', argv: ['trace', 'import', 'evidence/tlc/fencing/M1.json'], code: 3, line: /neither TLC's -dumpTrace json .* \(it is already a fencecheck trace\)/ },
+  { name: 'trace import: a malformed --const', argv: ['trace', 'import', '{file}', '--const', 'MaxGen'], file: (t) => t, code: 64, line: usage('trace', /--const takes NAME=VALUE/) },
+  { name: 'trace import: a --const the system cannot take', argv: ['trace', 'import', 'test/tlc/fixtures/mutant-M1.dumptrace.json', '--const', 'MaxGen=x'], code: 3, line: /^fencecheck trace: .*MaxGen takes an integer from 0 to 12, got "x"$/ },
+  { name: 'trace import: --system that has no model', argv: ['trace', 'import', 'test/tlc/fixtures/mutant-M1.dumptrace.json', '--system', 'nosuch'], code: 3, line: /^fencecheck trace: .*no system named nosuch has a model/ },
+  {
+    name: 'trace import: an ITF step no action of the system (nor of its model mutants) explains',
+    argv: ['trace', 'import', '{file}'],
+    file: (t) => ({ vars: t.vars, states: t.steps.map((s, i) => ({ ...s.state, ...(i === 4 ? { oldGen: { '#bigint': '3' } } : {}) })) }),
+    code: 3,
+    line: /^fencecheck trace: .*step 4 names no action, and no action of the fencing model \(nor of its model mutants\) turns state 3 into state 4$/,
+  },
   { name: 'trace import: a --mutant that is no manifest id', argv: ['trace', 'import', '{file}', '--mutant', 'm1'], file: (t) => t, code: 64, line: usage('trace', /--mutant takes a manifest id such as M1/) },
   { name: 'trace export: no format', argv: ['trace', 'export', '{file}'], file: (t) => t, code: 64, line: usage('trace', /trace export needs a format: --itf/) },
   { name: 'trace export: a missing file', argv: ['trace', 'export', '/nonexistent.json', '--itf'], code: 3, line: /cannot read trace/ },
-  { name: "trace replay: another spec's trace does not replay", argv: ['trace', 'replay', 'test/tlc/fixtures/values.dumptrace.json'], code: 3, line: /a trace of another spec \(system "tla"\): only the fencing system's traces replay/ },
-  { name: "trace show --mermaid: another spec's trace is not drawn", argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--mermaid'], code: 64, line: usage('trace', /--mermaid and --svg draw the fencing system only/) },
+  { name: "trace replay: another spec's trace: could not run, no replay (exit 2)", argv: ['trace', 'replay', 'test/tlc/fixtures/values.dumptrace.json'], code: 2, line: /^fencecheck trace replay: could not run: system tla has no replay/ },
+  { name: "trace replay: a system without a replay: could not run (exit 2)", argv: ['trace', 'replay', 'test/trace/fixtures/itf/pause-P1.apalache-shape.itf.json'], code: 2, line: /^fencecheck trace replay: could not run: system pause has no replay$/ },
+  { name: "trace replay: another system's mutant: could not run (exit 2)", argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, mutant: 'P1' }), code: 2, line: /^fencecheck trace replay: could not run: mutant P1 is a pause mutant, not one of fencing$/ },
+  { name: "trace show --mermaid: another spec's trace is drawn too", argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--mermaid'], code: 0, line: /^sequenceDiagram$/ },
   { name: 'trace import: an ITF trace with no states', argv: ['trace', 'import', '{file}'], file: '{"vars":[],"states":[]}', code: 3, line: /the ITF trace has no states/ },
 
   // --- g2 (issue 12)
@@ -318,7 +334,8 @@ function runCli(root: string, argv: readonly string[], env: Readonly<Record<stri
 }
 
 let work: string;
-const validTrace = (): Trace => (JSON.parse(readFileSync(join(ROOT, 'evidence/tlc/fencing/M1.json'), 'utf8')) as { trace: Trace }).trace;
+/** A valid fencecheck.trace/2 trace of the fencing system (the M1 counterexample). */
+const validTrace = (): Trace => JSON.parse(JSON.stringify(m1Trace('tlc'))) as Trace;
 const realManifest = (): Manifest => JSON.parse(readFileSync(join(ROOT, 'mutants/manifest.json'), 'utf8')) as Manifest;
 
 /** A temp copy of the project (the parts the CLI reads) with its own mutants/manifest.json. */

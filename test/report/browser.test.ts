@@ -90,9 +90,9 @@ describe('HTML report in headless Chromium', () => {
     const box = await svg.boundingBox();
     expect(box?.width).toBeGreaterThan(800);
     expect(box?.height).toBeGreaterThan(300);
-    await expect(svg.locator('g.message[data-step="8"] text').textContent()).resolves.toBe('8. AcquireB → lease p1/2');
-    await expect(svg.locator('g.note.alarm text').textContent()).resolves.toContain('two live leases');
-    await expect(page.locator(`#${traceAnchor(M1_TRACE_PATH)} table.steps tr.broken td.changed`).allTextContents()).resolves.toEqual(['p1/2', '2', '2']);
+    await expect(svg.locator('g.message[data-step="8"] text').textContent()).resolves.toBe('8. AcquireB(p1): newLease.owner := p1, newLease.gen := 2, newGen := 2, lastIssued := 2');
+    await expect(svg.locator('g.note.alarm text').textContent()).resolves.toBe('✗ Inv_SingleAuthority');
+    await expect(page.locator(`#${traceAnchor(M1_TRACE_PATH)} table.steps tr.broken td.changed`).allTextContents()).resolves.toEqual(['p1', '2', '2', '2']);
 
     const shotDir = join(projectRoot, 'reports', 'browser');
     mkdirSync(shotDir, { recursive: true });
@@ -140,8 +140,8 @@ describe('HTML report in headless Chromium', () => {
     const svg = section.locator(`#${traceAnchor(CONFORM_M1_TRACE_PATH)} svg.seq`);
     await expect(svg.count()).resolves.toBe(1);
     expect((await svg.boundingBox())?.height).toBeGreaterThan(300);
-    await expect(svg.locator('g.message[data-step="8"] text').textContent()).resolves.toBe('8. AcquireB → lease p1/2');
-    await expect(svg.locator('g.note.alarm text').textContent()).resolves.toContain('two live leases');
+    await expect(svg.locator('g.message[data-step="8"] text').textContent()).resolves.toBe('8. AcquireB(p1): newLease.owner := p1, newLease.gen := 2, newGen := 2, lastIssued := 2');
+    await expect(svg.locator('g.note.alarm text').textContent()).resolves.toBe('✗ Inv_SingleAuthority');
     await expect(section.locator('table.steps tr[data-step="8"] td.observed').textContent()).resolves.toBe('acquire: issued 2');
     mkdirSync(join(projectRoot, 'reports', 'browser'), { recursive: true });
     await section.screenshot({ path: join(projectRoot, 'reports', 'browser', 'verify-conformance.png') });

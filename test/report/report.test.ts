@@ -99,7 +99,7 @@ describe('Markdown and HTML reports', () => {
     expect(md).toContain('| M3 | AcquireB_MaxMerge | Inv_Monotonic | ⚠️ not run | ❌ survived |');
     expect(md).toContain('| **spec SHA-256** | ' + 'ab'.repeat(32) + ' |');
     expect(md).toContain('```mermaid\nsequenceDiagram');
-    expect(md).toMatch(/\| 8 \| AcquireB \| p1 \| B \| A \| A \| B \| p2\/1 \| \*\*p1\/2\*\* \|/);
+    expect(md).toMatch(/\| 8 \| AcquireB\(p1\) \| p1 \| B \| A \| A \| B \| p2 \| 1 \| \*\*p1\*\* \| \*\*2\*\* \|/);
     expect(md).toContain("| deny | any | deny first (1) | update first's refill state; second untouched | 311 (622) | ⚠️ 0 (0) |");
   });
 
@@ -112,7 +112,7 @@ describe('Markdown and HTML reports', () => {
     expect(html).toContain(`<code class="replay">replay: fencecheck trace replay ${M1_TRACE_PATH}</code></summary>`);
     expect(renderMarkdown(view)).toContain(`Replay: \`fencecheck trace replay ${M1_TRACE_PATH}\`\n\n<details><summary>Steps and sequence diagram (9 states)</summary>`);
     expect(html.match(/<svg /g)).toHaveLength(1);
-    expect(html).toContain('<td class="changed">p1/2</td>');
+    expect(html).toContain('<td class="changed">p1</td><td class="changed">2</td>');
     expect(html).toMatch(/<td class="bad"[^>]*>survived<\/td>/);
   });
 

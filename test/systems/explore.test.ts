@@ -28,6 +28,7 @@ function toy(bad = 3): ModelSystem<number, Ev> {
     label: (e) => e,
     invariants: { Small: (x) => x < bad, NonNegative: (x) => x >= 0 },
     fromTlc: () => 0,
+    toTla: (x) => ({ x: { kind: 'int', value: x } }),
     overridable: {},
     withOverrides: () => {
       throw new RangeError('none');

@@ -12,14 +12,14 @@ import { reconcileExit } from '../../src/tlc/exit-status.js';
 import { formatTlaValue, parseTlaValue } from '../../src/core/tla-value.js';
 import { toTlaTrace } from '../../src/tlc/to-itf.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
-import { toFencingTrace } from '../../src/systems/fencing/tlc/trace.js';
+import { tlcTrace } from '../../src/seam/trace.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
 import { fixturePath, readCaptureIndex } from './captures.js';
 
 const out = (name: string) => readFileSync(fixturePath(`${name}.out`), 'utf8');
 const index = readCaptureIndex();
 const exitOf = (name: string) => index.captures.find((c) => c.name === name)!.tlcExit!;
 const parsed = (name: string) => reconcileExit(parseToolOutput(out(name)), exitOf(name), { continued: index.captures.find((c) => c.name === name)!.flags.includes('-continue') });
-const bounds = { pods: ['p1', 'p2', 'p3'] as `p${number}`[], maxGen: 4 };
 
 describe('captured fixtures', () => {
   it('are pinned to the current test specs and configs, and to the TLC build that made them', () => {
@@ -92,11 +92,15 @@ describe('TLC values (values.out: Values.tla)', () => {
     expect(r.unreadable).toEqual([{ step: 2, variable: 'r', message: expect.stringMatching(/cannot parse TLA\+ value/) }]);
     expect(r.trace[1]!.vars.r).toMatchObject({ kind: 'unreadable', text: '[x |-> 2, y |-> ]' });
     expect(r.trace[1]!.vars.i).toEqual({ kind: 'interval', lo: 2, hi: 5 });
-    // As a fencing trace, the step and the variable are named.
+    // As the fencing system's trace, that state keeps TLC's text and is judged by no invariant; the others are read.
     const m1 = parseToolOutput(readFileSync(fixturePath('violation-M1.out'), 'utf8').replace('/\\ oldGen = 1', '/\\ oldGen = {{'));
     expect(m1.outcome).toBe('invariant-violation');
     expect(m1.unreadable?.[0]).toMatchObject({ variable: 'oldGen' });
-    expect(() => toFencingTrace(m1.trace, bounds)).toThrow(new RegExp(`trace step ${m1.unreadable![0]!.step} \\(\\w+\\): variable oldGen: cannot parse`));
+    const t = tlcTrace(fencingSystem(), m1)!;
+    const bad = m1.unreadable![0]!.step - 1;
+    expect(t.steps[bad]!.state.oldGen).toEqual({ '#unserializable': '{{' });
+    expect(t.steps[bad]!.broken).toBeUndefined();
+    expect(t.steps[0]!.broken).toEqual([]);
   });
 
   it('parses intervals anywhere a value goes, and prints them back', () => {
@@ -133,11 +137,11 @@ describe('temporal properties and lassos (Liveness.tla)', () => {
     expect(parseToolOutput(three).violated).toBe('A, B, C');
   });
 
-  it('carries a lasso into a fencing trace: loop index and closing action with its pod', () => {
+  it("carries a lasso into a system's trace: loop index and closing action", () => {
     const r = parseToolOutput(readFileSync(fixturePath('violation-M1.out'), 'utf8'));
-    const t = toFencingTrace(r.trace.slice(0, 2), bounds, { loop: { kind: 'back-to-state', toIndex: 1, action: 'ExpireOld', args: [] } });
-    expect(t).toMatchObject({ loop: 0, loopAction: { action: 'ExpireOld', params: {} } });
-    expect(() => toFencingTrace(r.trace.slice(0, 2), bounds, { loop: { kind: 'back-to-state', toIndex: 5, action: 'ExpireOld', args: [] } })).toThrow(/back to state 5, but the trace has 2/);
+    const t = tlcTrace(fencingSystem(), { ...r, trace: r.trace.slice(0, 2), loop: { kind: 'back-to-state', toIndex: 1, action: 'ExpireOld', args: [] } });
+    expect(t).toMatchObject({ system: 'fencing', loop: 0, loopAction: { action: 'ExpireOld', params: {} } });
+    expect(() => tlcTrace(fencingSystem(), { ...r, trace: r.trace.slice(0, 2), loop: { kind: 'back-to-state', toIndex: 5, action: 'ExpireOld', args: [] } })).toThrow(/back to state 5, but the trace has 2/);
   });
 });
 

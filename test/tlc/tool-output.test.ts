@@ -15,7 +15,7 @@ import { TlcOutputError } from '../../src/tlc/errors.js';
 import type { TlcRun } from '../../src/tlc/run.js';
 import { parseTlaValue } from '../../src/core/tla-value.js';
 import { parseToolOutput, splitToolOutput } from '../../src/tlc/tool-output.js';
-import { toFencingTrace } from '../../src/systems/fencing/tlc/trace.js';
+import { stateFromItf, tlcTrace } from '../../src/seam/trace.js';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const BOUNDS = { pods: ['p1', 'p2', 'p3'] as const, maxGen: 4 };
@@ -33,18 +33,19 @@ describe('TLC -tool output parser (real captured outputs)', () => {
     expect(r.violated).toBeUndefined();
   });
 
-  it('reads an invariant violation and its full trace as FencingState steps with actions and params', () => {
+  it("reads an invariant violation and its full trace as the fencing system's trace, with actions and params", () => {
     const r = parseToolOutput(fixture('violation-M1.out'));
     expect(r.outcome).toBe('invariant-violation');
     expect(r.violated).toBe('Inv_SingleAuthority');
     expect(r.trace).toHaveLength(9);
-    const t = toFencingTrace(r.trace, bounds, { mutant: 'M1', violated: r.violated! });
-    expect(t.schema).toBe('fencecheck.trace/1');
+    const sys = fencingSystem();
+    const t = tlcTrace(sys, r, { mutant: 'M1' })!;
+    expect(t).toMatchObject({ schema: 'fencecheck.trace/2', system: 'fencing', mutant: 'M1', violated: 'Inv_SingleAuthority' });
     expect(t.steps[0]!.action).toBe('Init');
-    expect(canonicalKey(t.steps[0]!.state)).toBe(canonicalKey(initialState()));
+    expect(canonicalKey(stateFromItf(sys, t.steps[0]!.state))).toBe(canonicalKey(initialState()));
     expect(t.steps[1]).toMatchObject({ action: 'AcquireO', params: { p: 'p1' } });
     expect(t.steps[8]).toMatchObject({ action: 'AcquireB', params: { p: 'p1' } });
-    const last = t.steps[8]!.state;
+    const last = stateFromItf(sys, t.steps[8]!.state);
     expect(last.oldLease.owner).toBe('p1');
     expect(last.newLease).toEqual({ owner: 'p1', gen: 2 });
     // The TS predicates agree with TLC about the last state.
@@ -55,8 +56,8 @@ describe('TLC -tool output parser (real captured outputs)', () => {
   it('infers the pod from the state change when an older TLC prints actions without arguments', () => {
     const old = fixture('violation-M1.out').replace(/<(\w+)\(p\d\) line/g, '<$1 line');
     expect(old).not.toMatch(/AcquireB\(p1\)/);
-    const a = toFencingTrace(parseToolOutput(old).trace, bounds);
-    const b = toFencingTrace(parseToolOutput(fixture('violation-M1.out')).trace, bounds);
+    const a = tlcTrace(fencingSystem(), parseToolOutput(old))!;
+    const b = tlcTrace(fencingSystem(), parseToolOutput(fixture('violation-M1.out')))!;
     expect(a.steps.map((s) => [s.action, s.params])).toEqual(b.steps.map((s) => [s.action, s.params]));
   });
 
@@ -64,7 +65,7 @@ describe('TLC -tool output parser (real captured outputs)', () => {
     const r = parseToolOutput(fixture('deadlock.out'));
     expect(r.outcome).toBe('deadlock');
     expect(r.trace.length).toBeGreaterThan(1);
-    const t = toFencingTrace(r.trace, bounds);
+    const t = tlcTrace(fencingSystem(), r)!;
     expect(t.steps[0]!.action).toBe('Init');
     expect(t.brokenAtEnd).toEqual([]);
   });
@@ -111,9 +112,9 @@ describe('TLC -tool output parser (real captured outputs)', () => {
     expect(() => parseToolOutput(truncated)).toThrow(/never ends/);
     expect(() => parseToolOutput('Error: Could not find or load main class tlc2.TLC\n')).toThrow(/not TLC -tool output/);
     expect(() => splitToolOutput('@!@!@STARTMSG 2262:0 @!@!@\nx\n@!@!@ENDMSG 2199 @!@!@\n')).toThrow(/closes message 2262/);
-    // A bad value no longer loses the whole result (test/tlc/captured.test.ts); the fencing trace names it.
+    // A bad value no longer loses the whole result (test/tlc/captured.test.ts): the system's trace keeps TLC's text.
     const badState = fixture('violation-M1.out').replace('/\\ oldGen = 1', '/\\ oldGen = {{');
-    expect(() => toFencingTrace(parseToolOutput(badState).trace, bounds)).toThrow(TlcOutputError);
+    expect(JSON.stringify(tlcTrace(fencingSystem(), parseToolOutput(badState)))).toContain('{"#unserializable":"{{"}');
   });
 });
 

@@ -1,15 +1,18 @@
 /**
  * Hand-built traces for renderer tests: the M1 counterexample (AcquireB without the old-lease check)
- * written out step by step from the design page's action table, so these tests need no model code.
+ * written out step by step from the design page's action table, so these tests need no exploration;
+ * the trace itself is the fencing system's (fencecheck.trace/2: states through its toTla).
  */
 import { initialState, type FencingState, type Pod } from '../../src/systems/fencing/state.js';
-import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/core/trace-format.js';
+import type { Trace, TraceSource } from '../../src/core/trace-format.js';
+import { traceOfStates, type StateStep } from '../../src/seam/trace.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
 
 type Edit = (s: FencingState) => FencingState;
 
-function build(steps: readonly [string, Record<string, string>, Edit][]): TraceStep[] {
+function build(steps: readonly [string, Record<string, string>, Edit][]): StateStep<FencingState>[] {
   let state = initialState();
-  const out: TraceStep[] = [{ action: 'Init', params: {}, state }];
+  const out: StateStep<FencingState>[] = [{ action: 'Init', params: {}, state }];
   for (const [action, params, edit] of steps) {
     state = edit(state);
     out.push({ action, params, state });
@@ -21,7 +24,7 @@ const upgrade = (p: Pod): Edit => (s) => ({ ...s, version: { ...s.version, [p]: 
 const advance: Edit = (s) => ({ ...s, target: ({ O: 'A', A: 'B', B: 'C', C: 'C' } as const)[s.target] });
 
 /** Init → fleet to A → target B → p1 on B → AcquireA(p2) on the old key → AcquireB(p1) on the new key. */
-export function m1Steps(): TraceStep[] {
+export function m1Steps(): StateStep<FencingState>[] {
   return build([
     ['AdvanceTarget', {}, advance],
     ['UpgradePod', { p: 'p1' }, upgrade('p1')],
@@ -37,15 +40,9 @@ export function m1Steps(): TraceStep[] {
 /** The step index at which two leases are live in m1Steps(). */
 export const M1_BREAK_STEP = 8;
 
-export function m1Trace(source: FencingTrace['source'] = 'model'): FencingTrace {
-  return {
-    schema: TRACE_SCHEMA,
-    system: 'fencing',
-    source,
-    bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 },
-    mutant: 'M1',
-    violated: 'Inv_SingleAuthority',
-    brokenAtEnd: ['Inv_SingleAuthority'],
-    steps: m1Steps(),
-  };
+export function m1Trace(source: TraceSource = 'model'): Trace {
+  return traceOfStates(fencingSystem(), m1Steps(), { source, mutant: 'M1', violated: 'Inv_SingleAuthority' });
 }
+
+/** A JSON copy (what a file holds). */
+export const plain = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;

@@ -1,5 +1,5 @@
 /**
- * A validator for the subset of JSON Schema (2020-12) that docs/schema/fencecheck.trace-1.schema.json
+ * A validator for the subset of JSON Schema (2020-12) that docs/schema/fencecheck.trace-2.schema.json
  * uses: $ref to #/$defs, oneOf, anyOf, type (one or a list), const, enum, properties, required,
  * additionalProperties (false or a schema), patternProperties, items, minItems, maxItems, minLength,
  * pattern, minimum. Any other keyword throws, so the schema cannot silently outgrow the checker.

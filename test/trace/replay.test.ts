@@ -1,21 +1,28 @@
 /**
- * `fencecheck trace replay` on real Valkey (a native standalone node the harness starts and stops):
+ * `fencecheck trace replay` on real Valkey (a native standalone node the harness starts and stops),
+ * through the replay fencing supplies (src/systems/fencing/replay.ts) and the generic replay loop:
  * the M1 counterexample shows two live leases on the real keyspace at the step the model predicts;
  * the same trace without the mutant is refused by the shipped scripts at that step.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { M1_BREAK_STEP, m1Trace } from './fixtures.js';
 
+const owner = (v: unknown) => (v as { owner: string }).owner;
+
 const replay = (file: string, json = true) => runCli(['trace', 'replay', file, '--provider', 'native', ...(json ? ['--json'] : [])]);
 
+// Every file a test writes goes here, removed at the end (also when a test fails).
+const scratch = mkdtempSync(join(tmpdir(), 'fencecheck-replay-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 function write(name: string, content: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'fencecheck-replay-')), name);
+  const path = join(mkdtempSync(join(scratch, 'f-')), name);
   writeFileSync(path, JSON.stringify(content));
   return path;
 }
@@ -24,8 +31,8 @@ describe('fencecheck trace replay', () => {
   it('M1 (model trace): two live leases on the real keyspace at the predicted step, with the mutated B script', async () => {
     const r = await replay(write('m1.json', m1Trace('model')), false);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`real keyspace breaks Inv_SingleAuthority at step ${M1_BREAK_STEP} (AcquireB); the model predicted step ${M1_BREAK_STEP}.`);
-    expect(r.stdout).toContain('two live leases on the real keyspace: old p2/1, new p1/2');
+    expect(r.stdout).toContain(`the real system breaks Inv_SingleAuthority at step ${M1_BREAK_STEP} (AcquireB(p1)); the trace predicted step ${M1_BREAK_STEP}.`);
+    expect(r.stdout).toContain('the real state after it: newLease.owner = p1, newLease.gen = 2, newGen = 2, lastIssued = 2');
     expect(r.stdout).toContain('with mutants/fencing/impl/M1.ts');
   });
 
@@ -40,9 +47,10 @@ describe('fencecheck trace replay', () => {
     expect(result.stoppedAt).toBe(result.predictedAt);
     const stop = result.steps[result.stoppedAt!]!;
     expect(stop.brokenReal).toContain('Inv_SingleAuthority');
-    expect(stop.real.oldLease.owner).not.toBe('None');
-    expect(stop.real.newLease.owner).not.toBe('None');
+    expect(owner(stop.real.oldLease)).not.toBe('None');
+    expect(owner(stop.real.newLease)).not.toBe('None');
     expect(stop.mismatches).toEqual([]);
+    expect(result).toMatchObject({ schema: 'fencecheck.replay/2', system: 'fencing', mutant: 'M1' });
   });
 
   it('M9 (TLC trace crossing the mode door): the keyspace is carried onto the cluster and T3 breaks there', async () => {
@@ -66,13 +74,24 @@ describe('fencecheck trace replay', () => {
     expect(result.predictedAt).toBe(M1_BREAK_STEP);
     const last = result.steps[M1_BREAK_STEP]!;
     expect(last.status).toBe('refused');
-    expect(last.real.newLease.owner).toBe('None');
+    expect(owner(last.real.newLease)).toBe('None');
     expect(last.mismatches).toEqual(['newLease', 'newGen', 'lastIssued']);
   });
 
-  it('reports not run (exit 2) for a mutant with no implementation patch, before starting Valkey', async () => {
+  it("reports could not run (exit 2) for another system's mutant or one not in the manifest, before starting Valkey", async () => {
     const r = await replay(write('l1.json', { ...m1Trace('model'), mutant: 'L1' }));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/not run: mutant L1 has no implementation-layer patch/);
+    expect(r.stderr.trim()).toBe('fencecheck trace replay: could not run: mutant L1 is a limiter mutant, not one of fencing');
+    const gone = await replay(write('m99.json', { ...m1Trace('model'), mutant: 'M99' }));
+    expect(gone.code).toBe(2);
+    expect(gone.stderr.trim()).toBe('fencecheck trace replay: could not run: mutant M99 is not in mutants/manifest.json');
+  });
+
+  it('refuses a step the step driver has no way to take (exit 3, one line, before starting Valkey)', async () => {
+    const t = m1Trace('model');
+    const bad = { ...t, steps: t.steps.map((s, i) => (i === 3 ? { ...s, params: { p: 'p7' } } : s)) };
+    const r = await replay(write('p7.json', bad));
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(/^fencecheck trace: .*p7\.json: steps\[3\]: pod "p7" is not one of the trace's bounds\.pods \(p1, p2, p3\)$/);
   });
 });

@@ -6,6 +6,7 @@ import { stageReport } from '../../core/stage-report.js';
 import { exploreSystem, SystemExplorationLimitError, type SystemExploration } from '../../seam/explore.js';
 import { ModelPatchError, mutatedSystem } from '../../seam/model-patch.js';
 import { boundsLabel } from '../../seam/system.js';
+import { formatTracePath, pathToTrace, saveTrace } from '../../seam/trace.js';
 import { loadSystemManifest, type AnySystem } from '../../registry/systems.js';
 import { selectModels } from '../../registry/select.js';
 import { detailsSection } from '../../core/details-blocks.js';
@@ -16,7 +17,8 @@ Explores every reachable state of each system's XState twin (models/<system>/) b
 machine's own transition function, checks every invariant of the spec on each, and reports distinct
 states, states generated (TLC's sense: the initial states plus one successor per enabled action
 instance), transitions, one verdict per invariant, and the time. A broken invariant gets its shortest
-counterexample, printed step by step.
+counterexample, printed step by step and saved as the system's trace (fencecheck.trace/2) under
+reports/traces/ (\`fencecheck trace show|replay FILE\`).
 
 Options:
   --system NAME     a system with a model (repeatable, or all; default all)
@@ -77,6 +79,7 @@ export const command: Command = {
     const counts: Record<string, number> = {};
     const lines: string[] = [];
     const broken: string[] = [];
+    const traces: string[] = [];
     for (const { sys, run } of runs) {
       const label = `${sys.name} (${boundsLabel(sys.bounds)})`;
       out(`explore: ${label}`);
@@ -85,7 +88,10 @@ export const command: Command = {
       for (const v of run.verdicts) out(`  ${v.name.padEnd(width)}  ${v.holds ? 'holds' : `BROKEN in ${v.violatingStates} states`}`);
       for (const v of run.verdicts.filter((x) => !x.holds)) {
         const path = run.counterexample(v.name)!;
-        out(`\n${sys.name} ${v.name}: shortest counterexample, ${path.length - 1} steps\n${path.map((p, i) => `  ${String(i).padStart(3)} ${p.event === null ? 'Init' : sys.label(p.event)}`).join('\n')}`);
+        const trace = pathToTrace(sys, path, { violated: v.name, ...(values.mutant ? { mutant: values.mutant } : {}) });
+        const file = saveTrace(trace, `model-explore-${sys.name.replace(/\//g, '-')}-${v.name}.json`);
+        traces.push(file);
+        out(`\n${sys.name} ${v.name}: shortest counterexample, ${path.length - 1} steps (${file})\n${formatTracePath(trace)}`);
         broken.push(`${sys.name} ${v.name}`);
       }
       const prefix = runs.length > 1 ? `${sys.name}.` : '';
@@ -104,6 +110,7 @@ export const command: Command = {
         durationMs: Date.now() - startedAt.getTime(),
         summary,
         counts,
+        ...(traces.length > 0 && { traces }),
         // The verify reports show the counts and details as the stage's section.
         details: { ...details, sections: [detailsSection({ id: 'stage-explore', title: 'Stage: explore', counts, details })] },
       });

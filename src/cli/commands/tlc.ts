@@ -16,6 +16,15 @@ import { locateTlc } from '../../tlc/locate.js';
 import { javaOptionProblem, PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
 import { checkSpec } from '../../tlc/spec-check.js';
 import { describeSpecRun, specRunName, specVerdict } from '../../tlc/spec-report.js';
+import type { Trace } from '../../core/trace-format.js';
+import { loopLine } from '../../trace/lasso.js';
+import { formatStepTable } from '../../trace/text-table.js';
+
+/** A `--spec` run's counterexample: the step table and, for a lasso, how it closes. */
+function specTraceLines(t: Trace): string[] {
+  const loop = loopLine(t);
+  return [formatStepTable(t, { color: false }), ...(loop ? ['', loop] : [])];
+}
 
 const HELP = `Usage: fencecheck tlc [--system NAME]... [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
        fencecheck tlc --growth --system NAME --const NAME=V1,V2,... [--const NAME=...] [--timeout SECONDS] [--json]
@@ -278,7 +287,7 @@ async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
     o.log(`TLC: ${located.tools.jar}`);
     const checked = await checkSpec({ spec: o.spec, config, libDirs, classpath, javaOptions: o.javaOptions, extraArgs, tools: located.tools, timeoutMs: o.timeoutS * 1000, workers: o.workers });
     const name = specRunName(o.spec);
-    const { lines, reason } = describeSpecRun(checked, o.spec, config);
+    const { lines, reason } = describeSpecRun(checked, o.spec, config, specTraceLines);
     for (const l of lines) o.log(l);
     const r = checked.run.kind === 'completed' ? checked.run.result : undefined;
     const tracePath = checked.trace ? writeRunReport(`${name}.trace`, checked.trace) : undefined;

@@ -10,12 +10,13 @@ import { basename, dirname, join } from 'node:path';
 import type { MutantEntry } from '../../core/manifest.js';
 import type { MutantResult } from '../../core/verdict.js';
 import { projectRoot } from '../../core/project-root.js';
-import type { TlaTrace } from '../../core/trace-format.js';
+import type { Trace } from '../../core/trace-format.js';
 import { formatTlaValue } from '../../core/tla-value.js';
 import { TlcOutputError } from '../../tlc/errors.js';
 import type { TlcRun } from '../../tlc/run.js';
-import { toTlaTrace } from '../../tlc/to-itf.js';
 import type { TlcResult } from '../../tlc/tool-output.js';
+import { ModelPatchError, mutatedSystem } from '../model-patch.js';
+import { tlcTrace } from '../trace.js';
 import { baseSystemEvidence, mutantSystemEvidence, type SystemEvidence } from '../evidence.js';
 import type { AnySystem } from '../package.js';
 import { dotToGraph, dumpToSystemKeys, type StateGraph } from './graph.js';
@@ -30,13 +31,13 @@ export interface SystemBaseCheck {
   readonly graph?: StateGraph;
   /** base.edges.txt's text for `graph`. */
   readonly edgesText?: string;
-  readonly trace?: TlaTrace;
+  readonly trace?: Trace;
 }
 
 export interface SystemMutantCheck {
   readonly result: MutantResult;
   readonly evidence: SystemEvidence;
-  readonly trace?: TlaTrace;
+  readonly trace?: Trace;
 }
 
 /** The base config with its labelled state graph. */
@@ -49,7 +50,7 @@ export async function checkSystemBase(sys: AnySystem, opts: CheckOptions): Promi
     graph = dotToGraph(sys, run.dotText);
   }
   const { evidence, edgesText } = baseSystemEvidence(sys, run, graph, root);
-  const trace = run.kind === 'completed' ? toTlaTrace(run.result, basename(sys.spec)) : undefined;
+  const trace = run.kind === 'completed' ? tlcTrace(sys, run.result) : undefined;
   return { run, evidence, ...(graph && { graph }), ...(edgesText !== undefined && { edgesText }), ...(trace && { trace }) };
 }
 
@@ -62,6 +63,17 @@ function alsoBrokenAtEnd(sys: AnySystem, r: TlcResult): string[] {
     return Object.entries(sys.invariants).filter(([n, inv]) => n !== r.violated && !inv(s)).map(([n]) => n);
   } catch (err) {
     if (err instanceof TlcOutputError) return [];
+    throw err;
+  }
+}
+
+/** The entry's mutated twin (its model patch), which explains the steps of its TLC trace; the system itself when it has none. */
+async function mutantTwin(sys: AnySystem, m: MutantEntry): Promise<AnySystem> {
+  if (!m.layers.model?.patch) return sys;
+  try {
+    return await mutatedSystem(sys, m);
+  } catch (err) {
+    if (err instanceof ModelPatchError) return sys;
     throw err;
   }
 }
@@ -88,7 +100,8 @@ export async function checkSystemMutant(sys: AnySystem, m: MutantEntry, opts: Ch
     },
   );
   const r = run.kind === 'completed' ? run.result : undefined;
-  const trace = r && r.trace.length > 0 ? toTlaTrace(r, basename(sys.spec)) : undefined;
+  // A variant (`R1-Inv_SingleAuthority`, entryVariants) is its manifest entry's mutant.
+  const trace = r ? tlcTrace(sys, r, { mutant: m.id.replace(/-.*$/, ''), twin: await mutantTwin(sys, m) }) : undefined;
   const alsoBroken = r ? alsoBrokenAtEnd(sys, r) : [];
   const fields = {
     verdict,

@@ -16,6 +16,7 @@ export const fencingPackage: SystemPackage = {
       title: 'the fenced session directory across the rolling deploy O → A → B → C and the mode doors',
       model: async () => (await import('./system.js')).fencingSystem() as unknown as AnySystem,
       expectedNames: async () => (await import('./invariants.js')).INVARIANT_NAMES,
+      replay: async () => (await import('./replay.js')).fencingReplayer,
     },
     {
       name: 'failover',

@@ -5,14 +5,14 @@
  * manifest's: mutants/fencing/model/Mx.ts, applied through src/seam/model-patch.ts).
  */
 import {
-  EFFECT_NAMES, EVENT_TYPES, SPEC_GUARD_NAMES, allEvents, eventLabel, inertScope, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot,
+  EFFECT_NAMES, EVENT_TYPES, POD_EVENT_TYPES, SPEC_GUARD_NAMES, allEvents, eventLabel, inertScope, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot,
 } from '../../../models/fencing/index.js';
 import type { ModelSystem, Successor } from '../../seam/system.js';
 import { twinSystem, type TwinParts } from '../../seam/twin.js';
 import { BASE_CONFIG_PATH, SPEC_PATH } from './tlc/config.js';
-import { FENCING_VARIABLES, toFencingState } from './tlc/state.js';
+import { FENCING_VARIABLES, fencingStateToTla, toFencingState } from './tlc/state.js';
 import { INVARIANTS, INVARIANT_NAMES } from './invariants.js';
-import { DEFAULT_BOUNDS, initialState, podsOf, type FencingBounds, type FencingState, type Pod } from './state.js';
+import { DEFAULT_BOUNDS, comparePods, initialState, podsOf, type FencingBounds, type FencingState, type Pod } from './state.js';
 import { enabledPlans } from './enabled.js';
 import { keyerFor, packerFor } from './state-key.js';
 
@@ -56,7 +56,9 @@ const CHECKED_WITH_CAN = 256;
 /** Per part of a model patch (mutants/fencing/model/Mx.ts), the names the fencing machine lets it replace (as layers/model.ts checks them). */
 export const FENCING_OVERRIDABLE = { guards: SPEC_GUARD_NAMES, actions: EFFECT_NAMES } as const;
 
-/** The fencing system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */
+/** The spec's per-pod actions (`\E p \in Pods : AcquireB(p)`) name their parameter `p`. */
+export const FENCING_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(POD_EVENT_TYPES.map((t) => [t, ['p']]));
+
 /** The twin's parts at these constants. */
 function partsAt(bounds: FencingBounds): TwinParts<FencingState, FencingEvent, FencingOverrides> {
   // The invariants read the constants (TypeOK) but never the overrides: one table for every patch.
@@ -74,8 +76,12 @@ function partsAt(bounds: FencingBounds): TwinParts<FencingState, FencingEvent, F
     label: eventLabel,
     tlcLabels: true,
     fromTlc: toFencingState,
+    toTla: fencingStateToTla,
+    paramNames: FENCING_PARAM_NAMES,
     overridable: FENCING_OVERRIDABLE,
     withConstants: (c) => partsAt(fencingConstants(bounds, c)),
+    withBounds: (b) => partsAt(fencingBounds(b)),
+    boundsOf: (s) => ({ pods: (Object.keys(s.version) as Pod[]).sort(comparePods), maxGen: bounds.maxGen }),
     actions: EVENT_TYPES,
     parityTables: async () => (await import('./parity-tables.js')).fencingParityTables(),
     cfgValue: (name, value) => (name === 'Pods' && /^\d+$/.test(value) ? `{${podsOf(Number(value)).join(', ')}}` : value),
@@ -100,6 +106,16 @@ export function fencingConstants(base: FencingBounds, c: Readonly<Record<string,
     } else throw new RangeError(`fencing has no constant ${name} (constants: Pods, MaxGen)`);
   }
   return { pods, maxGen };
+}
+
+/** Bounds as a trace records them (`{pods: ["p1", …], maxGen}`), checked; RangeError otherwise. */
+export function fencingBounds(b: unknown): FencingBounds {
+  const o = (typeof b === 'object' && b !== null ? b : {}) as { pods?: unknown; maxGen?: unknown };
+  const pods = o.pods;
+  if (!Array.isArray(pods) || pods.length === 0 || !pods.every((p) => typeof p === 'string' && /^p\d+$/.test(p)) || new Set(pods).size !== pods.length)
+    throw new RangeError(`fencing bounds: pods must be distinct pod names p1..pN, got ${JSON.stringify(pods)}`);
+  if (!Number.isInteger(o.maxGen) || (o.maxGen as number) < 0) throw new RangeError(`fencing bounds: maxGen must be a non-negative integer, got ${JSON.stringify(o.maxGen)}`);
+  return { pods: [...(pods as Pod[])].sort(comparePods), maxGen: o.maxGen as number };
 }
 
 /** The fencing system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */

@@ -10,40 +10,17 @@
  */
 import { nextState, isPodEvent, type FencingEvent } from '../../../models/fencing/index.js';
 import type { ClaimedAction, ObservedStep, ObservedTrace } from '../../seam/tracecheck/format.js';
-import { formatTlaValue, type TlaValue } from '../../core/tla-value.js';
-import { canonicalKey, comparePods, DEFAULT_BOUNDS, type FencingBounds, type FencingState, type Lease, type Pod } from './state.js';
+import { formatTlaValue } from '../../core/tla-value.js';
+import { canonicalKey, DEFAULT_BOUNDS, type FencingBounds, type FencingState } from './state.js';
+import { fencingStateToTla } from './tlc/state.js';
 
 /** The variables a run observes (all but the history variable monoOk). */
 export const OBSERVED_VARIABLES = ['version', 'target', 'oldLease', 'newLease', 'oldGen', 'newGen', 'backfilled', 'mode', 'lastIssued'] as const;
 
-const mv = (name: string): TlaValue => ({ kind: 'mv', name });
-const int = (value: number): TlaValue => ({ kind: 'int', value });
-const str = (value: string): TlaValue => ({ kind: 'str', value });
-const lease = (l: Lease): TlaValue => ({ kind: 'record', fields: { owner: mv(l.owner), gen: int(l.gen) } });
-
-/**
- * A state as the spec's variables. The same mapping as the system's `toTla` (ModelSystem), kept
- * here until that lands on main; then this calls it.
- */
-export function fencingToTla(s: FencingState): Record<string, TlaValue> {
-  const pods = (Object.keys(s.version) as Pod[]).sort(comparePods);
-  return {
-    version: { kind: 'fn', entries: pods.map((p) => [mv(p), str(s.version[p]!)] as const) },
-    target: str(s.target),
-    oldLease: lease(s.oldLease),
-    newLease: lease(s.newLease),
-    oldGen: int(s.oldGen),
-    newGen: int(s.newGen),
-    backfilled: { kind: 'bool', value: s.backfilled },
-    mode: str(s.mode),
-    lastIssued: int(s.lastIssued),
-    monoOk: { kind: 'bool', value: s.monoOk },
-  };
-}
-
 /** What a run observed, as the trace's variables. */
 export function observedVars(s: FencingState): Record<string, string> {
-  const tla = fencingToTla(s);
+  // The system's own toTla (its ModelSystem's): the inverse of the TLC state mapping.
+  const tla = fencingStateToTla(s);
   return Object.fromEntries(OBSERVED_VARIABLES.map((v) => [v, formatTlaValue(tla[v]!)]));
 }
 

@@ -11,7 +11,7 @@ import {
 import type { ModelSystem } from '../../seam/system.js';
 import { twinSystem } from '../../seam/twin.js';
 import { TlcOutputError } from '../../tlc/errors.js';
-import { readBool, readInt, readSet, stateVariables } from '../../tlc/read-state.js';
+import { readBool, readFn, readInt, readSet, stateVariables } from '../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../core/tla-value.js';
 import {
   CLIENT_FIELDS, INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_VARIABLES, OBSERVATIONS, PHASES, READINGS,
@@ -43,11 +43,43 @@ export function initLimiterSystem(bounds: InitLimiterBounds = INIT_LIMITER_BASE_
       label: initLimiterEventLabel,
       tlcLabels: true,
       fromTlc: initLimiterStateFromTlc,
+      toTla: initLimiterStateToTla,
+      paramNames: INIT_LIMITER_PARAM_NAMES,
       overridable: { guards: Object.keys(GUARDS), actions: Object.keys(EFFECTS) },
     },
     overrides,
     label,
   );
+}
+
+/** The spec's parameter names of each parameterised action (Next's `\E c \in Streams, b \in Versions : Connect(c, b)`, ...). */
+export const INIT_LIMITER_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = {
+  Connect: ['c', 'b'], Decide: ['c'], Poll: ['p', 'b'], Admit: ['c'], Handoff: ['c'], CaptureDone: ['c'], Stall: ['c'], IdleTimeout: ['c'], Disconnect: ['c'],
+};
+
+const mv = (name: string): TlaValue => ({ kind: 'mv', name });
+const int = (value: number): TlaValue => ({ kind: 'int', value });
+const str = (value: string): TlaValue => ({ kind: 'str', value });
+const clientOrder = (a: string, b: string): number => (a[0] === b[0] ? Number(a.slice(1)) - Number(b.slice(1)) : a[0] === 's' ? -1 : 1);
+
+/** An InitLimiterModelState as the spec's variables (the inverse of initLimiterStateFromTlc): clients and None as model values, phases and readings as strings. */
+export function initLimiterStateToTla(s: InitLimiterModelState): Record<(typeof INIT_LIMITER_VARIABLES)[number], TlaValue> {
+  const record = (r: ClientRecord): TlaValue => ({
+    kind: 'record',
+    fields: {
+      phase: str(r.phase), basis: int(r.basis), pv: int(r.pv), adm: int(r.adm), asked: int(r.asked), sent: int(r.sent), written: int(r.written),
+      reading: str(r.reading), dl: r.dl === null ? mv('None') : int(r.dl), captured: { kind: 'bool', value: r.captured },
+    },
+  });
+  const clients = (Object.keys(s.cl) as ClientId[]).sort(clientOrder);
+  return {
+    version: int(s.version),
+    cl: { kind: 'fn', entries: clients.map((c) => [mv(c), record(s.cl[c]!)] as const) },
+    holders: { kind: 'set', items: s.holders.map(mv) },
+    inUse: int(s.inUse),
+    queue: { kind: 'set', items: s.queue.map(mv) },
+    observed: { kind: 'set', items: s.observed.map(str) },
+  };
 }
 
 /** A TLC state of InitLimiter (variable → value) as an InitLimiterModelState. */
@@ -64,8 +96,7 @@ export function initLimiterStateFromTlc(vars: Readonly<Record<string, TlaValue>>
 }
 
 function clientRecords(v: TlaValue): PerClient<ClientRecord> {
-  if (v.kind !== 'fn') throw new TlcOutputError(`cl: expected a function of the clients, got ${v.kind}`);
-  return Object.fromEntries(v.entries.map(([k, x]) => {
+  return Object.fromEntries(readFn(v, 'cl').map(([k, x]) => {
     const c = client(k, 'cl');
     return [c, clientRecord(x, `cl[${c}]`)];
   })) as PerClient<ClientRecord>;
@@ -92,7 +123,8 @@ function clientRecord(v: TlaValue, what: string): ClientRecord {
 }
 
 function deadline(v: TlaValue, what: string): Deadline {
-  if (v.kind === 'mv' && v.name === 'None') return null;
+  // None is a model value; ITF (and TLC's JSON) write it as the string "None".
+  if ((v.kind === 'mv' && v.name === 'None') || (v.kind === 'str' && v.value === 'None')) return null;
   const d = readInt(v, what);
   if (d !== -1 && d !== 0 && d !== 1) throw new TlcOutputError(`${what}: expected None, -1, 0 or 1, got ${d}`);
   return d;

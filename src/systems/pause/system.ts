@@ -7,7 +7,7 @@ import { GUARDS, PAUSE_INVARIANT_NAMES, pauseEventLabel, pauseInvariants, pauseM
 import type { ModelSystem } from '../../seam/system.js';
 import { twinSystem } from '../../seam/twin.js';
 import { TlcOutputError } from '../../tlc/errors.js';
-import { readBool, readInt, readSeq, readSet, stateVariables } from '../../tlc/read-state.js';
+import { readBool, readFn, readInt, readSeq, readSet, stateVariables } from '../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../core/tla-value.js';
 import {
   PAUSE_BASE_BOUNDS, PAUSE_VARIABLES, initialPauseState, normalisedCalls, normalisedEvents, normalisedVersions, pauseKey,
@@ -37,6 +37,8 @@ export function pauseSystem(bounds: PauseBounds = PAUSE_BASE_BOUNDS, overrides?:
       key: pauseKey,
       label: pauseEventLabel,
       fromTlc: pauseStateFromTlc,
+      toTla: pauseStateToTla,
+      paramNames: PAUSE_PARAM_NAMES,
       overridable: { guards: Object.keys(GUARDS) },
     },
     overrides,
@@ -54,7 +56,8 @@ export function pauseStateFromTlc(vars: Readonly<Record<string, TlaValue>>): Pau
     chan: fn(get('chan'), 'chan', (v) => normalisedEvents(readSet(v, 'chan').map((e) => event(e, 'chan')))),
     dropped: fn(get('dropped'), 'dropped', (v) => normalisedVersions(readSet(v, 'dropped').map((x) => readInt(x, 'dropped')))),
     subscribed: fn(get('subscribed'), 'subscribed', (v) => readBool(v, 'subscribed')),
-    snap: fn(get('snap'), 'snap', (v) => ((v.kind === 'mv' || v.kind === 'str') && atomText(v) === 'None' ? null : event(v, 'snap'))),
+    // None is a model value; ITF (and TLC's JSON) write it as the string "None".
+    snap: fn(get('snap'), 'snap', (v) => ((v.kind === 'mv' && v.name === 'None') || (v.kind === 'str' && v.value === 'None') ? null : event(v, 'snap'))),
     age: fn(get('age'), 'age', (v) => readInt(v, 'age')),
     ready: fn(get('ready'), 'ready', (v) => readBool(v, 'ready')),
     applied: fn(get('applied'), 'applied', (v) => readInt(v, 'applied')),
@@ -63,10 +66,37 @@ export function pauseStateFromTlc(vars: Readonly<Record<string, TlaValue>>): Pau
 }
 
 
+/** The spec's parameter names of each parameterised action (Next's `\E r \in Replicas, p \in BOOLEAN`, `\E c \in pending`, `\E e \in chan[r]`). */
+export const PAUSE_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = {
+  Subscribe: ['r'], Load: ['r'], Ready: ['r'], Reconcile: ['r'], BeginSetPaused: ['r', 'p'], CommitSetPaused: ['c'], FailSetPaused: ['c'], Deliver: ['r', 'e'], Drop: ['r', 'e'],
+};
+
+const mv = (name: string): TlaValue => ({ kind: 'mv', name });
+const int = (value: number): TlaValue => ({ kind: 'int', value });
+const bool = (value: boolean): TlaValue => ({ kind: 'bool', value });
+const eventTla = (e: PauseEvent): TlaValue => ({ kind: 'record', fields: { paused: bool(e.paused), version: int(e.version) } });
+
+/** A PauseModelState as the spec's variables (the inverse of pauseStateFromTlc): replicas and None model values, sets in the state's order. */
+export function pauseStateToTla(s: PauseModelState): Record<(typeof PAUSE_VARIABLES)[number], TlaValue> {
+  const rs = (Object.keys(s.snap) as Replica[]).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  const per = <T>(f: PerReplica<T>, each: (x: T) => TlaValue): TlaValue => ({ kind: 'fn', entries: rs.map((r) => [mv(r), each(f[r]!)] as const) });
+  return {
+    history: { kind: 'seq', items: s.history.map(bool) },
+    calls: int(s.calls),
+    pending: { kind: 'set', items: s.pending.map((c) => ({ kind: 'record', fields: { by: mv(c.by), paused: bool(c.paused), version: int(c.version) } })) },
+    chan: per(s.chan, (es) => ({ kind: 'set', items: es.map(eventTla) })),
+    dropped: per(s.dropped, (vs) => ({ kind: 'set', items: vs.map(int) })),
+    subscribed: per(s.subscribed, bool),
+    snap: per(s.snap, (x) => (x === null ? mv('None') : eventTla(x))),
+    age: per(s.age, int),
+    ready: per(s.ready, bool),
+    applied: per(s.applied, int),
+    synced: per(s.synced, int),
+  };
+}
 
 function fn<T>(v: TlaValue, what: string, each: (x: TlaValue) => T): PerReplica<T> {
-  if (v.kind !== 'fn') throw new TlcOutputError(`${what}: expected a function of the replicas, got ${v.kind}`);
-  return Object.fromEntries(v.entries.map(([k, x]) => [replica(atomText(k)), each(x)])) as PerReplica<T>;
+  return Object.fromEntries(readFn(v, what).map(([k, x]) => [replica(atomText(k)), each(x)])) as PerReplica<T>;
 }
 
 function replica(name: string): Replica {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/core/project-root.js';
 import { readBaseGraph } from '../../../src/seam/evidence.js';
 import type { StageReport } from '../../../src/core/stage-report.js';
-import { loadTrace } from '../../../src/trace/load.js';
+import { loadTraceFile as loadTrace } from '../../../src/trace/load.js';
 
 const run = (...args: string[]) => {
   const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), ...args], { cwd: projectRoot, encoding: 'utf8', timeout: 110_000 });

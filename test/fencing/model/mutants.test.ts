@@ -11,10 +11,12 @@ import { importModelPatch } from '../../../src/seam/model-patch.js';
 import { runSeamModelMutant } from '../../../src/seam/model-mutant.js';
 import type { AnySystem } from '../../../src/seam/package.js';
 import { FENCING_OVERRIDABLE, fencingSystem } from '../../../src/systems/fencing/system.js';
-import { loadTrace } from '../../../src/trace/load.js';
+import { loadTraceFile as loadTrace } from '../../../src/trace/load.js';
+import { stateFromItf } from '../../../src/seam/trace.js';
 import { nextState, type FencingEvent, type FencingOverrides } from '../../../models/fencing/index.js';
 import type { MutantResult } from '../../../src/core/verdict.js';
 
+const fencing = fencingSystem();
 const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-model-mutants-'));
 afterAll(() => rmSync(traceDir, { recursive: true, force: true }));
 
@@ -75,8 +77,8 @@ describe('model-layer mutants', () => {
       for (let i = 1; i < trace.steps.length; i++) {
         const step = trace.steps[i]!;
         const ev = { type: step.action, ...step.params } as FencingEvent;
-        const next = nextState(trace.steps[i - 1]!.state, ev, trace.bounds, overrides);
-        expect(next && canonicalKey(next), `${r.id} step ${i}`).toBe(canonicalKey(step.state));
+        const next = nextState(stateFromItf(fencing, trace.steps[i - 1]!.state), ev, DEFAULT_BOUNDS, overrides);
+        expect(next && canonicalKey(next), `${r.id} step ${i}`).toBe(canonicalKey(stateFromItf(fencing, step.state)));
       }
     }
   });

@@ -11,7 +11,7 @@ import {
 import type { ModelSystem } from '../../../seam/system.js';
 import { twinSystem } from '../../../seam/twin.js';
 import { TlcOutputError } from '../../../tlc/errors.js';
-import { readBool, readInt, readSet, stateVariables } from '../../../tlc/read-state.js';
+import { readBool, readFn, readInt, readSet, stateVariables } from '../../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../../core/tla-value.js';
 import {
   FAILOVER_BASE_BOUNDS, FAILOVER_VARIABLES, initialFailoverState, normalisedPending, failoverKey,
@@ -41,6 +41,8 @@ export function failoverSystem(bounds: FailoverBounds = FAILOVER_BASE_BOUNDS, ov
       key: failoverKey,
       label: failoverEventLabel,
       fromTlc: failoverStateFromTlc,
+      toTla: failoverStateToTla,
+      paramNames: FAILOVER_PARAM_NAMES,
       overridable: { guards: Object.keys(GUARDS) },
     },
     overrides,
@@ -86,8 +88,29 @@ function pendingAcquire(v: TlaValue): PendingAcquire {
 }
 
 function held(v: TlaValue): Readonly<Record<Pod, number>> {
-  if (v.kind !== 'fn') throw new TlcOutputError(`held: expected a function of the pods, got ${v.kind}`);
-  return Object.fromEntries(v.entries.map(([k, x]) => [pod(atomText(k)), readInt(x, 'held')])) as Readonly<Record<Pod, number>>;
+  return Object.fromEntries(readFn(v, 'held').map(([k, x]) => [pod(atomText(k)), readInt(x, 'held')])) as Readonly<Record<Pod, number>>;
+}
+
+/** The spec's parameter names of each parameterised action (Expire's witness is not a parameter). */
+export const FAILOVER_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = { Acquire: ['p'], Release: ['p'], Expire: ['p'], WaitAcked: ['a'], WaitTimedOut: ['a'] };
+
+const mv = (name: string): TlaValue => ({ kind: 'mv', name });
+const int = (value: number): TlaValue => ({ kind: 'int', value });
+const leaseTla = (l: Lease): TlaValue => ({ kind: 'record', fields: { owner: mv(l.owner ?? 'None'), gen: int(l.gen) } });
+const storeTla = (s: Store): TlaValue => ({ kind: 'record', fields: { lease: leaseTla(s.lease), gen: int(s.gen) } });
+
+/** A FailoverModelState as the spec's variables (the inverse of failoverStateFromTlc). */
+export function failoverStateToTla(s: FailoverModelState): Record<(typeof FAILOVER_VARIABLES)[number], TlaValue> {
+  const pods = (Object.keys(s.held) as Pod[]).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  return {
+    primary: storeTla(s.primary),
+    replica: storeTla(s.replica),
+    pending: { kind: 'set', items: s.pending.map((a) => ({ kind: 'record', fields: { pod: mv(a.pod), gen: int(a.gen) } })) },
+    held: { kind: 'fn', entries: pods.map((p) => [mv(p), int(s.held[p]!)] as const) },
+    lastAcked: int(s.lastAcked),
+    monoOk: { kind: 'bool', value: s.monoOk },
+    failovers: int(s.failovers),
+  };
 }
 
 

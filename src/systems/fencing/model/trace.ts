@@ -1,53 +1,37 @@
-/** Exploration paths as shared fencecheck.trace/1 traces (source 'model'): saved, and printed step by step. */
-import { brokenInvariants } from '../invariants.js';
-import type { FencingBounds } from '../state.js';
-import { writeTraceFile } from '../../../core/trace-dir.js';
-import { TRACE_SCHEMA, type FencingTrace } from '../../../core/trace-format.js';
-import { actionLabel, stepTable } from '../../../trace/steps.js';
-import { eventParams } from '../../../../models/fencing/index.js';
-import type { FencingEvent } from '../../../../models/fencing/index.js';
+/**
+ * The conformance tour's counterexample (src/systems/fencing/tour/, which still builds its trace in
+ * the model's own form) saved as a fencecheck.trace/2 trace of the fencing system: its states through
+ * the system's toTla, each step's broken invariants. Every other path becomes a trace through the
+ * seam (src/seam/trace.ts pathToTrace); this goes when the tour moves onto the seam's.
+ */
+import { toItfValue, type ItfValue } from '../../../core/itf-value.js';
+import type { TraceLike, ModelStep } from '../../../core/trace-format.js';
+import { saveTrace as saveSeamTrace, traceOfStates } from '../../../seam/trace.js';
 import type { FencingState } from '../state.js';
+import { fencingBounds, fencingSystem } from '../system.js';
 
-/** One step of a path: the event taken (null for Init) and the state after it. */
-export interface PathStep {
-  readonly event: FencingEvent | null;
-  readonly state: FencingState;
-}
+export { DEFAULT_TRACE_DIR } from '../../../seam/trace.js';
 
-export function pathToTrace(path: readonly PathStep[], meta: { bounds: FencingBounds; mutant?: string; violated?: string }): FencingTrace {
-  const last = path[path.length - 1];
-  return {
-    schema: TRACE_SCHEMA,
-    system: 'fencing',
-    source: 'model',
-    bounds: meta.bounds,
-    ...(meta.mutant !== undefined ? { mutant: meta.mutant } : {}),
-    ...(meta.violated !== undefined ? { violated: meta.violated } : {}),
-    brokenAtEnd: last ? brokenInvariants(last.state, meta.bounds) : [],
-    steps: path.map(({ event, state }) => ({
-      action: event === null ? 'Init' : event.type,
-      params: event === null ? {} : eventParams(event),
-      state,
-    })),
-  };
-}
+const itfParams = (p: Readonly<Record<string, unknown>>): Record<string, ItfValue> =>
+  Object.fromEntries(Object.entries(p).map(([k, v]) => {
+    const r = toItfValue(v, k);
+    return [k, 'problem' in r ? { '#unserializable': String(v) } : r.value];
+  }));
 
-/** Writes the trace as JSON under `dir` (default: the trace folder, src/core/trace-dir.ts); returns its path as reports name it. */
-export function saveTrace(trace: FencingTrace, fileName: string, dir?: string): string {
-  return writeTraceFile(trace, fileName, dir);
-}
-
-/** One line per step: the action with its parameters, then each variable that changed (`old → new`). */
-export function formatPath(trace: FencingTrace, indent = '  '): string {
-  const { columns, rows } = stepTable(trace);
-  return rows
-    .map((row, i) => {
-      const label = actionLabel(trace.steps[i]!);
-      if (i === 0) return `${indent}${String(i).padStart(2)}. ${label}`;
-      const before = rows[i - 1]!.cells;
-      const changes = columns.filter((c) => row.changed.has(c)).map((c) => `${c}: ${before[c]} → ${row.cells[c]}`);
-      const broken = row.newlyBroken.length > 0 ? `   ⚠ breaks ${row.newlyBroken.join(',')}` : '';
-      return `${indent}${String(i).padStart(2)}. ${label.padEnd(17)} ${changes.length > 0 ? changes.join(', ') : '(no change)'}${broken}`;
-    })
-    .join('\n');
+/** Writes the tour's trace under `dir` (default reports/traces) as /2; returns its path relative to the project root. */
+export function saveTrace(trace: TraceLike, fileName: string, dir?: string): string {
+  if ('vars' in trace) return saveSeamTrace(trace, fileName, dir);
+  const sys = fencingSystem(trace.bounds === undefined ? undefined : fencingBounds(trace.bounds));
+  const steps = (trace.steps as readonly ModelStep[]).map((s) => {
+    const note = typeof s.observed?.note === 'string' ? s.observed.note : undefined;
+    return { action: s.action, params: itfParams(s.params), state: s.state as FencingState, ...(s.observed && { observed: s.observed }), ...(note !== undefined && { note }) };
+  });
+  const t = traceOfStates(sys, steps, {
+    source: trace.source,
+    ...(trace.mutant !== undefined && { mutant: trace.mutant }),
+    ...(trace.violated !== undefined && { violated: trace.violated }),
+    ...(trace.seed !== undefined && { seed: trace.seed }),
+    ...(trace.path !== undefined && { path: trace.path }),
+  });
+  return saveSeamTrace(t, fileName, dir);
 }
