@@ -23,6 +23,7 @@ import { openDriveWorld, runPauseDrive, type DriveWorld } from '../../src/system
 import { walkTraces } from '../../src/systems/pause/drive/traces.js';
 import { loadPausePatch } from '../../src/systems/pause/patch.js';
 import { pauseSystem } from '../../src/systems/pause/system.js';
+import { PAUSE_TRACE_VALIDATION } from '../../src/systems/pause/tracecheck.js';
 import { projectRoot } from '../../src/core/project-root.js';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 import { locateTlc } from '../../src/tlc/locate.js';
@@ -81,7 +82,8 @@ describe('fencing: property runs and the tour\'s mutant counterexamples', () => 
 });
 
 describe('pause: walks on real replicas', () => {
-  const PAUSE = targetOf(pauseSystem());
+  // With the package's own trace validation (Tick silent: real time passes without the driver's step).
+  const PAUSE = { ...targetOf(pauseSystem()), ...PAUSE_TRACE_VALIDATION };
   let topology: Topology;
   let world: DriveWorld;
   beforeAll(async () => {
@@ -107,7 +109,8 @@ describe('pause: walks on real replicas', () => {
     const r = await judge([...traces, ...mutants], PAUSE);
     expect(r.batches).toHaveLength(1);
     for (const v of r.verdicts) {
-      expect({ id: v.trace.id, mutant: v.trace.mutant, asPredicted: v.asPredicted, reason: v.rejection?.reason }).toEqual({ id: v.trace.id, mutant: v.trace.mutant, asPredicted: true, reason: v.trace.mutant ? expect.any(String) : undefined });
+      const near = v.rejection ? JSON.stringify(v.trace.steps.slice(Math.max(0, v.rejection.step - 2), v.rejection.step + 1)) : '';
+      expect({ id: v.trace.id, mutant: v.trace.mutant, asPredicted: v.asPredicted, reason: v.rejection?.reason }, near).toEqual({ id: v.trace.id, mutant: v.trace.mutant, asPredicted: true, reason: v.trace.mutant ? expect.any(String) : undefined });
     }
     const [p1, p5] = r.verdicts.slice(traces.length);
     expect(p1!.rejection!.claimed).toMatch(/^Deliver\(/);
