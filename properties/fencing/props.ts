@@ -20,6 +20,9 @@ import { executeRun, type RunContext, type RunFailure, type StepRecord } from '.
 import { FaultLatch, probeHealth, type Fault } from '../../src/valkey/fault.js';
 import { closeClient } from '../../src/valkey/index.js';
 import { coverageTracker, type CoverageTracker, type ModelCoverage } from '../../src/systems/fencing/tour/coverage.js';
+import type { ObservedTrace } from '../../src/seam/tracecheck/format.js';
+import { writeObserved } from '../../src/seam/tracecheck/store.js';
+import { propsObservedTrace } from './observed.js';
 
 export interface PropsOptions {
   readonly runs: number;
@@ -33,6 +36,12 @@ export interface PropsOptions {
   readonly log?: (line: string) => void;
   /** After every completed run: runs and commands so far (a progress meter's input). */
   readonly onRun?: (runs: number, commands: number) => void;
+  /**
+   * Record every run's observed behaviour for trace validation (`fencecheck tracecheck`), written
+   * as one file under `dir` (default: the observed-trace folder, src/seam/tracecheck/store.ts);
+   * `name` names the file and the traces (`props-standalone`).
+   */
+  readonly record?: { readonly name: string; readonly dir?: string };
 }
 
 export interface PropsFailure extends RunFailure {
@@ -70,6 +79,8 @@ export interface PropsResult {
    */
   readonly gain: readonly GainPoint[];
   readonly failure: PropsFailure | null;
+  /** The observed traces' file (with `record`), relative to the project root. */
+  readonly observedPath?: string;
   /** A run threw (not a check failure, not a fault): the error, with seed and path. */
   readonly error?: string;
   /**
@@ -134,7 +145,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     return { runs, states: c.states, transitions: c.transitions, ttlExpiries, doorCrossings, reshards, askRedirects };
   };
   // The last failing run is the shrunk counterexample (fast-check shrinks only through failures).
-  const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode } | null } = { last: null };
+  const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode; run: Awaited<ReturnType<typeof executeRun>> } | null } = { last: null };
   const arb = fc.tuple(
     runArbitrary(bounds.pods, ctx.door !== undefined, opts.maxCommands),
     // Most runs lose leases by release; some by real TTL expiry.
@@ -156,6 +167,11 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
       prev = rec.observed;
     }
   };
+  // Every run until the first failure (fast-check's shrinking reruns failures: only the last, shrunk one is kept).
+  const observed: ObservedTrace[] = [];
+  const record = (r: Awaited<ReturnType<typeof executeRun>>, label: string) => {
+    if (opts.record) observed.push(propsObservedTrace(r, { id: `${opts.record.name} seed ${seed} ${label}`, bounds, ...(opts.traceLabel ? { mutant: opts.traceLabel } : {}) }));
+  };
   const property = fc.asyncProperty(arb, async ([intents, expiry]) => {
     latch.throwIfFaulted();
     let r: Awaited<ReturnType<typeof executeRun>>;
@@ -175,11 +191,12 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     if (expiry === 'ttl') ttlExpiries += r.records.filter((x) => x.status === 'applied' && (x.event?.type === 'ExpireOld' || x.event?.type === 'ExpireNew')).length;
     visit(r.records);
     if (runs % GAIN_EVERY === 0) gain.push(point());
+    if (!r.failure && !box.last) record(r, `run ${runs}`);
     if (r.failure) {
       // A check failed: a verdict only on a healthy system (every node answers now).
       const sick = await healthFault(runCtx);
       if (sick) throw latch.capture(sick);
-      box.last = { failure: r.failure, records: r.records, intents, expiry };
+      box.last = { failure: r.failure, records: r.records, intents, expiry, run: r };
       return false;
     }
     opts.onRun?.(runs, commands);
@@ -191,13 +208,15 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     ...(opts.path !== undefined ? { path: opts.path } : {}),
   });
   if (gain.at(-1)?.runs !== runs) gain.push(point());
-  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited, gain };
+  const path = details.counterexamplePath ?? '';
+  if (box.last) record(box.last.run, `counterexample path ${path}`);
+  const observedPath = opts.record ? writeObserved(opts.record.name, observed, opts.record.dir) : null;
+  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited, gain, ...(observedPath !== null && { observedPath }) };
   if (latch.fault) {
     opts.log?.(`props: could not run: ${latch.fault.message}`);
     return { ...base, passed: false, failure: null, fault: latch.fault.fault };
   }
   if (!details.failed) return { ...base, passed: true, failure: null };
-  const path = details.counterexamplePath ?? '';
   const found = box.last;
   if (!found) {
     const error = details.errorInstance instanceof Error ? details.errorInstance.stack ?? details.errorInstance.message : String(details.errorInstance);

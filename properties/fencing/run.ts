@@ -43,6 +43,8 @@ export interface RunFailure extends CheckFailure {
 }
 
 export interface RunResult {
+  /** The real system before the first step, as the driver observes it (a fresh session). */
+  readonly initial: FencingState;
   readonly records: readonly StepRecord[];
   readonly failure: RunFailure | null;
   /** Intents executed (including refused attempts). */
@@ -140,6 +142,7 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
   const records: StepRecord[] = [];
   let model = initialState(ctx.bounds);
   let observed = model;
+  let initial = model;
   let crossedDoor = false;
   let enabled = false;
   let failure: RunFailure | null = null;
@@ -153,6 +156,8 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
   let thrown: { error: unknown } | null = null;
   try {
     if (ctx.door) asksBefore = await ctx.door.askRedirects();
+    // What the real system holds before the first step (trace validation's first line).
+    initial = await driver.observe();
     for (const [i, intent] of intents.entries()) {
       // A pipeline intent is a chain of ordinary steps, each recorded and checked like any other.
       for (let k = 0; k < (isPipelineIntent(intent) ? Math.min(intent.pauseAfter ?? PIPELINE_STEP_LIMIT, PIPELINE_STEP_LIMIT) : 1); k++) {
@@ -217,7 +222,7 @@ export async function executeRun(ctx: RunContext, intents: readonly Intent[], ex
     }
   }
   if (thrown) throw thrown.error;
-  return { records, failure, commands: records.length, crossedDoor, enabled, askRedirects, clusterCommands, clusterMs };
+  return { initial, records, failure, commands: records.length, crossedDoor, enabled, askRedirects, clusterCommands, clusterMs };
 }
 
 interface Performed {

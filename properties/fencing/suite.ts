@@ -28,6 +28,8 @@ export interface SuiteOptions {
   readonly checks?: CheckSet;
   readonly bounds?: FencingBounds;
   readonly traceLabel?: string;
+  /** Record every run's observed behaviour for trace validation, one file per topology (`props-standalone`, `props-door`) under `dir` (default: the observed-trace folder). */
+  readonly record?: { readonly dir?: string };
   readonly log?: (line: string) => void;
   /** Progress lines (a phase starts, runs done so far). */
   readonly progress?: (line: string) => void;
@@ -107,6 +109,7 @@ export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> 
         ...(opts.path !== undefined ? { path: opts.path } : {}),
         ...(opts.checks ? { checks: opts.checks } : {}),
         ...(opts.traceLabel ? { traceLabel: opts.traceLabel } : {}),
+        ...(opts.record ? { record: { name: `props-${p.topology}`, ...(opts.record.dir !== undefined && { dir: opts.record.dir }) } } : {}),
         ...(opts.log ? { log: (l: string) => opts.log!(`[${p.topology}] ${l}`) } : {}),
         ...(opts.onRun ? { onRun: (runs: number, commands: number) => opts.onRun!(p.topology, runs, p.runs, commands) } : {}),
       });

@@ -7,6 +7,7 @@ import type { Command } from '../core/command.js';
 import { UsageError } from '../core/args.js';
 import { maskSecrets } from '../core/secrets.js';
 import { checkEnvironment, EnvError } from '../core/env.js';
+import { recordObservedTraces } from '../seam/tracecheck/store.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
 import { watchVerifyParent } from '../verify/watchdog.js';
 import { traceDirProblem } from '../core/trace-dir.js';
@@ -138,6 +139,8 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     process.stderr.write(`fencecheck ${name}: ${maskSecrets(err.message)}\n`);
     return ExitCode.BadInput;
   }
+  // A command records its runs' observed traces (src/seam/tracecheck/store.ts); a library caller only when asked.
+  recordObservedTraces();
   try {
     return await cmd.run(rest);
   } catch (err) {

@@ -15,6 +15,7 @@ const GENERIC: Readonly<Record<string, CommandModule>> = {
   mutants: () => import('./commands/mutants.js'),
   conform: () => import('./commands/conform.js'),
   trace: () => import('./commands/trace.js'),
+  tracecheck: () => import('./commands/tracecheck.js'),
   verify: () => import('./commands/verify.js'),
   diff: () => import('./commands/diff.js'),
   bench: () => import('./commands/bench.js'),

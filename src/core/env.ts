@@ -65,6 +65,7 @@ export const ENV_VARS = {
   FENCECHECK_BENCH_G2_REPLICA_RUNS: { spec: { kind: 'int', min: 1, max: 1000, unit: 'runs' }, what: 'bench cluster-matrix-replica: runs per variant (default 20)' },
   FENCECHECK_BENCH_G2_REPLICA_VARIANTS: { spec: { kind: 'text' }, what: 'bench cluster-matrix-replica: comma-separated variants (default guarded,unguarded,no-admission)' },
   FENCECHECK_TRACE_DIR: { spec: { kind: 'text' }, what: 'where counterexample traces are saved (default reports/traces; verify sets <out>/traces for its stages)' },
+  FENCECHECK_OBSERVED_DIR: { spec: { kind: 'text' }, what: 'where sampled runs write their observed traces and tracecheck --observed reads them (default observed/ in the trace folder)' },
   FENCECHECK_DOCKER_PROBE: { spec: { kind: 'internal' }, what: "the container probe's answer, cached for child processes" },
   FENCECHECK_VERIFY_PID: { spec: { kind: 'internal' }, what: 'set by verify for its stages (their watchdog)' },
   FENCECHECK_PID_FILE: { spec: { kind: 'internal' }, what: 'tests: where a fixture writes its server PIDs' },

@@ -31,6 +31,10 @@ export interface StageSpec {
   readonly heavy: boolean;
   /** The mutant layer whose results this stage reports, if any. */
   readonly layer?: string;
+  /** It records the observed behaviour of its runs (for trace validation, src/seam/tracecheck/store.ts). */
+  readonly recordsTraces?: boolean;
+  /** It reads what the recording stages recorded: verify starts it only after every selected one finished. */
+  readonly afterRecorders?: boolean;
   /** One line for docs and the report. */
   readonly what: string;
 }

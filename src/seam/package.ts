@@ -14,6 +14,7 @@ import type { SystemImplRunner } from './impl-runner.js';
 import type { TraceReplayer } from './replay.js';
 import type { SystemTour } from './tour/entry.js';
 import type { ModelSystem } from './system.js';
+import type { TraceValidation } from './tracecheck/target.js';
 
 export type AnySystem = ModelSystem<unknown, unknown>;
 
@@ -26,6 +27,8 @@ export interface SystemEntry {
   readonly model?: () => Promise<AnySystem>;
   /** The names its manifest entries may give as expectedInvariant (its invariants, or its property checks). */
   expectedNames(): Promise<readonly string[]>;
+  /** What its real code does without a log line, and its actions' parameter domains: for `fencecheck tracecheck` (src/seam/tracecheck/). */
+  readonly traceValidation?: TraceValidation;
   /** How its traces replay on its real code (`fencecheck trace replay`); absent: they do not. */
   readonly replay?: () => Promise<TraceReplayer>;
   /** Its exhaustive tour on its real code (`fencecheck conform`, verify's conform stage); absent: it has none. */

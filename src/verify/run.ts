@@ -108,12 +108,39 @@ async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], ca
   const results = new Map<string, StageOutcome>();
   const heavy = selected.filter((s) => s.heavy);
   const light = selected.filter((s) => !s.heavy);
+  // A stage that reads the recorded traces waits for every selected stage that records them.
+  const recorders = new Set(selected.filter((s) => s.recordsTraces).map((s) => s.name));
+  const finished = new Set<string>();
+  let wake: () => void = () => {};
+  let changed = new Promise<void>((r) => (wake = r));
+  const done = (name: string) => {
+    finished.add(name);
+    wake();
+    changed = new Promise<void>((r) => (wake = r));
+  };
+  const ready = (s: StageSpec) => !s.afterRecorders || [...recorders].every((r) => finished.has(r));
   const record = (name: string, outcome: StageOutcome | undefined) => outcome && results.set(name, outcome);
+  const runWhenReady = async (s: StageSpec) => {
+    while (!ready(s) && !o.signal?.aborted) await changed;
+    record(s.name, await runOne(s));
+    done(s.name);
+  };
+  const nextHeavy = async (): Promise<StageSpec | undefined> => {
+    for (;;) {
+      if (heavy.length === 0 || o.signal?.aborted) return undefined;
+      const i = heavy.findIndex(ready);
+      if (i >= 0) return heavy.splice(i, 1)[0];
+      await changed;
+    }
+  };
   const pool = async () => {
-    for (let next = heavy.shift(); next && !o.signal?.aborted; next = heavy.shift()) record(next.name, await runOne(next));
+    for (let next = await nextHeavy(); next; next = await nextHeavy()) {
+      record(next.name, await runOne(next));
+      done(next.name);
+    }
   };
   await Promise.all([
-    ...light.map(async (s) => record(s.name, await runOne(s))),
+    ...light.map(runWhenReady),
     ...Array.from({ length: Math.max(1, o.jobs) }, pool),
   ]);
   o.progress.close();

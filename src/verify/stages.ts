@@ -14,7 +14,7 @@ import type { StageSpec as Spec } from '../core/stage-spec.js';
 const GENERIC: Readonly<Record<'first' | 'last', readonly Spec[]>> = {
   first: [
     { name: 'tlc', argv: ['tlc', '--mutants', '--system', 'all'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on every system\'s base config and mutant configs, compared with its committed evidence in evidence/tlc/<system>/ (needs Java + tla2tools.jar)' },
-    { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', what: 'every mutant applied to the real code of its system and killed there by its expected invariant (the tour, the drills, the property runs)' },
+    { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', recordsTraces: true, what: 'every mutant applied to the real code of its system and killed there by its expected invariant (the tour, the drills, the property runs)' },
   ],
   last: [
     { name: 'conform', argv: ['conform'], forwards: ['constants'], heavy: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on the real code' },
@@ -24,6 +24,7 @@ const GENERIC: Readonly<Record<'first' | 'last', readonly Spec[]>> = {
     { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence of every system complete and not stale (no Java needed)' },
     { name: 'systems', argv: ['systems'], forwards: [], heavy: false, what: 'every system\'s twin explored, its state set equal to TLC\'s, every mutant killed as TLC kills it' },
     { name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'every key the project\'s Lua scripts touch is declared in KEYS (key positions from Valkey 8\'s key specs)' },
+    { name: 'tracecheck', argv: ['tracecheck', '--observed'], forwards: [], heavy: true, afterRecorders: true, what: 'TLC judges the observed behaviour of this verify\'s own sampled runs (property runs, walks, drills, the impl layer\'s counterexamples) against each system\'s spec: unpatched runs accepted, each mutant\'s run rejected at the step its run predicts (needs Java + tla2tools.jar)' },
   ],
 };
 

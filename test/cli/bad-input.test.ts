@@ -296,6 +296,19 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'pause: a positional argument', argv: ['pause', 'extra'], code: 64, line: usage('pause', /Unexpected argument 'extra'/) },
   { name: 'pause: a missing --patch file is bad input', argv: ['pause', '--patch', '/nonexistent/P1.ts'], code: 3, line: /^fencecheck pause: bad --patch \/nonexistent\/P1\.ts: no such file$/ },
   { name: 'pause: a --patch that is not a pause patch', argv: ['pause', '--patch', 'mutants/fencing/impl/M1.ts'], code: 3, line: /^fencecheck pause: bad --patch mutants\/fencing\/impl\/M1\.ts: .*default-exports no pause patch/ },
+
+  // --- tracecheck (issue 26): refused before TLC starts
+  { name: 'tracecheck: no TRACE and no --observed', argv: ['tracecheck'], code: 64, line: usage('tracecheck', /give TRACE files, or --observed/) },
+  { name: 'tracecheck: an unknown --system', argv: ['tracecheck', '--system', 'nope', '{file}'], file: '{}', code: 64, line: usage('tracecheck', /--system: unknown system 'nope'/) },
+  { name: 'tracecheck: a missing file', argv: ['tracecheck', '/nonexistent/t.json'], code: 3, line: /^fencecheck tracecheck: \/nonexistent\/t\.json: cannot read \(ENOENT\)$/ },
+  { name: 'tracecheck: a FIFO is refused, not read', argv: ['tracecheck', '{file}'], file: 'fifo', code: 3, line: /^fencecheck tracecheck: .*: cannot read: not a regular file$/ },
+  { name: 'tracecheck: not JSON', argv: ['tracecheck', '{file}'], file: '{"steps": ', code: 3, line: /^fencecheck tracecheck: .*: not JSON/ },
+  { name: 'tracecheck: a bundle of the wrong schema', argv: ['tracecheck', '{file}'], file: '{"schema": "fencecheck.trace/2", "traces": []}', code: 3, line: /^fencecheck tracecheck: .*: schema "fencecheck\.trace\/2", expected fencecheck\.observed\/1$/ },
+  { name: 'tracecheck: a system without a spec', argv: ['tracecheck', '{file}'], file: '{"system": "limiter", "source": "x", "steps": [{}]}', code: 3, line: /^fencecheck tracecheck: trace x: unknown system 'limiter'/ },
+  { name: 'tracecheck: a variable the spec lacks', argv: ['tracecheck', '{file}'], file: '{"system": "fencing", "source": "x", "steps": [{"vars": {"leases": "1"}}]}', code: 3, line: /^fencecheck tracecheck: x step 0: leases is not a variable of tla\/fencing\// },
+  { name: 'tracecheck: a value that is an expression', argv: ['tracecheck', '{file}'], file: '{"system": "fencing", "source": "x", "steps": [{"vars": {"oldGen": "oldGen + 1"}}]}', code: 3, line: /^fencecheck tracecheck: .*step 0 variable oldGen: not a TLA\+ value/ },
+  { name: 'tracecheck: the first step claims an action', argv: ['tracecheck', '{file}'], file: '{"system": "fencing", "source": "x", "steps": [{"action": {"name": "Init"}}]}', code: 3, line: /^fencecheck tracecheck: .*step 0: the first step is the initial state: it claims no action$/ },
+  { name: 'tracecheck: a trace that sets the mutation constant', argv: ['tracecheck', '{file}'], file: '{"system": "fencing", "source": "x", "constants": {"Dropped": "{\\"AcquireB_OldLeaseFree\\"}"}, "steps": [{}]}', code: 3, line: /^fencecheck tracecheck: a trace sets Dropped: traces are judged against the real spec \(Dropped = \{\}\)$/ },
 ];
 
 interface RunResult {

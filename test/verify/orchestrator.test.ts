@@ -116,6 +116,25 @@ describe('verify orchestrator', () => {
     expect(order).toEqual(['started h1', 'finished h1 passed', 'started h2', 'finished h2 passed']);
   });
 
+  it('starts a stage that reads recorded traces only after every selected recording stage finished', async () => {
+    const catalogue = [
+      { ...spec('reader', ['pass']), afterRecorders: true },
+      { ...spec('rec-heavy', ['pass', '500']), recordsTraces: true },
+      { ...spec('rec-light', ['pass', '800'], false), recordsTraces: true },
+      spec('other', ['pass', '300']),
+    ];
+    const { progress, report } = await run(catalogue);
+    const at = (e: string) => progress.events.indexOf(e);
+    expect(at('started reader')).toBeGreaterThan(at('finished rec-heavy passed'));
+    expect(at('started reader')).toBeGreaterThan(at('finished rec-light passed'));
+    // The slot the reader waits for is not held idle: the other heavy stage ran meanwhile.
+    expect(at('started other')).toBeLessThan(at('finished rec-heavy passed'));
+    expect(report.stages.map((o) => o.stage)).toEqual(['reader', 'rec-heavy', 'rec-light', 'other']);
+    // Recorders not selected are not waited for.
+    const alone = await run([{ ...spec('reader', ['pass']), afterRecorders: true }]);
+    expect(alone.report.verdict.status).toBe('passed');
+  });
+
   it('kills a stage that exceeds its timeout, with its whole process group', async () => {
     const t0 = performance.now();
     const { report } = await run([spec('hang', ['hang'])], { stageTimeoutMs: 800 });

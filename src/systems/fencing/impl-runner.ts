@@ -23,6 +23,8 @@ import { isImplPatch, type ImplPatch } from './patch.js';
 import { DEFAULT_BOUNDS } from './state.js';
 import { runConform, type ConformRun } from './tour/run.js';
 import { openTourRig, type TourRig } from './tour/rig.js';
+import { tourObservedTrace } from './tracecheck.js';
+import { writeObserved } from '../../seam/tracecheck/store.js';
 
 /** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
@@ -82,6 +84,9 @@ export function runTourEntries(entries: readonly MutantEntry[], options: LayerRu
       options.log?.(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant} alone`);
       const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: m.expectedInvariant as InvariantName, mutant: m.id, rig, baseline, onProgress: progress(m.id) });
       done += 1;
+      // The counterexample path's observed behaviour, labelled with the mutant (the tour does not know it), for trace validation.
+      const f = run.result.failure;
+      if (f) writeObserved(`impl-tour-${m.id}`, [tourObservedTrace(f.path, { id: `tour ${m.id} ${f.check} after ${f.path.length - 1} steps`, bounds: DEFAULT_BOUNDS, mutant: m.id, replay: run.replay ?? `fencecheck conform --mutant ${m.id}` })]);
       return outcomeOf(run, m);
     },
     fault,

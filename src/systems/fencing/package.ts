@@ -6,6 +6,7 @@
  */
 import type { SystemPackage } from '../../seam/package.js';
 import type { AnySystem } from '../../seam/package.js';
+import { FAILOVER_TRACE_VALIDATION } from './failover/tracecheck.js';
 
 export const fencingPackage: SystemPackage = {
   name: 'fencing',
@@ -23,6 +24,7 @@ export const fencingPackage: SystemPackage = {
       title: 'fencing authority across a primary failover with lagging replicas (the WAIT remedy)',
       model: async () => (await import('./failover/system.js')).failoverSystem() as unknown as AnySystem,
       expectedNames: async () => [...new Set([...(await import('../../../models/fencing/failover/index.js')).FAILOVER_INVARIANT_NAMES, ...(await import('./failover/checks.js')).DRILL_CHECKS])],
+      traceValidation: FAILOVER_TRACE_VALIDATION,
     },
   ],
   impl: async () => (await import('./impl-runner.js')).implRunner,
@@ -34,7 +36,7 @@ export const fencingPackage: SystemPackage = {
     failover: () => import('./commands/failover.js'),
   },
   stages: [
-    { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, what: 'model-based runs of the real scripts on Valkey for what the tour cannot reach (real TTL expiry, a live reshard across the door, long histories): T1/T2/T3 on the real keyspace' },
+    { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, recordsTraces: true, what: 'model-based runs of the real scripts on Valkey for what the tour cannot reach (real TTL expiry, a live reshard across the door, long histories): T1/T2/T3 on the real keyspace' },
     { name: 'cluster-matrix', argv: ['cluster-matrix'], forwards: [], heavy: true, what: 'the cluster client matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },
   ],
 };

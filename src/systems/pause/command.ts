@@ -10,6 +10,8 @@ import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
 import { loadPausePatch, type PausePatch } from './patch.js';
+import { writeObserved } from '../../seam/tracecheck/store.js';
+import { walkTraces } from './drive/traces.js';
 import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, REAL_INVARIANTS, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from './drive/index.js';
 
 type TopologyName = 'standalone' | 'cluster';
@@ -89,6 +91,8 @@ export const command: Command = {
     const t0 = performance.now();
     const finish = (status: 'passed' | 'failed' | 'not-run', summary: string, r?: DriveResult, reason?: string) => {
       progress.close();
+      // Every walk's observed behaviour, for `fencecheck tracecheck` (verify's tracecheck stage reads it).
+      const observed = r ? writeObserved(`pause-${topo}`, walkTraces(r.walks, { topology: topo, seed, steps, ...(values.patch ? { patch: values.patch, mutant: values.patch } : {}) })) : null;
       const report = stageReport({
         stage: 'pause',
         status,
@@ -99,7 +103,7 @@ export const command: Command = {
         ...(r
           ? {
               counts: { walks: r.walks.length, steps: r.stepsRun, statesCovered: r.coverage?.states ?? 0, transitionsCovered: r.coverage?.transitions ?? 0 },
-              details: { topology: topo, seed, steps, ...(values.patch ? { patch: values.patch } : {}), violation: r.violation, conformance: r.conformance, coverage: r.coverage, faultWalks: r.faultWalks, timeSkipped: r.timeSkipped, walks: r.walks.map((w) => ({ index: w.index, labels: w.labels, faults: w.faults, durationMs: Math.round(w.durationMs) })) },
+              details: { topology: topo, seed, steps, ...(values.patch ? { patch: values.patch } : {}), ...(observed !== null && { observed: [observed] }), violation: r.violation, conformance: r.conformance, coverage: r.coverage, faultWalks: r.faultWalks, timeSkipped: r.timeSkipped, walks: r.walks.map((w) => ({ index: w.index, labels: w.labels, faults: w.faults, durationMs: Math.round(w.durationMs) })) },
             }
           : {}),
       });

@@ -15,6 +15,8 @@ import { startTopology, ValkeyUnavailableError, type Topology, type TopologySpec
 import { asInfrastructureFault } from '../../valkey/fault.js';
 import { loadPausePatch, type PausePatch } from './patch.js';
 import { DRIVE_DEFAULTS, openDriveWorld, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from './drive/index.js';
+import { walkTraces } from './drive/traces.js';
+import { writeObserved } from '../../seam/tracecheck/store.js';
 
 export interface PauseImplOptions {
   readonly topology?: 'standalone' | 'cluster';
@@ -66,7 +68,10 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
         },
         base: async (world) => {
           log(`[impl pause] the unpatched code: ${walks.walks} walks of ≤ ${walks.steps} steps, seed ${walks.seed}, ${topologyName}`);
-          return outcomeOf(await runPauseDrive(world, walks), topologyName);
+          const r = await runPauseDrive(world, walks);
+          // What the unpatched walks did, for trace validation: each expected to be accepted.
+          writeObserved('impl-pause-unpatched', walkTraces(r.walks, { topology: topologyName, seed: r.seed, steps: r.steps }));
+          return outcomeOf(r, topologyName);
         },
         loadPatch: async (m) => {
           const file = m.layers.impl?.patch;
@@ -76,6 +81,10 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
         mutant: async (world, m, patch) => {
           const r = await runPauseDrive(world, { ...walks, patch });
           if (r.violation) log(`[impl ${m.id}] walk ${r.violation.walk} (seed ${r.seed}): ${r.violation.labels.join(' · ')}`);
+          // The counterexample walk's observed behaviour, labelled with the mutant (the walk itself does not know it).
+          const cx = r.violation ? r.walks.filter((w) => w.index === r.violation!.walk) : [];
+          const file = m.layers.impl?.patch;
+          writeObserved(`impl-pause-${m.id}`, walkTraces(cx, { topology: topologyName, seed: r.seed, steps: r.steps, mutant: m.id, ...(file ? { patch: file } : {}) }));
           return outcomeOf(r, topologyName, m.layers.impl?.patch);
         },
         fault: notRun,

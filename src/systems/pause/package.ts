@@ -1,5 +1,6 @@
 /** The pause snapshot package (src/seam/package.ts): seed 000 phase 2, on real replicas and Valkey. */
 import type { AnySystem, SystemPackage } from '../../seam/package.js';
+import { PAUSE_TRACE_VALIDATION } from './tracecheck.js';
 
 export const pausePackage: SystemPackage = {
   name: 'pause',
@@ -9,11 +10,12 @@ export const pausePackage: SystemPackage = {
       title: 'the versioned pause snapshot: zero-I/O pause reads that fail closed, on a fleet of replicas',
       model: async () => (await import('./system.js')).pauseSystem() as unknown as AnySystem,
       expectedNames: async () => Object.keys((await import('./system.js')).pauseSystem().invariants),
+      traceValidation: PAUSE_TRACE_VALIDATION,
     },
   ],
   commands: { pause: () => import('./command.js') },
   stages: [
-    { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
+    { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, recordsTraces: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
   ],
   impl: async () => {
     const { pauseImplRunner } = await import('./impl-layer.js');

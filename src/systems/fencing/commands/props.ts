@@ -136,6 +136,8 @@ export const command: Command = {
         ...(values.path !== undefined ? { path: values.path } : {}),
         ...(patch ? { patch } : {}),
         ...(values.mutant ? { traceLabel: values.mutant } : {}),
+        // Every run's observed behaviour, for `fencecheck tracecheck` (verify's tracecheck stage reads it).
+        record: {},
         ...(values.invariant ? { checks: invariantAlone(values.invariant as InvariantName) } : {}),
         log,
         progress: log,
@@ -157,6 +159,7 @@ export const command: Command = {
         modelTransitions: cov.all.modelTransitions,
       };
       const coverage = { perTopology: cov.perTopology, all: cov.all };
+      const observed = suite.phases.flatMap((p) => (p.result.observedPath ? [p.result.observedPath] : []));
       // The verify reports show the stage's counts and details as its section.
       const shown = <D extends object>(details: D) => ({ ...details, sections: [detailsSection({ id: 'stage-props', title: 'Stage: props', counts, details })] });
       progress.close();
@@ -171,7 +174,7 @@ export const command: Command = {
         return ExitCode.NotRun;
       }
       if (suite.passed) {
-        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: shown({ coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])) }) }));
+        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: shown({ coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])), observed }) }));
         return ExitCode.Ok;
       }
       const failed = suite.failed!;
@@ -190,8 +193,8 @@ export const command: Command = {
           ...(f?.tracePath ? { traces: [f.tracePath] } : {}),
           details: shown(
             f
-              ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage, replay: `fencecheck props --topology ${failed.topology} --seed=${f.seed} --path=${f.path}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''}` }
-              : { topology: failed.topology, error: failed.result.error, coverage },
+              ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage, replay: `fencecheck props --topology ${failed.topology} --seed=${f.seed} --path=${f.path}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''}`, observed }
+              : { topology: failed.topology, error: failed.result.error, coverage, observed },
           ),
         }),
       );

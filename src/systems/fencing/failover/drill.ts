@@ -68,6 +68,24 @@ export interface FailoverDrillResult {
   readonly errors: string[];
   /** Kill → the first reply on every victim session. */
   readonly resumeMs: number | null;
+  /** What the drill observed, session by session, for trace validation (failover/tracecheck.ts). */
+  readonly observed: DrillObservation;
+}
+
+/** One session's calls as the client reported them, and its keyspace as read at the end. */
+export interface SessionObservation {
+  readonly session: string;
+  /** Its slot is the victim's: the failover happened under it. */
+  readonly victim: boolean;
+  readonly calls: readonly CallRecord[];
+  readonly final: { readonly lease: { readonly owner: string; readonly gen: number } | null; readonly counter: number };
+}
+
+export interface DrillObservation {
+  readonly sessions: readonly SessionObservation[];
+  /** Date.now() at the SIGKILL and when the replica reported itself primary. */
+  readonly killAt: number;
+  readonly takeoverAt: number;
 }
 
 export const RESUME_BOUND_MS = 20_000;
@@ -189,6 +207,7 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
   const calls: CallRecord[] = loops.flatMap((l) => l.calls);
   errors.push(...loops.flatMap((l) => l.errors));
   const findings: string[] = [];
+  const sessionsSeen: SessionObservation[] = [];
   let generations = 0;
   // Every live node routes the victim's slots to the new primary before the keyspace is read:
   // a node whose gossip still names the dead primary (at its proxy's port, now closed) would send
@@ -206,7 +225,9 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
       const ref = { community: opts.community, session: l.session };
       const [lease, counter] = [await reader.get(newLeaseKey(ref)), await reader.get(newGenerationKey(ref))];
       const at = lease?.lastIndexOf(':') ?? -1;
-      const v = judgeSession(l.session, l.calls, { lease: lease && at > 0 ? { owner: lease.slice(0, at), gen: Number(lease.slice(at + 1)) } : null, counter: Number(counter ?? 0) });
+      const final = { lease: lease && at > 0 ? { owner: lease.slice(0, at), gen: Number(lease.slice(at + 1)) } : null, counter: Number(counter ?? 0) };
+      sessionsSeen.push({ session: l.session, victim: victimSessions.has(l.session), calls: [...l.calls], final });
+      const v = judgeSession(l.session, l.calls, final);
       findings.push(...v.findings);
       generations += new Set(v.issued).size;
     }
@@ -242,5 +263,6 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     findings,
     errors,
     resumeMs,
+    observed: { sessions: sessionsSeen, killAt: tKill, takeoverAt: tTakeover },
   };
 }

@@ -18,6 +18,8 @@ import { loadFencingScripts, type FencingScripts } from '../scripts.js';
 import { failoverDrill, type FailoverDrillResult } from './drill.js';
 import { DRILL_CHECKS } from './checks.js';
 import { loadFailoverPatch, SHIPPED_REMEDY, type FailoverPatch } from './patch.js';
+import { drillTraces } from './tracecheck.js';
+import { writeObserved } from '../../../seam/tracecheck/store.js';
 
 /** A fault (Valkey lost or missing, a timeout outside the drill's own kill): could not run, never a verdict. */
 function faultReason(err: unknown): string | null {
@@ -83,14 +85,25 @@ export function runFailoverEntries(entries: readonly MutantEntry[], options: Lay
     unit: 'drills',
     open: async () => new DrillWorld(loadFencingScripts(), log),
     close: (world) => world.close(),
-    base: async (world) => outcomeOf(await world.drill()),
+    base: async (world) => {
+      const r = await world.drill();
+      // What the unpatched drill's sessions did, for trace validation: each expected to be accepted.
+      writeObserved('impl-failover-unpatched', drillTraces(r.observed, { id: `drill unpatched (${r.victim} killed)` }));
+      return outcomeOf(r);
+    },
     loadPatch: async (m) => {
       if (!(DRILL_CHECKS as readonly string[]).includes(m.expectedInvariant)) throw new Error(`the drill checks ${DRILL_CHECKS.join(', ')}, not ${m.expectedInvariant}`);
       const file = m.layers.impl?.patch;
       if (!file) throw new Error(`${m.id} names no impl patch`);
       return loadFailoverPatch(file);
     },
-    mutant: async (world, m, patch) => outcomeOf(await world.drill(patch), `fencecheck mutants --layer impl --only ${m.id}`),
+    mutant: async (world, m, patch) => {
+      const r = await world.drill(patch);
+      const replay = `fencecheck mutants --layer impl --only ${m.id}`;
+      // Every session of the mutant's drill, labelled with the mutant (the drill does not know it); each predicts its own verdict.
+      writeObserved(`impl-failover-${m.id}`, drillTraces(r.observed, { id: `drill ${m.id} (${r.victim} killed)`, mutant: m.id, replay }));
+      return outcomeOf(r, replay);
+    },
     fault: faultReason,
   });
 }

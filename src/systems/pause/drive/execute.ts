@@ -14,7 +14,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PauseModelEvent } from '../../../../models/pause/index.js';
 import type { PauseModelState, PendingCall, Replica } from '../model-state.js';
-import type { PauseKeys } from '../keys.js';
+import type { PauseKeys, PauseState } from '../keys.js';
+import type { StartPhase } from '../replica.js';
 import type { SetPausedFn } from '../patch.js';
 import { decodeStored } from '../keys.js';
 import { asInfrastructureFault } from '../../../valkey/fault.js';
@@ -51,6 +52,10 @@ export interface StepOutcome {
   /** A load or reconciliation of this replica completed. */
   readonly synced?: Replica;
   readonly faults: readonly FaultKind[];
+  /** Subscribe / Load / Ready: the start phase the replica really ran (null: its start was over). */
+  readonly ran?: StartPhase | null;
+  /** Deliver / Drop: the message the subscriber received and the walk took (null: it never arrived). */
+  readonly taken?: PauseState | null;
 }
 
 const show = (e: { paused: boolean; version: number }) => `${e.paused ? 'paused' : 'running'}@v${e.version}`;
@@ -66,7 +71,7 @@ export async function execute(ev: PauseModelEvent, prev: PauseModelState, label:
       const ran = await fleet.release(ev.r);
       const want = ev.type.toLowerCase();
       if (ran !== want) notes.push(`${label} ran ${ev.r}'s ${ran === null ? 'nothing (its start was over)' : `${ran} phase`}`);
-      return { notes, faults, ...(ran === 'load' ? { synced: ev.r } : {}) };
+      return { notes, faults, ran, ...(ran === 'load' ? { synced: ev.r } : {}) };
     }
     case 'BeginSetPaused':
       if (prev.pending.length > 0) faults.push('concurrent');
@@ -96,7 +101,7 @@ export async function execute(ev: PauseModelEvent, prev: PauseModelState, label:
       const msg = await fleet.take(ev.r, ev.e, ctx.deliveryWaitMs);
       if (!msg) {
         notes.push(`${label}: ${ev.r} never received ${show(ev.e)} (waited ${ctx.deliveryWaitMs} ms)`);
-        return { notes, faults };
+        return { notes, faults, taken: null };
       }
       if (msg.step < ctx.step - 1) faults.push('delayed');
       // Taken out of arrival order: an older message to this replica is still held.
@@ -105,7 +110,7 @@ export async function execute(ev: PauseModelEvent, prev: PauseModelState, label:
         m.dropped.push(msg.state);
         faults.push('dropped');
       } else msg.apply();
-      return { notes, faults };
+      return { notes, faults, taken: msg.state };
     }
     case 'Reconcile':
       await fleet.get(ev.r).replica.reconcileNow();

@@ -11,6 +11,8 @@ import type { ModelSystem, Successor } from '../../../seam/system.js';
 import { PAUSE_BASE_BOUNDS, type PauseModelState } from '../model-state.js';
 import { pauseKeys } from '../keys.js';
 import { patched, type PausePatch } from '../patch.js';
+import type { PauseState } from '../keys.js';
+import type { StartPhase } from '../replica.js';
 import { RealCheckers, type Violation } from './checkers.js';
 import { compare } from './conformance.js';
 import { execute, type FaultKind } from './execute.js';
@@ -18,6 +20,10 @@ import { Fleet } from './fleet.js';
 import { observe } from './observe.js';
 import { walkRng } from './rng.js';
 import type { DriveWorld } from './world.js';
+import type { ObservedStep, ObservedTrace } from '../../../seam/tracecheck/format.js';
+import { pauseClaim, pauseObservation, type BegunCall, type DriverRecord } from '../tracecheck.js';
+import type { Replica } from '../model-state.js';
+import type { RealView } from './observe.js';
 
 export interface WalkSettings {
   readonly seed: number;
@@ -50,6 +56,12 @@ export interface WalkResult {
   readonly timeSkipped: number;
   readonly faults: readonly FaultKind[];
   readonly durationMs: number;
+  /**
+   * What the real system did, for trace validation (src/systems/pause/tracecheck.ts): the view
+   * before the first step and after every step (and once more after the walk settled), each step
+   * claiming what really ran. Its prediction is the walk's first violation or conformance failure.
+   */
+  readonly observed: ObservedTrace;
 }
 
 type PauseTwin = ModelSystem<PauseModelState, PauseModelEvent>;
@@ -86,11 +98,37 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
   let conformance: WalkResult['conformance'] = null;
   let mismatches = 0;
   let timeSkipped = 0;
+  let settledViolation = false;
+  // A violation the trace cannot show: a replica served a snapshot stale in real time but not in the spec's Ticks.
+  let invisible = false;
   let state = twin.initialStates()[0]!;
   const states = [twin.key(state)];
   const seen = new Set(states);
+  // The driver's own record of its calls (never the twin's state): what the trace's lines observe beside the real view.
+  let calls = 0;
+  const begun: BegunCall[] = [];
+  const record = (): DriverRecord => ({
+    calls,
+    begun: [...begun],
+    phases: Object.fromEntries(fleet.all().map((m) => [m.name, [...m.phases]])) as Record<Replica, readonly StartPhase[]>,
+    held: Object.fromEntries(fleet.all().map((m) => [m.name, m.held.map((h) => h.state)])) as Record<Replica, readonly PauseState[]>,
+  });
+  const lines: ObservedStep[] = [];
+  const line = (view: RealView, claim: Pick<ObservedStep, 'action' | 'stutter'> | null, note: string) => lines.push({ ...(claim ?? {}), ...pauseObservation(replicas, view, record(), staleness(view).all), note });
+  // Real time by the driver's clock (when it saw each replica's last sync complete), and whether a Tick was made since.
+  const syncedAt = new Map<Replica, number>();
+  const tickedSince = new Map<Replica, boolean>();
+  const staleness = (view: RealView) => {
+    const holding = replicas.filter((r) => view.replicas[r]!.status.version !== null);
+    const stale = (r: Replica) => syncedAt.has(r) && view.takenAt - syncedAt.get(r)! > w.maxAgeMs + w.failClosedSlackMs;
+    const all = holding.length > 0 && holding.every(stale);
+    // A served answer from a stale snapshot shows in the trace only where the spec's age is past the bound too.
+    const visibleStaleServe = holding.some((r) => stale(r) && view.replicas[r]!.status.ready && view.replicas[r]!.answer !== 'unavailable' && (all || tickedSince.get(r) === true));
+    return { all, visibleStaleServe };
+  };
   fleet.startAll();
   try {
+    line(await observe(world, fleet, keys), null, 'replicas started, each held before its first start phase');
     for (step = 1; step <= w.steps; step++) {
       const pick = choose(twin, state, seen, rng);
       if (pick === null) break;
@@ -107,11 +145,26 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
       state = pick.state;
       states.push(twin.key(state));
       seen.add(states.at(-1)!);
+      const ev = pick.event;
+      if (ev.type === 'BeginSetPaused') {
+        calls += 1;
+        begun.push({ by: ev.r, paused: ev.p });
+      } else if (ev.type === 'CommitSetPaused' || ev.type === 'FailSetPaused') {
+        // A call is its caller and value (the spec's pending is a set): two alike begun are one, written once.
+        for (let i = begun.length - 1; i >= 0; i--) if (begun[i]!.by === ev.c.by && begun[i]!.paused === ev.c.paused) begun.splice(i, 1);
+      }
       const view = await observe(world, fleet, keys);
+      if (out.synced) {
+        syncedAt.set(out.synced, doneAt);
+        tickedSince.set(out.synced, false);
+      }
+      if (ev.type === 'Tick') for (const r of replicas) if (view.replicas[r]!.status.version !== null) tickedSince.set(r, true);
+      line(view, pauseClaim(ev, out), `${label}${out.notes.length > 0 ? `: ${out.notes.join('; ')}` : ''}`);
       if (out.synced) checkers.syncedAt(out.synced, view, doneAt);
       const broken = checkers.check(view);
       if (broken.length > 0) {
         violation = { step, invariants: broken };
+        invisible = broken.every((b) => b.invariant === 'Inv_FailClosed') && !staleness(view).visibleStaleServe;
         break;
       }
       const c = compare(state, view, PAUSE_BASE_BOUNDS.maxAge, w.maxAgeMs);
@@ -122,12 +175,28 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
     }
     if (violation === null) {
       await sleep(SETTLE_MS);
-      const broken = checkers.check(await observe(world, fleet, keys));
+      const view = await observe(world, fleet, keys);
+      line(view, { action: [], stutter: true }, `settled (${SETTLE_MS} ms after the last step)`);
+      const broken = checkers.check(view);
       if (broken.length > 0) violation = { step: labels.length, invariants: broken };
+      if (broken.length > 0) settledViolation = true;
+      if (broken.length > 0) invisible = broken.every((b) => b.invariant === 'Inv_FailClosed') && !staleness(view).visibleStaleServe;
     }
   } finally {
     await fleet.close();
     await world.writer.del(keys.paused, keys.version);
   }
-  return { index, labels, states, edges, violation, conformance, mismatches, timeSkipped, faults: [...faults], durationMs: performance.now() - t0 };
+  // The walk's own prediction of where TLC rejects its trace: its first violation or conformance failure (a settled-state violation: the settle line).
+  const firsts = [violation && !invisible ? (settledViolation ? lines.length - 1 : violation.step) : null, conformance?.step ?? null].filter((x): x is number => x !== null);
+  const observed: ObservedTrace = {
+    system: 'pause',
+    source: 'walk',
+    id: `walk ${index} seed ${w.seed}`,
+    predicted: {
+      step: firsts.length > 0 ? Math.min(...firsts) : null,
+      by: `the walk's checkers and its twin (first violation or conformance failure)${invisible ? '; its Inv_FailClosed violation is real-time staleness of one snapshot the spec\'s Ticks do not show' : ''}`,
+    },
+    steps: lines,
+  };
+  return { index, labels, states, edges, violation, conformance, mismatches, timeSkipped, faults: [...faults], durationMs: performance.now() - t0, observed };
 }
