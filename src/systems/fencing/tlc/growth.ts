@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { podsOf } from '../state.js';
 import { projectRoot } from '../../../core/project-root.js';
+import { ownedTempDir, removeTempDir } from '../../../core/temp-dir.js';
 import { BASE_CONFIG_PATH, SPEC_PATH } from './config.js';
 import type { TlcTools } from '../../../tlc/locate.js';
 import { runTlc } from '../../../tlc/run.js';
@@ -36,7 +36,7 @@ export async function measureGrowth(
   root = projectRoot,
 ): Promise<GrowthCell[]> {
   const base = readFileSync(join(root, BASE_CONFIG_PATH), 'utf8');
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-growth-'));
+  const dir = ownedTempDir('growth');
   const cells: GrowthCell[] = [];
   try {
     for (const pods of podCounts) {
@@ -59,7 +59,7 @@ export async function measureGrowth(
       }
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
   return cells;
 }
