@@ -21,7 +21,7 @@ export function ownedTempDir(label: string): string {
   if (!LABEL.test(label)) throw new RangeError(`temporary folder label '${label}': lower-case letters, digits and '-' only`);
   if (!hooked) {
     hooked = true;
-    onProcessEnd({ release: removeAllOwnedTempDirs });
+    onProcessEnd({ release: removeOwnedTempDirs });
   }
   const dir = mkdtempSync(join(tmpdir(), `fencecheck-${label}-`));
   owned.add(dir);
@@ -34,7 +34,8 @@ export function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function removeAllOwnedTempDirs(): void {
+/** Removes every folder this process still owns (the test setup calls it at the end of each file). */
+export function removeOwnedTempDirs(): void {
   for (const dir of [...owned]) {
     try {
       removeTempDir(dir);

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { isAlive, isRunning, listRecords, reapOrphans } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
 
@@ -23,7 +23,7 @@ const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
 let root: string;
 const savedRoot = process.env.FENCECHECK_REGISTRY_DIR;
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'fencecheck-cleanup-')); // mode 0700
+  root = ownedTempDir('cleanup'); // mode 0700
   // This file's own registry calls (listRecords, reapOrphans) read the children's private root.
   process.env.FENCECHECK_REGISTRY_DIR = root;
 });
