@@ -1,7 +1,6 @@
 // Fencing on the layers' seam (issue 11): the generic exploration of fencingSystem() gives exactly the
 // figures of fencing's compiled fast path (src/systems/fencing/model/) and of TLC's committed evidence (evidence/tlc/fencing/).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nextState, type FencingEvent } from '../../models/fencing/index.js';
@@ -18,8 +17,9 @@ import { compareStateSets, readCanonicalStateList } from '../../src/seam/parity.
 import { checkSystem } from '../../src/seam/check.js';
 import { SYSTEMS } from '../../src/registry/systems.js';
 import type { InvariantName } from '../../src/systems/fencing/invariants.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
-const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-fencing-seam-'));
+const traceDir = ownedTempDir('fencing-seam');
 const timings: string[][] = [];
 afterAll(() => {
   rmSync(traceDir, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../src/systems/fencing/state.js';
@@ -10,6 +9,7 @@ import { sha256Text } from '../../src/systems/fencing/tlc/config.js';
 import { POD_ACTIONS, podOfStep, splitEdgeLine } from '../../src/systems/fencing/tlc/edges.js';
 import { evidenceDifferences } from '../../src/tlc/evidence-compare.js';
 import { evidenceStatus, readBaseEdges, readBaseStateDump, type RunEvidence } from '../../src/systems/fencing/tlc/evidence.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 // Java-free: the committed labelled state graph (evidence/tlc/fencing/base.edges.txt) and its staleness checks.
 const temps: string[] = [];
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 function copyTree(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-edges-'));
+  const dir = ownedTempDir('edges');
   temps.push(dir);
   for (const p of ['tla', 'evidence', 'mutants/manifest.json']) cpSync(join(projectRoot, p), join(dir, p), { recursive: true });
   return dir;

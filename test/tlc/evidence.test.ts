@@ -1,11 +1,11 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { canonicalKey, initialState } from '../../src/systems/fencing/state.js';
 import { evidenceStatus, loadAllEvidence, readBaseStateDump } from '../../src/systems/fencing/tlc/evidence.js';
 import { sha256File, SPEC_PATH } from '../../src/systems/fencing/tlc/config.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 // Java-free: these tests only hash files and read JSON.
 const temps: string[] = [];
@@ -15,7 +15,7 @@ afterEach(() => {
 
 /** A copy of what the evidence check reads: tla/, evidence/, mutants/manifest.json. */
 function copyTree(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-evidence-'));
+  const dir = ownedTempDir('evidence');
   temps.push(dir);
   for (const p of ['tla', 'evidence', 'mutants/manifest.json']) cpSync(join(projectRoot, p), join(dir, p), { recursive: true });
   return dir;

@@ -2,8 +2,7 @@
  * Trace interchange: TLC's -dumpTrace json (real files from test/tlc/fixtures/, captured with the
  * parser fixtures) and ITF, imported into fencecheck.trace/1, exported back as ITF, shown by the CLI.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
@@ -16,10 +15,11 @@ import { TraceFormatError, validateAnyTrace, validateTrace } from '../../src/tra
 import { runCli } from '../verify/run-cli.js';
 import { fixturePath } from '../tlc/captures.js';
 import { m1Trace } from './fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const json = (name: string): unknown => JSON.parse(readFileSync(fixturePath(name), 'utf8'));
 const tmp = (name: string, content: unknown) => {
-  const p = join(mkdtempSync(join(tmpdir(), 'fencecheck-itf-')), name);
+  const p = join(ownedTempDir('itf'), name);
   writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
   return p;
 };
@@ -138,7 +138,7 @@ describe('fencecheck trace show / import / export', () => {
   });
 
   it('imports to a file and exports ITF; bad input exits 3, usage 64', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'fencecheck-imp-')), 'm1.json');
+    const out = join(ownedTempDir('imp'), 'm1.json');
     const imp = await runCli(['trace', 'import', fixturePath('mutant-M1.dumptrace.json'), '--mutant', 'M1', '-o', out]);
     expect(imp.code).toBe(0);
     expect(imp.stderr).toMatch(/converted from TLC -dumpTrace json/);

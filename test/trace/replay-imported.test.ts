@@ -4,8 +4,7 @@
  * same run), and the same trace as a bare ITF file, both import, show and replay; a lasso replays its
  * stem and its loop once and says so.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/core/manifest.js';
@@ -18,9 +17,10 @@ import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { fixturePath } from '../tlc/captures.js';
 import { m1Trace } from './fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const located = locateTlc();
-const dir = () => mkdtempSync(join(tmpdir(), 'fencecheck-replay-imp-'));
+const dir = () => ownedTempDir('replay-imp');
 
 /** M1's counterexample as TLC's -dumpTrace json, run as src/tlc runs mutants (tla/fencing/mutants/M1.cfg, -deadlock). */
 async function m1DumpTrace(): Promise<{ file: string; live: boolean }> {

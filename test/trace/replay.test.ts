@@ -3,19 +3,19 @@
  * the M1 counterexample shows two live leases on the real keyspace at the step the model predicts;
  * the same trace without the mutant is refused by the shipped scripts at that step.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { M1_BREAK_STEP, m1Trace } from './fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const replay = (file: string, json = true) => runCli(['trace', 'replay', file, '--provider', 'native', ...(json ? ['--json'] : [])]);
 
 function write(name: string, content: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'fencecheck-replay-')), name);
+  const path = join(ownedTempDir('replay'), name);
   writeFileSync(path, JSON.stringify(content));
   return path;
 }

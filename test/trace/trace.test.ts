@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTrace, TraceFormatError, validateTrace } from '../../src/trace/load.js';
@@ -10,9 +9,10 @@ import { traceSvg } from '../../src/trace/svg.js';
 import { formatStepTable } from '../../src/trace/text-table.js';
 import { runCli as cli } from '../verify/run-cli.js';
 import { M1_BREAK_STEP, m1Trace } from './fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 function tmpFile(name: string, content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'fencecheck-trace-')), name);
+  const path = join(ownedTempDir('trace'), name);
   writeFileSync(path, content);
   return path;
 }

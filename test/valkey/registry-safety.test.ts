@@ -2,8 +2,7 @@
 // `fencecheck topology reap` (or any topology start, which reaps first) delete a folder or kill a
 // process the harness did not start. Every test runs on its own root (FENCECHECK_REGISTRY_DIR).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
@@ -15,6 +14,7 @@ import { startTopology } from '../../src/valkey/index.js';
 import { freeLoopbackPort } from '../../src/valkey/ports.js';
 import { ensureHarnessRoot, harnessTempRoot, isAlive, isHarnessServer, listRecords, makeNodeDir, nodesDir, reapOrphans, registryDir, type ServerRecord } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const CLI = join(projectRoot, 'bin/fencecheck.mjs');
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
@@ -28,7 +28,7 @@ const extraPids: number[] = [];
 
 beforeEach(() => {
   savedEnv = process.env.FENCECHECK_REGISTRY_DIR;
-  root = mkdtempSync(join(tmpdir(), 'fencecheck-regsafety-'));
+  root = ownedTempDir('regsafety');
   cleanupDirs.push(root);
   process.env.FENCECHECK_REGISTRY_DIR = root;
 });
@@ -57,7 +57,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** A folder outside the root holding a file nobody may delete. */
 function victimDir(): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-victim-'));
+  const dir = ownedTempDir('victim');
   cleanupDirs.push(dir);
   const file = join(dir, 'precious.txt');
   writeFileSync(file, 'not fencecheck’s\n');
@@ -336,7 +336,7 @@ describe('(c) an unsafe registry root is refused with a clear error, nothing act
 
   it('a nodes/ folder that is a symlink to a private folder elsewhere', () => {
     const left = plantDeadServer(); // its node folder goes with the old nodes/: only its victim is checked
-    const elsewhere = mkdtempSync(join(tmpdir(), 'fencecheck-victim-')); // mode 700, ours: it would pass as a folder
+    const elsewhere = ownedTempDir('victim'); // mode 700, ours: it would pass as a folder
     cleanupDirs.push(elsewhere);
     const lookalike = join(elsewhere, '1234-abcdef');
     mkdirSync(lookalike);

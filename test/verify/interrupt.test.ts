@@ -6,8 +6,7 @@
  * fake stages).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
@@ -15,6 +14,7 @@ import { REPORT_FILES, runVerify, VerifyInterruptedError } from '../../src/verif
 import type { StageSpec } from '../../src/verify/stages.js';
 import { runCli } from './run-cli.js';
 import { isRunning } from '../../src/valkey/registry.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
 const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
@@ -83,7 +83,7 @@ function startVerify(args: string[], stages: Record<string, string[]>, env: Reco
 
 /** An output folder holding a previous run's PASSED reports. */
 function staleOut(): string {
-  const out = mkdtempSync(join(tmpdir(), 'fencecheck-verify-int-'));
+  const out = ownedTempDir('verify-int');
   const passed = JSON.stringify({ schema: 'fencecheck.verify/1', verdict: { exitCode: 0, status: 'passed', reasons: [], waived: [] } });
   writeFileSync(join(out, 'verify.json'), passed);
   writeFileSync(join(out, 'junit.xml'), '<testsuites tests="1" failures="0"/>');
@@ -131,7 +131,7 @@ describe('verify interrupted', () => {
   }
 
   it('SIGKILL: the stage notices verify is gone and stops itself and its group within a few seconds', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'fencecheck-verify-kill-'));
+    const out = ownedTempDir('verify-kill');
     const pidFile = join(out, 'pids');
     const d = startVerify(['--stages', 'props', '--out', out], { props: ['sleep', 'props', '60000', 'grandchild', 'main'] }, { FAKE_STAGE_PIDFILE: pidFile });
     const pids = await waitFor('the stage and its grandchild', () => {
@@ -148,7 +148,7 @@ describe('verify interrupted', () => {
 
 describe('verify --out', () => {
   it('an unwritable --out is one line and exit 2, before any stage starts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-verify-out-'));
+    const dir = ownedTempDir('verify-out');
     const file = join(dir, 'a-file');
     writeFileSync(file, 'not a folder');
     const r = await runCli(['verify', '--stages', 'evidence', '--out', join(file, 'reports')]);
@@ -161,7 +161,7 @@ describe('verify --out', () => {
 
 describe('runVerify with an abort signal', () => {
   it('starts no stage after the abort, stops the running one, and rejects without a verdict', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'fencecheck-verify-abort-'));
+    const out = ownedTempDir('verify-abort');
     const pidFile = join(out, 'pids');
     process.env.FAKE_STAGE_PIDFILE = pidFile;
     const spec = (name: string): StageSpec => ({ name, argv: ['sleep', name, '60000', 'grandchild'], forwards: [], heavy: true, what: 'fake sleep' });

@@ -4,8 +4,7 @@
  * labelled edges and self-loops, the same shortest paths — for the base machine and every mutant.
  * This is what keeps the optimisation from diverging silently (docs/model.md, "Exploration").
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
@@ -23,6 +22,7 @@ import { configWithBounds } from '../../../src/systems/fencing/tlc/growth.js';
 import { locateTlc } from '../../../src/tlc/locate.js';
 import { runTlc } from '../../../src/tlc/run.js';
 import { allEvents, eventLabel, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot } from '../../../models/fencing/index.js';
+import { ownedTempDir } from '../../../src/core/temp-dir.js';
 
 /** xstate/graph's options exactly as src/systems/fencing/model/explore.ts used them before its own walk. */
 function graphOptions(bounds: FencingBounds, overrides: FencingOverrides | undefined) {
@@ -152,7 +152,7 @@ describe('the exploration at a larger bound', () => {
   // Pods=4/MaxGen=6 is one of the bench's bounds; the committed evidence covers only the base config.
   it.skipIf(!tlc.ok)('reaches exactly the states of a live TLC run at Pods=4/MaxGen=6 (when a tla2tools.jar is given)', async () => {
     if (!tlc.ok) return;
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-bfs-'));
+    const dir = ownedTempDir('bfs');
     try {
       const cfg = join(dir, 'Bfs_4_6.cfg');
       writeFileSync(cfg, configWithBounds(readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8'), 4, 6));

@@ -1,5 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/core/project-root.js';
@@ -12,6 +11,7 @@ import { canonicalKey, DEFAULT_BOUNDS, type FencingState } from '../../../src/sy
 import { SPEC_FILE, checkParity, compareAlphabet, compareEdgeSets, compareStateSets, formatEdge, parityTables, specActions } from '../../../src/systems/fencing/model/parity.js';
 import { EFFECTS, EVENT_TYPES, type FencingOverrides } from '../../../models/fencing/index.js';
 import redundantMigrateGuard from './fixtures/redundant-migrate-guard.js';
+import { ownedTempDir } from '../../../src/core/temp-dir.js';
 
 const evidence = evidenceStatus();
 
@@ -103,7 +103,7 @@ describe('parity with the TLA+ spec', () => {
 
 describe('parity outcomes on a scratch checkout', () => {
   const scratch = (): string => {
-    const root = mkdtempSync(join(tmpdir(), 'fencecheck-parity-'));
+    const root = ownedTempDir('parity');
     mkdirSync(join(root, 'tla'));
     for (const f of [SPEC_FILE, 'tla/fencing/RedisClusterFencingMigration.cfg']) copyFileSync(join(projectRoot, f), join(root, f));
     return root;
