@@ -24,6 +24,7 @@ import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/in
 import { asInfrastructureFault } from '../../valkey/fault.js';
 import { runConform, type ConformOptions } from '../../systems/fencing/tour/run.js';
 import { openTourWorld, type TourWorld } from '../../systems/fencing/tour/world.js';
+import { modelTour } from '../../systems/fencing/tour/model-graph.js';
 
 /** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
@@ -93,6 +94,8 @@ export const fencingImplRunner: SystemImplRunner = {
     const allNotRun = (reason: string): MutantResult[] => selected.map((m) => ({ id: m.id, layer: 'impl', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason }));
     let world: TourWorld;
     try {
+      // The model's graph before any server runs (see runConform): a signal meanwhile ends at once.
+      modelTour(DEFAULT_BOUNDS);
       world = await openTourWorld();
     } catch (err) {
       const why = notRun(err);

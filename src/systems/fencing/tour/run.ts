@@ -7,6 +7,7 @@ import type { ImplPatch } from '../patch.js';
 import type { FencingBounds } from '../state.js';
 import { saveTrace } from '../model/trace.js';
 import type { StartOptions } from '../../../valkey/start.js';
+import { modelTour } from './model-graph.js';
 import { tourPathToTrace } from './trace.js';
 import { runTour, type TourChecks, type TourOptions, type TourResult } from './tour.js';
 import { openTourWorld, type TourWorld } from './world.js';
@@ -34,6 +35,9 @@ export interface ConformRun {
 }
 
 export async function runConform(opts: ConformOptions): Promise<ConformRun> {
+  // The model's graph first (seconds of synchronous work, cached): computed while no server runs, a
+  // signal meanwhile ends the process at once; with servers live it would wait for the graph.
+  if (!opts.world) modelTour(opts.bounds);
   const world = opts.world ?? (await openTourWorld(opts.start ?? {}));
   try {
     const checks: TourChecks = opts.invariant ? { kind: 'invariant', invariant: opts.invariant } : { kind: 'conformance' };
