@@ -6,6 +6,7 @@ import { projectRoot } from '../../src/core/project-root.js';
 import { isAlive, reapOrphans } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
+import { waitWithin } from '../support/bounds.js';
 
 it('Ctrl-C on a vitest run whose test holds topologies leaves no valkey-server running', async () => {
   const dir = ownedTempDir('ctrlc');
@@ -31,7 +32,7 @@ it('Ctrl-C on a vitest run whose test holds topologies leaves no valkey-server r
     expect(pids.every(isAlive)).toBe(true);
     process.kill(-run.pid!, 'SIGINT');
     await exited;
-    await waitUntil('every valkey-server of the interrupted run to be gone', async () => pids.every((p) => !isAlive(p)), 15_000);
+    await waitWithin('killed-servers-gone', 'every valkey-server of the interrupted run to be gone', async () => pids.every((p) => !isAlive(p)));
   } finally {
     if (run.exitCode === null && run.signalCode === null) process.kill(-run.pid!, 'SIGKILL');
     const saved = process.env.FENCECHECK_REGISTRY_DIR;

@@ -1,9 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { harnessTempRoot, listRecords, reapOrphans, isAlive } from '../../src/valkey/registry.js';
+import { harnessTempRoot, isAlive, listRecords, reapOrphans, serversWorkingUnder } from '../../src/valkey/registry.js';
 import { defaultProvider, dockerReason } from '../../src/valkey/start.js';
-import { findLeftovers, isClean, leftoverLines, serversUnder } from './leftovers.js';
+import { findLeftovers, isClean, leftoverLines } from './leftovers.js';
 
 /**
  * vitest globalSetup: reaps valkey-servers left by earlier runs whose owner died (SIGKILL, OOM), and
@@ -45,7 +45,7 @@ export function teardown(): void {
     const left = findLeftovers(suiteTmp, harnessTempRoot());
     if (!isClean(left)) problems.push(...leftoverLines(left));
     // By PID, each one checked again right before: a valkey-server working in our own directory.
-    for (const s of left.servers) if (serversUnder(suiteTmp).some((x) => x.pid === s.pid)) killQuietly(s.pid);
+    for (const s of left.servers) if (serversWorkingUnder(suiteTmp).some((x) => x.pid === s.pid)) killQuietly(s.pid);
     rmSync(suiteTmp, { recursive: true, force: true });
     if (savedTmpdir === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = savedTmpdir;
@@ -80,7 +80,7 @@ function removeStaleRunDirs(): string[] {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
     }
-    for (const s of serversUnder(dir)) killQuietly(s.pid);
+    for (const s of serversWorkingUnder(dir)) killQuietly(s.pid);
     rmSync(dir, { recursive: true, force: true });
     removed.push(dir);
   }

@@ -4,8 +4,9 @@
  * valkey-server processes working inside the directory. Read by the vitest global teardown
  * (test/cleanup/global-setup.ts), which fails the run when anything is found.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { serversWorkingUnder } from '../../src/valkey/registry.js';
 
 export interface Leftovers {
   /** `fencecheck-*` entries of the directory that are not the registry root. */
@@ -14,30 +15,6 @@ export interface Leftovers {
   readonly inRoot: readonly string[];
   /** valkey-server processes whose working folder lies in the directory. */
   readonly servers: readonly { readonly pid: number; readonly cwd: string }[];
-}
-
-/** valkey-server processes (not zombies) whose working folder lies under `dir` (Linux /proc). */
-export function serversUnder(dir: string): { pid: number; cwd: string }[] {
-  const out: { pid: number; cwd: string }[] = [];
-  let real: string;
-  try {
-    real = realpathSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('valkey-server')) continue;
-      const cwd = realpathSync(`/proc/${name}/cwd`);
-      if (cwd === real || cwd.startsWith(`${real}/`)) out.push({ pid: Number(name), cwd });
-    } catch {
-      /* gone, or not ours to read */
-    }
-  }
-  return out;
 }
 
 /** What lies in `dir` that a run should have removed; `registryRoot` is the harness's root in it. */
@@ -49,7 +26,7 @@ export function findLeftovers(dir: string, registryRoot: string): Leftovers {
     const d = join(registryRoot, sub);
     if (existsSync(d)) inRoot.push(...readdirSync(d).map((n) => join(d, n)));
   }
-  return { entries, inRoot, servers: serversUnder(dir) };
+  return { entries, inRoot, servers: serversWorkingUnder(dir) };
 }
 
 export const isClean = (l: Leftovers): boolean => l.entries.length === 0 && l.inRoot.length === 0 && l.servers.length === 0;

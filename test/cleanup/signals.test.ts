@@ -13,11 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 import { isRunning, reapOrphans } from '../../src/valkey/registry.js';
-import { waitUntil } from '../../src/valkey/wait.js';
+import { boundMs, expectWithin, waitWithin } from '../support/bounds.js';
 
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/blocked-command.mts');
-/** 5× the p99 of the stop time measured under two CPU burners (docs/testing.md, "Timed bounds"). */
-const STOP_BOUND_MS = 15_000;
 
 // A private registry root: only the child's own end can stop its servers.
 const root = ownedTempDir('signals-root');
@@ -72,15 +70,16 @@ describe('a signal ends a command without a crash report', () => {
       try {
         const t0 = performance.now();
         process.kill(group ? -child.pid! : child.pid!, sig);
-        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not ended ${STOP_BOUND_MS} ms after ${sig}`)), STOP_BOUND_MS).unref());
+        const bound = boundMs('command-signal-stop');
+        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not ended ${bound} ms after ${sig}`)), bound).unref());
         const r = await Promise.race([ended, timeout]);
         const stopMs = performance.now() - t0;
         expect(r.stderr).not.toMatch(/crashed/);
         expect(r.stderr).not.toMatch(/^\s+at /m);
         expect(r.stderr).toContain(`fencecheck blocked: stopped by ${sig} (exit ${CODE[sig]})`);
         expect(r.signal === sig || r.code === CODE[sig], `ended with ${JSON.stringify({ code: r.code, signal: r.signal })}`).toBe(true);
-        expect(stopMs).toBeLessThan(STOP_BOUND_MS);
-        await waitUntil('the node to be gone', async () => pids.every((p) => !isRunning(p)), 5_000);
+        expectWithin('command-signal-stop', stopMs);
+        await waitWithin('servers-gone-after-owner', 'the node to be gone', async () => pids.every((p) => !isRunning(p)));
         expect(existsSync(dir), `temporary folder ${dir} left`).toBe(false);
       } finally {
         if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');

@@ -15,6 +15,7 @@ import { freeLoopbackPort } from '../../src/valkey/ports.js';
 import { ensureHarnessRoot, harnessTempRoot, isAlive, isHarnessServer, listRecords, makeNodeDir, nodesDir, reapOrphans, registryDir, type ServerRecord } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
+import { waitWithin } from '../support/bounds.js';
 
 const CLI = join(projectRoot, 'bin/fencecheck.mjs');
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
@@ -88,7 +89,7 @@ async function impostor(port: number, cwd: string): Promise<number> {
   const child = spawn('sleep', ['30'], { argv0: `valkey-server 127.0.0.1:${port}`, cwd, stdio: 'ignore' });
   children.push(child);
   const pid = child.pid!;
-  await waitUntil('sleep to exec', async () => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('valkey-server'), 5000, 10);
+  await waitWithin('process-exec', 'sleep to exec', async () => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('valkey-server'), 10);
   return pid;
 }
 
@@ -250,7 +251,7 @@ describe('planted records are never acted on', () => {
     plant(rec);
     expect(isHarnessServer('127.0.0.1', v.port, v.runId)).toBe(true);
     expect(reapOrphans()).toEqual([v.pid]);
-    await waitUntil('the reaped server to exit', async () => children.every((c) => c.exitCode !== null || c.signalCode !== null), 10_000);
+    await waitWithin('killed-servers-gone', 'the reaped server to exit', async () => children.every((c) => c.exitCode !== null || c.signalCode !== null));
     expect(existsSync(dir)).toBe(false);
     expect(existsSync(file)).toBe(false);
     expect(existsSync(outside.file)).toBe(true);
@@ -386,7 +387,7 @@ describe('(d) the positive control: a real orphan of the harness', () => {
     await stopChild(child); // SIGKILL: no handler runs, the servers are orphans now
     expect(pids.every(isAlive)).toBe(true);
     expect([...reapOrphans()].sort()).toEqual([...pids].sort());
-    await waitUntil('the orphans to be gone', async () => pids.every((p) => !isAlive(p)), 15_000);
+    await waitWithin('killed-servers-gone', 'the orphans to be gone', async () => pids.every((p) => !isAlive(p)));
     for (const r of recs) {
       expect(existsSync(r.dir)).toBe(false);
       expect(isHarnessServer('127.0.0.1', r.port, r.runId!)).toBe(false);

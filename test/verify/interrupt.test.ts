@@ -15,6 +15,7 @@ import type { StageSpec } from '../../src/verify/stages.js';
 import { runCli } from './run-cli.js';
 import { isRunning } from '../../src/valkey/registry.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
+import { boundMs, expectWithin } from '../support/bounds.js';
 
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
 const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
@@ -94,7 +95,7 @@ function staleOut(): string {
 
 describe('verify interrupted', () => {
   for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
-    it(`${sig}: stops every stage's group (even one ignoring SIGTERM), starts no new stage, exits ${code} within 2 s, no stale pass`, async () => {
+    it(`${sig}: stops every stage's group (even one ignoring SIGTERM), starts no new stage, exits ${code} promptly, no stale pass`, async () => {
       const out = staleOut();
       const pidFile = join(out, '..', `${out.split('/').pop()}.pids`);
       // One heavy slot: props runs, conform waits for the slot; evidence (light) runs alongside.
@@ -114,7 +115,7 @@ describe('verify interrupted', () => {
       d.proc.kill(sig);
       const end = await d.exited;
       expect({ code: end.code, signal: end.signal }).toEqual({ code, signal: null });
-      expect(end.at - t0).toBeLessThan(2_000);
+      expectWithin('verify-interrupt-exit', end.at - t0);
       // Every stage process and everything in their groups is gone when verify exits.
       const after = pidsIn(pidFile);
       const running = [...after].filter(([, pid]) => alive(pid)).map(([l]) => l);
@@ -141,8 +142,8 @@ describe('verify interrupted', () => {
     d.proc.kill('SIGKILL');
     await d.exited;
     const t0 = performance.now();
-    await waitFor('the orphaned stage to stop', () => ([...pids.values()].some(alive) ? undefined : true), 5_000);
-    expect(performance.now() - t0).toBeLessThan(5_000);
+    await waitFor('the orphaned stage to stop', () => ([...pids.values()].some(alive) ? undefined : true), boundMs('verify-orphan-stage-stop'));
+    expectWithin('verify-orphan-stage-stop', performance.now() - t0);
   });
 });
 
@@ -189,7 +190,7 @@ describe('runVerify with an abort signal', () => {
       abort.abort('SIGINT');
       const result = await run;
       expect(result).toBeInstanceOf(VerifyInterruptedError);
-      expect(performance.now() - t0).toBeLessThan(15_000);
+      expectWithin('verify-abort', performance.now() - t0);
       expect(started).toEqual(['a']);
       expect([...pids.values()].filter(alive)).toEqual([]);
     } finally {
