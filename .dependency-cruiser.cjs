@@ -21,8 +21,8 @@ const LAYERS = [
   ['trace', '^src/trace/'],
   ['report', '^src/report/'],
   ['verify', '^src/verify/'],
-  ['cli', '^src/cli/'],
   ['bench', '^bench/'],
+  ['cli', '^src/cli/'],
 ];
 
 const upward = LAYERS.slice(0, -1).map(([name, path], i) => ({

@@ -10,7 +10,7 @@ import { figuresText } from '../src/systems/fencing/cluster-matrix/report.js';
  */
 export const section: BenchSection = {
   name: 'g2',
-  title: 'G2 matrix: time per row; failover halt window percentiles over repeated drills',
+  title: 'cluster client matrix: time per row; failover halt window percentiles over repeated drills',
   async run(print) {
     const drills = Number(process.env.FENCECHECK_BENCH_G2_DRILLS ?? 9);
     const rows = await runG2(G2_ROWS, { provider: 'native', repeat: drills });

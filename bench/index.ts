@@ -12,5 +12,6 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   luacheck: () => import('./luacheck.bench.js'),
   g2: () => import('./g2.bench.js'),
   failover: () => import('./failover.bench.js'),
+  'cluster-matrix-replica': () => import('./cluster-matrix-replica.bench.js'),
   pause: () => import('./pause.bench.js'),
 };

@@ -3,10 +3,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { podsOf, DEFAULT_BOUNDS, type FencingBounds } from '../src/systems/fencing/state.js';
 import { boundsLabel } from '../src/systems/fencing/model/bounds.js';
-import { explore, ExplorationLimitError, type Exploration } from '../src/systems/fencing/model/explore.js';
+import { exploreSystem, SystemExplorationLimitError as ExplorationLimitError } from '../src/seam/explore.js';
+import { fencingSystem } from '../src/systems/fencing/system.js';
 import { projectRoot } from '../src/core/project-root.js';
 import { BASE_CONFIG_PATH, SPEC_PATH } from '../src/systems/fencing/tlc/config.js';
-import { configWithBounds } from '../src/systems/fencing/tlc/growth.js';
+import { configWithConstants } from '../src/seam/tlc/growth.js';
 import { locateTlc, type TlcTools } from '../src/tlc/locate.js';
 import { runTlc } from '../src/tlc/run.js';
 import type { BenchSection } from './section.js';
@@ -61,7 +62,7 @@ async function tlcOnce(tools: TlcTools, bounds: FencingBounds, dir: string): Pro
   let config = join(projectRoot, BASE_CONFIG_PATH);
   if (!isBase(bounds)) {
     config = join(dir, `Bench_${bounds.pods.length}_${bounds.maxGen}.cfg`);
-    writeFileSync(config, configWithBounds(readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8'), bounds.pods.length, bounds.maxGen));
+    writeFileSync(config, configWithConstants(readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8'), { Pods: `{${bounds.pods.join(', ')}}`, MaxGen: String(bounds.maxGen) }, BASE_CONFIG_PATH));
   }
   const cpu0 = childrenCpuMs();
   const run = await runTlc({ spec: join(projectRoot, SPEC_PATH), config, tools, workers: 1, timeoutMs: TLC_TIMEOUT_MS });
@@ -79,11 +80,11 @@ async function compare(bounds: FencingBounds, tools: TlcTools | undefined, dir: 
   const theirs: TlcTiming[] = [];
   // Only the figures of the last run are kept: a whole Exploration alive during the next run would
   // grow the heap the next run's garbage collection walks.
-  let last: Pick<Exploration, 'distinct' | 'generated'> & { broken: string[] } = { distinct: 0, generated: 0, broken: [] };
+  let last: { distinct: number; generated: number; broken: string[] } = { distinct: 0, generated: 0, broken: [] };
   let tlcFailure: string | undefined;
   for (let i = 0; i < RUNS; i++) {
     const c0 = process.cpuUsage();
-    const r = explore({ bounds, limit: LIMIT });
+    const r = exploreSystem(fencingSystem(bounds), { limit: LIMIT });
     ours.push(r.durationMs);
     oursCpu.push(cpuMs(c0));
     last = { distinct: r.distinct, generated: r.generated, broken: r.verdicts.filter((v) => !v.holds).map((v) => v.name) };
@@ -130,7 +131,7 @@ export const section: BenchSection = {
     const tools = located.ok ? located.tools : undefined;
     const dir = ownedTempDir('bench-model');
     try {
-      explore({ bounds: DEFAULT_BOUNDS }); // JIT warm-up, not timed
+      exploreSystem(fencingSystem(DEFAULT_BOUNDS)); // JIT warm-up, not timed
       for (const bounds of COMPARED) {
         // The base config always runs; the larger ones only within the budget.
         if (bounds !== DEFAULT_BOUNDS && spent()) print(`${boundsLabel(bounds)}: skipped (budget ${ms(BUDGET_MS)} spent)`);
@@ -150,7 +151,7 @@ export const section: BenchSection = {
           continue;
         }
         try {
-          const r = explore({ bounds, limit: LIMIT });
+          const r = exploreSystem(fencingSystem(bounds), { limit: LIMIT });
           const broken = r.verdicts.filter((v) => !v.holds).map((v) => v.name);
           print(
             `  ${boundsLabel(bounds).padEnd(18)} ${String(r.distinct).padStart(9)} ${String(r.generated).padStart(10)} ${ms(r.durationMs).padStart(10)} ${String(Math.round(r.distinct / (r.durationMs / 1000))).padStart(9)}${broken.length ? `  BROKEN: ${broken.join(',')}` : ''}`,

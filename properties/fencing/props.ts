@@ -7,13 +7,11 @@
  * counterexample. A failed check is a verdict only if a health probe right after it answers.
  */
 import fc from 'fast-check';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve, relative } from 'node:path';
 import { eventParams } from '../../models/fencing/index.js';
 import { DEFAULT_BOUNDS, initialState, type FencingBounds } from '../../src/systems/fencing/state.js';
 import { TRACE_SCHEMA, type FencingTrace, type TraceStep } from '../../src/core/trace-format.js';
 import { canonicalKey } from '../../src/systems/fencing/state.js';
-import { projectRoot } from '../../src/core/project-root.js';
+import { writeTraceFile } from '../../src/core/trace-dir.js';
 import type { ExpiryMode } from '../../src/systems/fencing/driver.js';
 import { ALL_CHECKS, type CheckSet } from './checks.js';
 import { intentLabel, runArbitrary, type Intent } from './intents.js';
@@ -62,6 +60,14 @@ export interface PropsResult {
   /** The share of the model's states and labelled transitions these runs visited (on the real keyspace). */
   readonly coverage: ModelCoverage;
   readonly visited: CoverageTracker;
+  /**
+   * What the runs added as they went, every GAIN_EVERY runs and after the last: the model's states and
+   * transitions reached through real histories, and what only real runs exercise (leases lost by real
+   * TTL expiry, door crossings, live reshards, ASK redirects). The tour covers every state and
+   * transition by injection; this says what more runs still add, so the default run count is chosen
+   * by measurement (docs/decisions.md).
+   */
+  readonly gain: readonly GainPoint[];
   readonly failure: PropsFailure | null;
   /** A run threw (not a check failure, not a fault): the error, with seed and path. */
   readonly error?: string;
@@ -71,6 +77,18 @@ export interface PropsResult {
    */
   readonly fault?: Fault;
 }
+
+export interface GainPoint {
+  readonly runs: number;
+  readonly states: number;
+  readonly transitions: number;
+  readonly ttlExpiries: number;
+  readonly doorCrossings: number;
+  readonly reshards: number;
+  readonly askRedirects: number;
+}
+
+export const GAIN_EVERY = 25;
 
 function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { failure: RunFailure; seed: number; path: string; label?: string }): FencingTrace {
   const steps: TraceStep[] = [{ action: 'Init', params: {}, state: initialState(bounds) }];
@@ -97,11 +115,8 @@ function toTrace(records: readonly StepRecord[], bounds: FencingBounds, f: { fai
   };
 }
 
-function saveTrace(trace: FencingTrace, dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = resolve(dir, `props-${trace.mutant ?? 'base'}-${trace.seed}-${Date.now()}.json`);
-  writeFileSync(file, `${JSON.stringify(trace, null, 2)}\n`);
-  return relative(projectRoot, file);
+function saveTrace(trace: FencingTrace, dir: string | undefined): string {
+  return writeTraceFile(trace, `props-${trace.mutant ?? 'base'}-${trace.seed}-${Date.now()}.json`, dir);
 }
 
 export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: PropsOptions): Promise<PropsResult> {
@@ -117,6 +132,12 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   let clusterCommands = 0;
   let clusterMs = 0;
   let followed = 0;
+  let ttlExpiries = 0;
+  const gain: GainPoint[] = [];
+  const point = (): GainPoint => {
+    const c = visited.result();
+    return { runs, states: c.states, transitions: c.transitions, ttlExpiries, doorCrossings, reshards, askRedirects };
+  };
   // The last failing run is the shrunk counterexample (fast-check shrinks only through failures).
   const box: { last: { failure: RunFailure; records: readonly StepRecord[]; intents: readonly Intent[]; expiry: ExpiryMode } | null } = { last: null };
   const arb = fc.tuple(
@@ -156,7 +177,9 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     clusterCommands += r.clusterCommands;
     clusterMs += r.clusterMs;
     followed += r.records.filter((x) => x.followed).length;
+    if (expiry === 'ttl') ttlExpiries += r.records.filter((x) => x.status === 'applied' && (x.event?.type === 'ExpireOld' || x.event?.type === 'ExpireNew')).length;
     visit(r.records);
+    if (runs % GAIN_EVERY === 0) gain.push(point());
     if (r.failure) {
       // A check failed: a verdict only on a healthy system (every node answers now).
       const sick = await healthFault(runCtx);
@@ -172,7 +195,8 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     seed,
     ...(opts.path !== undefined ? { path: opts.path } : {}),
   });
-  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited };
+  if (gain.at(-1)?.runs !== runs) gain.push(point());
+  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited, gain };
   if (latch.fault) {
     opts.log?.(`props: could not run: ${latch.fault.message}`);
     return { ...base, passed: false, failure: null, fault: latch.fault.fault };
@@ -186,7 +210,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     return { ...base, passed: false, failure: null, error: `seed=${seed} path=${path}: ${error}` };
   }
   const trace = toTrace(found.records, bounds, { failure: found.failure, seed, path, ...(opts.traceLabel ? { label: opts.traceLabel } : {}) });
-  const tracePath = saveTrace(trace, opts.traceDir ?? resolve(projectRoot, 'reports/traces'));
+  const tracePath = saveTrace(trace, opts.traceDir);
   const failure: PropsFailure = {
     ...found.failure,
     seed,

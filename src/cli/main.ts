@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { ExitCode, signalExitCode } from '../core/exit-codes.js';
 import { endingSignal, endingSignalWithin, whenEnding, type EndSignal } from '../core/process-end.js';
 import { projectRoot } from '../core/project-root.js';
-import { commandModules } from './registry.js';
+import { ALIASES, commandModules } from './registry.js';
 import type { Command } from '../core/command.js';
 import { UsageError } from '../core/args.js';
 import { maskSecrets } from '../core/secrets.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
 import { watchVerifyParent } from '../verify/watchdog.js';
+import { traceDirProblem } from '../core/trace-dir.js';
 
 /**
  * Set when a signal is ending the process (src/core/process-end.ts): what the command still prints
@@ -56,7 +57,7 @@ follow its option or join it: --seed -5 or --seed=-5.
 Exit codes: 0 all held · 1 a check failed · 2 could not run · 3 bad input · 64 usage`;
 
 async function loadCommand(name: string): Promise<Command | undefined> {
-  const load = commandModules[name];
+  const load = commandModules[ALIASES[name] ?? name];
   if (!load) return undefined;
   try {
     return (await load()).command;
@@ -128,6 +129,13 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
   watchVerifyParent();
   maskOutput(process.stdout);
   maskOutput(process.stderr);
+  // A reader that went away (`fencecheck evidence | head -1`) ends the process as SIGPIPE would, without a stack.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(141);
+      throw err;
+    });
+  }
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V') {
     if (rest.length > 0) return usage(`--version takes no arguments, got '${rest[0]}'`);
@@ -150,6 +158,12 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${cmd.help.trimEnd()}\n`);
     return ExitCode.Ok;
+  }
+  // Where traces go is known before the command starts (src/core/trace-dir.ts).
+  const traceDirBad = traceDirProblem();
+  if (traceDirBad !== null) {
+    process.stderr.write(`fencecheck ${name}: ${traceDirBad}\n`);
+    return ExitCode.BadInput;
   }
   quietEnd(name);
   try {

@@ -1,10 +1,10 @@
 import type { Command } from '../core/command.js';
+import { PACKAGES } from '../registry/systems.js';
 
-/**
- * Every subcommand and the module that implements it. Modules load lazily so that a command's
- * dependencies (ioredis, xstate, Java probing) cost nothing for the others.
- */
-export const commandModules: Readonly<Record<string, () => Promise<{ command: Command }>>> = {
+type CommandModule = () => Promise<{ command: Command }>;
+
+/** fencecheck's own commands, over every system. */
+const GENERIC: Readonly<Record<string, CommandModule>> = {
   topology: () => import('./commands/topology.js'),
   slot: () => import('./commands/slot.js'),
   tlc: () => import('./commands/tlc.js'),
@@ -12,18 +12,24 @@ export const commandModules: Readonly<Record<string, () => Promise<{ command: Co
   explore: () => import('./commands/explore.js'),
   systems: () => import('./commands/systems.js'),
   parity: () => import('./commands/parity.js'),
-  diagram: () => import('./commands/diagram.js'),
   mutants: () => import('./commands/mutants.js'),
-  props: () => import('./commands/props.js'),
   conform: () => import('./commands/conform.js'),
-  gate: () => import('./commands/gate.js'),
-  limiter: () => import('./commands/limiter.js'),
   trace: () => import('./commands/trace.js'),
   verify: () => import('./commands/verify.js'),
-  g2: () => import('./commands/g2.js'),
-  failover: () => import('./commands/failover.js'),
   diff: () => import('./commands/diff.js'),
   bench: () => import('./commands/bench.js'),
   'lua-check': () => import('./commands/lua-check.js'),
-  pause: () => import('./commands/pause.js'),
+};
+
+/** Earlier names that still work (not listed). */
+export const ALIASES: Readonly<Record<string, string>> = { g2: 'cluster-matrix' };
+
+/**
+ * Every subcommand and the module that implements it: the generic ones, then each system package's
+ * own. Modules load lazily so that a command's dependencies (ioredis, xstate, Java probing) cost
+ * nothing for the others.
+ */
+export const commandModules: Readonly<Record<string, CommandModule>> = {
+  ...GENERIC,
+  ...Object.fromEntries(PACKAGES.flatMap((p) => Object.entries(p.commands ?? {}))),
 };

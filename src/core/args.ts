@@ -73,3 +73,15 @@ export function intOption(values: Readonly<Record<string, unknown>>, name: strin
   if (typeof raw !== 'string') throw new UsageError(`--${name} takes a value`);
   return parseIntValue(`--${name}`, raw, range);
 }
+
+/** `--const NAME=VALUE` (repeatable) as a record; a malformed one or a repeated name is a UsageError. */
+export function constantsOption(raw: readonly string[] | undefined): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const r of raw ?? []) {
+    const m = /^([A-Za-z_]\w*)=(.+)$/s.exec(r);
+    if (!m) throw new UsageError(`--const takes NAME=VALUE (a TLA+ constant, e.g. MaxGen=6), got ${JSON.stringify(r)}`);
+    if (out[m[1]!] !== undefined) throw new UsageError(`--const ${m[1]} given twice`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}

@@ -2,13 +2,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from './project-root.js';
 
-/** The layers a mutant can be applied to. `impl` is the Lua scripts + deployment gate on Valkey. */
-export const LAYERS = ['tla', 'model', 'impl', 'limiter'] as const;
+/** The layers a mutant can be applied to: the TLA+ spec (TLC), the XState twin, the real code. */
+export const LAYERS = ['tla', 'model', 'impl'] as const;
 export type Layer = (typeof LAYERS)[number];
 
-/** The systems a manifest entry can belong to (fencing and the limiter; pause and replication on the seam, src/systems/). */
-export const MUTANT_SYSTEMS = ['fencing', 'limiter', 'pause', 'failover'] as const;
-export type MutantSystem = (typeof MUTANT_SYSTEMS)[number];
+/** A system's name (src/registry/systems.ts knows which exist; the manifest is checked against it there). */
+export type MutantSystem = string;
 
 export interface MutantEntry {
   readonly id: string;
@@ -36,17 +35,18 @@ export class ManifestError extends Error {
 export const MANIFEST_PATH = 'mutants/manifest.json';
 
 /** Reads and validates mutants/manifest.json; throws ManifestError naming the first problem. */
-export function loadManifest(path = resolve(projectRoot, MANIFEST_PATH)): MutantManifest {
+export function loadManifest(path = resolve(projectRoot, MANIFEST_PATH), systems?: readonly string[]): MutantManifest {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new ManifestError(`cannot read mutant manifest ${path}: ${(err as Error).message}`);
   }
-  return validateManifest(raw, path);
+  return validateManifest(raw, path, systems);
 }
 
-export function validateManifest(raw: unknown, where = MANIFEST_PATH): MutantManifest {
+/** `systems`: the names an entry's system may have (the registry's; omitted: any non-empty name). */
+export function validateManifest(raw: unknown, where = MANIFEST_PATH, systems?: readonly string[]): MutantManifest {
   const fail = (msg: string): never => {
     throw new ManifestError(`${where}: ${msg}`);
   };
@@ -62,7 +62,7 @@ export function validateManifest(raw: unknown, where = MANIFEST_PATH): MutantMan
     }
     if (seen.has(entry.id!)) fail(`duplicate mutant id ${entry.id}`);
     seen.add(entry.id!);
-    if (!MUTANT_SYSTEMS.includes(entry.system as MutantSystem)) fail(`${entry.id}: system must be one of ${MUTANT_SYSTEMS.join(', ')}, got ${JSON.stringify(entry.system)}`);
+    if (systems && !systems.includes(entry.system!)) fail(`${entry.id}: system must be one of ${systems.join(', ')}, got ${JSON.stringify(entry.system)}`);
     if (entry.kind !== 'guard' && entry.kind !== 'effect') fail(`${entry.id}: kind must be guard or effect`);
     if (typeof entry.layers !== 'object' || entry.layers === null) fail(`${entry.id}: layers must be an object`);
     for (const [layer, how] of Object.entries(entry.layers!)) {

@@ -4,7 +4,7 @@
  * place (counts, share, elapsed, an estimate of what is left) and log lines are printed above it; in
  * CI or a pipe (verify's stages) a meter prints a plain line every few seconds and at its end.
  */
-import { formatDuration } from '../verify/progress.js';
+import { formatDuration } from './format.js';
 
 export interface ProgressStream {
   write(s: string): unknown;

@@ -9,7 +9,7 @@ export type StageStatus = 'passed' | 'failed' | 'not-run';
 
 export interface StageReport<D = unknown> {
   readonly schema: 'fencecheck.stage/1';
-  /** e.g. tlc, tlc-mutants, evidence, explore, parity, props, limiter, mutants:model, mutants:impl. */
+  /** e.g. tlc, evidence, explore, parity, props, limiter, mutants:model, mutants:impl. */
   readonly stage: string;
   readonly status: StageStatus;
   readonly reason?: string;
@@ -20,8 +20,9 @@ export interface StageReport<D = unknown> {
   /** Named figures (states, runs, commands, kills). */
   readonly counts?: Readonly<Record<string, number>>;
   readonly mutants?: readonly MutantResult[];
-  /** Saved counterexample traces (fencecheck.trace/1), relative to the project root. */
+  /** Saved counterexample traces (fencecheck.trace/1), relative to the project root (absolute outside it: src/core/trace-dir.ts). */
   readonly traces?: readonly string[];
+  /** The stage's own figures; what the verify reports show of it goes in here too (src/core/report-details.ts). */
   readonly details?: D;
 }
 

@@ -1,4 +1,4 @@
-import { TlcOutputError } from '../tlc/errors.js';
+import { TlcOutputError } from './tlc-errors.js';
 
 /**
  * TLA+ values as TLC prints them in traces and state dumps: integers, strings, booleans, model

@@ -22,7 +22,7 @@ export interface MutantResult {
   /** Every other invariant the counterexample's last state breaks. */
   readonly alsoBroken?: readonly string[];
   readonly traceLength?: number;
-  /** Saved trace file (fencecheck.trace/1), relative to the project root. */
+  /** Saved trace file (fencecheck.trace/1), relative to the project root (absolute outside it). */
   readonly tracePath?: string;
   /** fast-check replay data for property layers. */
   readonly seed?: number;

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { testsuitesXml, type Case } from '../report/junit.js';
+import { testsuitesXml, type Case } from '../core/junit-xml.js';
 import { fails, type FailOn, type LuaFinding } from './findings.js';
 import type { FileResult, RunResult } from './run.js';
 

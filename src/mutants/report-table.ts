@@ -1,28 +1,9 @@
-import { layerScore, scoreLines } from '../report/score.js';
-import { renderTable } from '../core/table.js';
-import type { MutationScore } from '../report/verify-doc.js';
+export { allKilled, formatMutantTable } from '../core/verdict-table.js';
+import { layerScore, scoreLines, type MutationScore } from '../core/mutation-score.js';
 import { LAYERS } from '../core/manifest.js';
 import type { MutantResult } from '../core/verdict.js';
 
-/** The plain-text table `fencecheck mutants` and `fencecheck tlc --mutants` print. */
-export function formatMutantTable(results: readonly MutantResult[]): string {
-  const header = ['mutant', 'layer', 'verdict', 'expected', 'violated', 'also broken', 'trace', 'replay / reason'];
-  const rows = results.map((r) => [
-    r.id,
-    r.layer,
-    r.verdict,
-    r.expectedInvariant,
-    r.violated ?? '-',
-    r.alsoBroken && r.alsoBroken.length > 0 ? r.alsoBroken.join(',') : '-',
-    r.traceLength !== undefined ? `${r.traceLength} steps` : '-',
-    r.verdict === 'killed'
-      ? (r.replay !== undefined ? [r.replay, r.tracePath ?? ''] : [r.seed !== undefined ? `seed=${r.seed}` : '', r.path ? `path=${r.path}` : '', r.tracePath ?? '']).filter(Boolean).join(' ') || '-'
-      : (r.reason ?? '-'),
-  ]);
-  return renderTable(header, rows);
-}
-
-/** killed / (mutants − equivalent) per layer run and overall; not-run results count against it (src/report/score.ts). */
+/** killed / (mutants − equivalent) per layer run and overall; not-run results count against it (src/core/mutation-score.ts). */
 export function mutantScore(results: readonly MutantResult[]): MutationScore {
   return layerScore(results, LAYERS);
 }
@@ -30,9 +11,4 @@ export function mutantScore(results: readonly MutantResult[]): MutationScore {
 /** The score lines printed below the table: one per layer, then overall, each naming its not-run results. */
 export function formatMutationScore(results: readonly MutantResult[]): string {
   return scoreLines(mutantScore(results)).join('\n');
-}
-
-/** Exit-code verdict of a set of results: every mutant must be killed (equivalent is reported, not a kill). */
-export function allKilled(results: readonly MutantResult[]): boolean {
-  return results.length > 0 && results.every((r) => r.verdict === 'killed');
 }

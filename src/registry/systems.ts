@@ -1,19 +1,48 @@
 /**
- * The systems on the seam, by name. Each loads lazily (its machine and rules cost nothing to the
- * others). Fencing is on it too (src/systems/fencing/system.ts: the same figures as its fast path), while its
- * own commands (explore, parity, conform, tlc) keep the fast walk and its edge-level evidence.
+ * The one list of system packages. A new system adds its package here — one line — and nothing else
+ * outside its own folders. Everything generic asks this module which systems exist.
  */
-import type { ModelSystem } from '../seam/system.js';
+import { loadManifest, type MutantManifest } from '../core/manifest.js';
+import type { AnySystem, SystemEntry, SystemPackage } from '../seam/package.js';
+import { fencingPackage } from '../systems/fencing/package.js';
+import { initLimiterPackage } from '../systems/init-limiter/package.js';
+import { limiterPackage } from '../systems/limiter/package.js';
+import { pausePackage } from '../systems/pause/package.js';
 
-export type AnySystem = ModelSystem<unknown, unknown>;
+export type { AnySystem, SystemEntry, SystemPackage };
 
-export const SYSTEMS: Readonly<Record<string, () => Promise<AnySystem>>> = {
-  fencing: async () => (await import('../systems/fencing/system.js')).fencingSystem() as unknown as AnySystem,
-  pause: async () => (await import('../systems/pause/system.js')).pauseSystem() as unknown as AnySystem,
-  failover: async () => (await import('../systems/fencing/failover/system.js')).failoverSystem() as unknown as AnySystem,
-};
+export const PACKAGES: readonly SystemPackage[] = [fencingPackage, limiterPackage, pausePackage, initLimiterPackage];
 
-export const SYSTEM_NAMES = Object.keys(SYSTEMS);
+/** Every system (a name of the manifest and of --system), in package order, with its package. */
+export const SYSTEM_ENTRIES: readonly (SystemEntry & { readonly package: SystemPackage })[] = PACKAGES.flatMap((p) => p.systems.map((s) => ({ ...s, package: p })));
 
-/** The systems whose TLC runs and evidence go through the seam (fencing keeps its own, src/systems/fencing/tlc/check.ts). */
-export const SEAM_TLC_SYSTEMS = SYSTEM_NAMES.filter((n) => n !== 'fencing');
+export const SYSTEM_NAMES: readonly string[] = SYSTEM_ENTRIES.map((s) => s.name);
+
+/** The systems with a TLA+ model on the seam, by name (each loads lazily). */
+export const SYSTEMS: Readonly<Record<string, () => Promise<AnySystem>>> = Object.fromEntries(SYSTEM_ENTRIES.flatMap((s) => (s.model ? [[s.name, s.model]] : [])));
+
+export const MODEL_NAMES: readonly string[] = Object.keys(SYSTEMS);
+
+export function systemEntry(name: string): (SystemEntry & { readonly package: SystemPackage }) | undefined {
+  return SYSTEM_ENTRIES.find((s) => s.name === name);
+}
+
+/** The package a system belongs to. */
+export function packageOf(system: string): SystemPackage | undefined {
+  return systemEntry(system)?.package;
+}
+
+/** Per system, the names its manifest entries may expect (loaded only for the systems asked). */
+export async function expectedNames(systems: Iterable<string>): Promise<Record<string, readonly string[]>> {
+  const out: Record<string, readonly string[]> = {};
+  for (const s of new Set(systems)) {
+    const e = systemEntry(s);
+    if (e) out[s] = await e.expectedNames();
+  }
+  return out;
+}
+
+/** mutants/manifest.json, its systems checked against the registry (ManifestError otherwise). */
+export function loadSystemManifest(path?: string): MutantManifest {
+  return path === undefined ? loadManifest(undefined, SYSTEM_NAMES) : loadManifest(path, SYSTEM_NAMES);
+}

@@ -1,7 +1,7 @@
 /**
- * What changed between two verify runs (two `fencecheck.verify/1` documents): the verdict, each
- * stage's status and counts, each mutant × layer verdict, the mutation score, the hashes and TLC
- * figures the run was pinned to, and the options that explain a difference (seed, runs). Times,
+ * What changed between two verify runs (two verify documents): the verdict, each stage's status
+ * and counts, each mutant × layer verdict, the mutation score, the hashes and TLC figures of each
+ * model the run was pinned to, and the options that explain a difference (seed, runs). Times,
  * hosts and log paths differ on every run and are not compared. One change per line.
  */
 import type { MatrixCell, MutationScore, StageOutcome, TlcSummary, VerifyReport } from './verify-doc.js';
@@ -10,7 +10,7 @@ export type ChangeKind = 'verdict' | 'stage' | 'count' | 'mutant' | 'score' | 'h
 
 export interface Change {
   readonly kind: ChangeKind;
-  /** What changed: `verdict`, `stage props`, `mutant M3 impl`, `tlc configSha256`. */
+  /** What changed: `verdict`, `stage props`, `mutant M3 impl`, `tlc PauseSnapshot configSha256`. */
   readonly subject: string;
   /** The value in the old and the new run; null when absent there. */
   readonly old: string | number | boolean | null;
@@ -40,7 +40,8 @@ export function diffReports(a: VerifyReport, b: VerifyReport): Change[] {
   put('run', 'git commit', a.git?.commit, b.git?.commit);
   put('run', 'git dirty', a.git?.dirty, b.git?.dirty);
   put('run', 'fencecheck version', a.tool.version, b.tool.version);
-  for (const key of ['runs', 'seed', 'topology', 'pods', 'maxGen'] as const) put('option', `option ${key}`, a.options[key], b.options[key]);
+  for (const key of ['runs', 'seed', 'topology'] as const) put('option', `option ${key}`, a.options[key], b.options[key]);
+  put('option', 'option constants', a.options.constants?.join(', '), b.options.constants?.join(', '));
 
   diffStages(a.stages, b.stages, put);
   diffMatrix(a, b, put);
@@ -90,19 +91,25 @@ function diffScore(a: MutationScore | undefined, b: MutationScore | undefined, p
   put('score', 'mutation score overall', pct(a.overall), pct(b.overall));
 }
 
-function diffTlc(a: TlcSummary | null, b: TlcSummary | null, put: Put): void {
-  put('tlc', 'tlc figures from', a?.from ?? 'none', b?.from ?? 'none');
-  if (!a || !b) return;
-  put('hash', 'tlc specSha256', a.specSha256, b.specSha256);
-  put('hash', 'tlc configSha256', a.configSha256, b.configSha256);
-  put('hash', 'tlc states dump sha256', a.dumps?.states?.sha256, b.dumps?.states?.sha256);
-  put('hash', 'tlc edges dump sha256', a.dumps?.edges?.sha256, b.dumps?.edges?.sha256);
-  put('tlc', 'tlc version', a.tlcVersion, b.tlcVersion);
-  put('tlc', 'tlc config', a.config, b.config);
-  for (const key of ['generated', 'distinct', 'depth', 'outcome'] as const) put('tlc', `tlc ${key}`, a[key], b[key]);
-  put('tlc', 'tlc invariants', a.invariants?.join(','), b.invariants?.join(','));
-  put('tlc', 'tlc deadlock checking', a.flags ? (a.flags.deadlockChecking ? 'on' : 'off') : undefined, b.flags ? (b.flags.deadlockChecking ? 'on' : 'off') : undefined);
-  put('tlc', 'tlc workers', a.flags?.workers, b.flags?.workers);
+/** Per model (by its module name): where the figures come from, the hashes, TLC's figures and flags. */
+function diffTlc(a: readonly TlcSummary[], b: readonly TlcSummary[], put: Put): void {
+  for (const model of union(a.map((t) => t.model), b.map((t) => t.model))) {
+    const x = a.find((t) => t.model === model);
+    const y = b.find((t) => t.model === model);
+    const at = `tlc ${model}`;
+    put('tlc', `${at} figures from`, x?.from ?? 'none', y?.from ?? 'none');
+    if (!x || !y) continue;
+    put('hash', `${at} specSha256`, x.specSha256, y.specSha256);
+    put('hash', `${at} configSha256`, x.configSha256, y.configSha256);
+    put('hash', `${at} states dump sha256`, x.dumps?.states?.sha256, y.dumps?.states?.sha256);
+    put('hash', `${at} edges dump sha256`, x.dumps?.edges?.sha256, y.dumps?.edges?.sha256);
+    put('tlc', `${at} version`, x.tlcVersion, y.tlcVersion);
+    put('tlc', `${at} config`, x.config, y.config);
+    for (const key of ['generated', 'distinct', 'depth', 'outcome'] as const) put('tlc', `${at} ${key}`, x[key], y[key]);
+    put('tlc', `${at} invariants`, x.invariants?.join(','), y.invariants?.join(','));
+    put('tlc', `${at} deadlock checking`, x.flags ? (x.flags.deadlockChecking ? 'on' : 'off') : undefined, y.flags ? (y.flags.deadlockChecking ? 'on' : 'off') : undefined);
+    put('tlc', `${at} workers`, x.flags?.workers, y.flags?.workers);
+  }
 }
 
 /** In first-seen order: the old run's, then what only the new one has. */

@@ -5,7 +5,7 @@
  */
 import { escapeXml as esc } from '../trace/svg.js';
 import { TRACE_CSS, traceHtml } from './trace-html.js';
-import type { Block, Cell, ReportView } from './view.js';
+import type { Block, Cell, ReportView } from './view-types.js';
 
 const CSS = `
 :root { --ok:#2b8a3e; --bad:#c92a2a; --warn:#e67700; --muted:#868e96; --line:#dee2e6; }
@@ -23,7 +23,7 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f1f3f5; }
 table.kv th { width: 14em; }
-#conform-actions td, #conform-coverage td { white-space: nowrap; }
+table.nowrap td { white-space: nowrap; }
 div.scroll { overflow-x: auto; max-width: 100%; }
 /* The matrix fits the screen by wrapping its cells (a verdict above its invariant; the guard a mutant
    removes inside its name when it must); narrower than its words, it scrolls inside its own box with
@@ -65,7 +65,7 @@ function blockHtml(b: Block): string {
     case 'table':
       return [
         b.scroll ? `<div class="scroll"${b.id ? ` id="${esc(b.id)}-scroll"` : ''}>` : '',
-        `<table${b.id ? ` id="${esc(b.id)}"` : ''}>`,
+        `<table${b.id ? ` id="${esc(b.id)}"` : ''}${b.nowrap ? ' class="nowrap"' : ''}>`,
         `<thead><tr>${b.columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead>`,
         `<tbody>${b.rows.map((r) => `<tr>${r.map((c) => cellHtml(c)).join('')}</tr>`).join('\n')}</tbody>`,
         '</table>',

@@ -1,34 +1,17 @@
 /**
  * JUnit XML for CI systems: one testcase per stage, one per mutant × layer (the layer in its name:
- * CI tools key results on the name), one per action of the conformance tour, and one for the not-run
- * gate. Not run = <skipped> with the reason; failed = <failure>; a stage that did not complete =
+ * CI tools key results on the name), the suites the stages' reports carry (`details.suites`: the
+ * conformance tour's actions, the cluster client matrix's rows), and one for the not-run gate. Not run = <skipped> with the reason; failed = <failure>; a stage that did not complete =
  * <error>. Every failure and error body ends with the one command that reproduces it; the mutants
  * suite carries the mutation score as properties and in its system-out.
  */
-import { actionFiguresText, conformSummary, failureLines, figureComplete, figureText } from './conform-summary.js';
+import { testsuitesXml, type Case, type SuiteExtra } from '../core/junit-xml.js';
+import type { ReportCase } from '../core/report-details.js';
 import { cellText, notRunCells } from './matrix.js';
-import { g2FiguresText, g2RowStatus, g2Summary, g2VerdictText, type G2Summary } from './g2-summary.js';
 import { replayCommand, stageReplayCommand } from './replay.js';
 import { mutationScore, scoreLines } from './score.js';
-import type { ConformSummary, MatrixCell, MutationScore, VerifyReport } from './verify-doc.js';
-
-export interface Case {
-  readonly classname: string;
-  readonly name: string;
-  readonly seconds: number;
-  readonly result: { kind: 'pass' } | { kind: 'skipped' | 'failure' | 'error'; message: string; body?: string };
-  readonly out?: string;
-}
-
-/** XML 1.0 text: escaped, and without the control characters XML cannot carry. */
-export function xmlText(s: string): string {
-  return s
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
+import { trustedDetails } from './stage-sections.js';
+import type { MatrixCell, MutationScore, VerifyReport } from './verify-doc.js';
 
 export function junitXml(report: VerifyReport): string {
   const stageCases: Case[] = report.stages.map((o) => ({
@@ -75,8 +58,6 @@ export function junitXml(report: VerifyReport): string {
     result: unwaived.length === 0 ? { kind: 'pass' } : { kind: 'failure', message: `not run and not allowed: ${unwaived.join(', ')}` },
   };
 
-  const conform = report.conform !== undefined ? report.conform : conformSummary(report.stages);
-  const g2 = report.g2 !== undefined ? report.g2 : g2Summary(report.stages);
   const score = report.mutationMatrix.score ?? mutationScore(report.mutationMatrix);
   const suiteExtras: Readonly<Record<string, SuiteExtra>> = {
     'fencecheck.mutants': { properties: scoreProperties(score), out: scoreLines(score).join('\n') },
@@ -84,54 +65,10 @@ export function junitXml(report: VerifyReport): string {
   const suites: [string, Case[]][] = [
     ['fencecheck.stages', stageCases],
     ['fencecheck.mutants', mutantCases],
-    ...(conform ? [['fencecheck.conform', conformCases(conform)] as [string, Case[]]] : []),
-    ...(g2 && g2.rows.length > 0 ? [['fencecheck.g2', g2Cases(g2)] as [string, Case[]]] : []),
+    ...stageSuites(report),
     ['fencecheck.verify', [gate]],
   ];
   return testsuitesXml('fencecheck verify', report.startedAt, report.durationMs / 1000, suites, suiteExtras);
-}
-
-export interface SuiteExtra {
-  readonly properties: readonly (readonly [string, string])[];
-  readonly out: string;
-}
-
-/** A JUnit document: suites of cases, each suite with optional properties and system-out (the one writer of JUnit). */
-export function testsuitesXml(title: string, startedAt: string, seconds: number, suites: readonly (readonly [string, readonly Case[]])[], suiteExtras: Readonly<Record<string, SuiteExtra>> = {}): string {
-  const count = (cs: readonly Case[], kind: string) => cs.filter((c) => c.result.kind === kind).length;
-  const all = suites.flatMap(([, cs]) => cs);
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlText(title)}" tests="${all.length}" failures="${count(all, 'failure')}" errors="${count(all, 'error')}" skipped="${count(all, 'skipped')}" time="${seconds.toFixed(3)}" timestamp="${xmlText(startedAt)}">`,
-  ];
-  for (const [name, cases] of suites) {
-    const time = cases.reduce((t, c) => t + c.seconds, 0);
-    lines.push(
-      `  <testsuite name="${name}" tests="${cases.length}" failures="${count(cases, 'failure')}" errors="${count(cases, 'error')}" skipped="${count(cases, 'skipped')}" time="${time.toFixed(3)}" timestamp="${xmlText(startedAt)}">`,
-    );
-    const extra = suiteExtras[name];
-    // The schema's order: properties, then the testcases, then the suite's system-out.
-    if (extra && extra.properties.length > 0)
-      lines.push('    <properties>', ...extra.properties.map(([k, v]) => `      <property name="${xmlText(k)}" value="${xmlText(v)}"/>`), '    </properties>');
-    for (const c of cases) {
-      const open = `    <testcase classname="${xmlText(c.classname)}" name="${xmlText(c.name)}" time="${c.seconds.toFixed(3)}"`;
-      const inner: string[] = [];
-      if (c.result.kind !== 'pass') {
-        const tag = c.result.kind;
-        inner.push(
-          c.result.body
-            ? `      <${tag} message="${xmlText(c.result.message)}">${xmlText(c.result.body)}</${tag}>`
-            : `      <${tag} message="${xmlText(c.result.message)}"/>`,
-        );
-      }
-      if (c.out) inner.push(`      <system-out>${xmlText(c.out)}</system-out>`);
-      lines.push(inner.length === 0 ? `${open}/>` : `${open}>\n${inner.join('\n')}\n    </testcase>`);
-    }
-    if (extra?.out) lines.push(`    <system-out>${xmlText(extra.out)}</system-out>`);
-    lines.push('  </testsuite>');
-  }
-  lines.push('</testsuites>', '');
-  return lines.join('\n');
 }
 
 /** Unique across layers: the same mutant has one case per layer, and CI tools key results on the name. */
@@ -181,73 +118,23 @@ function mutantResult(cell: MatrixCell, expected: string, reportedNotRun?: boole
   }
 }
 
-const CONFORM_CLASS = 'fencecheck.conform';
-export const CONFORM_TOUR_CASE = 'conformance tour';
-
-/**
- * The conform suite: one case for the tour (the stage's verdict, and full coverage of the model's
- * states, transitions and refused attempts), then one per action or attempt kind: it passes when
- * every model transition and refused attempt of that action was executed, and fails otherwise or when
- * the first mismatch was an attempt of it. Failures carry the first mismatch and its replay command.
- */
-export function conformCases(s: ConformSummary): Case[] {
-  const seconds = (s.tourMs ?? 0) / 1000;
-  if (!s.coverage || !s.actions) {
-    const why = s.reason ?? s.summary;
-    const result: Case['result'] =
-      s.status === 'not-run'
-        ? { kind: 'skipped', message: `not run: ${why}` }
-        : s.status === 'error'
-          ? { kind: 'error', message: `the conform stage did not complete: ${why}` }
-          : { kind: 'failure', message: `the conform stage reported no coverage figures (${s.status}): ${why}`, body: failureLines(s).join('\n') };
-    return [{ classname: CONFORM_CLASS, name: CONFORM_TOUR_CASE, seconds: 0, result }];
-  }
-  const c = s.coverage;
-  const mismatch = failureLines(s).join('\n');
-  const coverageText = [`states ${figureText(c.states)}`, `transitions ${figureText(c.transitions)}`, `refused attempts ${figureText(c.refused)}`];
-  const short = [c.states, c.transitions, c.refused].some((f) => !figureComplete(f));
-  const tour: Case = {
-    classname: CONFORM_CLASS,
-    name: CONFORM_TOUR_CASE,
-    seconds,
-    result:
-      s.status === 'passed' && !short
-        ? { kind: 'pass' }
-        : {
-            kind: 'failure',
-            message: s.status === 'passed' ? `the stage passed but the tour executed only ${coverageText.join(', ')}` : (s.failure ? `${s.failure.check}: ${s.failure.message}` : (s.reason ?? s.summary)),
-            body: [mismatch, `coverage: ${coverageText.join(', ')}`].filter(Boolean).join('\n'),
-          },
-    out: [s.summary, `checks: ${s.checks ?? '?'}`, ...coverageText, s.attempts !== undefined ? `attempts: ${s.attempts}` : ''].filter(Boolean).join('\n'),
-  };
-  const actionCases = s.actions.map((row): Case => {
-    const figures = actionFiguresText(row);
-    const result: Case['result'] = row.mismatch
-      ? { kind: 'failure', message: `first mismatch at ${s.failure?.attempt ?? row.action}: ${s.failure?.check ?? ''}: ${s.failure?.message ?? ''}`, body: [mismatch, figures].filter(Boolean).join('\n') }
-      : row.complete
-        ? { kind: 'pass' }
-        : {
-            kind: 'failure',
-            message: `${row.action}: executed ${row.percent.toFixed(1)} % of the model (${figures})${s.failure ? `; the tour stopped at ${s.failure.check}` : ''}`,
-            body: [mismatch, figures].filter(Boolean).join('\n'),
-          };
-    return { classname: CONFORM_CLASS, name: row.action, seconds: 0, result, out: figures };
-  });
-  return [tour, ...actionCases];
+/** The suites the stages' reports carry, in stage order: suite and classname `fencecheck.<name>`. */
+function stageSuites(report: VerifyReport): [string, Case[]][] {
+  return report.stages.flatMap((o) =>
+    (trustedDetails(o)?.suites ?? []).map((suite): [string, Case[]] => {
+      const classname = `fencecheck.${suite.name}`;
+      return [classname, suite.cases.map((c) => stageCase(classname, c))];
+    }),
+  );
 }
 
-/** The G2 suite: one case per row (`g2 <row>`); red when either verdict column failed, skipped when one did not run. */
-export function g2Cases(s: G2Summary): Case[] {
-  return s.rows.map((row) => {
-    const status = g2RowStatus(row);
-    const why = [row.errors, row.silentlyWrong].flatMap((v, i) => (v.status === status && v.status !== 'passed' ? [`${i === 0 ? 'errors' : 'silently wrong'}: ${v.reason}`] : [])).join('; ');
-    const out = `${row.surface}\nerrors: ${g2VerdictText(row.errors)}\nsilently wrong: ${g2VerdictText(row.silentlyWrong)}\nfigures: ${g2FiguresText(row)}`;
-    return {
-      classname: 'fencecheck.g2',
-      name: `g2 ${row.name}${row.variant ? ` (${row.variant})` : ''}`,
-      seconds: row.durationMs / 1000,
-      result: status === 'passed' ? { kind: 'pass' } : status === 'not-run' ? { kind: 'skipped', message: `not run: ${why}` } : { kind: 'failure', message: why, body: `${out}\nreplay: fencecheck g2 --row ${row.name}${row.variant ? ` --variant ${row.name}=${row.variant}` : ''}` },
-      out,
-    };
-  });
+function stageCase(classname: string, c: ReportCase): Case {
+  const message = c.message ?? '';
+  const result: Case['result'] =
+    c.status === 'passed'
+      ? { kind: 'pass' }
+      : c.status === 'not-run'
+        ? { kind: 'skipped', message }
+        : { kind: c.status === 'failed' ? 'failure' : 'error', message, ...(c.body !== undefined ? { body: c.body } : {}) };
+  return { classname, name: c.name, seconds: c.seconds ?? 0, result, ...(c.out !== undefined ? { out: c.out } : {}) };
 }

@@ -1,8 +1,8 @@
 import { traceHeadline } from '../trace/text-table.js';
-import { hasObservedColumn, observedText } from './conform-view.js';
+import { hasObservedColumn, observedText } from './trace-observed.js';
 import { traceMermaid } from '../trace/mermaid.js';
 import { refusal, refusedSteps, stepTable } from '../trace/steps.js';
-import type { Block, Cell, ReportView } from './view.js';
+import type { Block, Cell, ReportView } from './view-types.js';
 
 const TONE_MARK: Record<string, string> = { ok: '✅ ', bad: '❌ ', warn: '⚠️ ', muted: '' };
 

@@ -7,9 +7,9 @@ import type { Layer } from '../core/manifest.js';
 import { cellText } from './matrix.js';
 import { mutationScore, scoreText } from './score.js';
 import type { MatrixRow, MutationScore, ScoreFigure, VerifyReport } from './verify-doc.js';
-import { traceAnchor, type Block, type Cell, type Section, type Tone } from './view.js';
+import { statusTone, traceAnchor, type Block, type Cell, type Section } from './view-types.js';
 
-function matrixCell(row: MatrixRow, layer: Layer, embedded: ReadonlySet<string>, link: (p: string) => string, tone: (status: string) => Tone): Cell {
+function matrixCell(row: MatrixRow, layer: Layer, embedded: ReadonlySet<string>, link: (p: string) => string): Cell {
   const cell = row.cells[layer];
   const title = [
     cell.reason,
@@ -22,10 +22,10 @@ function matrixCell(row: MatrixRow, layer: Layer, embedded: ReadonlySet<string>,
     .filter(Boolean)
     .join(' · ');
   const href = cell.tracePath ? (embedded.has(cell.tracePath) ? `#${traceAnchor(cell.tracePath)}` : link(cell.tracePath)) : undefined;
-  return { text: cellText(cell), tone: tone(cell.verdict), ...(href ? { href } : {}), ...(title ? { title } : {}) };
+  return { text: cellText(cell), tone: statusTone(cell.verdict), ...(href ? { href } : {}), ...(title ? { title } : {}) };
 }
 
-export function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, link: (p: string) => string, tone: (status: string) => Tone): Section {
+export function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, link: (p: string) => string): Section {
   const m = r.mutationMatrix;
   const table: Block = {
     kind: 'table',
@@ -33,7 +33,7 @@ export function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, li
     // Wide on a small screen: it scrolls inside its own box, the mutant column stays in view.
     scroll: true,
     columns: ['mutant', 'removes', 'expected', ...m.layers],
-    rows: m.rows.map((row) => [{ text: row.id, title: row.description }, { text: row.target }, { text: row.expectedInvariant }, ...m.layers.map((l) => matrixCell(row, l, embedded, link, tone))]),
+    rows: m.rows.map((row) => [{ text: row.id, title: row.description }, { text: row.target }, { text: row.expectedInvariant }, ...m.layers.map((l) => matrixCell(row, l, embedded, link))]),
   };
   // The same reason repeats for every mutant of a layer that did not run: say it once, naming them.
   const groups = new Map<string, string[]>();

@@ -1,10 +1,12 @@
 /**
  * Reads a `reports/verify.json` back (for `fencecheck diff`). Anything that is not a
- * `fencecheck.verify/1` document with its stages, verdict and matrix is a DocumentError naming the
- * file and the first problem, in one line.
+ * `fencecheck.verify/2` document with its stages, verdict and matrix is a DocumentError naming the
+ * file and the first problem, in one line. A `fencecheck.verify/1` document (written before the TLC
+ * figures came per model) is read as /2: its one TLC summary becomes its model's.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { VERIFY_SCHEMA, type VerifyReport } from './verify-doc.js';
+import { basename } from 'node:path';
+import { VERIFY_SCHEMA, VERIFY_SCHEMA_V1, type TlcSummary, type VerifyReport } from './verify-doc.js';
 
 export class DocumentError extends Error {
   override readonly name = 'DocumentError';
@@ -40,7 +42,7 @@ export function readVerifyDocument(path: string): VerifyReport {
 function validateVerifyDocument(raw: unknown, fail: (why: string) => never): VerifyReport {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('not a JSON object');
   const d = raw as Record<string, unknown>;
-  if (d.schema !== VERIFY_SCHEMA) fail(`not a ${VERIFY_SCHEMA} document (schema ${JSON.stringify(d.schema ?? null)})`);
+  if (d.schema !== VERIFY_SCHEMA && d.schema !== VERIFY_SCHEMA_V1) fail(`not a ${VERIFY_SCHEMA} document (schema ${JSON.stringify(d.schema ?? null)})`);
   const v = d.verdict as Record<string, unknown> | undefined;
   if (typeof v !== 'object' || v === null || typeof v.status !== 'string' || typeof v.exitCode !== 'number') fail('"verdict" must be an object with "status" and "exitCode"');
   if (typeof d.tool !== 'object' || d.tool === null) fail('"tool" must be an object');
@@ -57,6 +59,17 @@ function validateVerifyDocument(raw: unknown, fail: (why: string) => never): Ver
     const row = r as Record<string, unknown> | null;
     if (typeof row !== 'object' || row === null || typeof row.id !== 'string' || typeof row.cells !== 'object' || row.cells === null) fail(`mutationMatrix.rows[${i}] must have "id" and "cells"`);
   }
-  if (d.tlc !== null && d.tlc !== undefined && typeof d.tlc !== 'object') fail('"tlc" must be an object or null');
+  if (d.schema === VERIFY_SCHEMA_V1) {
+    if (d.tlc !== null && d.tlc !== undefined && (typeof d.tlc !== 'object' || Array.isArray(d.tlc))) fail('"tlc" must be an object or null');
+    return { ...d, schema: VERIFY_SCHEMA, tlc: d.tlc ? [fromV1(d.tlc as Record<string, unknown>)] : [] } as unknown as VerifyReport;
+  }
+  if (!Array.isArray(d.tlc) || !d.tlc.every((t) => typeof t === 'object' && t !== null && typeof (t as Record<string, unknown>).model === 'string'))
+    fail('"tlc" must be an array of TLC summaries, each with its "model"');
   return d as unknown as VerifyReport;
+}
+
+/** A /1 TLC summary had no model: it is the one its config is named after (`Spec.cfg` checks `Spec`). */
+function fromV1(t: Record<string, unknown>): TlcSummary {
+  const config = typeof t.config === 'string' ? t.config : undefined;
+  return { ...t, model: config ? basename(config, '.cfg') : 'unknown' } as unknown as TlcSummary;
 }

@@ -1,25 +1,22 @@
 /**
  * The one command that reproduces a mutant × layer cell, for JUnit failure bodies, the matrix and
  * the HTML trace sections. A saved trace replays on real Valkey (`fencecheck trace replay`, which
- * applies the trace's mutant itself); a limiter counterexample replays through its seed and path
- * with the mutant's patch; a layer that names its own command (MutantResult.replay: the pause walk,
- * a seam system's TLC run, the failover drill) gives that; anything else reruns the mutant at its layer.
+ * applies the trace's mutant itself); a layer that names its own command (MutantResult.replay: a
+ * property layer's seed and path with the mutant's patch, the pause walk, a seam system's TLC run,
+ * the failover drill) gives that; anything else reruns the mutant at its layer.
  */
 import type { Layer } from '../core/manifest.js';
 import type { MatrixCell, StageOutcome } from './verify-doc.js';
 
 type ReplayFields = Pick<MatrixCell, 'verdict' | 'tracePath' | 'seed' | 'path' | 'replay'>;
 
-/** `patch`: the layer's patch module from the manifest (the limiter replays need it). */
-export function replayCommand(id: string, layer: Layer, cell: ReplayFields, patch?: string): string | undefined {
+export function replayCommand(id: string, layer: Layer, cell: ReplayFields): string | undefined {
   if (cell.verdict === 'n/a' || cell.verdict === 'not-selected') return undefined;
   // The layer's own command (a seam system's walk, TLC run or drill) comes first.
   if (cell.replay) return cell.replay;
   if (cell.tracePath) return traceReplayCommand(cell.tracePath);
   // '=': a negative seed must not read as an option (src/core/args.ts).
   const seed = cell.seed !== undefined ? ` --seed=${cell.seed}` : '';
-  if (layer === 'limiter' && patch && cell.seed !== undefined && cell.path)
-    return `fencecheck limiter --topology standalone --no-invariants --patch ${patch}${seed} --path=${cell.path}`;
   if (layer === 'tla') return `fencecheck tlc --only ${id}`;
   return `fencecheck mutants --layer ${layer} --only ${id}${seed}`;
 }
@@ -28,26 +25,14 @@ export function traceReplayCommand(tracePath: string): string {
   return `fencecheck trace replay ${tracePath}`;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
- * The command that reproduces a stage's failure: the replay it printed (conform), its failing run's
- * seed and path (props, limiter), or else the stage's own command (without --json).
+ * The command that reproduces a stage's failure: the one its report names (`details.replay`: the
+ * first mismatch's trace, a failing run's seed and path), or else the stage's own command (without
+ * --json).
  */
 export function stageReplayCommand(o: Pick<StageOutcome, 'stage' | 'command' | 'report'>): string {
   const d = o.report?.details;
-  if (isObj(d)) {
-    if (typeof d.replay === 'string' && d.replay !== '') return d.replay;
-    if (o.stage === 'props' && typeof d.seed === 'number' && typeof d.path === 'string' && typeof d.topology === 'string')
-      return `fencecheck props --topology ${d.topology} --seed=${d.seed} --path=${d.path}`;
-    if (o.stage === 'limiter' && Array.isArray(d.runs)) {
-      for (const run of d.runs) {
-        const p = isObj(run) ? run.property : undefined;
-        if (isObj(run) && isObj(p) && p.passed === false && typeof p.seed === 'number' && typeof run.topology === 'string')
-          return `fencecheck limiter --topology ${run.topology} --seed=${p.seed}${typeof p.path === 'string' && p.path ? ` --path=${p.path}` : ''}`;
-      }
-    }
-  }
+  const named = typeof d === 'object' && d !== null && !Array.isArray(d) ? (d as Record<string, unknown>).replay : undefined;
+  if (typeof named === 'string' && named !== '') return named;
   return `fencecheck ${o.command.filter((a) => a !== '--json').join(' ')}`;
 }

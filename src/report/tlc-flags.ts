@@ -1,5 +1,5 @@
 /**
- * What TLC was told to do, read from its recorded command line (evidence/tlc/fencing/base.json `command`):
+ * What TLC was told to do, read from its recorded command line (a TLC block's `command`):
  * an auditor must see that deadlock checking was off (`-deadlock`), how many workers ran, and any
  * other flag that changes what "no error" means.
  */

@@ -6,11 +6,11 @@
  * Refused attempts are drawn as refused (src/trace: refusal() and the diagram's `refusals` option), not as steps.
  */
 import { traceHeadline } from '../trace/text-table.js';
-import { hasObservedColumn, observedText } from './conform-view.js';
+import { hasObservedColumn, observedText } from './trace-observed.js';
 import { traceMermaid } from '../trace/mermaid.js';
 import { refusal, refusedSteps, stepTable } from '../trace/steps.js';
 import { escapeXml as esc, traceSvg } from '../trace/svg.js';
-import type { Block } from './view.js';
+import type { Block } from './view-types.js';
 
 export const TRACE_CSS = `
 details.trace { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; }

@@ -1,14 +1,17 @@
 /**
  * The one JSON document a `fencecheck verify` run writes (reports/verify.json), schema
- * `fencecheck.verify/1`, documented field by field in docs/report-schema.md. Every other output
+ * `fencecheck.verify/2`, documented field by field in docs/report-schema.md. Every other output
  * (JUnit, Markdown, HTML) is rendered from this document alone.
  */
-import type { G2Summary } from './g2-summary.js';
 import type { Layer, MutantSystem } from '../core/manifest.js';
-import type { MutantResult, Verdict } from '../core/verdict.js';
+import type { MutantResult } from '../core/verdict.js';
+import type { CellVerdict, MutationScore } from '../core/mutation-score.js';
 import type { StageReport } from '../core/stage-report.js';
+import type { TlcModelBlock } from '../core/report-details.js';
 
-export const VERIFY_SCHEMA = 'fencecheck.verify/1' as const;
+export const VERIFY_SCHEMA = 'fencecheck.verify/2' as const;
+/** The schema before TLC figures came per model and the stage-specific summaries left the document. */
+export const VERIFY_SCHEMA_V1 = 'fencecheck.verify/1' as const;
 
 /**
  * passed / failed / not-run: what the stage itself reported.
@@ -40,7 +43,7 @@ export interface StageOutcome {
   readonly report: StageReport | null;
 }
 
-export type CellVerdict = Verdict | 'n/a' | 'not-selected' | 'missing';
+export type { CellVerdict, MutationScore, ScoreFigure } from '../core/mutation-score.js';
 
 /** A mutant × layer cell: the layer's own result fields, or why there is none. */
 export interface MatrixCell extends Pick<MutantResult, 'violated' | 'alsoBroken' | 'traceLength' | 'tracePath' | 'seed' | 'path' | 'durationMs' | 'reason'> {
@@ -65,55 +68,19 @@ export interface MatrixRow {
 export interface MutationMatrix {
   readonly layers: readonly Layer[];
   readonly rows: readonly MatrixRow[];
-  /** The matrix's mutation score (src/report/score.ts); absent in documents written before it (renderers compute it). */
+  /** The matrix's mutation score (src/core/mutation-score.ts); absent in documents written before it (renderers compute it). */
   readonly score?: MutationScore;
 }
 
-export interface ScoreFigure {
-  /** Cells of this layer that are mutants (every verdict but n/a). */
-  readonly total: number;
-  readonly killed: number;
-  readonly equivalent: number;
-  /** Not run, not selected or missing: in `total`, never in `killed`. */
-  readonly notRun: number;
-  /** killed / (total − equivalent), one decimal, rounded down (100 only when every one was killed); null when nothing counts. */
-  readonly percent: number | null;
-}
-
-/** killed / (mutants − equivalent) per layer and overall (src/report/score.ts). */
-export interface MutationScore {
-  readonly layers: Readonly<Partial<Record<Layer, ScoreFigure>>>;
-  readonly overall: ScoreFigure;
-}
-
-/** The TLC figures an auditor reads first, gathered from the tlc and evidence stages. */
-export interface TlcSummary {
-  /** `live` from a TLC run on this machine, `evidence` from the committed evidence. */
-  readonly from: 'live' | 'evidence';
-  readonly specSha256?: string;
-  readonly tlcVersion?: string;
-  readonly bounds?: unknown;
-  readonly generated?: number;
-  readonly distinct?: number;
-  readonly depth?: number;
-  readonly invariants?: readonly string[];
-  readonly durationMs?: number;
-  readonly outcome?: string;
-  /** The base config TLC checked and its SHA-256 (the evidence pins both). */
-  readonly config?: string;
-  readonly configSha256?: string;
-  /** SHA-256 and size of the state dump and the labelled edge list parity compares against. */
-  readonly dumps?: { readonly states?: TlcDump; readonly edges?: TlcDump };
-  /** The TLC command line as recorded (temporary paths as `<tmp>`), and what its flags mean. */
-  readonly command?: string;
+/**
+ * The TLC figures of one model an auditor reads first: a stage's TLC block
+ * (src/core/report-details.ts TlcModelBlock) with what its command line's flags mean.
+ */
+export interface TlcSummary extends TlcModelBlock {
   readonly flags?: TlcFlags;
 }
 
-export interface TlcDump {
-  readonly file?: string;
-  readonly sha256: string;
-  readonly count?: number;
-}
+export type { TlcDump } from '../core/report-details.js';
 
 /** TLC's flags from its command line (src/report/tlc-flags.ts). */
 export interface TlcFlags {
@@ -129,63 +96,6 @@ export interface TlcFlags {
   readonly jvm?: readonly string[];
 }
 
-/** executed / model total: how much of the model the conformance tour executed on real Valkey. */
-export interface ConformFigure {
-  readonly executed: number;
-  readonly model: number;
-  /** 100 × executed / model, one decimal, rounded down (so 100.0 means every one); 100 when the model has none. */
-  readonly percent: number;
-}
-
-/** One action of the model, or one attempt kind (acquire, renew, …) or gate step the model refuses. */
-export interface ConformActionRow {
-  readonly action: string;
-  readonly transitions: ConformFigure;
-  readonly refused: ConformFigure;
-  /** Transitions and refused attempts together. */
-  readonly percent: number;
-  /** Every model transition and every refused attempt of this action was executed. */
-  readonly complete: boolean;
-  /** The first mismatch was an attempt of this kind (or gate step). */
-  readonly mismatch: boolean;
-}
-
-/** The first (state, attempt) where the real system and the model parted, or the first state breaking a check. */
-export interface ConformFailure {
-  /** `Conformance`, `TTL`, `ReadSide`, `T3_SlotBreach`, `Observation`, or an invariant name. */
-  readonly check: string;
-  readonly message: string;
-  /** The attempt (`acquire(p1)`, `renew(p2@3)`, `AdvanceTarget`), what the real system did, what the model predicts. */
-  readonly attempt?: string;
-  readonly real?: string;
-  readonly predicted?: string;
-  /** Steps from Init to the failing state or attempt. */
-  readonly steps?: number;
-}
-
-/** The conform stage's figures, read from its StageReport (`counts` and `details`). */
-export interface ConformSummary {
-  readonly status: OutcomeStatus;
-  readonly reason?: string;
-  readonly summary: string;
-  /** `conformance` (every decision and successor against the model) or `<invariant> alone`. */
-  readonly checks?: string;
-  readonly bounds?: { readonly pods: readonly string[]; readonly maxGen: number };
-  readonly coverage?: { readonly states: ConformFigure; readonly transitions: ConformFigure; readonly refused: ConformFigure };
-  /** Real states reached (more than the model's when a mutated script leaves its graph), attempts made. */
-  readonly realStates?: number;
-  readonly attempts?: number;
-  readonly depth?: number;
-  readonly tourMs?: number;
-  /** The real graph equals the model's (every edge, every decision); null when the tour stopped early. */
-  readonly equalToModel?: boolean | null;
-  readonly actions?: readonly ConformActionRow[];
-  readonly failure?: ConformFailure | null;
-  /** The saved first-mismatch trace (relative to the project root) and the command that replays it. */
-  readonly tracePath?: string;
-  readonly replay?: string;
-}
-
 export interface VerifyOptions {
   readonly stages: readonly string[];
   /** Stages left out by --stages/--skip (shown, not run, not a failure). */
@@ -193,8 +103,7 @@ export interface VerifyOptions {
   readonly runs?: number;
   readonly seed?: number;
   readonly topology?: string;
-  readonly pods?: number;
-  readonly maxGen?: number;
+  readonly constants?: readonly string[];
   readonly allowNotRun: readonly string[];
   readonly jobs: number;
   readonly stageTimeoutMs: number;
@@ -221,12 +130,9 @@ export interface VerifyReport {
   readonly options: VerifyOptions;
   readonly verdict: VerifyVerdict;
   readonly stages: readonly StageOutcome[];
-  readonly tlc: TlcSummary | null;
+  /** One per model TLC checked, from a live run where there was one, else the committed evidence (src/report/tlc-summary.ts). */
+  readonly tlc: readonly TlcSummary[];
   readonly mutationMatrix: MutationMatrix;
-  /** The conformance tour's coverage and first mismatch; null when the conform stage was not selected. */
-  readonly conform?: ConformSummary | null;
-  /** The G2 conformance matrix (src/report/g2-summary.ts); null when the g2 stage was not selected. */
-  readonly g2?: G2Summary | null;
-  /** Every trace file a stage or mutant result names, relative to the project root. */
+  /** Every trace file a stage or mutant result names, relative to the project root (absolute when outside it). */
   readonly traces: readonly string[];
 }

@@ -20,19 +20,28 @@ export function loadReportTraces(report: VerifyReport, root = projectRoot): Trac
   return new Map(report.traces.map((p) => [p, tryLoadAnyTrace(isAbsolute(p) ? p : resolve(root, p))]));
 }
 
+/** The four report files in `dir`. */
+export function reportFiles(dir: string): WrittenReports {
+  return { json: join(dir, 'verify.json'), junit: join(dir, 'junit.xml'), markdown: join(dir, 'verify.md'), html: join(dir, 'verify.html') };
+}
+
+export interface WriteOptions {
+  /** How a file is written (default writeFileSync; a test passes one that fails). */
+  readonly writeFile?: (path: string, data: string) => void;
+  /** The folder the reports will be read from, when it is not `outDir` (links are relative to it). */
+  readonly linksFrom?: string;
+}
+
 /** Writes verify.json, junit.xml, verify.md and verify.html into `outDir`. */
-export function writeVerifyReports(report: VerifyReport, outDir: string, root = projectRoot): WrittenReports {
+export function writeVerifyReports(report: VerifyReport, outDir: string, root = projectRoot, opts: WriteOptions = {}): WrittenReports {
+  const write = opts.writeFile ?? writeFileSync;
+  const from = opts.linksFrom ?? outDir;
   mkdirSync(outDir, { recursive: true });
-  const view = buildView(report, loadReportTraces(report, root), (p) => relative(outDir, resolve(root, p)));
-  const files: WrittenReports = {
-    json: join(outDir, 'verify.json'),
-    junit: join(outDir, 'junit.xml'),
-    markdown: join(outDir, 'verify.md'),
-    html: join(outDir, 'verify.html'),
-  };
-  writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(files.junit, junitXml(report));
-  writeFileSync(files.markdown, renderMarkdown(view));
-  writeFileSync(files.html, renderHtml(view));
+  const view = buildView(report, loadReportTraces(report, root), (p) => relative(from, resolve(root, p)));
+  const files = reportFiles(outDir);
+  write(files.json, `${JSON.stringify(report, null, 2)}\n`);
+  write(files.junit, junitXml(report));
+  write(files.markdown, renderMarkdown(view));
+  write(files.html, renderHtml(view));
   return files;
 }

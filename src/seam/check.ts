@@ -7,13 +7,13 @@
  * "not run", never passed.
  */
 import { loadManifest, type MutantEntry } from '../core/manifest.js';
-import { runSeamModelMutant } from '../mutants/layers/model-seam.js';
+import { runSeamModelMutant } from './model-mutant.js';
 import { projectRoot } from '../core/project-root.js';
-import { readSystemEvidence } from './evidence.js';
+import { readBaseGraph, readSystemEvidence } from './evidence.js';
 import { exploreSystem } from './explore.js';
-import { compareStateSets, readCanonicalStateList } from './parity.js';
-import type { AnySystem } from '../registry/systems.js';
-import { join } from 'node:path';
+import { compareGraphs } from './parity.js';
+import type { AnySystem } from './package.js';
+import { twinGraph } from './tlc/graph.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'not-run';
 
@@ -46,20 +46,20 @@ export function systemMutants(system: string): MutantEntry[] {
 export async function checkSystem(sys: AnySystem, root = projectRoot, mutants: readonly MutantEntry[] = systemMutants(sys.name)): Promise<SystemCheck> {
   const t0 = performance.now();
   const rows: SystemCheckRow[] = [];
-  const run = exploreSystem(sys);
+  const run = exploreSystem(sys, { edges: true });
   for (const v of run.verdicts) rows.push({ check: `invariant ${v.name}`, status: v.holds ? 'passed' : 'failed', detail: v.holds ? `holds in all ${run.distinct} states` : `broken in ${v.violatingStates} states` });
   const base = readSystemEvidence(sys.name, 'base', root);
-  if (!base.freshness.fresh || !base.evidence?.states) {
-    rows.push({ check: 'parity with TLC', status: 'not-run', detail: base.freshness.fresh ? 'the evidence holds no state list' : base.freshness.reason });
+  const committed = readBaseGraph(sys.name, root);
+  if ('reason' in committed) {
+    rows.push({ check: 'parity with TLC', status: 'not-run', detail: committed.reason });
   } else {
-    const p = compareStateSets(run.keys, readCanonicalStateList(join(root, base.evidence.states.file)));
-    const generatedOk = base.evidence.generated === undefined || base.evidence.generated === run.generated;
+    const p = compareGraphs(twinGraph(sys, run), committed.graph);
     rows.push({
       check: 'parity with TLC',
-      status: p.equal && generatedOk ? 'passed' : 'failed',
-      detail: p.equal && generatedOk
-        ? `the twin reaches exactly TLC's ${run.distinct} states (${run.generated} generated, as TLC counts)`
-        : `twin ${run.distinct} distinct / ${run.generated} generated, TLC ${base.evidence.distinct} / ${base.evidence.generated}; only the twin: ${p.onlyModel.slice(0, 2).join(' · ') || '-'}; only TLC: ${p.onlyTlc.slice(0, 2).join(' · ') || '-'}`,
+      status: p.equal ? 'passed' : 'failed',
+      detail: p.equal
+        ? `the twin reaches exactly TLC's ${run.distinct} states and takes its ${committed.graph.edges.length} ${committed.evidence.edges?.labelled ? 'labelled ' : ''}edges (${run.generated} generated, as TLC counts)`
+        : `twin ${run.distinct} distinct / ${p.generated.model} generated / ${p.edges.modelCount} edges, TLC ${p.states.tlcCount} / ${p.generated.tlc} / ${p.edges.tlcCount}; only the twin: ${[...p.states.onlyModel, ...p.edges.onlyModel].slice(0, 2).join(' · ') || '-'}; only TLC: ${[...p.states.onlyTlc, ...p.edges.onlyTlc].slice(0, 2).join(' · ') || '-'}`,
     });
   }
   for (const m of mutants) {

@@ -1,12 +1,13 @@
 /**
- * State-set parity of a ModelSystem against TLC: the twin's reachable canonical keys against a
- * committed canonical state list (TLC's dump, parsed through the system's own `fromTlc` and `key`).
+ * Parity of a twin with TLC: the twin's reachable states and labelled state graph against TLC's
+ * (live, or the committed base.states.txt and base.edges.txt): the same states, the same edges
+ * (labels compared where the system's labels are TLC's, src/seam/tlc/graph.ts), and TLC's "states
+ * generated" equal to the twin's initial states plus transitions.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { projectRoot } from '../core/project-root.js';
 import { compareStateSets as compareKeySets } from './state-sets.js';
-import { TlcOutputError } from '../tlc/errors.js';
+import type { StateGraph } from './tlc/graph.js';
+
+export { readCanonicalStateList } from './evidence.js';
 
 export interface StateSetParity {
   readonly equal: boolean;
@@ -25,12 +26,19 @@ export function compareStateSets(model: Iterable<string>, tlc: Iterable<string>,
   return { equal: c.equal, modelCount: c.machineCount, tlcCount: c.tlcCount, onlyModelCount: c.onlyMachineCount, onlyTlcCount: c.onlyTlcCount, onlyModel: c.onlyMachine, onlyTlc: c.onlyTlc };
 }
 
-/** A committed canonical state list (one key a line, sorted, no duplicates); throws TlcOutputError otherwise. */
-export function readCanonicalStateList(path: string): string[] {
-  const lines = readFileSync(resolve(projectRoot, path), 'utf8').split('\n').filter((l) => l !== '');
-  for (let i = 1; i < lines.length; i++) {
-    if (!(lines[i - 1]! < lines[i]!)) throw new TlcOutputError(`${path}: line ${i + 1} is not sorted after line ${i} (or repeats it)`);
-  }
-  if (lines.length === 0) throw new TlcOutputError(`${path}: no states`);
-  return lines;
+export interface GraphParity {
+  readonly equal: boolean;
+  readonly states: StateSetParity;
+  readonly edges: StateSetParity;
+  /** The twin's initial states + transitions, and TLC's "states generated". */
+  readonly generated: { readonly model: number; readonly tlc: number; readonly equal: boolean };
+  readonly selfLoops: { readonly model: number; readonly tlc: number };
+}
+
+/** The twin's graph (`model`) against TLC's. */
+export function compareGraphs(model: StateGraph, tlc: StateGraph, show = 5): GraphParity {
+  const states = compareStateSets(model.states, tlc.states, show);
+  const edges = compareStateSets(model.edges, tlc.edges, show);
+  const generated = { model: model.initialStates + model.generatedEdges, tlc: tlc.initialStates + tlc.generatedEdges, equal: model.initialStates + model.generatedEdges === tlc.initialStates + tlc.generatedEdges };
+  return { equal: states.equal && edges.equal && generated.equal, states, edges, generated, selfLoops: { model: model.selfLoops, tlc: tlc.selfLoops } };
 }

@@ -10,6 +10,11 @@ import type { OverridableNames } from './overrides.js';
 export interface Successor<S, E> {
   readonly event: E;
   readonly state: S;
+  /**
+   * Optional: the system's own form of the successor (fencing: its XState snapshot), handed back to
+   * `successors` when this state is expanded, so that it need not be rebuilt from `state`.
+   */
+  readonly resume?: unknown;
 }
 
 export type Invariant<S> = (s: S) => boolean;
@@ -32,13 +37,36 @@ export interface ModelSystem<S, E> {
   readonly variables: readonly string[];
   /** The constants this instance was built for, for reports (JSON-safe). */
   readonly bounds: unknown;
+  /**
+   * Optional: the same system at other values of the spec's constants, given as TLC would read
+   * them (`{ Pods: '4', MaxGen: '6' }`); throws RangeError naming the constant and its allowed values.
+   */
+  withConstants?(constants: Readonly<Record<string, string>>): ModelSystem<S, E>;
+  /** Optional: the twin's event types, to compare with the actions of the spec's Next (`fencecheck parity`). */
+  readonly actions?: readonly string[];
+  /** Optional: tables an auditor reads beside parity (action ↔ event ↔ implementation, …). */
+  parityTables?(): Promise<readonly ParityTable[]>;
+  /** Optional: a constant's short value as TLA+ for a config (`Pods`, `3` → `{p1, p2, p3}`); default: the value itself. */
+  cfgValue?(name: string, value: string): string;
   initialStates(): readonly S[];
-  /** Every enabled action instance of `s` with its successor, from the machine's own transition. */
-  successors(s: S): readonly Successor<S, E>[];
+  /** Every enabled action instance of `s` with its successor, from the machine's own transition (`resume`: what the successor that reached `s` carried). */
+  successors(s: S, resume?: unknown): readonly Successor<S, E>[];
   /** The canonical key: two states are one exactly when TLC would count them as one. */
   key(s: S): string;
+  /**
+   * Optional, for speed: a fresh packer of states into integers, looked up before `key` (equal packs
+   * must imply equal keys; undefined for a state that does not pack). Each call gives a new packer
+   * (it may keep caches).
+   */
+  readonly fastKey?: () => (s: S) => number | undefined;
   /** The TLA+ action instance of an event, e.g. `Deliver(r1, [paused |-> TRUE, version |-> 1])`. */
   label(e: E): string;
+  /**
+   * Whether `label` is what TLC's labelled state graph prints for the same step (every action of
+   * Next a named operator with its parameters): edge parity then compares labels too, else only
+   * which state leads to which.
+   */
+  readonly tlcLabels?: boolean;
   /** Invariant name → predicate, in the spec's config order. */
   readonly invariants: Readonly<Record<string, Invariant<S>>>;
   /** A TLC state (variable → value, as parseTlaState gives it) as S; throws TlcOutputError when it is not one. */
@@ -51,4 +79,16 @@ export interface ModelSystem<S, E> {
    * The mutants themselves are the manifest's (mutants/manifest.json), not the system's.
    */
   withOverrides(overrides: unknown, label: string): ModelSystem<S, E>;
+}
+
+/** `pods={p1, p2, p3} maxGen=4`: a system's bounds in one line, for reports. */
+export function boundsLabel(b: unknown): string {
+  return typeof b === 'object' && b !== null ? Object.entries(b).map(([k, v]) => `${k}=${Array.isArray(v) ? `{${v.join(', ')}}` : String(v)}`).join(' ') : String(b);
+}
+
+/** A table of text cells, for reports. */
+export interface ParityTable {
+  readonly title: string;
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly string[])[];
 }

@@ -6,7 +6,7 @@
  */
 import type { TlaValue } from '../core/tla-value.js';
 import { checkOverrides, type OverridableNames } from './overrides.js';
-import type { Invariant, ModelSystem, Successor } from './system.js';
+import type { Invariant, ModelSystem, ParityTable, Successor } from './system.js';
 
 export interface TwinParts<S, E, O> {
   readonly name: string;
@@ -16,12 +16,19 @@ export interface TwinParts<S, E, O> {
   readonly bounds: unknown;
   initial(): S;
   /** The successor function and the invariants of the machine with these overrides provided. */
-  machine(overrides: O | undefined): { successors(s: S): readonly Successor<S, E>[]; readonly invariants: Readonly<Record<string, Invariant<S>>> };
+  machine(overrides: O | undefined): { successors(s: S, resume?: unknown): readonly Successor<S, E>[]; readonly invariants: Readonly<Record<string, Invariant<S>>> };
   key(s: S): string;
+  readonly fastKey?: () => (s: S) => number | undefined;
   label(e: E): string;
+  readonly tlcLabels?: boolean;
   fromTlc(vars: Readonly<Record<string, TlaValue>>): S;
   /** Per part of O (`guards`, ...), the names the machine has. */
   readonly overridable: OverridableNames;
+  /** The parts at other constants (ModelSystem.withConstants). */
+  withConstants?(constants: Readonly<Record<string, string>>): TwinParts<S, E, O>;
+  cfgValue?(name: string, value: string): string;
+  readonly actions?: readonly string[];
+  parityTables?(): Promise<readonly ParityTable[]>;
 }
 
 export function twinSystem<S, E, O>(parts: TwinParts<S, E, O>, overrides?: O, label?: string): ModelSystem<S, E> {
@@ -33,12 +40,18 @@ export function twinSystem<S, E, O>(parts: TwinParts<S, E, O>, overrides?: O, la
     variables: parts.variables,
     bounds: parts.bounds,
     initialStates: () => [parts.initial()],
-    successors: (s) => m.successors(s),
+    successors: (s, resume) => m.successors(s, resume),
     key: parts.key,
+    ...(parts.fastKey && { fastKey: parts.fastKey }),
     label: parts.label,
+    ...(parts.tlcLabels && { tlcLabels: true }),
     invariants: m.invariants,
     fromTlc: parts.fromTlc,
     overridable: parts.overridable,
+    ...(parts.withConstants && { withConstants: (c: Readonly<Record<string, string>>) => twinSystem(parts.withConstants!(c), overrides, label) }),
+    ...(parts.cfgValue && { cfgValue: parts.cfgValue }),
+    ...(parts.actions && { actions: parts.actions }),
+    ...(parts.parityTables && { parityTables: parts.parityTables }),
     withOverrides: (o, l) => {
       checkOverrides(o, parts.overridable, undefined, `${parts.name}/${l}`);
       // Checked above: only names of O's parts, each a function.

@@ -1,6 +1,4 @@
-import { canonicalKey, type FencingState } from '../systems/fencing/state.js';
 import { TlcOutputError } from './errors.js';
-import { toFencingState } from '../systems/fencing/tlc/state.js';
 import { parseTlaState, type TlaValue } from '../core/tla-value.js';
 
 /**
@@ -20,14 +18,4 @@ export function parseStateDumpWith<S>(text: string, toState: (vars: Record<strin
   });
   if (states.length === 0) throw new TlcOutputError('the TLC state dump holds no states');
   return states;
-}
-
-/** The fencing spec's dump as FencingStates. */
-export function parseStateDump(text: string): FencingState[] {
-  return parseStateDumpWith(text, toFencingState);
-}
-
-/** The dump as sorted, de-duplicated canonicalKey() lines: the form evidence/tlc/fencing/base.states.txt keeps. */
-export function dumpToCanonicalLines(text: string): string[] {
-  return [...new Set(parseStateDump(text).map(canonicalKey))].sort();
 }

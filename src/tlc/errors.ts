@@ -1,12 +1,2 @@
-/**
- * The TLC runner's failures, each mapped to one exit code by the CLI:
- * - TlcUnavailableError: no Java / no tla2tools.jar → not run (2).
- * - TlcOutputError: TLC's output (or a dump) could not be parsed → bad input (3).
- */
-export class TlcUnavailableError extends Error {
-  override readonly name = 'TlcUnavailableError';
-}
-
-export class TlcOutputError extends Error {
-  override readonly name = 'TlcOutputError';
-}
+// The TLC runner's failures live in the ground layer (TLA+ value parsing throws them too).
+export { TlcOutputError, TlcUnavailableError } from '../core/tlc-errors.js';

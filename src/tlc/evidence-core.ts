@@ -4,7 +4,7 @@
  * TLC's version, outcome and counts. Each record adds its own parts (bounds, edges, traces).
  */
 import { join } from 'node:path';
-import { sha256File } from '../systems/fencing/tlc/config.js';
+import { sha256File } from '../core/hash.js';
 import type { TlcRun } from './run.js';
 
 export const EVIDENCE_SCHEMA = 'fencecheck.tlc-evidence/1' as const;

@@ -15,7 +15,7 @@ import { brokenInvariants } from '../systems/fencing/invariants.js';
 import type { ImplPatch } from '../systems/fencing/patch.js';
 import type { FencingScripts } from '../systems/fencing/scripts.js';
 import type { FencingState } from '../systems/fencing/state.js';
-import { loadPatch } from '../mutants/layers/impl.js';
+import { loadPatch } from '../systems/fencing/impl-runner.js';
 import type { MutantManifest } from '../core/manifest.js';
 import type { Topology } from '../valkey/index.js';
 import type { FencingTrace, TraceStep } from '../core/trace-format.js';

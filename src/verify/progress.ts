@@ -2,7 +2,11 @@
  * How verify shows progress: a live table redrawn in place on a terminal (stage, state, elapsed,
  * counts or the stage's last progress line), or one plain line per event (CI logs, --json).
  */
+import { formatCounts, formatDuration } from '../core/format.js';
 import type { StageOutcome } from '../report/verify-doc.js';
+
+// Re-exported for the verify command, the benchmark and their tests (the helpers live in core).
+export { formatCounts, formatDuration };
 
 export interface ProgressSink {
   planned(stages: readonly string[]): void;
@@ -11,20 +15,6 @@ export interface ProgressSink {
   line(stage: string, text: string): void;
   finished(outcome: StageOutcome): void;
   close(): void;
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 100) / 10;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
-}
-
-export function formatCounts(counts: Readonly<Record<string, number>> | undefined): string {
-  if (!counts) return '';
-  return Object.entries(counts)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
 }
 
 function outcomeLine(o: StageOutcome): string {

@@ -1,19 +1,20 @@
 /**
  * The verify orchestrator: runs the selected stages as child processes (heavy ones at most `jobs` at
- * a time, light ones alongside), interprets each, and assembles the fencecheck.verify/1 document.
+ * a time, light ones alongside), interprets each, and assembles the fencecheck.verify/2 document.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadManifest, type MutantManifest } from '../core/manifest.js';
 import { projectRoot } from '../core/project-root.js';
-import { conformSummary } from '../report/conform-summary.js';
-import { g2Summary } from '../report/g2-summary.js';
 import { mutationMatrix } from '../report/matrix.js';
 import { tlcSummary } from '../report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../report/verify-doc.js';
 import { runChild } from './child.js';
+import { RunOutput, type WriteFile } from './out-dir.js';
+import { writeVerifyReports } from '../report/write.js';
+import { TRACE_DIR_ENV } from '../core/trace-dir.js';
 import { interpretStage } from './interpret.js';
 import type { ProgressSink } from './progress.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, stageArgv, type StageOptions, type StageSpec } from './stages.js';
@@ -25,8 +26,13 @@ export interface VerifyRunOptions {
   readonly allowNotRun: readonly string[];
   readonly jobs: number;
   readonly stageTimeoutMs: number;
-  /** Absolute output directory; stage logs go to <out>/stages/. */
+  /**
+   * Absolute output directory, written all or nothing (src/verify/out-dir.ts): the reports, the
+   * stage logs (<out>/stages/) and the stages' traces (<out>/traces/).
+   */
   readonly outDir: string;
+  /** How the logs and reports are written (default writeFileSync; a test passes one that fails). */
+  readonly writeFile?: WriteFile;
   readonly progress: ProgressSink;
   /** The stage catalogue (tests pass their own). */
   readonly catalogue?: readonly StageSpec[];
@@ -37,44 +43,15 @@ export interface VerifyRunOptions {
   /**
    * Aborted on SIGINT/SIGTERM/SIGHUP: no further stage starts, running ones are stopped (their
    * process groups get SIGTERM, then SIGKILL), and runVerify rejects with VerifyInterruptedError
-   * instead of returning a verdict.
+   * instead of returning a verdict (and writes no report: out-dir.ts abandon()).
    */
   readonly signal?: AbortSignal;
 }
 
-/** The report files of a run, removed from `--out` before a run starts (a stale pass must not survive). */
-export const REPORT_FILES = ['verify.json', 'junit.xml', 'verify.md', 'verify.html'] as const;
-
-/** The output folder cannot be created or written: nothing was started. */
-export class OutDirError extends Error {}
+export { OutDirError, REPORT_FILES, ReportWriteError } from './out-dir.js';
 
 /** The run was interrupted: there is no verdict. */
 export class VerifyInterruptedError extends Error {}
-
-/**
- * Makes `outDir` (and its stages/ folder) ready for a run: creates it, removes the previous run's
- * reports and stage logs, and checks that it can be written. Throws OutDirError with one line.
- */
-export function prepareOutDir(outDir: string): void {
-  const step = (what: string, f: () => void) => {
-    try {
-      f();
-    } catch (err) {
-      throw new OutDirError(`--out ${outDir}: cannot ${what}: ${(err as Error).message.split('\n')[0]}`);
-    }
-  };
-  step('create the folder', () => mkdirSync(outDir, { recursive: true }));
-  // Logs and reports of an earlier run must not pass for this run's.
-  for (const f of REPORT_FILES) step(`remove the previous ${f}`, () => rmSync(join(outDir, f), { force: true }));
-  const logDir = join(outDir, 'stages');
-  step('remove the previous stage logs', () => rmSync(logDir, { recursive: true, force: true }));
-  step('create stages/', () => mkdirSync(logDir, { recursive: true }));
-  const probe = join(logDir, `.write-test-${process.pid}`);
-  step('write into it', () => {
-    writeFileSync(probe, '');
-    rmSync(probe);
-  });
-}
 
 const defaultCommand = (_spec: StageSpec, argv: readonly string[]): readonly [string, ...string[]] => [process.execPath, join(projectRoot, 'bin/fencecheck.mjs'), ...argv];
 
@@ -84,8 +61,20 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const catalogue = o.catalogue ?? STAGES;
   const selected = catalogue.filter((s) => o.stages.includes(s.name));
   const manifest = o.manifest ?? loadManifest();
-  const logDir = join(o.outDir, 'stages');
-  prepareOutDir(o.outDir);
+  const out = RunOutput.open(o.outDir, o.writeFile);
+  try {
+    const report = await runStages(o, selected, catalogue, manifest, out, startedAt, t0);
+    // Reports are written and swapped in whole, or the previous run's are put back (ReportWriteError).
+    out.publish((dir, writeFile) => writeVerifyReports(report, dir, projectRoot, { writeFile, linksFrom: o.outDir }));
+    return report;
+  } catch (err) {
+    if (err instanceof VerifyInterruptedError) out.abandon();
+    else out.restore();
+    throw err;
+  }
+}
+
+async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], catalogue: readonly StageSpec[], manifest: MutantManifest, out: RunOutput, startedAt: Date, t0: number): Promise<VerifyReport> {
   o.progress.planned(selected.map((s) => s.name));
 
   const runOne = async (spec: StageSpec): Promise<StageOutcome | undefined> => {
@@ -97,18 +86,20 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
       cwd: o.cwd ?? projectRoot,
       timeoutMs: o.stageTimeoutMs,
       onLine: (line) => o.progress.line(spec.name, line),
+      // The stages save their traces with this run's reports.
+      env: { [TRACE_DIR_ENV]: out.traceDir },
       ...(o.signal ? { signal: o.signal } : {}),
     });
     const file = spec.name.replace(/[^a-z0-9-]/gi, '_');
-    writeFileSync(join(logDir, `${file}.log`), child.stderr);
-    if (child.stdout.trim() !== '') writeFileSync(join(logDir, `${file}.stdout.json`), child.stdout);
+    out.writeLog(`${file}.log`, child.stderr);
+    if (child.stdout.trim() !== '') out.writeLog(`${file}.stdout.json`, child.stdout);
     const outcome = interpretStage({
       stage: spec.name,
       command: argv,
       child,
       allowedNotRun: o.allowNotRun.includes(spec.name),
       timeoutMs: o.stageTimeoutMs,
-      logPath: relative(o.outDir, join(logDir, `${file}.log`)),
+      logPath: join('stages', `${file}.log`),
     });
     o.progress.finished(outcome);
     return outcome;
@@ -158,8 +149,6 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
     stages: outcomes,
     tlc: tlcSummary(outcomes),
     mutationMatrix: matrix,
-    conform: conformSummary(outcomes),
-    g2: g2Summary(outcomes),
     traces: [...traces].sort(),
   };
 }

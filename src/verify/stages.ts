@@ -4,88 +4,64 @@
  */
 import type { Layer } from '../core/manifest.js';
 
-export const STAGE_NAMES = ['tlc', 'evidence', 'explore', 'parity', 'conform', 'props', 'limiter', 'mutants:model', 'mutants:impl', 'mutants:limiter', 'lua-check', 'g2', 'systems', 'pause'] as const;
-export type StageName = (typeof STAGE_NAMES)[number];
+import type { StageOptions, Topology } from '../core/stage-spec.js';
+export { TOPOLOGIES, type Topology, type StageOptions, type StageSpec } from '../core/stage-spec.js';
 
-/** verify's --topology values: the standalone node, the cluster (props: the runs crossing the door onto it), both. */
-export const TOPOLOGIES = ['standalone', 'cluster', 'both'] as const;
-export type Topology = (typeof TOPOLOGIES)[number];
+import { PACKAGES } from '../registry/systems.js';
+import type { StageSpec as Spec } from '../core/stage-spec.js';
 
-/** Options verify forwards to the stages that take them. */
-export interface StageOptions {
-  readonly runs?: number;
-  readonly seed?: number;
-  readonly topology?: Topology;
-  /** Model bounds for exploration (TLC and parity keep the bounds of the spec's config). */
-  readonly pods?: number;
-  readonly maxGen?: number;
-}
-
-const FLAG: Readonly<Record<keyof StageOptions, string>> = { runs: '--runs', seed: '--seed', topology: '--topology', pods: '--pods', maxGen: '--max-gen' };
-
-type Forwarded = keyof StageOptions;
-
-export interface StageSpec {
-  readonly name: string;
-  /** The fencecheck command line, without `--json` and without forwarded options. */
-  readonly argv: readonly string[];
-  /** Which verify options this command accepts. */
-  readonly forwards: readonly Forwarded[];
-  /** The command's name for a verify topology, where it differs (props calls the cluster run `door`). */
-  readonly topologyNames?: Readonly<Partial<Record<Topology, string>>>;
-  /** Heavy stages (CPU, Valkey, Java) take one of the `--jobs` slots; light ones run alongside. */
-  readonly heavy: boolean;
-  /** The mutant layer whose results this stage reports, if any. */
-  readonly layer?: Layer;
-  /** One line for docs and the report. */
-  readonly what: string;
-}
+/** verify's own stages, over every system; the systems' own stages come from their packages. */
+const GENERIC: Readonly<Record<'first' | 'last', readonly Spec[]>> = {
+  first: [
+    { name: 'tlc', argv: ['tlc', '--mutants', '--system', 'all'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on every system\'s base config and mutant configs, compared with its committed evidence in evidence/tlc/<system>/ (needs Java + tla2tools.jar)' },
+    { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', what: 'every mutant applied to the real code of its system and killed there by its expected invariant (the tour, the drills, the property runs)' },
+  ],
+  last: [
+    { name: 'conform', argv: ['conform'], forwards: ['constants'], heavy: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on the real code' },
+    { name: 'explore', argv: ['explore'], forwards: ['constants'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
+    { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'every mutant applied to its system\'s XState machine, killed by exhaustive exploration' },
+    { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },
+    { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence of every system complete and not stale (no Java needed)' },
+    { name: 'systems', argv: ['systems'], forwards: [], heavy: false, what: 'every system\'s twin explored, its state set equal to TLC\'s, every mutant killed as TLC kills it' },
+    { name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'every key the project\'s Lua scripts touch is declared in KEYS (key positions from Valkey 8\'s key specs)' },
+  ],
+};
 
 /** In start order: the longest stages first, so two slots finish together rather than one idling. */
-export const STAGES: readonly StageSpec[] = [
-  { name: 'tlc', argv: ['tlc', '--mutants', '--system', 'all'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on the base config and every mutant config of fencing and of each seam system (pause, replication), the seam systems\' runs compared with evidence/tlc/<system>/ (needs Java + tla2tools.jar)' },
-  { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', what: 'M1–M9 applied to the Lua scripts and the gate, each killed in its real state graph on Valkey (no seed); P1–P6 and R1 on the pause snapshot and the failover drill (their runners)' },
-  { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, what: 'model-based runs of the real scripts on Valkey, T1/T2/T3 on the real keyspace' },
-  { name: 'conform', argv: ['conform'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on real Valkey' },
-  { name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'limiter script against its reference model and the required invariant tests' },
-  { name: 'mutants:limiter', argv: ['mutants', '--layer', 'limiter'], forwards: ['runs', 'seed'], heavy: true, layer: 'limiter', what: 'L1–L6 applied to the limiter, killed by its properties' },
-  { name: 'explore', argv: ['explore'], forwards: ['pods', 'maxGen'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
-  { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'M1–M9, P1–P6 and R1 applied to their XState machines, killed by exhaustive exploration' },
-  { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },
-  { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence of every system complete and not stale (no Java needed)' },
-  { name: 'g2', argv: ['g2'], forwards: [], heavy: true, what: 'G2 conformance matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },
-  { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
-  { name: 'systems', argv: ['systems'], forwards: [], heavy: false, what: 'every system on the seam (fencing, pause snapshot, failover): twin explored, state set equal to TLC\'s, every mutant killed as TLC kills it' },
-  { name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'every key the project\'s Lua scripts touch is declared in KEYS (key positions from Valkey 8\'s key specs)' },
-];
+export const STAGES: readonly Spec[] = [...GENERIC.first, ...PACKAGES.flatMap((p) => p.stages ?? []), ...GENERIC.last];
 
-export function stageSpec(name: string): StageSpec | undefined {
+export const STAGE_NAMES: readonly string[] = STAGES.map((s) => s.name);
+
+export function isStageName(s: string): boolean {
+  return STAGE_NAMES.includes(s);
+}
+
+export function stageSpec(name: string): Spec | undefined {
   return STAGES.find((s) => s.name === name);
 }
 
-export function isStageName(s: string): s is StageName {
-  return (STAGE_NAMES as readonly string[]).includes(s);
-}
+
+const FLAG: Readonly<Record<keyof StageOptions, string>> = { runs: '--runs', seed: '--seed', topology: '--topology', constants: '--const' };
 
 /** The full argv of a stage's child process (after `bin/fencecheck.mjs`). */
-export function stageArgv(spec: StageSpec, opts: StageOptions): string[] {
+export function stageArgv(spec: Spec, opts: StageOptions): string[] {
   const argv = [...spec.argv];
   for (const key of spec.forwards) {
     const v = opts[key];
     if (v === undefined) continue;
-    argv.push(FLAG[key], key === 'topology' ? (spec.topologyNames?.[v as Topology] ?? String(v)) : String(v));
+    if (Array.isArray(v)) for (const x of v as readonly string[]) argv.push(FLAG[key], x);
+    else argv.push(FLAG[key], key === 'topology' ? (spec.topologyNames?.[v as Topology] ?? String(v)) : String(v));
   }
   argv.push('--json');
   return argv;
 }
 
 /** The stage that reports each mutant layer. */
-export const STAGE_OF_LAYER: Readonly<Record<Layer, StageName>> = {
+export const STAGE_OF_LAYER: Readonly<Record<Layer, string>> = {
   tla: 'tlc',
   model: 'mutants:model',
   impl: 'mutants:impl',
-  limiter: 'mutants:limiter',
 };
 
 /** Where a layer's verdicts come from when its own stage did not run: TLC's from the committed evidence. */
-export const FALLBACK_OF_LAYER: Partial<Readonly<Record<Layer, StageName>>> = { tla: 'evidence' };
+export const FALLBACK_OF_LAYER: Partial<Readonly<Record<Layer, string>>> = { tla: 'evidence' };

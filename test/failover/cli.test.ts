@@ -3,7 +3,7 @@
  * topology starts. (The command is run in-process: its registry line belongs to src/cli/registry.ts.)
  */
 import { expect, it } from 'vitest';
-import { command } from '../../src/cli/commands/failover.js';
+import { command } from '../../src/systems/fencing/commands/failover.js';
 import { UsageError } from '../../src/core/args.js';
 
 it.each([

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadManifest, type MutantEntry } from '../../src/core/manifest.js';
-import { implRunner } from '../../src/systems/fencing/failover/impl-layer.js';
+import { failoverAvailable, runFailoverEntries } from '../../src/systems/fencing/failover/impl-layer.js';
 import { brokenChecks, monotonicBreaks } from '../../src/systems/fencing/failover/checks.js';
 import type { CallRecord } from '../../src/systems/fencing/cluster-matrix/drills/outcomes.js';
 
@@ -34,7 +34,7 @@ describe('the drill checks, by the spec names', () => {
 });
 
 it('R1 is killed by Inv_Monotonic on the real replicated topology, after the shipped remedy passed the same drill', async () => {
-  expect(await implRunner.unavailable()).toBeNull();
+  expect(await failoverAvailable()).toBeNull();
   const r1 = loadManifest().mutants.find((m) => m.id === 'R1');
   expect(r1, 'R1 in mutants/manifest.json').toBeDefined();
   const broken: MutantEntry[] = [
@@ -44,9 +44,9 @@ it('R1 is killed by Inv_Monotonic on the real replicated topology, after the shi
   ];
   const lines: string[] = [];
   const t0 = Date.now();
-  const results = await implRunner.run([r1!, ...broken], { log: (l) => lines.push(l) });
+  const results = await runFailoverEntries([r1!, ...broken], { log: (l) => lines.push(l) });
   const log = lines.join('\n');
-  expect(log).toMatch(/the shipped remedy: every check held: .* 0 generation\(s\) issued twice/);
+  expect(log).toMatch(/unpatched: every check held: .* 0 generation\(s\) issued twice/);
   expect(results.map((r) => r.id)).toEqual(['R1', 'Rx-wrong-patch', 'Rx-unknown-invariant']);
   const [kill, wrongPatch, unknownInv] = results;
   expect(kill, JSON.stringify(kill) + '\n' + log).toMatchObject({ layer: 'impl', verdict: 'killed', violated: 'Inv_Monotonic', expectedInvariant: 'Inv_Monotonic' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAILOVER_MUTATION_POINTS, type FailoverModelEvent, type FailoverOverrides } from '../../models/failover/index.js';
+import { FAILOVER_MUTATION_POINTS, type FailoverModelEvent, type FailoverOverrides } from '../../models/fencing/failover/index.js';
 import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
 import { importModelPatch, mutatedSystem } from '../../src/seam/model-patch.js';
 import { initialFailoverState, FAILOVER_BASE_BOUNDS, failoverKey, type FailoverModelState } from '../../src/systems/fencing/failover/model-state.js';
@@ -8,7 +8,7 @@ import { readSystemEvidence } from '../../src/seam/evidence.js';
 import { exploreSystem } from '../../src/seam/explore.js';
 
 const sys = failoverSystem();
-// R1 is the manifest's (mutants/manifest.json); its model patch is mutants/failover/model/R1.ts.
+// R1 is the manifest's (mutants/manifest.json); its model patch is mutants/fencing/model/R1.ts.
 const R1 = mutantsFor(loadManifest(), 'model', 'failover').find((m) => m.id === 'R1')!;
 const init = initialFailoverState(FAILOVER_BASE_BOUNDS);
 const after = (s: FailoverModelState, label: string, system: FailoverSystem = sys): FailoverModelState[] =>
@@ -23,7 +23,7 @@ const P1_WAITS = 'WaitAcked([pod |-> p1, gen |-> 1])';
 // p1 acquired generation 1 and was told so after the replica confirmed it.
 const P1_HOLDS = ['Acquire(p1)', 'Replicate', P1_WAITS];
 
-describe('the failover twin (models/failover) at the base bounds', () => {
+describe('the failover twin (models/fencing/failover) at the base bounds', () => {
   it('reaches exactly TLC\'s 742 distinct states, 2,206 generated, depth 15, and breaks no invariant', () => {
     const x = exploreSystem(sys);
     expect({ distinct: x.distinct, generated: x.generated, depth: x.depth }).toEqual({ distinct: 742, generated: 2206, depth: 15 });

@@ -23,7 +23,11 @@ describe('fencecheck limiter', () => {
     expect(m, bad.stderr).not.toBeNull();
     const again = await runCli(['limiter', '--topology', 'standalone', '--no-invariants', '--patch', 'mutants/limiter/impl/L1.ts', `--seed=${m![1]!}`, `--path=${m![2]!}`, '--json']);
     expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout)).toMatchObject({ status: 'failed' });
+    const failed = JSON.parse(again.stdout) as StageReport<{ replay: string; sections: { id: string }[] }>;
+    expect(failed).toMatchObject({ status: 'failed' });
+    // The report names its one replay command (the patch included) and carries the reports' limiter section.
+    expect(failed.details!.replay).toMatch(/^fencecheck limiter --topology standalone --seed=-?\d+ --path=\S+ --patch mutants\/limiter\/impl\/L1\.ts$/);
+    expect(failed.details!.sections.map((x) => x.id)).toEqual(['stage-limiter']);
   });
 
   it('not run without Valkey, bad input and usage have their own exit codes', async () => {

@@ -1,10 +1,10 @@
-// `fencecheck mutants --layer limiter`: every limiter mutant is killed by the ordinary property,
+// `fencecheck mutants --layer impl --system limiter`: every limiter mutant is killed by the ordinary property,
 // with the expected check, and each one's seed + path replays the same violation, every time.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
-import { runner } from '../../src/mutants/layers/limiter.js';
+import { runLimiterEntries } from '../../src/systems/limiter/impl-runner.js';
 import type { MutantResult } from '../../src/core/verdict.js';
 import type { LimiterPatch } from '../../src/systems/limiter/index.js';
 import { projectRoot } from '../../src/core/project-root.js';
@@ -28,17 +28,19 @@ function delayed(patch: LimiterPatch, ms: number): LimiterPatch {
     },
   };
 }
-const mutants = mutantsFor(loadManifest(), 'limiter');
+const mutants = mutantsFor(loadManifest(), 'impl', 'limiter');
 let killed: readonly MutantResult[] | undefined;
 
 describe('limiter mutants', () => {
   it('kills L1–L6, each by its expected check', async () => {
     expect(mutants.map((m) => m.id)).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'L6']);
-    const results = await runner.run(mutants, { numRuns: 300 });
+    const results = await runLimiterEntries(mutants, { numRuns: 300 });
     for (const r of results) {
       expect(r.verdict, `${r.id}: ${r.reason ?? ''}`).toBe('killed');
       expect(r.seed).toBeTypeOf('number');
       expect(r.path).toBeTruthy();
+      // The one command that reproduces it, as the reports print it.
+      expect(r.replay).toBe(`fencecheck limiter --topology standalone --no-invariants --patch ${mutants.find((m) => m.id === r.id)!.layers.impl!.patch} --seed=${r.seed} --path=${r.path}`);
     }
     killed = results;
   });
@@ -52,7 +54,7 @@ describe('limiter mutants', () => {
     try {
       for (const r of killed!) {
         const m = mutants.find((x) => x.id === r.id)!;
-        const patch = ((await import(pathToFileURL(resolve(projectRoot, m.layers.limiter!.patch!)).href)) as { default: LimiterPatch }).default;
+        const patch = ((await import(pathToFileURL(resolve(projectRoot, m.layers.impl!.patch!)).href)) as { default: LimiterPatch }).default;
         const seen: unknown[] = [];
         for (const ms of REPLAY_DELAYS_MS) {
           const again = await runLimiterProperty({ topology, numRuns: 300, patch: delayed(patch, ms), seed: r.seed!, path: r.path! });

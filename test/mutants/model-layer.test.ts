@@ -1,8 +1,8 @@
-// The model layer over every system: fencing on its compiled explorer, pause and replication through the seam.
+// The model layer over every system, all through the seam's one exploration.
 import { describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
-import { runModelLayer } from '../../src/mutants/layers/model.js';
-import { runSeamModelMutant, runSeamModelMutants } from '../../src/mutants/layers/model-seam.js';
+import { runner as modelLayer } from '../../src/mutants/layers/model.js';
+import { runSeamModelMutant, runSeamModelMutants } from '../../src/seam/model-mutant.js';
 import { readSystemEvidence } from '../../src/seam/evidence.js';
 import { exploreSystem } from '../../src/seam/explore.js';
 import { SYSTEMS } from '../../src/registry/systems.js';
@@ -15,10 +15,10 @@ const base = exploreSystem(sys);
 const r1 = byId('R1');
 const withPatch = (entry: MutantEntry, patch: string, fields: Partial<MutantEntry> = {}): MutantEntry => ({ ...entry, ...fields, layers: { model: { patch: `test/mutants/fixtures/${patch}` } } });
 
-describe('the model layer on the seam (pause, replication)', () => {
+describe('the model layer on the seam', () => {
   it('kills P1–P6 and R1, each by its expected invariant after as many states as TLC\'s counterexample', async () => {
     const lines: string[] = [];
-    const results = await runSeamModelMutants(seamEntries, { log: (l) => lines.push(l) });
+    const results = await runSeamModelMutants(seamEntries, { log: (l) => lines.push(l) }, SYSTEMS);
     expect(results.map((r) => r.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'R1']);
     for (const r of results) {
       const entry = byId(r.id);
@@ -33,7 +33,7 @@ describe('the model layer on the seam (pause, replication)', () => {
   });
 
   it('keeps the entries\' order across systems, fencing included', async () => {
-    const results = await runModelLayer([byId('R1'), byId('M9'), byId('P5')], {});
+    const results = await modelLayer.run([byId('R1'), byId('M9'), byId('P5')], {});
     expect(results.map((r) => [r.id, r.verdict, r.violated])).toEqual([
       ['R1', 'killed', 'Inv_Monotonic'],
       ['M9', 'killed', 'Inv_SlotRulesSafe'],
@@ -76,8 +76,8 @@ describe('the model layer on the seam (pause, replication)', () => {
     });
 
     it('an entry of another system than the one given is invalid, and an unknown invariant too', async () => {
-      expect(await runSeamModelMutant(byId('P1'), sys, base)).toMatchObject({ verdict: 'invalid', reason: expect.stringMatching(/replication has no invariant Inv_NoRevert/) });
-      expect(await runSeamModelMutant({ ...byId('P1'), expectedInvariant: 'Inv_Monotonic' }, sys, base)).toMatchObject({ verdict: 'invalid', reason: 'P1 is a pause mutant, not one of replication' });
+      expect(await runSeamModelMutant(byId('P1'), sys, base)).toMatchObject({ verdict: 'invalid', reason: expect.stringMatching(/failover has no invariant Inv_NoRevert/) });
+      expect(await runSeamModelMutant({ ...byId('P1'), expectedInvariant: 'Inv_Monotonic' }, sys, base)).toMatchObject({ verdict: 'invalid', reason: 'P1 is a pause mutant, not one of failover' });
     });
 
     it('a system without a model layer on the seam: every entry of it invalid, the others run', async () => {

@@ -1,14 +1,17 @@
 /**
  * The conform stage in verify's reports, from real `fencecheck conform --json` outputs captured by
- * running the command (test/report/fixtures/conform-pass.json, conform-M1.json): the verify JSON
- * keeps the stage's figures, JUnit has a conform suite with one case per action, and the Markdown
- * and HTML reports have a Conformance section with the coverage, the per-action table and the first
- * mismatch drawn as a trace with its replay command.
+ * running the command (test/report/fixtures/conform-pass.json, conform-M1.json): the stage's report
+ * carries its Conformance section and conform suite (src/systems/fencing/conform-report.ts) and
+ * verify.json keeps it whole; JUnit has the conform suite with one case per action, and the Markdown
+ * and HTML reports have the Conformance section with the coverage, the per-action table and the
+ * first mismatch drawn as a trace with its replay command.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { actionFiguresText, conformSummary, coveragePercent } from '../../src/report/conform-summary.js';
+import { coveragePercent } from '../../src/core/percent.js';
+import { readReportDetails, type ReportBlock, type ReportSection } from '../../src/core/report-details.js';
+import { actionFiguresText, conformNotRunDetails, conformReportDetails, type ConformFigures } from '../../src/systems/fencing/conform-report.js';
 import { renderHtml } from '../../src/report/html.js';
 import { junitXml } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -22,12 +25,44 @@ import { CONFORM_M1_TRACE_PATH, conformOutcome, conformStdout, conformTraceText,
 
 const REPLAY = `fencecheck trace replay ${CONFORM_M1_TRACE_PATH}`;
 
-/** The captured stdout, edited: one way a real report could differ. */
+/** The figures a captured report carries, as the command hands them to its report builder. */
+function figuresOf(raw: any): ConformFigures {
+  const d = raw.details;
+  return {
+    bounds: d.bounds,
+    checks: d.checks,
+    states: d.states,
+    attempts: d.attempts,
+    depth: d.depth,
+    durationMs: d.durationMs,
+    model: d.model,
+    covered: d.covered,
+    byAction: d.byAction,
+    equalToModel: d.equalToModel,
+    failure: d.failure ? { ...d.failure, steps: d.failure.path - 1 } : null,
+  };
+}
+
+/** The captured stdout, its figures edited, its section and suite rebuilt from them as the command builds them. */
 function edited(which: 'pass' | 'M1', edit: (raw: any) => void): VerifyReport {
   const raw = JSON.parse(conformStdout(which));
   edit(raw);
+  const shown = conformReportDetails(figuresOf(raw), { passed: raw.status === 'passed', summary: raw.summary, ...(raw.reason ? { reason: raw.reason } : {}), ...(raw.traces ? { tracePath: raw.traces[0] } : {}), ...(raw.details.replay ? { replay: raw.details.replay } : {}) });
+  raw.details = { ...raw.details, ...shown };
   return fixtureReport({ conform: conformOutcome({ stdout: JSON.stringify(raw), exitCode: raw.status === 'passed' ? 0 : 1 }) });
 }
+
+/** What `conform --json` prints when no Valkey can be started. */
+const NOT_RUN = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH', details: conformNotRunDetails('no valkey-server on PATH') });
+
+/** The conform stage's Conformance section, as its report carries it. */
+function conformSection(r: VerifyReport): ReportSection {
+  const s = readReportDetails(r.stages.find((o) => o.stage === 'conform')!.report!.details).sections.find((x) => x.id === 'conformance');
+  if (!s) throw new Error('no Conformance section');
+  return s;
+}
+const blocksOf = <K extends ReportBlock['kind']>(s: ReportSection, kind: K) => s.blocks.filter((b): b is Extract<ReportBlock, { kind: K }> => b.kind === kind);
+const fields = (s: ReportSection) => Object.fromEntries(blocksOf(s, 'kv').flatMap((b) => b.rows));
 
 /** The <testsuite name="fencecheck.conform"> element, and its testcase named `name`. */
 function conformSuite(xml: string): string {
@@ -56,71 +91,68 @@ function mdSection(md: string, title: string): string {
 }
 
 describe('verify JSON', () => {
-  it("keeps the conform stage's report whole and adds its coverage summary", () => {
+  it("keeps the conform stage's report whole, its Conformance section carrying the coverage", () => {
     const raw = JSON.parse(conformStdout('pass'));
     const r = fixtureReport({ conform: 'pass' });
     const o = r.stages.find((s) => s.stage === 'conform')!;
     expect(o).toMatchObject({ status: 'passed', exitCode: 0, counts: raw.counts });
     // Interpreted as verify interprets a child: the stage's details survive untouched.
     expect(o.report).toEqual(raw);
-    expect(r.conform).toMatchObject({
-      status: 'passed',
-      checks: 'conformance',
-      bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 },
-      coverage: { states: { executed: 4117, model: 4117, percent: 100 }, transitions: { executed: 15636, model: 15636, percent: 100 }, refused: { executed: 84378, model: 84378, percent: 100 } },
-      realStates: 4117,
-      attempts: 104958,
-      equalToModel: true,
-      failure: null,
+    const s = conformSection(r);
+    expect(blocksOf(s, 'coverage')[0]!.rows).toEqual([
+      { name: 'states', executed: 4117, model: 4117 },
+      { name: 'transitions', executed: 15636, model: 15636 },
+      { name: 'refused attempts', executed: 84378, model: 84378 },
+    ]);
+    expect(fields(s)).toMatchObject({
+      checks: 'full conformance: every decision and successor, every invariant, TTL rules, T3, read side',
+      bounds: 'Pods = {p1, p2, p3}, MaxGen = 4',
+      'real states reached': '4117',
+      'attempts executed': '104958',
+      "real graph = model's": 'yes',
     });
-    expect(r.conform!.actions).toHaveLength(Object.keys(raw.details.byAction).length);
-    expect(r.conform!.actions!.find((a) => a.action === 'AdvanceTarget')).toEqual({
-      action: 'AdvanceTarget',
-      transitions: { executed: 253, model: 253, percent: 100 },
-      refused: { executed: 3864, model: 3864, percent: 100 },
-      percent: 100,
-      complete: true,
-      mismatch: false,
-    });
+    const actions = blocksOf(s, 'table').find((t) => t.id === 'conform-actions')!;
+    expect(actions.rows).toHaveLength(Object.keys(raw.details.byAction).length);
+    expect(actions.rows.find((row) => row[0]!.text === 'AdvanceTarget')!.map((c) => [c.text, c.tone])).toEqual([
+      ['AdvanceTarget', undefined],
+      ['253 / 253 (100.0 %)', 'ok'],
+      ['3864 / 3864 (100.0 %)', 'ok'],
+      ['100.0 %', 'ok'],
+    ]);
+    expect(blocksOf(s, 'trace')).toEqual([]);
     expect(r.verdict.exitCode).toBe(1); // the base fixture's own failures; conform adds none
     expect(r.verdict.reasons.some((l) => l.includes('conform'))).toBe(false);
   });
 
   it('a failing tour: the failure, the trace, the replay command, and a verdict reason', () => {
     const r = fixtureReport({ conform: 'M1' });
-    expect(r.conform).toMatchObject({
-      status: 'failed',
-      checks: 'Inv_SingleAuthority alone',
-      coverage: { states: { executed: 220, model: 4117, percent: 5.3 } },
-      realStates: 221,
-      equalToModel: null,
-      failure: { check: 'Inv_SingleAuthority', message: 'Inv_SingleAuthority violated on the real keyspace', steps: 8 },
-      tracePath: CONFORM_M1_TRACE_PATH,
-      replay: REPLAY,
-    });
+    const s = conformSection(r);
+    expect(blocksOf(s, 'coverage')[0]!.rows[0]).toEqual({ name: 'states', executed: 220, model: 4117 });
+    expect(fields(s)).toMatchObject({ checks: 'Inv_SingleAuthority alone', 'real states reached': '221 (1 the model never reaches)', "real graph = model's": 'unknown (the tour stopped at the first failure)', path: '8 steps from Init', trace: CONFORM_M1_TRACE_PATH });
+    expect(s.blocks).toContainEqual({ kind: 'p', text: 'Inv_SingleAuthority: Inv_SingleAuthority violated on the real keyspace', tone: 'bad' });
+    expect(s.blocks).toContainEqual({ kind: 'code', text: REPLAY });
+    expect(blocksOf(s, 'trace')).toEqual([{ kind: 'trace', path: CONFORM_M1_TRACE_PATH, replay: REPLAY }]);
     expect(r.traces).toContain(CONFORM_M1_TRACE_PATH);
     expect(r.verdict.reasons).toContain('stage conform failed: Inv_SingleAuthority: Inv_SingleAuthority violated on the real keyspace');
-    // The written verify.json is the document, summary and stage details included.
+    // The written verify.json is the document, the stage's details included.
     const root = fixtureRoot();
     const files = writeVerifyReports(r, join(root, 'out'), root);
     const doc = JSON.parse(readFileSync(files.json, 'utf8')) as VerifyReport;
-    expect(doc.conform).toEqual(r.conform);
-    expect(doc.stages.find((s) => s.stage === 'conform')!.report).toEqual(JSON.parse(conformStdout('M1')));
+    expect(doc.stages.find((st) => st.stage === 'conform')!.report).toEqual(JSON.parse(conformStdout('M1')));
   });
 
   it('coverage short of every one is never 100.0 %, and nothing in the model is 100 %', () => {
     expect(coveragePercent(15635, 15636)).toBe(99.9);
     expect(coveragePercent(713, 15636)).toBe(4.6); // as `fencecheck conform` prints it
     expect(coveragePercent(0, 0)).toBe(100);
-    const row = fixtureReport({ conform: 'M1' }).conform!.actions!.find((a) => a.action === 'acquire')!;
-    expect(actionFiguresText(row)).toBe('refused attempts 342 / 10593 (3.2 %)');
+    const acquire = JSON.parse(conformStdout('M1')).details.byAction.acquire;
+    expect(actionFiguresText({ transitions: [acquire.transitions, acquire.modelTransitions], refused: [acquire.refused, acquire.modelRefused] })).toBe('refused attempts 342 / 10593 (3.2 %)');
   });
 
-  it('not selected: no summary; not run: the reason and no figures', () => {
-    expect(fixtureReport().conform).toBeNull();
-    const notRun = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH' });
-    const s = conformSummary([conformOutcome({ stdout: notRun, exitCode: 2 })]);
-    expect(s).toEqual({ status: 'not-run', reason: 'no valkey-server on PATH', summary: 'conform not run: no valkey-server on PATH' });
+  it('not selected: no section; not run: the section with the reason and no figures', () => {
+    expect(buildView(fixtureReport(), new Map()).sections.find((x) => x.id === 'conformance')).toBeUndefined();
+    const r = fixtureReport({ conform: conformOutcome({ stdout: NOT_RUN, exitCode: 2 }) });
+    expect(conformSection(r).blocks).toEqual([]);
   });
 });
 
@@ -155,8 +187,11 @@ describe('JUnit: the fencecheck.conform suite', () => {
     const xml = junitXml(edited('pass', (raw) => (raw.details.byAction.MigrateB.transitions -= 1)));
     expect(testcase(xml, 'MigrateB')).toContain('<failure message="MigrateB: executed 99.7 % of the model (transitions 347 / 348 (99.7 %))">');
     expect(conformSuite(xml)).toMatch(/failures="1"/);
-    // Counts short of the model's totals fail the tour case, whatever the stage said.
-    const short = junitXml(edited('pass', (raw) => (raw.counts.refused -= 1)));
+    // Refused attempts count as much as transitions: one short fails its action too.
+    const refused = junitXml(edited('pass', (raw) => (raw.details.byAction.renew.refused -= 1)));
+    expect(testcase(refused, 'renew')).toContain('<failure message="renew: executed 99.9 % of the model (refused attempts 12779 / 12780 (99.9 %))">');
+    // Coverage short of the model's totals fails the tour case, whatever the stage said.
+    const short = junitXml(edited('pass', (raw) => (raw.details.covered.refused -= 1)));
     expect(testcase(short, 'conformance tour')).toContain('<failure message="the stage passed but the tour executed only states 4117 / 4117 (100.0 %), transitions 15636 / 15636 (100.0 %), refused attempts 84377 / 84378 (99.9 %)">');
   });
 
@@ -165,7 +200,9 @@ describe('JUnit: the fencecheck.conform suite', () => {
       raw.details.checks = { kind: 'conformance' };
       raw.details.failure = { check: 'Conformance', message: 'renew(p1@1): the real system did refused (no lease), the model predicts renewed old', attempt: 'renew(p1@1)', real: 'refused → k1', predicted: 'renewed old → k1', path: 3 };
     });
-    expect(r.conform!.actions!.filter((a) => a.mismatch).map((a) => a.action)).toEqual(['renew']);
+    const actions = blocksOf(conformSection(r), 'table').find((t) => t.id === 'conform-actions')!;
+    expect(actions.columns.at(-1)).toBe('first mismatch');
+    expect(actions.rows.filter((row) => row.at(-1)!.text !== '').map((row) => row[0]!.text)).toEqual(['renew']);
     const xml = junitXml(r);
     const renew = testcase(xml, 'renew');
     expect(renew).toContain('<failure message="first mismatch at renew(p1@1): Conformance: renew(p1@1): the real system did refused (no lease), the model predicts renewed old">');
@@ -176,16 +213,19 @@ describe('JUnit: the fencecheck.conform suite', () => {
     expect(h).toContain('<tr><th>model predicts</th><td>renewed old → k1</td></tr>');
   });
 
-  it('a conform stage that did not run is one skipped case; one without figures fails; one that crashed is an error', () => {
-    const notRun = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH' });
-    const skipped = conformSuite(junitXml(fixtureReport({ conform: conformOutcome({ stdout: notRun, exitCode: 2 }) })));
+  it('a conform stage that did not run is one skipped case; one that printed no report or crashed has only its stage case', () => {
+    const skipped = conformSuite(junitXml(fixtureReport({ conform: conformOutcome({ stdout: NOT_RUN, exitCode: 2 }) })));
     expect(skipped).toMatch(/tests="1" failures="0" errors="0" skipped="1"/);
     expect(skipped).toContain('<skipped message="not run: no valkey-server on PATH"/>');
-    const crashed = conformSuite(junitXml(fixtureReport({ conform: conformOutcome({ stdout: '', exitCode: 1 }) })));
-    expect(crashed).toMatch(/tests="1" failures="1" errors="0"/);
-    expect(crashed).toContain('<failure message="the conform stage reported no coverage figures (failed): conform: real scripts, gate and door on real Valkey">');
-    const killed = { ...conformOutcome({ stdout: '', exitCode: 1 }), status: 'error' as const, reason: 'killed by SIGKILL', exitCode: null, signal: 'SIGKILL' };
-    expect(conformSuite(junitXml(fixtureReport({ conform: killed })))).toContain('<error message="the conform stage did not complete: killed by SIGKILL"/>');
+    // No report, no suite: the stage's own case in fencecheck.stages says what happened.
+    const silent = junitXml(fixtureReport({ conform: conformOutcome({ stdout: '', exitCode: 1 }) }));
+    expect(silent).not.toContain('fencecheck.conform');
+    expect(silent).toMatch(/<testcase classname="fencecheck.stage" name="conform"[^>]*>\n\s*<(failure|error) message="/);
+    const killed = { ...conformOutcome({ stdout: conformStdout('pass'), exitCode: 0 }), status: 'error' as const, reason: 'killed by SIGKILL', exitCode: null, signal: 'SIGKILL' };
+    // A stage that did not end as its report says: the report's suite is not trusted.
+    const k = junitXml(fixtureReport({ conform: killed }));
+    expect(k).not.toContain('fencecheck.conform');
+    expect(k).toMatch(/<testcase classname="fencecheck.stage" name="conform"[^>]*>\n\s*<error message="killed by SIGKILL">/);
     expect(junitXml(fixtureReport())).not.toContain('fencecheck.conform');
   });
 });
@@ -207,7 +247,7 @@ describe('Markdown and HTML: the Conformance section', () => {
     const h = section(html(r), 'conformance');
     expect(h).toContain('<h2>Conformance</h2>');
     expect(h).toContain('<tr><td>states</td><td>4117</td><td>4117</td><td class="ok">100.0 %</td></tr>');
-    expect(h).toMatch(/<table id="conform-actions">/);
+    expect(h).toMatch(/<table id="conform-actions" class="nowrap">/);
     expect(h).not.toContain('<details class="trace"');
   });
 
@@ -218,7 +258,9 @@ describe('Markdown and HTML: the Conformance section', () => {
     const md = mdSection(full, 'Conformance');
     expect(md).toContain('| states | 220 | 4117 | ❌ 5.3 % |');
     expect(md).toContain('| **real states reached** | 221 (1 the model never reaches) |');
-    expect(md).toContain('| AcquireB | ❌ 3 / 624 (0.5 %) | — | ❌ 0.5 % |\n');
+    // The invariant broke at an attempt: its row is marked in the last column.
+    expect(md).toContain('| AcquireB | ❌ 3 / 624 (0.5 %) | — | ❌ 0.5 % |  |\n');
+    expect(md).toMatch(/\| acquire \| — \| ❌ 342 \/ 10593 \(3\.2 %\) \| ❌ 3\.2 % \| ❌ acquire\(p1\) \|\n/);
     expect(md).toContain('#### First mismatch\n\n❌ Inv_SingleAuthority: Inv_SingleAuthority violated on the real keyspace');
     expect(md).toContain(`\`\`\`\n${REPLAY}\n\`\`\``);
     expect(md).toContain(`<a id="${traceAnchor(CONFORM_M1_TRACE_PATH)}"></a>`);
@@ -251,8 +293,7 @@ describe('Markdown and HTML: the Conformance section', () => {
   });
 
   it('a conform stage that did not run: its reason, no figures', () => {
-    const notRun = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH' });
-    const h = section(html(fixtureReport({ conform: conformOutcome({ stdout: notRun, exitCode: 2 }) })), 'conformance');
+    const h = section(html(fixtureReport({ conform: conformOutcome({ stdout: NOT_RUN, exitCode: 2 }) })), 'conformance');
     expect(h).toContain('<p class="warn">not run: no valkey-server on PATH</p>');
     expect(h).not.toContain('<table');
     expect(html(fixtureReport())).not.toContain('id="conformance"');

@@ -3,7 +3,7 @@
  * Documents are the fixture run (test/report/fixtures.ts) as writeVerifyReports writes it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
@@ -20,7 +20,7 @@ function writtenDoc(): VerifyReport {
   return readVerifyDocument(writeVerifyReports(fixtureReport(), join(root, 'reports'), root).json);
 }
 
-function withCell(r: VerifyReport, id: string, layer: 'tla' | 'model' | 'impl' | 'limiter', edit: Partial<MatrixRow['cells']['model']>): VerifyReport {
+function withCell(r: VerifyReport, id: string, layer: 'tla' | 'model' | 'impl', edit: Partial<MatrixRow['cells']['model']>): VerifyReport {
   const rows = r.mutationMatrix.rows.map((row) => (row.id === id ? { ...row, cells: { ...row.cells, [layer]: { ...row.cells[layer], ...edit } } } : row));
   return { ...r, mutationMatrix: { ...r.mutationMatrix, rows } };
 }
@@ -56,19 +56,32 @@ describe('diffReports', () => {
   });
 
   it('hashes: spec, config and the dumps; TLC flags; a stage only one run selected', () => {
-    const tlc = { ...base.tlc!, configSha256: 'ee'.repeat(32), dumps: { states: { sha256: '11'.repeat(32) } }, flags: { deadlockChecking: false, flags: ['-deadlock'] } };
-    const a: VerifyReport = { ...base, tlc: { ...tlc, specSha256: 'ab'.repeat(32) } };
+    const tlc = { ...base.tlc[0]!, configSha256: 'ee'.repeat(32), dumps: { states: { sha256: '11'.repeat(32) } }, flags: { deadlockChecking: false, flags: ['-deadlock'] } };
+    const a: VerifyReport = { ...base, tlc: [{ ...tlc, specSha256: 'ab'.repeat(32) }] };
     const b: VerifyReport = {
       ...base,
-      tlc: { ...tlc, specSha256: 'cd'.repeat(32), dumps: { states: { sha256: '22'.repeat(32) } }, flags: { deadlockChecking: true, flags: [] } },
+      tlc: [{ ...tlc, specSha256: 'cd'.repeat(32), dumps: { states: { sha256: '22'.repeat(32) } }, flags: { deadlockChecking: true, flags: [] } }, { model: 'PauseSnapshot', from: 'evidence' }],
       stages: base.stages.filter((s) => s.stage !== 'limiter'),
     };
     expect(lines(a, b)).toEqual([
       'stage limiter: passed → not selected',
-      `tlc specSha256: ${'ab'.repeat(32)} → ${'cd'.repeat(32)}`,
-      `tlc states dump sha256: ${'11'.repeat(32)} → ${'22'.repeat(32)}`,
-      'tlc deadlock checking: off → on',
+      `tlc RedisClusterFencingMigration specSha256: ${'ab'.repeat(32)} → ${'cd'.repeat(32)}`,
+      `tlc RedisClusterFencingMigration states dump sha256: ${'11'.repeat(32)} → ${'22'.repeat(32)}`,
+      'tlc RedisClusterFencingMigration deadlock checking: off → on',
+      'tlc PauseSnapshot figures from: none → evidence',
     ]);
+  });
+
+  it('reads a fencecheck.verify/1 document: its one TLC summary is the model its config names', () => {
+    const dir = ownedTempDir('diff-v1');
+    const { tlc, ...rest } = base;
+    const v1 = join(dir, 'v1.json');
+    writeFileSync(v1, JSON.stringify({ ...rest, schema: 'fencecheck.verify/1', tlc: tlc[0] }));
+    const old = readVerifyDocument(v1);
+    rmSync(dir, { recursive: true, force: true });
+    expect(old.schema).toBe('fencecheck.verify/2');
+    expect(old.tlc.map((t) => t.model)).toEqual(['RedisClusterFencingMigration']);
+    expect(diffReports(old, base)).toEqual([]);
   });
 
   it('the stored mutation score, when both runs carry one', () => {
@@ -108,9 +121,9 @@ describe('fencecheck diff (CLI)', () => {
 
   it('a malformed or wrong-schema file is one line and exit 3; wrong usage is 64', () => {
     const cases: [string, RegExp][] = [
-      [write('schema.json', { ...base, schema: 'fencecheck.verify/2' }), /^fencecheck diff: .*schema\.json: not a fencecheck\.verify\/1 document \(schema "fencecheck\.verify\/2"\)\n$/],
-      [write('broken.json', '{"schema": "fencecheck.verify/1",'), /^fencecheck diff: .*broken\.json: not JSON: .*\n$/],
-      [write('stage-report.json', JSON.parse(readFileSync(join(projectRoot, 'test/report/fixtures/conform-pass.json'), 'utf8'))), /^fencecheck diff: .*stage-report\.json: not a fencecheck\.verify\/1 document \(schema "fencecheck\.stage\/1"\)\n$/],
+      [write('schema.json', { ...base, schema: 'fencecheck.verify/3' }), /^fencecheck diff: .*schema\.json: not a fencecheck\.verify\/2 document \(schema "fencecheck\.verify\/3"\)\n$/],
+      [write('broken.json', '{"schema": "fencecheck.verify/2",'), /^fencecheck diff: .*broken\.json: not JSON: .*\n$/],
+      [write('stage-report.json', JSON.parse(readFileSync(join(projectRoot, 'test/report/fixtures/conform-pass.json'), 'utf8'))), /^fencecheck diff: .*stage-report\.json: not a fencecheck\.verify\/2 document \(schema "fencecheck\.stage\/1"\)\n$/],
       [write('no-matrix.json', { ...base, mutationMatrix: null }), /^fencecheck diff: .*no-matrix\.json: "mutationMatrix" must have "layers" and "rows" arrays\n$/],
       [join(dir, 'missing.json'), /^fencecheck diff: .*missing\.json: cannot read: ENOENT.*\n$/],
       [dir, /^fencecheck diff: .*: not a regular file\n$/],

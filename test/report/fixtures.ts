@@ -8,10 +8,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadManifest } from '../../src/core/manifest.js';
 import type { MutantResult } from '../../src/core/verdict.js';
-import { conformSummary } from '../../src/report/conform-summary.js';
 import { mutationMatrix } from '../../src/report/matrix.js';
 import { stageReport, type StageReport } from '../../src/core/stage-report.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
+import { detailsSection } from '../../src/core/details-blocks.js';
+import { tlcModelBlock, type EvidenceRecord } from '../../src/tlc/evidence-block.js';
+import { limiterSection, type TopologyRun } from '../../src/systems/limiter/report.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../../src/report/verify-doc.js';
 import { interpretStage } from '../../src/verify/interpret.js';
 import { verifyVerdict } from '../../src/verify/verdict.js';
@@ -74,6 +76,41 @@ function outcome(stage: string, report: StageReport, extra: Partial<StageOutcome
 
 const at = '2026-11-30T06:00:00.000Z';
 
+/** The committed fencing evidence as the evidence stage reads it (its hashes made up). */
+export const EVIDENCE_BASE: EvidenceRecord = {
+  spec: 'tla/fencing/RedisClusterFencingMigration.tla',
+  specSha256: 'ab'.repeat(32),
+  config: 'tla/fencing/RedisClusterFencingMigration.cfg',
+  configSha256: 'dc'.repeat(32),
+  tlcVersion: '2.19 of 08 August 2024',
+  bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 },
+  invariants: ['TypeOK', 'Inv_SingleAuthority'],
+  command: '',
+  outcome: 'ok',
+  generated: 12636,
+  distinct: 3637,
+  depth: 27,
+  durationMs: 4200,
+};
+
+const parityCounts = { machine: 3637, tlc: 3637, onlyMachine: 0, onlyTlc: 0 };
+const parityRaw = { actions: [{ action: 'AcquireB', event: 'AcquireB', script: 'src/systems/fencing/lua/B/acquire.lua' }] };
+const parityDetails = { ...parityRaw, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: "The XState machine's reachable states against the TLC state dump, and the action ↔ event ↔ script table.", counts: parityCounts, details: parityRaw })] };
+
+const rowStats = (n: number) => ({
+  cases: 3 * n,
+  casesPerRow: { 'deny-first': n, 'deny-second': 240, 'allow-both': 449, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 2 },
+  calls: { 'deny-first': 2 * n, 'deny-second': 240, 'allow-both': 449, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 2 },
+  maxCaseMs: 12,
+  slowCases: 0,
+});
+
+/** The limiter stage's runs as `fencecheck limiter` reports them: both topologies held. */
+export const LIMITER_RUNS: TopologyRun[] = [
+  { topology: 'standalone', status: 'ran', property: { passed: true, topology: 'standalone', numRuns: 1000, seed: 7, faults: true, stats: rowStats(311) }, invariants: [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status: 'passed', detail: 'one EVAL' }] },
+  { topology: 'cluster', status: 'ran', property: { passed: true, topology: 'cluster', numRuns: 1000, seed: 8, faults: false, stats: rowStats(0) }, invariants: [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status: 'not-run', detail: 'needs an owned topology' }] },
+];
+
 export function fixtureOutcomes(): StageOutcome[] {
   const killed = (id: string, inv: string, extra: Partial<MutantResult> = {}): MutantResult => ({ id, layer: 'model', verdict: 'killed', expectedInvariant: inv, violated: inv, traceLength: 9, ...extra });
   const modelResults: MutantResult[] = [
@@ -107,12 +144,12 @@ export function fixtureOutcomes(): StageOutcome[] {
         durationMs: 420,
         summary: 'evidence complete: base + 9 mutants, spec hash matches',
         counts: { configs: 10 },
-        details: { base: { specSha256: 'ab'.repeat(32), tlcVersion: '2.19 of 08 August 2024', bounds: { pods: 3, maxGen: 4 }, generated: 12636, distinct: 3637, depth: 27, invariants: ['TypeOK', 'Inv_SingleAuthority'], durationMs: 4200 } },
+        details: { tlcModels: [tlcModelBlock(EVIDENCE_BASE, 'evidence')], sections: [detailsSection({ id: 'stage-evidence', title: 'Stage: evidence', counts: { configs: 10 } })] },
       }),
     ),
     outcome('mutants:model', stageReport({ stage: 'mutants:model', status: 'failed', reason: '15/16 mutants killed; not killed: M3 survived', startedAt: at, durationMs: 5200, summary: '15/16 mutants killed', counts: { mutants: 16, killed: 15 }, mutants: modelResults, traces: [M1_TRACE_PATH] })),
-    outcome('parity', stageReport({ stage: 'parity', status: 'passed', startedAt: at, durationMs: 2100, summary: 'machine states = TLC states (3637)', counts: { machine: 3637, tlc: 3637, onlyMachine: 0, onlyTlc: 0 }, details: { actions: [{ action: 'AcquireB', event: 'AcquireB', script: 'src/systems/fencing/lua/B/acquire.lua' }] } })),
-    outcome('limiter', stageReport({ stage: 'limiter', status: 'passed', startedAt: at, durationMs: 9100, summary: '1000 cases, every row exercised', details: { table: [{ first: 'deny', second: 'any', result: 'deny first', cases: 311 }, { first: 'allow', second: 'deny', result: 'deny second', cases: 240 }, { first: 'allow', second: 'allow', result: 'allow', cases: 449 }] } })),
+    outcome('parity', stageReport({ stage: 'parity', status: 'passed', startedAt: at, durationMs: 2100, summary: 'machine states = TLC states (3637)', counts: parityCounts, details: parityDetails })),
+    outcome('limiter', stageReport({ stage: 'limiter', status: 'passed', startedAt: at, durationMs: 9100, summary: '1000 cases, every row exercised', details: { runs: LIMITER_RUNS, sections: [limiterSection(LIMITER_RUNS)] } })),
     outcome('props', stageReport({ stage: 'props', status: 'passed', startedAt: at, durationMs: 1, summary: '' }), {
       status: 'error',
       reason: 'killed by SIGSEGV',
@@ -147,9 +184,8 @@ export function fixtureReport(opts: { conform?: ConformFixture | StageOutcome } 
     options: { stages: outcomes.map((o) => o.stage), notSelected: ['explore', 'mutants:impl', 'mutants:limiter'], allowNotRun: ['tlc'], jobs: 2, stageTimeoutMs: 2_700_000, out: 'reports' },
     verdict: verifyVerdict(outcomes, matrix),
     stages: outcomes,
-    tlc: tlcSummary(outcomes, '/nonexistent'),
+    tlc: tlcSummary(outcomes),
     mutationMatrix: matrix,
-    conform: conformSummary(outcomes),
     traces: [...traces].sort(),
   };
 }
@@ -180,8 +216,10 @@ export function fullReport(): { report: VerifyReport; root: string } {
     manifest.mutants
       .filter((m) => m.layers[layer])
       .map((m, i) => {
-        const seedPath = layer === 'limiter' ? { seed: -17 - i, path: `${i}:3:1` } : {};
-        const tracePath = layer === 'limiter' || (layer === 'model' && m.system !== 'fencing') ? undefined : `${dir}/${layer}-${m.id}.json`;
+        // The limiter's impl layer names its replay: the patched limiter at that seed and path (src/systems/limiter/impl-runner.ts).
+        const limiter = m.system === 'limiter';
+        const seedPath = limiter ? { seed: -17 - i, path: `${i}:3:1`, replay: `fencecheck limiter --topology standalone --no-invariants --patch ${m.layers.impl!.patch} --seed=${-17 - i} --path=${i}:3:1` } : {};
+        const tracePath = limiter || (layer === 'model' && m.system !== 'fencing') ? undefined : `${dir}/${layer}-${m.id}.json`;
         if (tracePath) writeFileSync(join(root, tracePath), JSON.stringify({ ...m1Trace(layer === 'tla' ? 'tlc' : layer === 'impl' ? 'conform' : 'model'), mutant: m.id }));
         return { id: m.id, layer, verdict: 'killed', expectedInvariant: m.expectedInvariant, violated: m.expectedInvariant, traceLength: 9, durationMs: 1200, ...seedPath, ...(tracePath ? { tracePath } : {}) };
       });
@@ -193,7 +231,6 @@ export function fullReport(): { report: VerifyReport; root: string } {
     stage('evidence', results('tla', 'evidence/tlc/fencing')),
     stage('mutants:model', results('model', 'reports/traces')),
     stage('mutants:impl', results('impl', 'reports/traces')),
-    stage('mutants:limiter', results('limiter', 'reports/traces')),
   ];
   const matrix = mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER);
   const traces = [...new Set(outcomes.flatMap((o) => (o.report?.mutants ?? []).flatMap((m) => (m.tracePath ? [m.tracePath] : []))))].sort();
@@ -204,7 +241,6 @@ export function fullReport(): { report: VerifyReport; root: string } {
     stages: outcomes,
     tlc: tlcSummary(outcomes),
     mutationMatrix: matrix,
-    conform: null,
     traces,
   };
   return { report, root };

@@ -55,8 +55,8 @@ describe('JUnit mutant cases', () => {
     };
     const failing = cases(junitXml(broken)).filter((c) => c.failure !== null);
     expect(failing.find((c) => c.name.startsWith('M1 [model]'))!.failure).toMatch(/\nreplay: fencecheck trace replay reports\/traces\/model-M1\.json$/);
-    expect(failing.find((c) => c.name.startsWith('M1 [tla]'))!.failure).toMatch(/\nreplay: fencecheck trace replay evidence\/tlc\/tla-M1\.json$/);
-    expect(failing.find((c) => c.name.startsWith('L2 [limiter]'))!.failure).toMatch(/\nreplay: fencecheck limiter --topology standalone --no-invariants --patch mutants\/limiter\/L2\.ts --seed=-18 --path=1:3:1$/);
+    expect(failing.find((c) => c.name.startsWith('M1 [tla]'))!.failure).toMatch(/\nreplay: fencecheck trace replay evidence\/tlc\/fencing\/tla-M1\.json$/);
+    expect(failing.find((c) => c.name.startsWith('L2 [limiter]'))!.failure).toMatch(/\nreplay: fencecheck limiter --topology standalone --no-invariants --patch mutants\/limiter\/impl\/L2\.ts --seed=-18 --path=1:3:1$/);
   });
 
   it('the mutants suite carries the mutation score per layer and overall, never counting a not-run cell as killed', () => {

@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { junitXml } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { limiterBlocks } from '../../src/report/limiter-view.js';
+import { limiterSection } from '../../src/systems/limiter/report.js';
+import { tlcModelBlock } from '../../src/tlc/evidence-block.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
 import { stageReport } from '../../src/core/stage-report.js';
 import { mutationScore } from '../../src/report/score.js';
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { loadReportTraces, writeVerifyReports } from '../../src/report/write.js';
-import { fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
+import { EVIDENCE_BASE, fixtureReport, fixtureRoot, M1_TRACE_PATH } from './fixtures.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
 import { toTlaTrace } from '../../src/tlc/to-itf.js';
 import { fixturePath } from '../tlc/captures.js';
@@ -20,14 +21,13 @@ describe('verify document', () => {
   const rows = Object.fromEntries(r.mutationMatrix.rows.map((row) => [row.id, row]));
 
   it('fills the mutation matrix from the mutant stages, with the reason wherever a cell is not a kill', () => {
-    expect(r.mutationMatrix.layers).toEqual(['tla', 'model', 'impl', 'limiter']);
+    expect(r.mutationMatrix.layers).toEqual(['tla', 'model', 'impl']);
     expect(rows.M1!.cells.model).toMatchObject({ verdict: 'killed', violated: 'Inv_SingleAuthority', tracePath: M1_TRACE_PATH });
     expect(rows.M3!.cells.model).toMatchObject({ verdict: 'survived', reason: 'exploration finished with every invariant holding' });
     expect(rows.M1!.cells.tla).toMatchObject({ verdict: 'not-run', stage: 'tlc', reason: 'no tla2tools.jar (set TLA2TOOLS_JAR)' });
     expect(rows.M1!.cells.impl.verdict).toBe('not-selected');
-    expect(rows.M1!.cells.limiter.verdict).toBe('n/a');
     expect(rows.L1!.cells.tla.verdict).toBe('n/a');
-    expect(rows.L1!.cells.limiter.verdict).toBe('not-selected');
+    expect(rows.L1!.cells.impl.verdict).toBe('not-selected');
   });
 
   it('fails for a failed stage, a crashed stage and a surviving mutant, and lists the waived stage', () => {
@@ -40,19 +40,25 @@ describe('verify document', () => {
     expect(r.verdict.waived).toEqual(['stage tlc not run (allowed): no tla2tools.jar (set TLA2TOOLS_JAR)']);
   });
 
-  it('prefers the live TLC run (its stage report plus reports/tlc/base.json) over the evidence', () => {
-    const root = fixtureRoot();
-    mkdirSync(join(root, 'reports/tlc'), { recursive: true });
-    writeFileSync(join(root, 'reports/tlc/base.json'), JSON.stringify({ specSha256: 'cd'.repeat(32), tlcVersion: 'TLC2 live', bounds: { pods: ['p1'], maxGen: 2 }, invariants: ['TypeOK'], durationMs: 99, outcome: 'ok' }));
-    const tlcRan = stageReport({ stage: 'tlc-mutants', status: 'passed', startedAt: '', durationMs: 1, summary: 'ok', counts: { generated: 10, distinct: 5, depth: 3 } });
-    const outcomes = fixtureReport().stages.map((o) => (o.stage === 'tlc' ? { ...o, status: 'passed' as const, report: tlcRan } : o));
-    expect(tlcSummary(outcomes, root)).toEqual({ from: 'live', specSha256: 'cd'.repeat(32), tlcVersion: 'TLC2 live', bounds: { pods: ['p1'], maxGen: 2 }, generated: 10, distinct: 5, depth: 3, invariants: ['TypeOK'], durationMs: 99, outcome: 'ok' });
-    // A record left by an earlier run is not quoted when TLC did not run in this one.
-    expect(tlcSummary(fixtureReport().stages, root)?.from).toBe('evidence');
+  it("prefers a model's live TLC block (the tlc stage's report) over its evidence, model by model", () => {
+    const live = { ...EVIDENCE_BASE, specSha256: 'cd'.repeat(32), tlcVersion: 'TLC2 live', generated: 10, distinct: 5, depth: 3, durationMs: 99 };
+    const pause = { ...EVIDENCE_BASE, spec: 'tla/pause/PauseSnapshot.tla', config: 'tla/pause/PauseSnapshot.cfg', specSha256: 'ef'.repeat(32) };
+    const tlcRan = stageReport({ stage: 'tlc', status: 'passed', startedAt: '', durationMs: 1, summary: 'ok', details: { tlcModels: [tlcModelBlock(live, 'live')] } });
+    const evidence = fixtureReport().stages.find((o) => o.stage === 'evidence')!;
+    const withPause = { ...evidence, report: { ...evidence.report!, details: { tlcModels: [tlcModelBlock(EVIDENCE_BASE, 'evidence'), tlcModelBlock(pause, 'evidence')] } } };
+    const outcomes = fixtureReport().stages.map((o) => (o.stage === 'tlc' ? { ...o, status: 'passed' as const, report: tlcRan } : o.stage === 'evidence' ? withPause : o));
+    expect(tlcSummary(outcomes).map((t) => [t.model, t.from, t.specSha256, t.distinct])).toEqual([
+      ['RedisClusterFencingMigration', 'live', 'cd'.repeat(32), 5],
+      ['PauseSnapshot', 'evidence', 'ef'.repeat(32), 3637],
+    ]);
+    // A stage that did not run vouches for nothing: its blocks are not quoted.
+    const notRun = outcomes.map((o) => (o.stage === 'tlc' ? { ...o, status: 'not-run' as const } : o));
+    expect(tlcSummary(notRun).map((t) => t.from)).toEqual(['evidence', 'evidence']);
   });
 
   it('takes the TLC figures from the evidence stage when TLC did not run here', () => {
-    expect(r.tlc).toMatchObject({ from: 'evidence', specSha256: 'ab'.repeat(32), tlcVersion: '2.19 of 08 August 2024', generated: 12636, distinct: 3637, depth: 27, durationMs: 4200 });
+    expect(r.tlc).toHaveLength(1);
+    expect(r.tlc[0]).toMatchObject({ model: 'RedisClusterFencingMigration', from: 'evidence', specSha256: 'ab'.repeat(32), tlcVersion: '2.19 of 08 August 2024', generated: 12636, distinct: 3637, depth: 27, durationMs: 4200 });
   });
 });
 
@@ -94,7 +100,7 @@ describe('Markdown and HTML reports', () => {
     expect(md).toContain('| **spec SHA-256** | ' + 'ab'.repeat(32) + ' |');
     expect(md).toContain('```mermaid\nsequenceDiagram');
     expect(md).toMatch(/\| 8 \| AcquireB \| p1 \| B \| A \| A \| B \| p2\/1 \| \*\*p1\/2\*\* \|/);
-    expect(md).toContain('| deny | any | deny first | 311 |');
+    expect(md).toContain("| deny | any | deny first (1) | update first's refill state; second untouched | 311 (622) | ⚠️ 0 (0) |");
   });
 
   it('HTML: self-contained (no script, no external URL) with inline SVG for each trace', () => {
@@ -146,28 +152,29 @@ describe('Markdown and HTML reports', () => {
 });
 
 describe('limiter table', () => {
-  const stats = (n: number) => ({ casesPerRow: { 'deny-first': n, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 }, calls: { 'deny-first': n * 2, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 } });
-  const inv = (status: string, detail: string) => [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status, detail }];
+  const stats = (n: number) => ({ cases: 10, maxCaseMs: 1, slowCases: 0, casesPerRow: { 'deny-first': n, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 }, calls: { 'deny-first': n * 2, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 } });
+  const inv = (status: 'passed' | 'not-run', detail: string) => [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status, detail }];
   it('lays the transition table out per topology, with the invariant tests', () => {
-    const blocks = limiterBlocks({
-      runs: [
-        { topology: 'standalone', status: 'ran', property: { passed: true, numRuns: 10, seed: 7, stats: stats(11) }, invariants: inv('passed', 'one EVAL') },
-        { topology: 'cluster', status: 'ran', property: { passed: true, numRuns: 10, seed: 8, stats: stats(0) }, invariants: inv('not-run', 'one EVAL') },
-      ],
-    });
-    expect(blocks).not.toBeNull();
-    const table = blocks!.find((b) => b.kind === 'table' && b.id === 'limiter-table');
+    const section = limiterSection([
+      { topology: 'standalone', status: 'ran', property: { passed: true, topology: 'standalone', numRuns: 10, seed: 7, faults: false, stats: stats(11) }, invariants: inv('passed', 'one EVAL') },
+      { topology: 'cluster', status: 'ran', property: { passed: true, topology: 'cluster', numRuns: 10, seed: 8, faults: false, stats: stats(0) }, invariants: inv('not-run', 'one EVAL') },
+    ]);
+    expect(section).toMatchObject({ id: 'stage-limiter', title: 'Limiter table' });
+    const table = section.blocks.find((b) => b.kind === 'table' && b.id === 'limiter-table');
     if (table?.kind !== 'table') throw new Error('no limiter table');
     expect(table.columns).toEqual(['first', 'second', 'result', 'state mutation', 'standalone: cases (calls)', 'cluster: cases (calls)']);
     expect(table.rows[0]!.map((c) => c.text)).toEqual(['deny', 'any', 'deny first (1)', "update first's refill state; second untouched", '11 (22)', '0 (0)']);
     // A row no generated case exercised is flagged.
     expect(table.rows[0]![5]!.tone).toBe('warn');
-    const invariants = blocks!.filter((b) => b.kind === 'table')[1];
+    const invariants = section.blocks.filter((b) => b.kind === 'table')[1];
     if (invariants?.kind !== 'table') throw new Error('no invariant table');
     expect(invariants.rows[0]!.map((c) => c.text)).toEqual(['SCRIPT FLUSH exercises the fallback', 'passed', 'not-run', 'one EVAL']);
   });
-  it('declines details of another shape (the generic view shows them)', () => {
-    expect(limiterBlocks({ table: [{ a: 1 }] })).toBeNull();
-    expect(limiterBlocks({ runs: [{ topology: 'x' }] })).toBeNull();
+  it('a topology that did not run: no column, its reason in the list', () => {
+    const section = limiterSection([{ topology: 'cluster', status: 'not-run', reason: 'no valkey-server on PATH' }]);
+    const table = section.blocks.find((b) => b.kind === 'table');
+    if (table?.kind !== 'table') throw new Error('no limiter table');
+    expect(table.columns).toHaveLength(4);
+    expect(section.blocks).toContainEqual({ kind: 'list', items: ['cluster: not run: no valkey-server on PATH'] });
   });
 });

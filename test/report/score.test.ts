@@ -29,7 +29,6 @@ describe('mutation score', () => {
     const s = mutationScore(fixtureReport().mutationMatrix);
     expect(s.layers.tla).toEqual({ total: 16, killed: 0, equivalent: 0, notRun: 16, percent: 0 });
     expect(s.layers.model).toEqual({ total: 16, killed: 15, equivalent: 0, notRun: 0, percent: 93.7 });
-    expect(s.layers.limiter).toEqual({ total: 6, killed: 0, equivalent: 0, notRun: 6, percent: 0 });
     expect(s.overall).toEqual({ total: 54, killed: 15, equivalent: 0, notRun: 38, percent: 27.7 });
     // TLC's column from the committed evidence counts: those verdicts were checked in this run.
     expect(mutationScore(fullReport().report.mutationMatrix).overall).toEqual({ total: 54, killed: 54, equivalent: 0, notRun: 0, percent: 100 });

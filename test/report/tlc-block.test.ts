@@ -9,6 +9,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { tlcFlagRows, tlcFlags } from '../../src/report/tlc-flags.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
+import { tlcModelBlock } from '../../src/tlc/evidence-block.js';
 import { buildView } from '../../src/report/view.js';
 import { fixtureReport, fixtureRoot } from './fixtures.js';
 
@@ -46,16 +47,15 @@ describe('TLC flags', () => {
 });
 
 describe('TLC block', () => {
-  const root = fixtureRoot();
-  mkdirSync(join(root, 'evidence/tlc/fencing'), { recursive: true });
-  writeFileSync(join(root, 'evidence/tlc/fencing/base.json'), JSON.stringify(RECORD));
-  // The evidence stage's counts carry `edges` as a number: the record's edges block must still be found.
+  // The evidence stage's report carries the committed record as its TLC block (as `fencecheck evidence` builds it).
   const base = fixtureReport();
-  const outcomes = base.stages.map((o) => (o.stage === 'evidence' && o.report ? { ...o, report: { ...o.report, details: undefined, counts: { edges: 15636, generated: 15637 } } } : o));
-  const tlc = tlcSummary(outcomes, root);
+  const outcomes = base.stages.map((o) => (o.stage === 'evidence' && o.report ? { ...o, report: { ...o.report, details: { tlcModels: [tlcModelBlock({ ...RECORD, bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, invariants: ['TypeOK'], outcome: 'ok', spec: 'tla/fencing/RedisClusterFencingMigration.tla' }, 'evidence')] }, counts: { edges: 15636, generated: 15637 } } } : o));
+  const tlc = tlcSummary(outcomes);
 
   it('gathers the config hash, both dump hashes, the command and its flags', () => {
-    expect(tlc).toMatchObject({
+    expect(tlc).toHaveLength(1);
+    expect(tlc[0]).toMatchObject({
+      model: 'RedisClusterFencingMigration',
       from: 'evidence',
       config: RECORD.config,
       configSha256: RECORD.configSha256,
@@ -74,6 +74,9 @@ describe('TLC block', () => {
     expect(section).toContain(`<tr><th>edge list SHA-256</th><td>${RECORD.edges.sha256} (15636 labelled edges, evidence/tlc/fencing/base.edges.txt)</td></tr>`);
     expect(section).toContain('<tr><th>deadlock checking</th><td>off (-deadlock): a state with no successor is not reported</td></tr>');
     expect(section).toContain('<tr><th>workers</th><td>1 (-workers 1)</td></tr>');
+    // One part per model, headed by its module and spec; its bounds as the spec's constants.
+    expect(section).toContain('<h4>RedisClusterFencingMigration (tla/fencing/RedisClusterFencingMigration.tla)</h4>');
+    expect(section).toContain('<tr><th>bounds</th><td>pods = {p1, p2, p3}, maxGen = 4</td></tr>');
     expect(section).toContain(`<pre>${COMMAND.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</pre>`);
     const md = renderMarkdown(view);
     expect(md).toContain('| **deadlock checking** | off (-deadlock): a state with no successor is not reported |');

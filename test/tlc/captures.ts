@@ -40,9 +40,9 @@ export const CAPTURES: readonly Capture[] = [
   { name: 'continue', spec: `${S}/Deadlock.tla`, config: `${S}/Continue.cfg`, checkDeadlock: false, extraArgs: ['-continue'], shows: '-continue: two error traces, each numbered from 1' },
   { name: 'mutant-M1', spec: 'tla/fencing/RedisClusterFencingMigration.tla', config: 'tla/fencing/mutants/M1.cfg', checkDeadlock: false, dumpTrace: true, shows: 'the M1 mutant as src/tlc runs it, plus -dumpTrace json' },
   // The seam systems as `fencecheck tlc --system` runs them (test/tlc/system-tlc.test.ts reads these).
-  { name: 'replication-base', spec: 'tla/failover/FencingReplication.tla', config: 'tla/failover/FencingReplication.cfg', checkDeadlock: false, dump: true, shows: 'the replication base config with -dump: 742 distinct states, no violation' },
-  { name: 'replication-R1', spec: 'tla/failover/FencingReplication.tla', config: 'tla/failover/mutants/R1.cfg', checkDeadlock: false, shows: 'R1 (no WAIT): Inv_Monotonic violated after 4 states' },
-  { name: 'replication-R1-Inv_SingleAuthority', spec: 'tla/failover/FencingReplication.tla', config: 'tla/failover/mutants/R1-Inv_SingleAuthority.cfg', checkDeadlock: false, shows: 'R1 checked with Inv_SingleAuthority: violated by the same 4 states' },
+  { name: 'replication-base', spec: 'tla/fencing/failover/FencingReplication.tla', config: 'tla/fencing/failover/FencingReplication.cfg', checkDeadlock: false, dump: true, shows: 'the replication base config with -dump: 742 distinct states, no violation' },
+  { name: 'replication-R1', spec: 'tla/fencing/failover/FencingReplication.tla', config: 'tla/fencing/failover/mutants/R1.cfg', checkDeadlock: false, shows: 'R1 (no WAIT): Inv_Monotonic violated after 4 states' },
+  { name: 'replication-R1-Inv_SingleAuthority', spec: 'tla/fencing/failover/FencingReplication.tla', config: 'tla/fencing/failover/mutants/R1-Inv_SingleAuthority.cfg', checkDeadlock: false, shows: 'R1 checked with Inv_SingleAuthority: violated by the same 4 states' },
   { name: 'pause-P5', spec: 'tla/pause/PauseSnapshot.tla', config: 'tla/pause/mutants/P5.cfg', checkDeadlock: false, shows: 'P5 (ready before the snapshot): Inv_ReadyAfterSnapshot violated after 2 states' },
 ];
 

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalKey, initialState, type FencingBounds } from '../../src/systems/fencing/state.js';
-import { explore } from '../../src/systems/fencing/model/explore.js';
-import { compareEdgeSets, compareStateSets } from '../../src/systems/fencing/model/parity.js';
 import { parseDotAttributes, parseDotStateGraph } from '../../src/tlc/dot.js';
-import { canonicalEdgesSha256, dotToFencingGraph, edgesToIndexedText, indexedTextToEdges, isSelfLoop, splitEdgeLine } from '../../src/systems/fencing/tlc/edges.js';
+import { dotToGraph, edgesToIndexedText, indexedTextToEdges, linesSha256, splitEdgeLine, twinGraph } from '../../src/seam/tlc/graph.js';
+import { exploreSystem } from '../../src/seam/explore.js';
+import { compareGraphs, compareStateSets } from '../../src/seam/parity.js';
+import type { AnySystem } from '../../src/seam/package.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
 import { TlcOutputError } from '../../src/tlc/errors.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
 
@@ -15,6 +17,9 @@ const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtur
 const DOT = fixture('tiny-graph.dot');
 const OUT = parseToolOutput(fixture('tiny-graph.out'));
 const BOUNDS: FencingBounds = { pods: ['p1', 'p2'], maxGen: 1 };
+const SYS = fencingSystem(BOUNDS) as unknown as AnySystem;
+const dotToFencingGraph = (text: string) => dotToGraph(SYS, text);
+const isSelfLoop = (l: string) => splitEdgeLine(l).from === splitEdgeLine(l).to;
 
 describe("TLC's dot state graph (real -dump dot,actionlabels output)", () => {
   it('reads every node and every edge line: edges = states generated - initial states', () => {
@@ -39,13 +44,13 @@ describe("TLC's dot state graph (real -dump dot,actionlabels output)", () => {
     expect(() => parseDotAttributes('label="open')).toThrow(TlcOutputError);
   });
 
-  it('turns it into canonical states and labelled edges with the pod of every per-pod action', () => {
+  it('turns it into canonical states and labelled edges, each label TLC\'s action with its pod', () => {
     const g = dotToFencingGraph(DOT);
     expect(g.states).toHaveLength(233);
-    expect(g.initial).toEqual([canonicalKey(initialState(BOUNDS))]);
-    expect(g.dotEdges).toBe(712);
+    expect(g.initialStates).toBe(1);
+    expect(g.states).toContain(canonicalKey(initialState(BOUNDS)));
+    expect(g.generatedEdges).toBe(712);
     expect(g.edges).toHaveLength(712); // no (state, action, successor) written twice
-    expect(g.podParameter).toBe('label+state-change');
     expect(g.selfLoops).toBe(g.edges.filter(isSelfLoop).length);
     const labels = new Set(g.edges.map((e) => splitEdgeLine(e).label));
     for (const l of ['AcquireO(p1)', 'AcquireO(p2)', 'MigrateB(p2)', 'UpgradePod(p1)', 'DowngradePod(p2)', 'Backfill', 'Enable']) expect(labels).toContain(l);
@@ -55,32 +60,20 @@ describe("TLC's dot state graph (real -dump dot,actionlabels output)", () => {
 
   it('is the XState exploration of the same bounds, edge for edge (a second bound beside the base evidence)', () => {
     const g = dotToFencingGraph(DOT);
-    const run = explore({ bounds: BOUNDS, edges: true });
-    expect(compareStateSets(run.states.keys(), g.states).equal).toBe(true);
-    const c = compareEdgeSets(run.edges!, g.edges);
-    expect(c).toMatchObject({ equal: true, machineCount: 712, tlcCount: 712, machineSelfLoops: g.selfLoops, tlcSelfLoops: g.selfLoops });
-    expect(c.machineSha256).toBe(canonicalEdgesSha256(g.edges));
+    const run = exploreSystem(SYS, { edges: true });
+    expect(compareStateSets(run.keys, g.states).equal).toBe(true);
+    const twin = twinGraph(SYS, run);
+    const c = compareGraphs(twin, g);
+    expect(c).toMatchObject({ equal: true, edges: { modelCount: 712, tlcCount: 712 }, selfLoops: { model: g.selfLoops, tlc: g.selfLoops } });
+    expect(linesSha256(twin.edges)).toBe(linesSha256(g.edges));
     expect(run.generated).toBe(OUT.generated);
   });
 
-  it('recovers the pod off the state change when a TLC release labels edges without arguments', () => {
-    const bare = DOT.replace(/label="(\w+)\(p\d\)"/g, 'label="$1"');
-    expect(bare).not.toMatch(/AcquireO\(p1\)/);
-    const a = dotToFencingGraph(bare);
-    expect(a.edges).toEqual(dotToFencingGraph(DOT).edges);
-    expect(a.podParameter).toBe('state-change');
-  });
-
-  it('fails loudly when a label names another pod than the state change shows', () => {
-    const lying = DOT.replace('label="AcquireO(p1)"', 'label="AcquireO(p2)"');
-    expect(() => dotToFencingGraph(lying)).toThrow(/TLC labels it AcquireO\(p2\), but the state change is AcquireO\(p1\)/);
-  });
-
-  it('fails loudly when the pod cannot be read off the state change', () => {
-    // An UpgradePod label on an edge that changes no version (a Backfill self-loop).
-    const m = /^(-?\d+) -> \1 \[label="Backfill"/m.exec(DOT)!;
-    const wrong = DOT.replace(m[0], m[0].replace('Backfill', 'UpgradePod'));
-    expect(() => dotToFencingGraph(wrong)).toThrow(/cannot tell which pod acted: UpgradePod changes the version of 0 pods/);
+  it('tells an edge TLC labels with another pod from the twin\'s (the labels are compared)', () => {
+    const lying = dotToFencingGraph(DOT.replace('label="AcquireO(p1)"', 'label="AcquireO(p2)"'));
+    const c = compareGraphs(twinGraph(SYS, exploreSystem(SYS, { edges: true })), lying);
+    expect(c.equal).toBe(false);
+    expect(c.edges.onlyTlc.some((e) => splitEdgeLine(e).label === 'AcquireO(p2)')).toBe(true);
   });
 
   it('rejects unlabelled edges (no actionlabels), truncated files, foreign lines and dangling edges', () => {
@@ -93,7 +86,7 @@ describe("TLC's dot state graph (real -dump dot,actionlabels output)", () => {
   });
 });
 
-describe('the committed edge-list form (FROM<TAB>Action<TAB>TO, 1-based state lines)', () => {
+describe('the committed edge-list form (FROM<TAB>label<TAB>TO, 1-based state lines)', () => {
   const g = dotToFencingGraph(DOT);
 
   it('round-trips and is sorted by FROM, TO, label', () => {
@@ -111,6 +104,6 @@ describe('the committed edge-list form (FROM<TAB>Action<TAB>TO, 1-based state li
     expect(() => indexedTextToEdges(`${text}${g.states.length + 1}\tEnable\t1\n`, g.states)).toThrow(/outside 1\.\.233/);
     expect(() => indexedTextToEdges(`${text}0\tEnable\t1\n`, g.states)).toThrow(/outside/);
     expect(() => indexedTextToEdges(`${first}${text}`, g.states)).toThrow(/lists an edge twice/);
-    expect(() => indexedTextToEdges(`${text}1 Enable 2\n`, g.states)).toThrow(/not FROM<TAB>Action<TAB>TO/);
+    expect(() => indexedTextToEdges(`${text}1 Enable 2\n`, g.states)).toThrow(/not FROM<TAB>label<TAB>TO/);
   });
 });

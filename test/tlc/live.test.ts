@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
 import { projectRoot } from '../../src/core/project-root.js';
-import { checkBase, checkMutant } from '../../src/systems/fencing/tlc/check.js';
-import { evidenceDifferences } from '../../src/tlc/evidence-compare.js';
+import { checkSystemBase, checkSystemMutant } from '../../src/seam/tlc/system-check.js';
+import { systemEvidenceDifferences } from '../../src/seam/tlc/system-compare.js';
+import type { AnySystem } from '../../src/seam/package.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
 import { findJar, findJava, locateTlc, NO_JAR_REASON, NO_JAVA_REASON } from '../../src/tlc/locate.js';
 import { runTlc } from '../../src/tlc/run.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
@@ -30,7 +32,7 @@ describe('TLC availability', () => {
   });
 
   it('`fencecheck tlc --json` reports not-run with exit 2 when the jar is missing', () => {
-    const r = spawnSync(process.execPath, ['bin/fencecheck.mjs', 'tlc', '--json'], {
+    const r = spawnSync(process.execPath, ['bin/fencecheck.mjs', 'tlc', '--system', 'fencing', '--json'], {
       cwd: projectRoot,
       encoding: 'utf8',
       env: { ...process.env, TLA2TOOLS_JAR: join(tmpdir(), 'fencecheck-no-such.jar') },
@@ -46,12 +48,15 @@ describe(`live TLC run compared with the committed evidence${why}`, () => {
   it.skipIf(!located.ok)(`base + M1..M9 reproduce evidence/tlc/fencing/${why}`, async () => {
     if (!located.ok) return;
     const opts = { tools: located.tools, timeoutMs: 300_000 };
-    const base = await checkBase(opts);
+    const sys = fencingSystem() as unknown as AnySystem;
+    const base = await checkSystemBase(sys, opts);
     expect(base.evidence.outcome).toBe('ok');
-    const results = [];
-    for (const m of mutantsFor(loadManifest(), 'tla', 'fencing')) results.push((await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) })).result);
-    expect(results.map((r) => r.verdict)).toEqual(Array(9).fill('killed'));
-    expect(evidenceDifferences(base.evidence, results)).toEqual([]);
+    expect(base.evidence.command).toContain('-dump dot,actionlabels');
+    const checked = [];
+    for (const m of mutantsFor(loadManifest(), 'tla', 'fencing')) checked.push(await checkSystemMutant(sys, m, { ...opts, ...(base.graph && { baseStates: base.graph.states }) }));
+    expect(checked.map((c) => c.result.verdict)).toEqual(Array(9).fill('killed'));
+    expect(systemEvidenceDifferences({ system: 'fencing', base: base.evidence, graph: base.graph!, mutants: checked.map((c) => c.evidence) })).toEqual([]);
+    expect(base.edgesText).toBe(readFileSync(join(projectRoot, 'evidence/tlc/fencing/base.edges.txt'), 'utf8'));
   }, 600_000);
 
   it.skipIf(!located.ok)(`a SANY error in a real run is reported with file, line and column${why}`, async () => {
@@ -81,9 +86,10 @@ describe(`live TLC run compared with the committed evidence${why}`, () => {
         writeFileSync(join(root, cfg), readFileSync(join(root, cfg), 'utf8').replace(/^(\s*MaxGen = )4$/m, (_m, k: string) => `${k}0`));
       }
       const opts = { tools: located.tools, timeoutMs: 120_000, root };
-      const base = await checkBase(opts);
+      const sys = fencingSystem({ pods: ['p1', 'p2', 'p3'], maxGen: 0 }) as unknown as AnySystem;
+      const base = await checkSystemBase(sys, opts);
       const m3 = mutantsFor(loadManifest(join(root, 'mutants/manifest.json')), 'tla').find((m) => m.id === 'M3')!;
-      const checked = await checkMutant(m3, { ...opts, ...(base.states && { baseStates: base.states }) });
+      const checked = await checkSystemMutant(sys, m3, { ...opts, ...(base.graph && { baseStates: base.graph.states }) });
       expect(checked.result.verdict).toBe('equivalent');
       expect(checked.result.reason).toMatch(/same \d+ reachable states as the base/);
     } finally {

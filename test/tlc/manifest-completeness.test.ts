@@ -1,15 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVARIANT_NAMES } from '../../src/systems/fencing/invariants.js';
 import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
 import { cfgInvariants } from '../../src/seam/evidence.js';
 import { projectRoot } from '../../src/core/project-root.js';
+import { MODEL_NAMES } from '../../src/registry/systems.js';
 import { BASE_CONFIG_PATH, readCfg, SPEC_PATH } from '../../src/systems/fencing/tlc/config.js';
 
 /**
- * The fencing spec's configs: every .cfg under tla/, except in a folder that holds a spec of its own
- * (tla/pause/, tla/failover/: another system's module and configs, checked with that system).
+ * The fencing spec's configs: every .cfg under tla/fencing/, except in a folder that holds a spec of its
+ * own (tla/fencing/failover/: the failover model's module and configs, checked with that system).
  */
 function cfgFiles(dir: string, top = true): string[] {
   const entries = readdirSync(dir);
@@ -28,7 +29,7 @@ const spec = readFileSync(join(projectRoot, SPEC_PATH), 'utf8');
 describe('TLC configs and the mutant manifest', () => {
   it('every .cfg in tla/ is the base config or a manifest entry, and every manifest config exists', () => {
     const listed = new Set(tla.map((m) => m.layers.tla!.config!));
-    const found = cfgFiles(join(projectRoot, 'tla'));
+    const found = cfgFiles(join(projectRoot, 'tla/fencing'));
     for (const f of found) expect(f === BASE_CONFIG_PATH || listed.has(f), `${f} is neither the base config nor in mutants/manifest.json`).toBe(true);
     for (const f of listed) expect(found, `${f} is named by the manifest but missing`).toContain(f);
   });
@@ -66,8 +67,8 @@ describe('TLC configs and the mutant manifest', () => {
 /** The `Dropped` constant of a seam system's config. */
 const droppedOf = (text: string): string[] => [...(/Dropped\s*=\s*\{([^}]*)\}/.exec(text)?.[1] ?? '').matchAll(/"(\w+)"/g)].map((x) => x[1]!);
 
-describe('the seam systems\' TLC configs and the manifest', () => {
-  for (const system of ['pause', 'failover'] as const) {
+describe('every system\'s TLC configs and the manifest', () => {
+  for (const system of MODEL_NAMES.filter((n) => n !== 'fencing')) {
     const entries = mutantsFor(manifest, 'tla', system);
     it(`${system}: every manifest config exists, drops exactly its target and checks its expected invariant alone with TypeOK`, () => {
       expect(entries.length).toBeGreaterThan(0);
@@ -78,11 +79,12 @@ describe('the seam systems\' TLC configs and the manifest', () => {
       }
     });
 
-    it(`${system}: every mutant config in tla/${system}/mutants/ is a manifest entry's, or extra evidence <id>-<invariant>.cfg of one (same target)`, () => {
-      const dir = join(projectRoot, 'tla', system, 'mutants');
+    it(`${system}: every mutant config beside its entries' is a manifest entry's, or extra evidence <id>-<invariant>.cfg of one (same target)`, () => {
+      const folder = dirname(entries[0]!.layers.tla!.config!);
+      const dir = join(projectRoot, folder);
       const listed = new Map(entries.map((m) => [m.layers.tla!.config!, m]));
       for (const f of readdirSync(dir).filter((x) => x.endsWith('.cfg'))) {
-        const rel = `tla/${system}/mutants/${f}`;
+        const rel = `${folder}/${f}`;
         if (listed.has(rel)) continue;
         const extra = /^(\w+)-(\w+)\.cfg$/.exec(f);
         const of = extra ? entries.find((m) => m.id === extra[1]) : undefined;

@@ -3,9 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { brokenInvariants } from '../../src/systems/fencing/invariants.js';
 import { canonicalKey, initialState } from '../../src/systems/fencing/state.js';
-import { verdictOf } from '../../src/systems/fencing/tlc/check.js';
+import { verdictOf } from '../../src/seam/tlc/mutant-judge.js';
+import { dumpToSystemKeys } from '../../src/seam/tlc/graph.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
+import { toFencingState } from '../../src/systems/fencing/tlc/state.js';
 import { readCfg } from '../../src/systems/fencing/tlc/config.js';
-import { dumpToCanonicalLines, parseStateDump } from '../../src/tlc/dump.js';
+import { parseStateDumpWith } from '../../src/tlc/dump.js';
+
+const parseStateDump = (text: string) => parseStateDumpWith(text, toFencingState);
 import { TlcOutputError } from '../../src/tlc/errors.js';
 import type { TlcRun } from '../../src/tlc/run.js';
 import { parseTlaValue } from '../../src/core/tla-value.js';
@@ -124,7 +129,7 @@ describe('TLA+ values and state dumps', () => {
     const text = fixture('tiny.dump');
     const states = parseStateDump(text);
     expect(states).toHaveLength(parseToolOutput(fixture('tiny-dump.out')).distinct!);
-    const lines = dumpToCanonicalLines(text);
+    const lines = dumpToSystemKeys(fencingSystem({ pods: ['p1'], maxGen: 1 }), text);
     expect(lines).toHaveLength(82);
     expect([...lines].sort()).toEqual(lines);
     expect(new Set(lines).size).toBe(lines.length);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadSystemManifest, packageOf, SYSTEM_NAMES } from '../../src/registry/systems.js';
 import { loadManifest, validateManifest, ManifestError, mutantsFor } from '../../src/core/manifest.js';
 
 describe('mutant manifest', () => {
@@ -9,22 +10,22 @@ describe('mutant manifest', () => {
     expect(ids('limiter')).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'L6']);
     expect(ids('pause')).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
     expect(ids('failover')).toEqual(['R1']);
-    expect(m.mutants).toHaveLength(22);
-    // Fencing, pause and replication at tla, model and impl; the limiter at its own layer only.
-    for (const layer of ['tla', 'model', 'impl'] as const) {
-      expect(mutantsFor(m, layer)).toHaveLength(16);
+    expect(m.mutants).toHaveLength(34);
+    // Fencing, pause, failover and the init limiter at tla and model; the limiter (no TLA+ model yet) at impl only.
+    expect(ids('init-limiter')).toEqual(['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12']);
+    for (const layer of ['tla', 'model'] as const) {
+      expect(mutantsFor(m, layer)).toHaveLength(28);
       expect(mutantsFor(m, layer, 'fencing')).toHaveLength(9);
     }
-    expect(mutantsFor(m, 'limiter').map((x) => x.system)).toEqual(Array(6).fill('limiter'));
+    expect(mutantsFor(m, 'impl')).toHaveLength(22);
+    expect(mutantsFor(m, 'impl', 'limiter').map((x) => x.system)).toEqual(Array(6).fill('limiter'));
   });
 
-  it('names each seam mutant\'s files by its system: tla/<system>/mutants/, mutants/fencing/model/<system>/, mutants/fencing/impl/<system>/', () => {
-    for (const x of loadManifest().mutants.filter((e) => e.system === 'pause' || e.system === 'failover')) {
-      expect(x.layers, x.id).toEqual({
-        tla: { config: `tla/${x.system}/mutants/${x.id}.cfg` },
-        model: { patch: `mutants/fencing/model/${x.system}/${x.id}.ts` },
-        impl: { patch: `mutants/fencing/impl/${x.system}/${x.id}.ts` },
-      });
+  it("keeps each mutant's files in its system's folders: tla/<system>/…/mutants/<id>.cfg, mutants/<package>/<layer>/<id>.ts", () => {
+    for (const x of loadManifest().mutants) {
+      const pkg = packageOf(x.system)!.name;
+      if (x.layers.tla) expect(x.layers.tla.config, x.id).toMatch(new RegExp(`^tla/${pkg}/(${x.system}/)?mutants/${x.id}\\.cfg$`));
+      for (const layer of ['model', 'impl'] as const) if (x.layers[layer]) expect(x.layers[layer]!.patch, `${x.id} ${layer}`).toBe(`mutants/${pkg}/${layer}/${x.id}.ts`);
     }
   });
 
@@ -40,6 +41,8 @@ describe('mutant manifest', () => {
     expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ id: 'M1' }] })).toThrow(/system|target/);
     const entry = { id: 'X1', system: 'pause', target: 't', kind: 'guard', description: 'd', realBug: 'b', expectedInvariant: 'Inv_NoRevert', layers: {} };
     expect(validateManifest({ schema: 'fencecheck.mutants/1', mutants: [entry] }).mutants[0]!.system).toBe('pause');
-    expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ ...entry, system: 'paus' }] })).toThrow(/X1: system must be one of fencing, limiter, pause, replication, got "paus"/);
+    expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ ...entry, system: 'paus' }] }, 'manifest', SYSTEM_NAMES)).toThrow(/X1: system must be one of fencing, failover, limiter, pause, init-limiter, got "paus"/);
+    // The registry's own reader checks the systems it knows.
+    expect(loadSystemManifest().mutants).toHaveLength(34);
   });
 });

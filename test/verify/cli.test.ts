@@ -34,7 +34,7 @@ describe('fencecheck verify (CLI)', () => {
     const out = outDir();
     const r = await verify(['--stages', 'tlc', '--allow-not-run', 'tlc', '--out', out, '--json']);
     const doc = JSON.parse(r.stdout) as VerifyReport;
-    expect(doc.schema).toBe('fencecheck.verify/1');
+    expect(doc.schema).toBe('fencecheck.verify/2');
     expect(doc.stages.find((s) => s.stage === 'tlc')).toMatchObject({ status: 'not-run', allowedNotRun: true, exitCode: 2 });
     expect(doc.verdict).toMatchObject({ exitCode: 2, status: 'not-run', reasons: ['no stage ran: nothing was checked'] });
     expect(doc.verdict.waived).toHaveLength(1);

@@ -1,12 +1,13 @@
 /**
  * Interrupting verify (issue 16): SIGINT/SIGTERM/SIGHUP stop every stage's process group, start no
- * further stage, exit 128 + the signal's number within 2 s and leave no report (and no stale pass);
+ * further stage, exit 128 + the signal's number promptly (how promptly: `npm run bench -- stability`)
+ * and leave no report (and no stale pass, nor any hidden folder of the run: src/verify/out-dir.ts);
  * a stage whose verify was SIGKILLed stops itself; an unwritable --out is one line and exit 2 before
  * any stage starts. verify runs as a real process (fixtures/verify-driver.mjs: the CLI's verify with
  * fake stages).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
@@ -126,6 +127,9 @@ describe('verify interrupted', () => {
       expect(d.stdout).not.toMatch(/conform: started/);
       // No verdict: no report, and the previous run's pass is not left behind.
       for (const f of REPORT_FILES) expect(existsSync(join(out, f)), f).toBe(false);
+      // Nor the run's own hidden folders (its staging, the previous run set aside); the started stages' logs stay.
+      expect(readdirSync(out).filter((e) => e.startsWith('.'))).toEqual([]);
+      expect(readdirSync(join(out, 'stages')).sort()).toEqual(['evidence.log', 'props.log']);
       expect(d.stdout).not.toMatch(/verify: (PASSED|FAILED)/);
       expect(d.stderr).toContain(`fencecheck verify: interrupted by ${sig}: no verdict, no report written (exit ${code})`);
     });

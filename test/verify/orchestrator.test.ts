@@ -178,7 +178,8 @@ describe('verify orchestrator', () => {
     expect(fresh.report.verdict.waived[0]).toMatch(/^stage tlc not run \(allowed\): no widget installed/);
     const m1 = fresh.report.mutationMatrix.rows.find((row) => row.id === 'M1')!;
     expect(m1.cells.tla).toMatchObject({ verdict: 'killed', from: 'evidence', stage: 'evidence', violated: 'Inv_SingleAuthority' });
-    expect(fresh.report.tlc).toMatchObject({ from: 'evidence' });
+    // One TLC summary per model whose evidence the stage found fresh.
+    expect(fresh.report.tlc.map((t) => [t.model, t.from])).toEqual([['RedisClusterFencingMigration', 'evidence'], ['PauseSnapshot', 'evidence'], ['FencingReplication', 'evidence']]);
 
     const stale = await run([tlc, spec('evidence', ['replay', 'evidence-stale.json', '1'], false)], { allowNotRun: ['tlc'] });
     expect(stale.report.verdict.exitCode).toBe(1);
@@ -194,7 +195,7 @@ describe('verify orchestrator', () => {
     expect(stageArgv(props, { topology: 'cluster' })).toEqual(['props', '--topology', 'door', '--json']);
     expect(stageArgv(STAGES.find((s) => s.name === 'limiter')!, { topology: 'cluster' })).toEqual(['limiter', '--topology', 'cluster', '--json']);
     expect(stageArgv(tlc, { runs: 5, seed: 42 })).toEqual(['tlc', '--mutants', '--system', 'all', '--json']);
-    expect(stageArgv(STAGES.find((s) => s.name === 'explore')!, { pods: 2, maxGen: 3, runs: 5 })).toEqual(['explore', '--pods', '2', '--max-gen', '3', '--json']);
+    expect(stageArgv(STAGES.find((s) => s.name === 'explore')!, { constants: ['Pods=2', 'MaxGen=3'], runs: 5 })).toEqual(['explore', '--const', 'Pods=2', '--const', 'MaxGen=3', '--json']);
     // The pause walks run on the cluster (real pub/sub propagation); only the seed is forwarded.
     expect(stageArgv(STAGES.find((s) => s.name === 'pause')!, { seed: 42, runs: 5, topology: 'both' })).toEqual(['pause', '--topology', 'cluster', '--seed', '42', '--json']);
     expect(existsSync(FAKE)).toBe(true);

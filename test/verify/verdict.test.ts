@@ -73,7 +73,7 @@ function verifyOf(layer: Layer, results: MutantResult[], allowNotRun: readonly s
     options: { stages: [stage], notSelected: [], allowNotRun: [...allowNotRun], jobs: 1, stageTimeoutMs: 60_000, out: 'reports' },
     verdict: verifyVerdict(outcomes, matrix),
     stages: outcomes,
-    tlc: null,
+    tlc: [],
     mutationMatrix: matrix,
     traces: [],
   };

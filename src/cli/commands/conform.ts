@@ -8,6 +8,7 @@ import { isProviderChoice } from '../../valkey/start.js';
 import { ValkeyUnavailableError } from '../../valkey/errors.js';
 import { loadManifest, ManifestError, mutantsFor } from '../../core/manifest.js';
 import { ProgressConsole } from '../../core/progress.js';
+import { conformFigures, conformNotRunDetails, conformReportDetails } from '../../systems/fencing/conform-report.js';
 
 const HELP = `Usage: fencecheck conform [--pods N] [--max-gen G] [--mutant ID] [--invariant NAME]
                          [--concurrency N] [--provider P] [--json]
@@ -63,7 +64,7 @@ export const command: Command = {
       try {
         const entry = mutantsFor(loadManifest(), 'impl', 'fencing').find((m) => m.id === values.mutant);
         if (!entry) throw new ManifestError(`no impl-layer mutant ${values.mutant} in mutants/manifest.json`);
-        const { loadPatch } = await import('../../mutants/layers/impl.js');
+        const { loadPatch } = await import('../../systems/fencing/impl-runner.js');
         patch = await loadPatch(entry);
         invariant ??= entry.expectedInvariant as InvariantName;
       } catch (err) {
@@ -92,7 +93,7 @@ export const command: Command = {
     } catch (err) {
       progress.close();
       if (!(err instanceof ValkeyUnavailableError)) throw err;
-      if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'conform', status: 'not-run', reason: err.message, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `conform not run: ${err.message}` }), null, 2)}\n`);
+      if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'conform', status: 'not-run', reason: err.message, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `conform not run: ${err.message}`, details: conformNotRunDetails(err.message) }), null, 2)}\n`);
       else process.stderr.write(`fencecheck conform: not run: ${err.message}\n`);
       return ExitCode.NotRun;
     }
@@ -113,15 +114,19 @@ export const command: Command = {
     const passed = r.failure === null && (invariant !== undefined || r.equalToModel === true);
     if (values.json) {
       const { failure, ...rest } = r;
+      const reason = passed ? undefined : r.failure ? `${r.failure.check}: ${r.failure.message}` : 'the real graph differs from the model';
+      const summary = headline(r);
+      // What the verify reports show: the Conformance section and the conform suite.
+      const shown = conformReportDetails(conformFigures(r), { passed, summary, ...(reason !== undefined ? { reason } : {}), ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}) });
       process.stdout.write(
         `${JSON.stringify(
           stageReport({
             stage: 'conform',
             status: passed ? 'passed' : 'failed',
-            ...(passed ? {} : { reason: r.failure ? `${r.failure.check}: ${r.failure.message}` : 'the real graph differs from the model' }),
+            ...(reason !== undefined ? { reason } : {}),
             startedAt: startedAt.toISOString(),
             durationMs: Date.now() - startedAt.getTime(),
-            summary: headline(r),
+            summary,
             counts: {
               states: r.covered.states,
               modelStates: r.model.states,
@@ -134,7 +139,7 @@ export const command: Command = {
               tourMs: Math.round(r.durationMs),
             },
             ...(run.tracePath ? { traces: [run.tracePath] } : {}),
-            details: { ...rest, ...(values.mutant ? { mutant: values.mutant } : {}), ...(failure ? { failure: { ...failure, path: failure.path.length } } : {}), ...(run.replay ? { replay: run.replay } : {}) },
+            details: { ...rest, ...(values.mutant ? { mutant: values.mutant } : {}), ...(failure ? { failure: { ...failure, path: failure.path.length } } : {}), ...(run.replay ? { replay: run.replay } : {}), ...shown },
           }),
           null,
           2,

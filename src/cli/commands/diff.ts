@@ -7,16 +7,16 @@ import { stageReport } from '../../core/stage-report.js';
 
 const HELP = `Usage: fencecheck diff OLD.json NEW.json [--json]
 
-Compares two verify runs (reports/verify.json, schema fencecheck.verify/1) and prints each change on
-its own line, e.g. "mutant M3 impl: killed → survived": the verdict, every stage's status and
-counts, every mutant × layer verdict, the mutation score, the TLC hashes (spec, config, state and
-edge dumps) and figures, the commit, and the options that explain a difference (seed, runs).
+Compares two verify runs (reports/verify.json, schema fencecheck.verify/2; a /1 document is read
+too) and prints each change on its own line, e.g. "mutant M3 impl: killed → survived": the
+verdict, every stage's status and counts, every mutant × layer verdict, the mutation score, each
+model's TLC hashes (spec, config, state and edge dumps) and figures, the commit, and the options that explain a difference (seed, runs).
 Times, hosts and log paths are not compared.
 
 Options:
   --json   print a StageReport (fencecheck.stage/1, stage "diff") with every change in details.changes
 
-Exit codes: 0 no differences · 1 the runs differ · 3 a file is not a readable fencecheck.verify/1
+Exit codes: 0 no differences · 1 the runs differ · 3 a file is not a readable fencecheck.verify/2
 document (one line names it and why) · 64 usage`;
 
 export const command: Command = {

@@ -2,22 +2,22 @@ import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { checkRunnable, LAYERS, loadManifest, mutantsFor, ManifestError, MUTANT_SYSTEMS, type Layer, type MutantEntry, type MutantManifest, type MutantSystem } from '../../core/manifest.js';
-import { SYSTEMS } from '../../registry/systems.js';
-import { INVARIANT_NAMES } from '../../systems/fencing/invariants.js';
+import { checkRunnable, LAYERS, mutantsFor, ManifestError, type Layer, type MutantEntry, type MutantManifest } from '../../core/manifest.js';
+import { expectedNames, loadSystemManifest } from '../../registry/systems.js';
+import { selectSystemNames } from '../../registry/select.js';
 import { stageReport } from '../../core/stage-report.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { allKilled, formatMutantTable, formatMutationScore, mutantScore } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../core/verdict.js';
 
-const HELP = `Usage: fencecheck mutants [--layer tla|model|impl|limiter]... [--system NAME]... [--only M1,M4] [--seed N] [--runs N] [--json]
+const HELP = `Usage: fencecheck mutants [--layer tla|model|impl]... [--system NAME]... [--only M1,M4] [--seed N] [--runs N] [--json]
 
 Applies every mutant in mutants/manifest.json to the chosen layers (default: all) and requires each to
 be killed by its expected invariant through the layer's ordinary checkers.
 
 Options:
-  --layer L     a layer to run (repeatable): tla (TLC), model (XState), impl (the real code on Valkey), limiter
-  --system S    only the mutants of this system (repeatable): ${MUTANT_SYSTEMS.join(', ')}
+  --layer L     a layer to run (repeatable): tla (TLC), model (XState), impl (the real code)
+  --system S    only the mutants of this system (repeatable)
   --only IDS    comma-separated mutant ids
   --seed N      fast-check seed for property layers
   --runs N      fast-check runs per mutant for property layers
@@ -42,8 +42,7 @@ export const command: Command = {
     });
     const layers = (values.layer ?? [...LAYERS]) as Layer[];
     for (const l of layers) if (!LAYERS.includes(l)) throw new UsageError(`unknown layer '${l}' (one of ${LAYERS.join(', ')})`);
-    const systems = values.system as MutantSystem[] | undefined;
-    for (const s of systems ?? []) if (!MUTANT_SYSTEMS.includes(s)) throw new UsageError(`--system: unknown system '${s}' (one of ${MUTANT_SYSTEMS.join(', ')})`);
+    const systems = values.system ? selectSystemNames(values.system, { models: false }) : undefined;
     const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
     const seed = intOption(values, 'seed', SEED_RANGE);
     const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000 });
@@ -52,7 +51,7 @@ export const command: Command = {
     let manifest: MutantManifest;
     const selection = new Map<Layer, MutantEntry[]>();
     try {
-      manifest = loadManifest();
+      manifest = loadSystemManifest();
       if (only) {
         const ids = manifest.mutants.map((m) => m.id);
         for (const id of only) if (!ids.includes(id)) throw new UsageError(`--only: unknown mutant '${id}' (the manifest has ${ids.join(', ')})`);
@@ -60,11 +59,8 @@ export const command: Command = {
       for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system))));
       const chosen = [...selection.entries()].flatMap(([layer, ms]) => ms.map((m) => ({ layer, m })));
       if (chosen.length === 0) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
-      const known: Partial<Record<MutantSystem, readonly string[]>> = { fencing: INVARIANT_NAMES };
-      const used = new Set(chosen.map((c) => c.m.system));
-      if (used.has('limiter')) known.limiter = (await import('../../../properties/limiter/harness.js')).CHECKS;
-      // A seam system's invariants are its twin's (loaded only when one of its mutants is chosen).
-      for (const s of used) if (SYSTEMS[s] && !known[s]) known[s] = Object.keys((await SYSTEMS[s]!()).invariants);
+      // Each system's expected names (loaded only for the systems of the chosen mutants).
+      const known = await expectedNames(chosen.map((c) => c.m.system));
       for (const { layer, m } of chosen) checkRunnable(m, layer, known);
     } catch (err) {
       if (err instanceof ManifestError) {

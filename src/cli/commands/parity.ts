@@ -1,100 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs } from '../../core/args.js';
 import { statusExitCode } from '../../core/exit-codes.js';
-import { stageReport } from '../../core/stage-report.js';
-import { boundsLabel } from '../../systems/fencing/model/bounds.js';
-import { checkParity, formatEdge, parityTables } from '../../systems/fencing/model/parity.js';
+import { projectRoot } from '../../core/project-root.js';
+import { stageReport, type StageStatus } from '../../core/stage-report.js';
 import { renderTable } from '../../core/table.js';
+import { compareAlphabet, specActions, type AlphabetComparison } from '../../seam/alphabet.js';
+import { readBaseGraph } from '../../seam/evidence.js';
+import { exploreSystem } from '../../seam/explore.js';
+import { compareGraphs, type GraphParity } from '../../seam/parity.js';
+import { boundsLabel, type ParityTable } from '../../seam/system.js';
+import { twinGraph } from '../../seam/tlc/graph.js';
+import { selectModels } from '../../registry/select.js';
+import { detailsSection } from '../../core/details-blocks.js';
 
-const HELP = `Usage: fencecheck parity [--show N] [--json]
+const PARITY_INTRO = "Each XState twin's reachable states and state graph against TLC's, and each system's own tables (fencing: action ↔ event ↔ script).";
 
-Compares the XState twin with the TLA+ spec:
-  1. the reachable states: every machine state mapped to its canonical key (src/systems/fencing/state.ts)
-     against the TLC state dump in the committed evidence (evidence/tlc/fencing/base.states.txt), on the
-     bounds TLC ran: same count, same set; the first differences of each side are printed;
-  2. the labelled transitions: every (state, enabled event with its pod, successor) of the machine
-     against TLC's state graph (-dump dot,actionlabels; evidence/tlc/fencing/base.edges.txt), self-loops
-     included (TLC writes them too): same count, same set, first differences of each side;
-  3. the action alphabet: the actions of the spec's Next against the machine's events;
-  4. tables: TLA+ action ↔ XState event ↔ Lua script / gate step, invariant ↔ model check ↔
-     property, named guard ↔ spec ↔ implementation ("pending" where it has not landed).
+const HELP = `Usage: fencecheck parity [--system NAME]... [--show N] [--json]
+
+Compares each system's XState twin with its TLA+ spec, on the bounds TLC ran (the base config):
+  1. the reachable states: every twin state as its canonical key against TLC's state list in the
+     committed evidence (evidence/tlc/<system>/base.states.txt): same set;
+  2. the state graph: every (state, action, successor) of the twin against TLC's
+     (-dump dot,actionlabels; base.edges.txt), self-loops included; labels compared where the system's
+     labels are TLC's (fencing), else which state leads to which; and TLC's "states generated" equal
+     to the twin's initial states plus transitions;
+  3. the action alphabet: the operators of the spec's Next against the twin's events (where the
+     system lists them);
+  4. the system's own tables (fencing: TLA+ action ↔ XState event ↔ Lua script / gate step,
+     invariant ↔ model check ↔ property, named guard ↔ spec ↔ implementation).
 
 Options:
-  --show N   differences to print per side (default 5)
-  --json     print a StageReport (fencecheck.stage/1)
+  --system NAME   a system with a model (repeatable, or all; default all)
+  --show N        differences to print per side (default 5)
+  --json          print a StageReport (fencecheck.stage/1)
 
-Exit codes: 0 the state sets, the edge sets and the alphabets are equal · 1 they differ · 2 not run:
-the TLC evidence is missing or stale (the reason says which and how to refresh it) · 64 usage`;
+Exit codes: 0 every state set, graph and alphabet is equal · 1 one differs · 2 not run: the TLC
+evidence is missing or stale (the reason says which and how to refresh it) · 64 usage`;
+
+interface SystemParity {
+  readonly system: string;
+  readonly status: StageStatus;
+  readonly reason?: string;
+  readonly graph?: GraphParity;
+  readonly alphabet?: AlphabetComparison;
+  readonly tlcVersion?: string;
+  readonly explorationMs?: number;
+  readonly tables?: readonly ParityTable[];
+}
 
 export const command: Command = {
   name: 'parity',
-  summary: 'compare the XState twin with TLC: same reachable states, same labelled edges, same actions',
+  summary: 'compare each XState twin with TLC: same reachable states, same state graph, same actions',
   help: HELP,
   async run(argv) {
-    const { values } = parseCommandArgs(argv, { show: { type: 'string' }, json: { type: 'boolean', default: false } });
+    const { values } = parseCommandArgs(argv, { system: { type: 'string', multiple: true }, show: { type: 'string' }, json: { type: 'boolean', default: false } });
     const show = intOption(values, 'show', { min: 0, max: 100_000, default: 5 });
+    const systems = await selectModels(values.system);
     const startedAt = new Date();
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
-    const tables = await parityTables();
-    if (!values.json) {
-      out(renderTable(['TLA+ action', 'XState event → effects', 'named guards', 'Lua script / gate step'], tables.actions.map((r) => [r.action, r.event, r.guards, r.implementation])));
-      out('');
-      out(renderTable(['invariant', 'TLA+', 'model check', 'property'], tables.invariants.map((r) => [r.invariant, r.tla, r.model, r.property])));
-      out('');
-      out(renderTable(['named guard', 'TLA+', 'implementation'], tables.guards.map((r) => [r.guard, r.tla, r.implementation])));
-      out('');
+    const results: SystemParity[] = [];
+    for (const sys of systems) {
+      const tables = (await sys.parityTables?.()) ?? [];
+      if (!values.json) for (const t of tables) out(`${renderTable(t.columns, t.rows)}\n`);
+      let alphabet: AlphabetComparison | undefined;
+      if (sys.actions) {
+        try {
+          alphabet = compareAlphabet(specActions(readFileSync(join(projectRoot, sys.spec), 'utf8'), sys.spec), sys.actions);
+        } catch (err) {
+          results.push({ system: sys.name, status: 'not-run', reason: (err as Error).message, tables });
+          continue;
+        }
+        if (!alphabet.equal) out(`${sys.name} actions: spec only: ${alphabet.onlySpec.join(', ') || '-'}; twin only: ${alphabet.onlyModel.join(', ') || '-'}`);
+      }
+      const committed = readBaseGraph(sys.name);
+      if ('reason' in committed) {
+        results.push({ system: sys.name, status: 'not-run', reason: committed.reason, ...(alphabet && { alphabet }), tables });
+        continue;
+      }
+      const run = exploreSystem(sys, { edges: true });
+      const p = compareGraphs(twinGraph(sys, run), committed.graph, show);
+      const e = committed.evidence;
+      out(`${sys.name} (${boundsLabel(sys.bounds)}): twin ${run.distinct} distinct / ${p.generated.model} generated (${Math.round(run.durationMs)} ms); TLC (${e.tlcVersion}) ${e.distinct} distinct / ${p.generated.tlc} generated (${e.durationMs ?? e.wallMs} ms)`);
+      out(`  edges: twin ${p.edges.modelCount} (${p.selfLoops.model} self-loops), TLC ${p.edges.tlcCount} (${p.selfLoops.tlc} self-loops)${e.edges?.labelled ? ', labels compared' : ', successors compared (TLC does not label every action of this spec)'}`);
+      for (const [what, c] of [['states', p.states], ['edges', p.edges]] as const) {
+        if (c.onlyModelCount > 0) out(`  only the twin has ${c.onlyModelCount} ${what}, first:\n${c.onlyModel.map((k) => `    ${k}`).join('\n')}`);
+        if (c.onlyTlcCount > 0) out(`  only TLC has ${c.onlyTlcCount} ${what}, first:\n${c.onlyTlc.map((k) => `    ${k}`).join('\n')}`);
+      }
+      const ok = p.equal && (alphabet?.equal ?? true);
+      const why = [...(p.states.equal ? [] : ['the state sets differ']), ...(p.edges.equal ? [] : ['the edge sets differ']), ...(p.generated.equal ? [] : [`generated: twin ${p.generated.model}, TLC ${p.generated.tlc}`]), ...(alphabet && !alphabet.equal ? ['the action alphabets differ'] : [])];
+      results.push({ system: sys.name, status: ok ? 'passed' : 'failed', ...(ok ? {} : { reason: why.join('; ') }), graph: p, ...(alphabet && { alphabet }), tlcVersion: e.tlcVersion, explorationMs: Math.round(run.durationMs), tables });
     }
-
-    const result = checkParity(undefined, show);
-    const { alphabet, sets, edges, machine, tlc } = result;
-    if (alphabet && !alphabet.equal) out(`actions: spec only: ${alphabet.onlySpec.join(', ') || '-'}; machine only: ${alphabet.onlyMachine.join(', ') || '-'}`);
-    if (sets && machine && tlc) {
-      out(`states (${boundsLabel(tlc.bounds)}): machine ${machine.distinct} distinct / ${machine.generated} generated (${Math.round(machine.durationMs)} ms); TLC (${tlc.tlcVersion}) ${tlc.distinct} distinct / ${tlc.generated} generated (${tlc.durationMs} ms)`);
-      if (sets.onlyMachineCount > 0) out(`only the machine reaches ${sets.onlyMachineCount}, first:\n${sets.onlyMachine.map((k) => `  ${k}`).join('\n')}`);
-      if (sets.onlyTlcCount > 0) out(`only TLC reaches ${sets.onlyTlcCount}, first:\n${sets.onlyTlc.map((k) => `  ${k}`).join('\n')}`);
-    }
-    if (edges && machine && tlc) {
-      out(`edges: machine ${edges.machineCount} (${edges.machineSelfLoops} self-loops); TLC ${edges.tlcCount} (${edges.tlcSelfLoops} self-loops; ${tlc.generated} generated = ${tlc.edges.initialStates} initial + ${tlc.edges.dotEdges} edges; pods from ${tlc.edges.podParameter}); sha256 ${edges.equal ? `${edges.tlcSha256.slice(0, 12)}… both` : `machine ${edges.machineSha256.slice(0, 12)}…, TLC ${edges.tlcSha256.slice(0, 12)}…`}`);
-      if (edges.onlyMachineCount > 0) out(`only the machine has ${edges.onlyMachineCount} edge(s), first:\n${edges.onlyMachine.map((e) => formatEdge(e)).join('\n')}`);
-      if (edges.onlyTlcCount > 0) out(`only TLC has ${edges.onlyTlcCount} edge(s), first:\n${edges.onlyTlc.map((e) => formatEdge(e)).join('\n')}`);
-    }
-    const summary =
-      result.status === 'passed'
-        ? `parity: the machine reaches exactly TLC's ${sets!.tlcCount} states and takes exactly its ${edges!.tlcCount} labelled edges (${edges!.tlcSelfLoops} self-loops); every spec action is one event`
-        : `parity ${result.status === 'not-run' ? 'not run' : 'broken'}: ${result.reason}`;
-    if (values.json) {
-      const report = stageReport({
-        stage: 'parity',
-        status: result.status,
-        ...(result.reason !== undefined ? { reason: result.reason } : {}),
-        startedAt: startedAt.toISOString(),
-        durationMs: Date.now() - startedAt.getTime(),
-        summary,
-        ...(sets && edges && machine && tlc
-          ? {
-              counts: {
-                machineDistinct: sets.machineCount,
-                tlcDistinct: sets.tlcCount,
-                machineGenerated: machine.generated,
-                tlcGenerated: tlc.generated,
-                onlyMachine: sets.onlyMachineCount,
-                onlyTlc: sets.onlyTlcCount,
-                machineEdges: edges.machineCount,
-                tlcEdges: edges.tlcCount,
-                machineSelfLoops: edges.machineSelfLoops,
-                tlcSelfLoops: edges.tlcSelfLoops,
-                onlyMachineEdges: edges.onlyMachineCount,
-                onlyTlcEdges: edges.onlyTlcCount,
-                explorationMs: Math.round(machine.durationMs),
-                tlcMs: tlc.durationMs,
-              },
-            }
-          : {}),
-        details: { alphabet, sets, edges, tlc, tables },
+    const status: StageStatus = results.some((r) => r.status === 'failed') ? 'failed' : results.some((r) => r.status === 'not-run') ? 'not-run' : 'passed';
+    const line = (r: SystemParity) =>
+      r.status === 'passed'
+        ? `${r.system}: the twin reaches exactly TLC's ${r.graph!.states.tlcCount} states and takes its ${r.graph!.edges.tlcCount} edges (${r.graph!.selfLoops.tlc} self-loops)${r.alphabet ? '; every spec action is one event' : ''}`
+        : `${r.system}: ${r.status === 'not-run' ? 'not run' : 'broken'}: ${r.reason}`;
+    const summary = `parity: ${results.map(line).join('; ')}`;
+    const counts: Record<string, number> = {};
+    for (const r of results) {
+      if (!r.graph) continue;
+      const k = results.length > 1 ? `${r.system}.` : '';
+      Object.assign(counts, {
+        [`${k}machineDistinct`]: r.graph.states.modelCount, [`${k}tlcDistinct`]: r.graph.states.tlcCount, [`${k}machineGenerated`]: r.graph.generated.model, [`${k}tlcGenerated`]: r.graph.generated.tlc,
+        [`${k}onlyMachine`]: r.graph.states.onlyModelCount, [`${k}onlyTlc`]: r.graph.states.onlyTlcCount, [`${k}machineEdges`]: r.graph.edges.modelCount, [`${k}tlcEdges`]: r.graph.edges.tlcCount,
+        [`${k}machineSelfLoops`]: r.graph.selfLoops.model, [`${k}tlcSelfLoops`]: r.graph.selfLoops.tlc, [`${k}onlyMachineEdges`]: r.graph.edges.onlyModelCount, [`${k}onlyTlcEdges`]: r.graph.edges.onlyTlcCount,
+        [`${k}explorationMs`]: r.explorationMs ?? 0,
       });
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    } else if (result.status === 'passed') out(summary);
-    else process.stderr.write(`fencecheck parity: ${summary}\n`);
-    return statusExitCode(result.status);
+    }
+    if (values.json) {
+      const reasons = results.filter((r) => r.reason).map((r) => `${r.system}: ${r.reason}`);
+      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: PARITY_INTRO, counts, details: { systems: results } })] } }), null, 2)}\n`);
+    } else if (status === 'passed') out(summary);
+    else process.stderr.write(`fencecheck ${summary}\n`);
+    return statusExitCode(status);
   },
 };

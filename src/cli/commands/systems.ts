@@ -1,20 +1,21 @@
 import type { Command } from '../../core/command.js';
-import { parseCommandArgs, UsageError } from '../../core/args.js';
+import { parseCommandArgs } from '../../core/args.js';
 import { ExitCode, statusExitCode } from '../../core/exit-codes.js';
 import { stageReport } from '../../core/stage-report.js';
 import { renderTable } from '../../core/table.js';
 import { ManifestError } from '../../core/manifest.js';
 import { checkSystem, overall, type SystemCheck } from '../../seam/check.js';
-import { SYSTEM_NAMES, SYSTEMS } from '../../registry/systems.js';
+import { MODEL_NAMES, SYSTEMS } from '../../registry/systems.js';
+import { selectSystemNames } from '../../registry/select.js';
 
 const HELP = `Usage: fencecheck systems [--system NAME]... [--json]
 
-The model layer of every system on the layers' seam (src/systems), judged against TLC's committed
-evidence (evidence/tlc/<system>/): the XState twin explored exhaustively with every invariant
-checked; its reachable state set (and TLC's "generated") equal to TLC's dump; and every mutant
+The model layer of every system, judged against TLC's committed evidence (evidence/tlc/<system>/):
+the XState twin explored exhaustively with every invariant checked; its reachable states and its
+labelled state graph (and TLC's "generated") equal to TLC's; and every mutant
 mutants/manifest.json lists for the system (its model patch provided to the machine) killed by its
 expected invariant, after as many states as TLC's counterexample (evidence/tlc/<system>/<id>.json).
-Systems: ${SYSTEM_NAMES.join(', ')} (fencing also has its fast commands: explore, parity, mutants).
+Systems: ${MODEL_NAMES.join(', ')}.
 
 Options:
   --system NAME   only this system (repeatable; default: all)
@@ -26,12 +27,11 @@ stale · 3 bad manifest · 64 usage`;
 
 export const command: Command = {
   name: 'systems',
-  summary: 'the model layer of the systems on the seam (pause snapshot, failover): exploration, parity with TLC, mutants',
+  summary: 'every system\'s model layer: exploration, parity with TLC, mutants killed as TLC kills them',
   help: HELP,
   async run(argv) {
     const { values } = parseCommandArgs(argv, { system: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } });
-    const names = values.system ?? SYSTEM_NAMES;
-    for (const n of names) if (!SYSTEMS[n]) throw new UsageError(`--system: unknown system '${n}' (systems: ${SYSTEM_NAMES.join(', ')})`);
+    const names = selectSystemNames(values.system);
     const startedAt = new Date();
     const checks: SystemCheck[] = [];
     try {

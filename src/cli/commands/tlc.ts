@@ -1,57 +1,48 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from '../../core/command.js';
-import { intOption, parseCommandArgs, parseIntValue, UsageError } from '../../core/args.js';
+import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { loadManifest, ManifestError, mutantsFor, type MutantEntry, type MutantSystem } from '../../core/manifest.js';
-import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
-import type { MutantResult } from '../../core/verdict.js';
+import { ManifestError, mutantsFor } from '../../core/manifest.js';
 import { stageReport, type StageReport } from '../../core/stage-report.js';
-import { SEAM_TLC_SYSTEMS, SYSTEMS } from '../../registry/systems.js';
-import { baseProblemOf, type BaseProblem } from '../../seam/tlc/base-outcome.js';
-import { checkBase, checkMutant, type BaseCheck, type CheckOptions } from '../../systems/fencing/tlc/check.js';
+import { loadSystemManifest, SYSTEMS } from '../../registry/systems.js';
+import { selectSystemNames } from '../../registry/select.js';
+import { writeRunReport } from '../../seam/evidence.js';
+import { readReportDetails } from '../../core/report-details.js';
+import { formatGrowthTable, measureGrowth } from '../../seam/tlc/growth.js';
+import { runSystemTlc, type SystemPart } from '../../seam/tlc/system-run.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
-import { compareWithEvidence } from '../../tlc/evidence-compare.js';
-import { writeBaseEvidence, writeMutantEvidence, writeRunReport } from '../../systems/fencing/tlc/evidence-write.js';
-import { formatGrowthTable, measureGrowth } from '../../systems/fencing/tlc/growth.js';
 import { locateTlc } from '../../tlc/locate.js';
 import { PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
 import { checkSpec } from '../../tlc/spec-check.js';
 import { describeSpecRun, specVerdict } from '../../tlc/spec-report.js';
-import { runSystemTlc, type SystemPart } from '../../seam/tlc/system-run.js';
 
-const HELP = `Usage: fencecheck tlc [--system NAME] [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
-       fencecheck tlc --growth [--pods 2,3,4] [--max-gen 3,4,5,6] [--timeout SECONDS] [--json]
+const HELP = `Usage: fencecheck tlc [--system NAME]... [--mutants] [--only M1,M4] [--write-evidence] [--timeout SECONDS] [--workers N] [--json]
+       fencecheck tlc --growth --system NAME --const NAME=V1,V2,... [--const NAME=...] [--timeout SECONDS] [--json]
        fencecheck tlc --spec FILE.tla [--config FILE.cfg] [--lib DIR]... [--timeout S] [--workers N] [--json] [-- TLC options]
 
-Runs TLC (-tool, -deadlock) on tla/fencing/RedisClusterFencingMigration.tla with its base config, dumps the
-labelled state graph (-dump dot,actionlabels: every reachable state and every (state, action,
-successor) edge, self-loops included), and reports states generated / distinct, edges, depth and time. With --mutants, runs every
-tla/fencing/mutants/Mx.cfg of mutants/manifest.json: a mutant is killed only when TLC reports its expected
+Runs TLC (-tool, -deadlock) on each system's spec (tla/<system>/) with its base config, dumps the
+labelled state graph (-dump dot,actionlabels: every reachable state and every generated
+(state, action, successor) edge, self-loops included), reads it through the system's own mapping,
+and compares it with the committed evidence (evidence/tlc/<system>/: base.json, base.states.txt,
+base.edges.txt): "fresh" or "differs". With --mutants, also every tla-layer entry of the manifest for
+the system (its layers.tla.config), and each variant config <id>-<Invariant>.cfg beside it (the same
+mutant, another invariant checked alone): a mutant is killed only when TLC reports its expected
 invariant (checked alone with TypeOK).
-
-With --system pause|failover, the same for a system on the seam (src/systems/): its spec with its
-base config and a state dump (-dump), the states read through the system's own TLC mapping and
-compared with evidence/tlc/<system>/base.states.txt ("fresh" or "differs"), and with --mutants every
-manifest entry of that system (its layers.tla.config), plus each variant config <id>-<Invariant>.cfg
-beside it (the same mutant, another invariant checked alone). --system all runs fencing and every
-seam system in one report (verify's tlc stage).
 
 TLC: $TLA2TOOLS_JAR, else .tools/tla2tools.jar (scripts/setup-tlc); Java from $JAVA_HOME or PATH.
 
 Options:
-  --system NAME      fencing (default), ${SEAM_TLC_SYSTEMS.join(', ')}, or all
-  --mutants          also run the system's mutant configs and print the verdict table
+  --system NAME      a system with a model (repeatable, or all; default all)
+  --mutants          also run the systems' mutant configs and print the verdict table
   --only IDS         comma-separated mutant ids (implies --mutants)
-  --write-evidence   refresh evidence/tlc/fencing/ (base.json, base.states.txt, base.edges.txt, Mx.json);
-                     with --system, evidence/tlc/<system>/ (base.json, base.states.txt, <id>.json)
+  --write-evidence   refresh evidence/tlc/<system>/ (base.json, base.states.txt, base.edges.txt, <id>.json)
   --timeout SECONDS  per TLC run (default 600)
   --workers N        TLC worker threads (default 1: deterministic traces)
-  --growth           instead: the base config at every Pods x MaxGen pair; prints the distinct-state
-                     growth table (tla/fencing/README.md); a run that hits --timeout (default here 240) is
-                     shown as "not finished in N min"
-  --pods LIST        pod counts for --growth (default 2,3,4)
-  --max-gen LIST     MaxGen values for --growth (default 3,4,5,6)
+  --growth           instead: the base config at every combination of the --const values (one
+                     --system); prints the distinct-state growth table; a run that hits --timeout
+                     (default here 240) is shown as "not finished in N min"
+  --const N=V1,V2    a constant's values for --growth (e.g. --const Pods=2,3,4 --const MaxGen=3,4,5,6)
   --json             print a StageReport (fencecheck.stage/1) instead of text
   --spec FILE        instead: any spec, with TLC's own defaults (deadlock checked; pass -- -deadlock
                      to turn that off); prints the outcome, counts, TLC's exit status and the
@@ -62,18 +53,18 @@ Options:
                      arguments are resolved against the current directory; -tool, -config, -metadir
                      and -workers are fencecheck's own and refused
 
-Every run's JSON result is also written to reports/tlc/<run>.json (a seam system's to
-reports/tlc/<system>/<run>.json, its counterexamples as <run>.trace.json).
+Every run's JSON result is also written to reports/tlc/<system>/<run>.json (its counterexamples as
+<run>.trace.json).
 
 Exit codes: 0 base passed (and every mutant killed) · 1 an invariant failed in the base, or a mutant
 was not killed (--spec: an invariant, property, deadlock or ASSUME failed) · 2 not run: no Java / no
 jar, SANY parse or semantic error, config error, TLC crash, timeout, TLC's exit status disagreeing
 with its output · 3 TLC output that cannot be parsed, a bad manifest, a --spec/--config file that does
-not exist · 64 usage (an unknown --system, --system with --spec or --growth)`;
+not exist · 64 usage (an unknown --system, --system with --spec, --growth without one --system)`;
 
 export const command: Command = {
   name: 'tlc',
-  summary: 'model-check the TLA+ spec with TLC (base config, optionally the mutants)',
+  summary: 'model-check each system\'s TLA+ spec with TLC (base config, optionally the mutants)',
   help: HELP,
   async run(argvAll) {
     // Everything after `--` is TLC's (only with --spec).
@@ -88,22 +79,22 @@ export const command: Command = {
       workers: { type: 'string' },
       json: { type: 'boolean', default: false },
       growth: { type: 'boolean', default: false },
-      pods: { type: 'string' },
-      'max-gen': { type: 'string' },
+      const: { type: 'string', multiple: true },
       spec: { type: 'string' },
       config: { type: 'string' },
       lib: { type: 'string', multiple: true },
-      system: { type: 'string' },
+      system: { type: 'string', multiple: true },
     });
     if (values.spec === undefined) {
       for (const [flag, given] of [['--config', values.config !== undefined], ['--lib', values.lib !== undefined], ['-- TLC options', passThrough !== undefined]] as const)
-        if (given) throw new UsageError(`${flag} needs --spec FILE (the project's spec runs with its own configs)`);
+        if (given) throw new UsageError(`${flag} needs --spec FILE (the project's specs run with their own configs)`);
     } else {
-      for (const flag of ['mutants', 'only', 'write-evidence', 'growth', 'pods', 'max-gen', 'system'] as const)
-        if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} checks the project's spec; it cannot be combined with --spec`);
+      for (const flag of ['mutants', 'only', 'write-evidence', 'growth', 'const', 'system'] as const)
+        if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} checks the project's specs; it cannot be combined with --spec`);
     }
-    const systems = selectSystems(values.system);
-    if (values.growth && systems.seam.length > 0) throw new UsageError(`--growth measures the fencing spec; it cannot be combined with --system ${values.system}`);
+    if (values.const !== undefined && !values.growth) throw new UsageError('--const takes the values of a --growth grid');
+    const names = selectSystemNames(values.system);
+    if (values.growth && names.length !== 1) throw new UsageError(`--growth measures one system: give one --system (${names.join(', ')} given)`);
     const timeoutS = intOption(values, 'timeout', { min: 1, max: 7 * 24 * 3600, default: values.growth ? 240 : 600 });
     const workers = intOption(values, 'workers', { min: 1, max: 1024, default: 1 });
     const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -124,6 +115,7 @@ export const command: Command = {
     if (values.spec !== undefined) {
       return runSpecCommand({ spec: values.spec, config: values.config, libs: values.lib ?? [], passThrough: passThrough ?? [], timeoutS, workers, log, finish });
     }
+    const grid = growthGrid(values.const ?? [], values.growth);
 
     const located = locateTlc();
     if (!located.ok) return finish(ExitCode.NotRun, { status: 'not-run', reason: located.reason, summary: `TLC not run: ${located.reason}` });
@@ -131,50 +123,46 @@ export const command: Command = {
 
     let manifest;
     try {
-      manifest = loadManifest();
+      manifest = loadSystemManifest();
     } catch (err) {
       if (err instanceof ManifestError) return finish(ExitCode.BadInput, { status: 'failed', reason: err.message, summary: 'bad mutant manifest' });
       throw err;
     }
-
-    // Each system's own entries: a fencing run never sees a pause config, and the reverse.
-    const candidates = [...(systems.fencing ? ['fencing'] : []), ...systems.seam].flatMap((name) => mutantsFor(manifest, 'tla', name as MutantSystem));
+    // Each system's own entries: one system's run never sees another's config.
+    const candidates = names.flatMap((name) => mutantsFor(manifest, 'tla', name));
     const pick = (name: string) => candidates.filter((m) => m.system === name && (!only || only.includes(m.id)));
-    if (only) for (const id of only) if (!candidates.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants of ${[...(systems.fencing ? ['fencing'] : []), ...systems.seam].join(', ')}: ${candidates.map((m) => m.id).join(', ')})`);
-    const selected = pick('fencing');
+    if (only) for (const id of only) if (!candidates.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants of ${names.join(', ')}: ${candidates.map((m) => m.id).join(', ')})`);
 
     try {
-      if (values.growth) {
-        const list = (v: string | undefined, dflt: number[], what: string) => {
-          const xs = v === undefined ? dflt : v.split(',').map((x) => parseIntValue(what, x.trim(), { min: 0, max: 12 }));
-          if (xs.length === 0) throw new UsageError(`${what} takes a comma-separated list of integers`);
-          return xs;
-        };
-        const pods = list(values.pods, [2, 3, 4], '--pods');
-        if (pods.some((n) => n < 1)) throw new UsageError('--pods values must be at least 1');
-        const gens = list(values['max-gen'], [3, 4, 5, 6], '--max-gen');
-        const cells = await measureGrowth(located.tools, pods, gens, opts.timeoutMs, (c) => log(`Pods=${c.pods} MaxGen=${c.maxGen}: ${c.outcome} ${c.distinct ?? '?'} distinct / ${c.generated ?? '?'} generated, depth ${c.depth ?? '?'}, ${c.durationMs ?? '?'} ms`));
+      if (grid) {
+        const sys = await SYSTEMS[names[0]!]!();
+        let cells;
+        try {
+          cells = await measureGrowth(sys, located.tools, grid, opts.timeoutMs, (c) => log(`${Object.entries(c.at).map(([k, v]) => `${k}=${v}`).join(' ')}: ${c.outcome} ${c.distinct ?? '?'} distinct / ${c.generated ?? '?'} generated, depth ${c.depth ?? '?'}, ${c.durationMs ?? '?'} ms`));
+        } catch (err) {
+          if (err instanceof RangeError) throw new UsageError(`--const: ${err.message}`);
+          throw err;
+        }
         log('');
         log(formatGrowthTable(cells, opts.timeoutMs));
         const bad = cells.filter((c) => c.outcome !== 'ok' && c.outcome !== 'timeout');
         return finish(bad.length === 0 ? ExitCode.Ok : ExitCode.Failed, {
           status: bad.length === 0 ? 'passed' : 'failed',
-          ...(bad.length > 0 && { reason: bad.map((c) => `Pods=${c.pods} MaxGen=${c.maxGen}: ${c.outcome}`).join('; ') }),
-          summary: `growth: ${cells.filter((c) => c.outcome === 'ok').length}/${cells.length} runs finished within ${timeoutS} s`,
-          details: { cells },
+          ...(bad.length > 0 && { reason: bad.map((c) => `${JSON.stringify(c.at)}: ${c.outcome}`).join('; ') }),
+          summary: `growth of ${sys.name}: ${cells.filter((c) => c.outcome === 'ok').length}/${cells.length} runs finished within ${timeoutS} s`,
+          details: { system: sys.name, cells },
         });
       }
 
       log(`TLC: ${located.tools.jar}`);
       // With --only, a system none of whose mutants is named does not run (its 0 of 0 is no kill).
-      const names = [...(systems.fencing ? ['fencing'] : []), ...systems.seam].filter((name) => !only || pick(name).length > 0);
+      const run = names.filter((name) => !only || pick(name).length > 0);
       const parts: SystemPart[] = [];
-      for (const name of names) {
+      for (const name of run) {
         if (parts.length > 0) log('');
-        if (name === 'fencing') parts.push(await runFencingTlc(opts, selected, withMutants, values['write-evidence'], log));
-        else parts.push(await runSystemTlc(await SYSTEMS[name]!(), { ...opts, entries: pick(name), mutants: withMutants, writeEvidence: values['write-evidence'], log }));
+        parts.push(await runSystemTlc(await SYSTEMS[name]!(), { ...opts, entries: pick(name), mutants: withMutants, writeEvidence: values['write-evidence'], log }));
       }
-      const { exit, report } = mergeParts(parts, names);
+      const { exit, report } = mergeParts(parts, run);
       return finish(exit, report);
     } catch (err) {
       if (err instanceof TlcUnavailableError) return finish(ExitCode.NotRun, { status: 'not-run', reason: err.message, summary: `TLC not run: ${err.message}` });
@@ -184,77 +172,27 @@ export const command: Command = {
   },
 };
 
-/** Fencing's base config and its mutants (the path without --system). */
-async function runFencingTlc(opts: CheckOptions, selected: readonly MutantEntry[], withMutants: boolean, writeEvidence: boolean, log: (l: string) => void): Promise<SystemPart> {
-  const base = await checkBase(opts);
-  writeRunReport('base', base.evidence);
-  const baseProblem = describeBase(base, log);
-  const counts: Record<string, number> = {
-    generated: base.evidence.generated ?? 0,
-    distinct: base.evidence.distinct ?? 0,
-    depth: base.evidence.depth ?? 0,
-    ...(base.evidence.edges && { edges: base.evidence.edges.count, selfLoops: base.evidence.edges.selfLoops }),
-  };
-  if (baseProblem?.exit === ExitCode.NotRun) {
-    return { exit: ExitCode.NotRun, report: { status: 'not-run', reason: baseProblem.reason, summary: `TLC could not check the base config: ${baseProblem.reason}`, counts } };
+/** `--const N=V1,V2` (repeatable) as a growth grid, or undefined without --growth. */
+function growthGrid(raw: readonly string[], growth: boolean): Record<string, string[]> | undefined {
+  if (!growth) return undefined;
+  if (raw.length === 0) throw new UsageError('--growth needs at least one --const NAME=V1,V2,...');
+  const grid: Record<string, string[]> = {};
+  for (const r of raw) {
+    const m = /^([A-Za-z_]\w*)=(.+)$/.exec(r);
+    if (!m) throw new UsageError(`--const takes NAME=V1,V2,..., got ${JSON.stringify(r)}`);
+    if (grid[m[1]!]) throw new UsageError(`--const ${m[1]} given twice`);
+    // A TLA+ set value keeps its commas: split only outside braces.
+    grid[m[1]!] = m[2]!.split(/,(?![^{]*\})/).map((v) => v.trim()).filter(Boolean);
   }
-  if (writeEvidence) for (const f of writeBaseEvidence(base.evidence, base.states, undefined, base.edgesText)) log(`wrote ${f}`);
-
-  const results: MutantResult[] = [];
-  const traces: string[] = [];
-  if (withMutants) {
-    for (const m of selected) {
-      const checked = await checkMutant(m, { ...opts, ...(base.states && { baseStates: base.states }) });
-      writeRunReport(m.id, checked.evidence);
-      const tracePath = checked.trace ? writeRunReport(`${m.id}.trace`, checked.trace) : undefined;
-      if (tracePath) traces.push(tracePath);
-      if (writeEvidence) log(`wrote ${writeMutantEvidence(checked.evidence)}`);
-      results.push({ ...checked.result, ...(tracePath && { tracePath }) });
-      log(`${m.id}: ${checked.result.verdict}${checked.result.violated ? ` (${checked.result.violated})` : ''}`);
-    }
-    log('');
-    log(formatMutantTable(results));
-    counts['killed'] = results.filter((r) => r.verdict === 'killed').length;
-    counts['mutants'] = results.length;
-  }
-
-  if (!writeEvidence) for (const line of compareWithEvidence(base.evidence, results)) log(line);
-
-  const mutantsOk = !withMutants || allKilled(results);
-  const status = baseProblem === undefined && mutantsOk ? 'passed' : 'failed';
-  const summary = [
-    `base: ${base.evidence.outcome}, ${counts['generated']} generated / ${counts['distinct']} distinct${base.evidence.edges ? ` / ${base.evidence.edges.count} edges (${base.evidence.edges.selfLoops} self-loops)` : ''}, depth ${counts['depth']}`,
-    ...(withMutants ? [`mutants: ${counts['killed']}/${counts['mutants']} killed`] : []),
-  ].join('; ');
-  const reason = baseProblem?.reason ?? (mutantsOk ? undefined : `not killed: ${results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`).join(', ')}`);
-  return {
-    exit: status === 'passed' ? ExitCode.Ok : ExitCode.Failed,
-    report: {
-      status,
-      ...(reason !== undefined && { reason }),
-      summary,
-      counts,
-      ...(withMutants && { mutants: results }),
-      ...(traces.length > 0 && { traces }),
-    },
-  };
-}
-
-/** `--system`: fencing (the default), one seam system (src/registry/systems.ts), or `all` of them. */
-function selectSystems(given: string | undefined): { fencing: boolean; seam: string[] } {
-  if (given === undefined || given === 'fencing') return { fencing: true, seam: [] };
-  if (given === 'all') return { fencing: true, seam: [...SEAM_TLC_SYSTEMS] };
-  if (SEAM_TLC_SYSTEMS.includes(given)) return { fencing: false, seam: [given] };
-  throw new UsageError(`unknown system '${given}' (--system takes fencing, ${SEAM_TLC_SYSTEMS.join(', ')} or all)`);
+  return grid;
 }
 
 /** How bad an exit is: a bad input or a failure outranks a could-not-run, which outranks a pass. */
 const SEVERITY: readonly ExitCode[] = [ExitCode.Ok, ExitCode.NotRun, ExitCode.Failed, ExitCode.BadInput];
 
 /**
- * One StageReport of several systems' runs: one run is reported as it is (the fencing-only report
- * keeps its shape); several have the worst status, every mutant and trace, and their counts under
- * `<system>.` (fencing's unprefixed).
+ * One StageReport of several systems' runs: one run is reported as it is; several have the worst
+ * status, every mutant and trace, and their counts under `<system>.`.
  */
 function mergeParts(parts: readonly SystemPart[], names: readonly string[]): SystemPart {
   if (parts.length === 1) return parts[0]!;
@@ -262,7 +200,7 @@ function mergeParts(parts: readonly SystemPart[], names: readonly string[]): Sys
   const status = parts.some((p) => p.report.status === 'failed') ? 'failed' : parts.some((p) => p.report.status === 'not-run') ? 'not-run' : 'passed';
   const counts: Record<string, number> = {};
   parts.forEach((p, i) => {
-    for (const [k, v] of Object.entries(p.report.counts ?? {})) counts[names[i] === 'fencing' ? k : `${names[i]}.${k}`] = v;
+    for (const [k, v] of Object.entries(p.report.counts ?? {})) counts[`${names[i]}.${k}`] = v;
   });
   const reasons = parts.filter((p) => p.report.status !== 'passed' && p.report.reason !== undefined).map((p) => p.report.reason!);
   const mutants = parts.flatMap((p) => p.report.mutants ?? []);
@@ -272,28 +210,17 @@ function mergeParts(parts: readonly SystemPart[], names: readonly string[]): Sys
     report: {
       status,
       ...(reasons.length > 0 && { reason: reasons.join('; ') }),
-      summary: parts.map((p, i) => (names[i] === 'fencing' ? `fencing ${p.report.summary}` : p.report.summary)).join(' · '),
+      summary: parts.map((p) => p.report.summary).join(' · '),
       counts,
       ...(parts.some((p) => p.report.mutants) && { mutants }),
       ...(traces.length > 0 && { traces }),
-      details: { systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])) },
+      details: {
+        systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])),
+        // Every system's TLC block, for the verify reports' TLC section.
+        tlcModels: parts.flatMap((p) => readReportDetails(p.report.details).tlcModels),
+      },
     },
   };
-}
-
-/** Prints the base run; returns why it did not pass (exit 1 for a violation, 2 for could-not-check). */
-function describeBase(base: BaseCheck, log: (l: string) => void): BaseProblem | undefined {
-  const e = base.evidence;
-  log(`${e.tlcVersion}`);
-  log(`${e.spec} with ${e.config}: Pods=${e.bounds.pods.length} MaxGen=${e.bounds.maxGen}, invariants ${e.invariants.join(', ')}`);
-  if (base.run.kind === 'completed') {
-    const r = base.run.result;
-    log(`outcome: ${r.outcome}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms (wall ${base.run.wallMs} ms)`);
-    if (e.edges) log(`state graph: ${e.edges.count} distinct labelled edges (${e.edges.selfLoops} self-loops); ${r.generated ?? '?'} generated = ${e.edges.initialStates} initial + ${e.edges.dotEdges} edges written; pod parameters from ${e.edges.podParameter}`);
-  }
-  const problem = baseProblemOf(base.run);
-  if (problem?.exit === ExitCode.Failed) log(`counterexample: ${base.trace?.steps.map((s) => s.action + (s.params['p'] ? `(${s.params['p']})` : '')).join(' → ') ?? '(no trace)'}`);
-  return problem;
 }
 
 interface SpecCommand {

@@ -1,24 +1,25 @@
 import { resolve } from 'node:path';
 import type { Command } from '../../core/command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { constantsOption, intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
 import { ExitCode, signalExitCode } from '../../core/exit-codes.js';
 import { ManifestError } from '../../core/manifest.js';
-import { projectRoot } from '../../core/project-root.js';
-import { writeVerifyReports } from '../../report/write.js';
+import { reportFiles } from '../../report/write.js';
 import { renderTable } from '../../core/table.js';
 import type { VerifyReport } from '../../report/verify-doc.js';
 import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
-import { OutDirError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
+import { OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
-                         [--pods N] [--max-gen G] [--allow-not-run STAGE]... [--out DIR]
+                         [--const NAME=VALUE]... [--allow-not-run STAGE]... [--out DIR]
                          [--jobs N] [--stage-timeout S] [--json]
 
 Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
---jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/1), <out>/junit.xml,
-<out>/verify.md and <out>/verify.html. See docs/verify.md.
+--jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/2), <out>/junit.xml,
+<out>/verify.md and <out>/verify.html, with the stage logs in <out>/stages/ and the traces in
+<out>/traces/ — all or nothing: a run that cannot write them keeps the previous run's whole. See
+docs/verify.md.
 
 Stages (in start order):
 ${STAGES.map((s) => `  ${s.name.padEnd(16)} fencecheck ${s.argv.join(' ')}  — ${s.what}`).join('\n')}
@@ -29,7 +30,8 @@ Options:
   --runs N              property runs for props, limiter, mutants:impl, mutants:limiter
   --seed N              fast-check seed for the same stages
   --topology T          standalone, cluster or both, for props (cluster = its door runs) and limiter
-  --pods N, --max-gen G bounds for explore and conform (TLC, parity and the mutant layers keep the spec's bounds)
+  --const N=V           a TLA+ constant for explore and conform (e.g. --const Pods=4; TLC, parity and the
+                        mutant layers keep the spec's base config)
   --allow-not-run STAGE accept that STAGE, or mutants it reported not run, could not run here
                         (repeatable, or comma-separated); never a survived/invalid/timed-out mutant
   --out DIR             where reports go (default reports/)
@@ -41,11 +43,13 @@ Exit codes: 0 every selected stage held · 1 a property failed, a mutant survive
 evidence is stale, a stage crashed, or a stage (or a mutant its stage reported not run) did not run
 and --allow-not-run does not name the stage ·
 2 no stage ran at all, or --out cannot be written (checked before any stage starts), or the reports
-could not be written · 3 bad mutant manifest · 64 usage ·
+could not be written (the previous run's are kept whole) · 3 bad mutant manifest · 64 usage ·
 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP: every stage stopped, no report written`;
 
 /** How long an interrupted verify lets its stages stop before SIGKILLing their groups. */
 const STOP_GRACE_MS = 1_000;
+/** How long an interrupted run is given to tidy its output folder once its stages are gone. */
+const SETTLE_MS = 500;
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** For tests: how stages are started (the real CLI starts `node bin/fencecheck.mjs <argv>`). */
@@ -79,8 +83,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
       runs: { type: 'string' },
       seed: { type: 'string' },
       topology: { type: 'string' },
-      pods: { type: 'string' },
-      'max-gen': { type: 'string' },
+      const: { type: 'string', multiple: true },
       'allow-not-run': { type: 'string', multiple: true },
       out: { type: 'string', default: 'reports' },
       jobs: { type: 'string', default: '2' },
@@ -95,8 +98,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     // The one numeric-option parser: decimal integers in range, a clear line otherwise.
     const seed = intOption(values, 'seed', SEED_RANGE);
     const runs = intOption(values, 'runs', { min: 1, max: 1_000_000 });
-    const pods = intOption(values, 'pods', { min: 1, max: 9 });
-    const maxGen = intOption(values, 'max-gen', { min: 0, max: 12 });
+    const constants = Object.entries(constantsOption(values.const)).map(([k, v]) => `${k}=${v}`);
     const jobs = intOption(values, 'jobs', { min: 1, max: 64, default: 2 });
     const stageTimeoutMs = intOption(values, 'stage-timeout', { min: 1, max: 86_400, default: 2700 }) * 1000;
     const topology = values.topology;
@@ -109,10 +111,12 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
       : new LineProgress((line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`));
 
     // On SIGINT/SIGTERM/SIGHUP: start no further stage, stop every running stage's process group
-    // (SIGTERM, SIGKILL after STOP_GRACE_MS), write no report (the previous run's were removed before
-    // the first stage started), exit 128 + the signal's number. A second signal SIGKILLs at once.
+    // (SIGTERM, SIGKILL after STOP_GRACE_MS), write no report (the previous run's were set aside when
+    // the run started and are deleted: src/verify/out-dir.ts), exit 128 + the signal's number. A
+    // second signal SIGKILLs at once.
     const abort = new AbortController();
     let stopped: Promise<void> | undefined;
+    let running: Promise<unknown> | undefined;
     const onSignal = (sig: (typeof SIGNALS)[number]) => {
       const code = signalExitCode(sig);
       if (stopped) {
@@ -121,7 +125,9 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
       }
       abort.abort(sig);
       process.stderr.write(`\nfencecheck verify: ${sig}: stopping every stage's process group\n`);
-      stopped = stopAllChildren(STOP_GRACE_MS).then(() => {
+      // The run then tidies its output folder (out-dir.ts abandon()); it is not waited for long.
+      const settled = () => Promise.race([running?.catch(() => undefined), new Promise((done) => setTimeout(done, SETTLE_MS))]);
+      stopped = stopAllChildren(STOP_GRACE_MS).then(settled).then(() => {
         process.stderr.write(`fencecheck verify: interrupted by ${sig}: no verdict, no report written (exit ${code})\n`);
         process.exit(code);
       });
@@ -129,7 +135,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     for (const sig of SIGNALS) process.on(sig, onSignal);
     let report: VerifyReport;
     try {
-      report = await runVerify({
+      running = runVerify({
         ...(hooks.command ? { command: hooks.command } : {}),
         signal: abort.signal,
         stages,
@@ -137,8 +143,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
           ...(runs !== undefined ? { runs } : {}),
           ...(seed !== undefined ? { seed } : {}),
           ...(topology !== undefined ? { topology: topology as Topology } : {}),
-          ...(pods !== undefined ? { pods } : {}),
-          ...(maxGen !== undefined ? { maxGen } : {}),
+          ...(constants.length > 0 ? { constants } : {}),
         },
         allowNotRun,
         jobs,
@@ -146,12 +151,13 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
         outDir,
         progress,
       });
+      report = (await running) as VerifyReport;
     } catch (err) {
       if (err instanceof ManifestError) {
         process.stderr.write(`fencecheck verify: ${err.message}\n`);
         return ExitCode.BadInput;
       }
-      if (err instanceof OutDirError) {
+      if (err instanceof OutDirError || err instanceof ReportWriteError) {
         process.stderr.write(`fencecheck verify: ${err.message}\n`);
         return ExitCode.NotRun;
       }
@@ -162,13 +168,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
       if (!abort.signal.aborted) for (const sig of SIGNALS) process.off(sig, onSignal);
     }
 
-    let files;
-    try {
-      files = writeVerifyReports(report, outDir, projectRoot);
-    } catch (err) {
-      process.stderr.write(`fencecheck verify: could not write the reports to ${outDir}: ${(err as Error).message}\n`);
-      return ExitCode.NotRun;
-    }
+    const files = reportFiles(outDir);
     if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${summaryText(report)}\nreports: ${files.json}, ${files.junit}, ${files.markdown}, ${files.html}\n`);
     return report.verdict.exitCode;

@@ -6,5 +6,4 @@ export const layerRunners: Readonly<Record<Layer, () => Promise<{ runner: LayerR
   tla: () => import('./tla.js'),
   model: () => import('./model.js'),
   impl: () => import('./impl.js'),
-  limiter: () => import('./limiter.js'),
 };

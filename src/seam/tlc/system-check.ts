@@ -1,49 +1,74 @@
 /**
- * TLC for a system on the seam (src/systems/): its spec with its base config, the reachable states
- * read through the system's own mapping (dumpToSystemKeys), and each manifest entry of the system at
- * the tla layer (the entry's `layers.tla.config`), judged as fencing's mutants are (mutant-judge.ts).
- * The evidence records are src/seam/evidence.ts's.
+ * TLC for any system on the seam: its spec with its base config, dumping the labelled state graph
+ * (read through the system's own mapping: graph.ts), and each manifest entry of the system at the
+ * tla layer (the entry's `layers.tla.config`), judged by mutant-judge.ts: killed only by the
+ * expected invariant checked alone with TypeOK; a survivor with the base's very states is
+ * equivalent. The records are src/seam/evidence.ts's.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { MutantEntry } from '../../core/manifest.js';
 import type { MutantResult } from '../../core/verdict.js';
 import { projectRoot } from '../../core/project-root.js';
-import { baseSystemEvidence, dumpToSystemKeys, mutantSystemEvidence, type SystemEvidence } from '../evidence.js';
-import type { AnySystem } from '../../registry/systems.js';
 import type { TlaTrace } from '../../core/trace-format.js';
-import { judgeMutant, mutantResult, runConfig, type CheckOptions } from './mutant-judge.js';
+import { formatTlaValue } from '../../core/tla-value.js';
+import { TlcOutputError } from '../../tlc/errors.js';
 import type { TlcRun } from '../../tlc/run.js';
 import { toTlaTrace } from '../../tlc/to-itf.js';
+import type { TlcResult } from '../../tlc/tool-output.js';
+import { baseSystemEvidence, mutantSystemEvidence, type SystemEvidence } from '../evidence.js';
+import type { AnySystem } from '../package.js';
+import { dotToGraph, dumpToSystemKeys, type StateGraph } from './graph.js';
+import { judgeMutant, mutantResult, runConfig, type CheckOptions } from './mutant-judge.js';
+
+export type { CheckOptions };
 
 export interface SystemBaseCheck {
   readonly run: TlcRun;
   readonly evidence: SystemEvidence;
-  /** Sorted canonical keys of every reachable state (when TLC finished without a violation). */
-  readonly states?: readonly string[];
+  /** The labelled state graph, when TLC finished without a violation. */
+  readonly graph?: StateGraph;
+  /** base.edges.txt's text for `graph`. */
+  readonly edgesText?: string;
   readonly trace?: TlaTrace;
 }
 
 export interface SystemMutantCheck {
   readonly result: MutantResult;
   readonly evidence: SystemEvidence;
-  /** TLC's counterexample as a `system: "tla"` trace (shown by `trace show`). */
   readonly trace?: TlaTrace;
 }
 
-/** The base config, dumping every reachable state. */
+/** The base config with its labelled state graph. */
 export async function checkSystemBase(sys: AnySystem, opts: CheckOptions): Promise<SystemBaseCheck> {
   const root = opts.root ?? projectRoot;
-  const run = await runConfig(sys.spec, sys.config, opts, root, 'states');
-  const { evidence, states } = baseSystemEvidence(sys, run, root);
+  const run = await runConfig(sys.spec, sys.config, opts, root, 'graph');
+  let graph: StateGraph | undefined;
+  if (run.kind === 'completed' && run.result.outcome === 'ok') {
+    if (run.dotText === undefined) throw new TlcOutputError(`${sys.name}: the base run left no state graph`);
+    graph = dotToGraph(sys, run.dotText);
+  }
+  const { evidence, edgesText } = baseSystemEvidence(sys, run, graph, root);
   const trace = run.kind === 'completed' ? toTlaTrace(run.result, basename(sys.spec)) : undefined;
-  return { run, evidence, ...(states && { states }), ...(trace && { trace }) };
+  return { run, evidence, ...(graph && { graph }), ...(edgesText !== undefined && { edgesText }), ...(trace && { trace }) };
+}
+
+/** The invariants of the system the last state of TLC's trace breaks, other than `violated` (unreadable: none). */
+function alsoBrokenAtEnd(sys: AnySystem, r: TlcResult): string[] {
+  const last = r.trace.at(-1);
+  if (!last || r.violated === undefined) return [];
+  try {
+    const s = sys.fromTlc(last.vars);
+    return Object.entries(sys.invariants).filter(([n, inv]) => n !== r.violated && !inv(s)).map(([n]) => n);
+  } catch (err) {
+    if (err instanceof TlcOutputError) return [];
+    throw err;
+  }
 }
 
 /**
  * One entry's config (TypeOK and the expected invariant alone, as the config lists), run without a
- * dump as its evidence records. Only a survivor runs again with `-dump`: the same states as the base
- * make it `equivalent`.
+ * dump. Only a survivor runs again with `-dump`: the same states as the base make it `equivalent`.
  */
 export async function checkSystemMutant(sys: AnySystem, m: MutantEntry, opts: CheckOptions & { baseStates?: readonly string[] }): Promise<SystemMutantCheck> {
   const root = opts.root ?? projectRoot;
@@ -63,16 +88,24 @@ export async function checkSystemMutant(sys: AnySystem, m: MutantEntry, opts: Ch
     },
   );
   const r = run.kind === 'completed' ? run.result : undefined;
-  const trace = r ? toTlaTrace(r, basename(sys.spec)) : undefined;
-  const result = mutantResult(m, run, verdict, { ...(r?.violated !== undefined && { violated: r.violated, traceLength: r.trace.length }), ...(reason !== undefined && { reason }) });
-  const evidence = mutantSystemEvidence(sys, { id: m.id, target: m.target, expected: m.expectedInvariant }, config, run, root);
+  const trace = r && r.trace.length > 0 ? toTlaTrace(r, basename(sys.spec)) : undefined;
+  const alsoBroken = r ? alsoBrokenAtEnd(sys, r) : [];
+  const fields = {
+    verdict,
+    ...(r?.violated !== undefined && { violated: r.violated, traceLength: r.trace.length }),
+    ...(alsoBroken.length > 0 && { alsoBroken }),
+    ...(reason !== undefined && { reason }),
+  };
+  const result = mutantResult(m, run, verdict, fields);
+  const tlcStates = r && r.trace.length > 0 ? r.trace.map((step) => Object.fromEntries(Object.entries(step.vars).map(([k, v]) => [k, formatTlaValue(v)]))) : undefined;
+  const evidence = mutantSystemEvidence(sys, m, config, run, { ...fields, ...(trace && { trace }), ...(tlcStates && { tlcStates }) }, root);
   return { result, evidence, ...(trace && { trace }) };
 }
 
 /**
  * The variants of an entry: `<dir>/<id>-<Invariant>.cfg` beside its config, the same mutant with
- * another invariant checked alone (tla/failover/mutants/R1-Inv_SingleAuthority.cfg: R1 breaks T1
- * too). Each is a pseudo-entry `<id>-<Invariant>` expecting that invariant; it is evidence, not a
+ * another invariant checked alone (e.g. the failover model's R1-Inv_SingleAuthority.cfg: R1 breaks
+ * T1 too). Each is a pseudo-entry `<id>-<Invariant>` expecting that invariant; it is evidence, not a
  * manifest row.
  */
 export function entryVariants(m: MutantEntry, root = projectRoot): MutantEntry[] {

@@ -4,15 +4,15 @@
  * (both through the system's own mapping), and each mutant's outcome, violated invariant and trace
  * length. Times, timestamps and the TLC version line are reported, not compared.
  */
-import { join } from 'node:path';
 import { projectRoot } from '../../core/project-root.js';
-import { compareStateSets, readCanonicalStateList } from '../parity.js';
-import { readSystemEvidence, systemEvidencePath, type SystemEvidence } from '../evidence.js';
+import { compareGraphs } from '../parity.js';
+import { readBaseGraph, readSystemEvidence, systemEvidencePath, type SystemEvidence } from '../evidence.js';
+import type { StateGraph } from './graph.js';
 
 export interface LiveSystemRun {
   readonly system: string;
   readonly base: SystemEvidence;
-  readonly states?: readonly string[];
+  readonly graph?: StateGraph;
   /** Mutant (and variant) records of this run. */
   readonly mutants: readonly SystemEvidence[];
 }
@@ -31,11 +31,15 @@ function recordDifferences(live: SystemEvidence, root: string, extra: readonly (
 /** Every difference, in words; empty when the run reproduces the evidence. */
 export function systemEvidenceDifferences(live: LiveSystemRun, root = projectRoot): string[] {
   const diffs = recordDifferences(live.base, root, []);
-  const committed = readSystemEvidence(live.system, 'base', root).evidence;
-  if (committed?.states && live.states) {
-    const p = compareStateSets(live.states, readCanonicalStateList(join(root, committed.states.file)));
-    if (!p.equal) diffs.push(`base state set differs from ${committed.states.file}: ${p.onlyModelCount} only live (${p.onlyModel.slice(0, 2).join(' · ') || '-'}), ${p.onlyTlcCount} only committed (${p.onlyTlc.slice(0, 2).join(' · ') || '-'})`);
-  } else if (live.states) diffs.push(`the committed base evidence names no state list`);
+  if (live.graph) {
+    const committed = readBaseGraph(live.system, root);
+    if ('reason' in committed) diffs.push(`the committed base graph: ${committed.reason}`);
+    else {
+      const p = compareGraphs(live.graph, committed.graph);
+      if (!p.states.equal) diffs.push(`base state set differs: ${p.states.onlyModelCount} only live (${p.states.onlyModel.slice(0, 2).join(' · ') || '-'}), ${p.states.onlyTlcCount} only committed (${p.states.onlyTlc.slice(0, 2).join(' · ') || '-'})`);
+      if (!p.edges.equal) diffs.push(`base edges differ: ${p.edges.onlyModelCount} only live (${p.edges.onlyModel.slice(0, 2).join(' · ') || '-'}), ${p.edges.onlyTlcCount} only committed (${p.edges.onlyTlc.slice(0, 2).join(' · ') || '-'})`);
+    }
+  }
   for (const m of live.mutants) diffs.push(...recordDifferences(m, root, ['violated', 'traceLength']));
   return diffs;
 }
@@ -43,7 +47,7 @@ export function systemEvidenceDifferences(live: LiveSystemRun, root = projectRoo
 /** "fresh" with what was compared, or "differs" and each difference. */
 export function systemFreshness(live: LiveSystemRun, root = projectRoot): { readonly fresh: boolean; readonly lines: string[]; readonly differences: string[] } {
   const differences = systemEvidenceDifferences(live, root);
-  const what = `evidence/tlc/${live.system}/: base${live.states ? ` with ${live.states.length} states` : ''}${live.mutants.length ? ` and ${live.mutants.length} mutant runs` : ''}`;
+  const what = `evidence/tlc/${live.system}/: base${live.graph ? ` with ${live.graph.states.length} states and ${live.graph.edges.length} edges` : ''}${live.mutants.length ? ` and ${live.mutants.length} mutant runs` : ''}`;
   return differences.length === 0
     ? { fresh: true, lines: [`fresh: the run reproduces ${what}`], differences }
     : { fresh: false, lines: [`differs from ${what}:`, ...differences.map((d) => `  - ${d}`)], differences };

@@ -6,13 +6,12 @@
  */
 import { ExitCode } from '../../core/exit-codes.js';
 import type { MutantEntry } from '../../core/manifest.js';
-import { allKilled, formatMutantTable } from '../../mutants/report-table.js';
+import { allKilled, formatMutantTable } from '../../core/verdict-table.js';
 import type { MutantResult } from '../../core/verdict.js';
 import type { StageReport } from '../../core/stage-report.js';
-import { writeSystemEvidence, type SystemEvidence } from '../evidence.js';
-import type { AnySystem } from '../../registry/systems.js';
+import { writeRunReport, writeSystemEvidence, type SystemEvidence } from '../evidence.js';
+import type { AnySystem } from '../package.js';
 import { baseProblemOf } from './base-outcome.js';
-import { writeRunReport } from '../../systems/fencing/tlc/evidence-write.js';
 import type { CheckOptions } from './mutant-judge.js';
 import { checkSystemBase, checkSystemMutant, entryVariants } from './system-check.js';
 import { systemFreshness } from './system-compare.js';
@@ -32,8 +31,9 @@ export interface SystemRunOptions extends CheckOptions {
   readonly log: (line: string) => void;
 }
 
-const bounds = (b: unknown): string =>
-  typeof b === 'object' && b !== null ? Object.entries(b).map(([k, v]) => `${k}=${Array.isArray(v) ? `{${v.join(', ')}}` : String(v)}`).join(' ') : String(b);
+import { boundsLabel as bounds } from '../system.js';
+import { writeTraceFile } from '../../core/trace-dir.js';
+import { tlcModelBlock } from '../../tlc/evidence-block.js';
 
 export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise<SystemPart> {
   const base = await checkSystemBase(sys, o);
@@ -49,7 +49,7 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
   if (problem?.exit === ExitCode.Failed && base.trace) o.log(`counterexample: ${base.trace.steps.map((s) => s.action).join(' → ')}`);
   const counts: Record<string, number> = { generated: e.generated ?? 0, distinct: e.distinct ?? 0, depth: e.depth ?? 0 };
   if (problem?.exit === ExitCode.NotRun) return { exit: ExitCode.NotRun, report: { status: 'not-run', reason: `${sys.name}: ${problem.reason}`, summary: `${sys.name}: TLC could not check the base config: ${problem.reason}`, counts } };
-  if (o.writeEvidence) for (const f of writeSystemEvidence(e, base.states)) o.log(`wrote ${f}`);
+  if (o.writeEvidence) for (const f of writeSystemEvidence(e, base.graph, base.edgesText)) o.log(`wrote ${f}`);
 
   const results: MutantResult[] = [];
   const variants: MutantResult[] = [];
@@ -58,9 +58,10 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
   if (o.mutants) {
     const runs = o.entries.flatMap((m) => [{ m, variant: false }, ...entryVariants(m, o.root).map((v) => ({ m: v, variant: true }))]);
     for (const { m, variant } of runs) {
-      const checked = await checkSystemMutant(sys, m, { ...o, ...(base.states && { baseStates: base.states }) });
+      const checked = await checkSystemMutant(sys, m, { ...o, ...(base.graph && { baseStates: base.graph.states }) });
       writeRunReport(`${sys.name}/${m.id}`, checked.evidence);
-      const tracePath = checked.trace ? writeRunReport(`${sys.name}/${m.id}.trace`, checked.trace) : undefined;
+      // With the run's other counterexamples (verify: <out>/traces/).
+      const tracePath = checked.trace ? writeTraceFile(checked.trace, `tla-${m.id}.trace.json`) : undefined;
       if (tracePath) traces.push(tracePath);
       if (o.writeEvidence) for (const f of writeSystemEvidence(checked.evidence)) o.log(`wrote ${f}`);
       records.push(checked.evidence);
@@ -74,7 +75,7 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
     if (variants.length > 0) counts['variantsKilled'] = variants.filter((r) => r.verdict === 'killed').length;
   }
 
-  const freshness = o.writeEvidence ? undefined : systemFreshness({ system: sys.name, base: e, ...(base.states && { states: base.states }), mutants: records }, o.root);
+  const freshness = o.writeEvidence ? undefined : systemFreshness({ system: sys.name, base: e, ...(base.graph && { graph: base.graph }), mutants: records }, o.root);
   for (const line of freshness?.lines ?? []) o.log(line);
 
   const all = [...results, ...variants];
@@ -98,6 +99,8 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
       details: {
         system: sys.name,
         tlcVersion: e.tlcVersion,
+        // The base run's figures and hashes, for the verify reports' TLC section.
+        tlcModels: [tlcModelBlock(e, 'live')],
         ...(freshness && { evidence: freshness.fresh ? 'fresh' : 'differs', differences: freshness.differences }),
         ...(variants.length > 0 && { variants }),
       },

@@ -8,7 +8,7 @@
  * - `observations`: rewrites what the deploy records and the keyspace census tell the gate.
  * - `lua` also receives `lib/prelude`, the value helpers every fencing script starts with.
  */
-import type { FencingScriptName } from './scripts.js';
+import type { FencingScriptName } from './script-names.js';
 import type { GateRule, GateRuleName } from './gate/rules.js';
 import type { GateObservations } from './gate/observations.js';
 

@@ -12,12 +12,8 @@ import type { KeyRole } from './keys.js';
 import type { ImplPatch } from './patch.js';
 import { projectRoot } from '../../core/project-root.js';
 
-export const FENCING_OPS = ['acquire', 'renew', 'release', 'lookup', 'known_generation', 'validate_fenced_header'] as const;
-export type FencingOp = (typeof FENCING_OPS)[number];
-export const OPERATOR_OPS = ['backfill', 'reverse_merge', 'census'] as const;
-export type OperatorOp = (typeof OPERATOR_OPS)[number];
-/** `B/acquire`, `ops/backfill`: a script's name, also its path under src/systems/fencing/lua without `.lua`. */
-export type FencingScriptName = `${Phase}/${FencingOp}` | `ops/${OperatorOp}`;
+export { FENCING_OPS, OPERATOR_OPS, type FencingOp, type FencingScriptName, type OperatorOp } from './script-names.js';
+import { FENCING_OPS, OPERATOR_OPS, type FencingOp, type FencingScriptName } from './script-names.js';
 
 const OLD_PAIR: readonly KeyRole[] = ['oldLease', 'oldGen'];
 const NEW_PAIR: readonly KeyRole[] = ['newLease', 'newGen'];

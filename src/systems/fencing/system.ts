@@ -2,62 +2,107 @@
  * Fencing as a ModelSystem (src/systems/): the XState twin of tla/fencing/RedisClusterFencingMigration.tla
  * (models/fencing/) stepped by its own `can` and `transition`, the canonical key, labels and TLC
  * mapping fencing's parity already uses, and the names a model patch may replace (M1–M9 are the
- * manifest's: mutants/fencing/model/Mx.ts, applied through src/seam/model-patch.ts). The fast
- * exploration (src/systems/fencing/model/bfs.ts) stays the fencing CLI's path; this one is what the generic layers
- * see, and test/systems/fencing-seam.test.ts holds the two to the same figures.
+ * manifest's: mutants/fencing/model/Mx.ts, applied through src/seam/model-patch.ts).
  */
 import {
-  EFFECT_NAMES, SPEC_GUARD_NAMES, allEvents, eventLabel, inertScope, machineFor, snapshotOf, type FencingEvent, type FencingOverrides,
+  EFFECT_NAMES, EVENT_TYPES, SPEC_GUARD_NAMES, allEvents, eventLabel, inertScope, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot,
 } from '../../../models/fencing/index.js';
 import type { ModelSystem, Successor } from '../../seam/system.js';
-import { twinSystem } from '../../seam/twin.js';
+import { twinSystem, type TwinParts } from '../../seam/twin.js';
 import { BASE_CONFIG_PATH, SPEC_PATH } from './tlc/config.js';
 import { FENCING_VARIABLES, toFencingState } from './tlc/state.js';
 import { INVARIANTS, INVARIANT_NAMES } from './invariants.js';
-import { DEFAULT_BOUNDS, canonicalKey, initialState, type FencingBounds, type FencingState } from './state.js';
+import { DEFAULT_BOUNDS, initialState, podsOf, type FencingBounds, type FencingState, type Pod } from './state.js';
+import { enabledPlans } from './enabled.js';
+import { keyerFor, packerFor } from './state-key.js';
 
 export type FencingSystem = ModelSystem<FencingState, FencingEvent>;
 
 /**
- * Every enabled action instance of `s`, in allEvents order: the machine's own `can` chooses, its own
- * `transition` steps (no compiled selection, unlike src/systems/fencing/model/enabled.ts).
+ * The successor function of the machine with these overrides: every enabled action instance, in
+ * allEvents order, chosen by the compiled selection (enabled.ts: `snapshot.can`, answered without its
+ * per-call cost) and stepped by the machine's own `transition`. The snapshot of each successor is kept
+ * (`resume`) for its own expansion, and the first states are re-checked with `can` itself.
  */
-export function fencingSuccessors(bounds: FencingBounds, overrides: FencingOverrides | undefined, s: FencingState): Successor<FencingState, FencingEvent>[] {
+export function fencingSuccessorsFor(bounds: FencingBounds, overrides: FencingOverrides | undefined): (s: FencingState, resume?: unknown) => Successor<FencingState, FencingEvent>[] {
   const machine = machineFor(bounds, overrides);
-  const snap = snapshotOf(machine, s);
-  const out: Successor<FencingState, FencingEvent>[] = [];
-  for (const event of allEvents(bounds)) {
-    if (!snap.can(event)) continue;
-    const next = machine.transition(snap, event, inertScope);
-    // xstate hands back the very snapshot when it selects no transition: `can` and `transition` disagreed.
-    if (next === snap) throw new Error(`fencing machine: can() admits ${eventLabel(event)} where transition() selects nothing`);
-    out.push({ event, state: next.context });
-  }
-  return out;
+  const events = allEvents(bounds);
+  const planOf = enabledPlans(machine, events);
+  let checked = 0;
+  return (s, resume) => {
+    const snap = (resume as FencingSnapshot | undefined) ?? snapshotOf(machine, s);
+    const plan = planOf(snap);
+    const out: Successor<FencingState, FencingEvent>[] = [];
+    for (const { event, enabled } of plan) {
+      if (!enabled(snap)) continue;
+      const next = machine.transition(snap, event, inertScope);
+      // xstate hands back the very snapshot when it selects no transition: the selection disagreed.
+      if (next === snap) throw new Error(`fencing machine: enabled.ts admits ${eventLabel(event)} where transition() selects nothing`);
+      out.push({ event, state: next.context, resume: next });
+    }
+    if (checked < CHECKED_WITH_CAN) {
+      checked += 1;
+      const expected = events.filter((ev) => snap.can(ev)).map(eventLabel).join(',');
+      const got = out.map((o) => eventLabel(o.event)).join(',');
+      if (expected !== got) throw new Error(`enabled.ts disagrees with snapshot.can: [${got}] vs [${expected}]`);
+    }
+    return out;
+  };
 }
+
+/** States whose every event is also asked of `snapshot.can` (a cheap runtime check of enabled.ts). */
+const CHECKED_WITH_CAN = 256;
 
 /** Per part of a model patch (mutants/fencing/model/Mx.ts), the names the fencing machine lets it replace (as layers/model.ts checks them). */
 export const FENCING_OVERRIDABLE = { guards: SPEC_GUARD_NAMES, actions: EFFECT_NAMES } as const;
 
 /** The fencing system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */
-export function fencingSystem(bounds: FencingBounds = DEFAULT_BOUNDS, overrides?: FencingOverrides, label?: string): FencingSystem {
+/** The twin's parts at these constants. */
+function partsAt(bounds: FencingBounds): TwinParts<FencingState, FencingEvent, FencingOverrides> {
   // The invariants read the constants (TypeOK) but never the overrides: one table for every patch.
   const invariants = Object.fromEntries(INVARIANT_NAMES.map((n) => [n, (s: FencingState) => INVARIANTS[n](s, bounds)]));
-  return twinSystem(
-    {
-      name: 'fencing',
-      spec: SPEC_PATH,
-      config: BASE_CONFIG_PATH,
-      variables: FENCING_VARIABLES,
-      bounds,
-      initial: () => initialState(bounds),
-      machine: (o) => ({ successors: (s) => fencingSuccessors(bounds, o, s), invariants }),
-      key: canonicalKey,
-      label: eventLabel,
-      fromTlc: toFencingState,
-      overridable: FENCING_OVERRIDABLE,
-    },
-    overrides,
-    label,
-  );
+  return {
+    name: 'fencing',
+    spec: SPEC_PATH,
+    config: BASE_CONFIG_PATH,
+    variables: FENCING_VARIABLES,
+    bounds,
+    initial: () => initialState(bounds),
+    machine: (o) => ({ successors: fencingSuccessorsFor(bounds, o), invariants }),
+    key: keyerFor(bounds),
+    fastKey: () => packerFor(bounds) ?? (() => undefined),
+    label: eventLabel,
+    tlcLabels: true,
+    fromTlc: toFencingState,
+    overridable: FENCING_OVERRIDABLE,
+    withConstants: (c) => partsAt(fencingConstants(bounds, c)),
+    actions: EVENT_TYPES,
+    parityTables: async () => (await import('./parity-tables.js')).fencingParityTables(),
+    cfgValue: (name, value) => (name === 'Pods' && /^\d+$/.test(value) ? `{${podsOf(Number(value)).join(', ')}}` : value),
+  };
+}
+
+/**
+ * The bounds for TLC-style constants: `Pods` as a count (`4`) or a set (`{p1, p2}`), `MaxGen` as an
+ * integer; any other name, or a value out of range, is a RangeError naming it.
+ */
+export function fencingConstants(base: FencingBounds, c: Readonly<Record<string, string>>): FencingBounds {
+  let { pods, maxGen } = base;
+  for (const [name, value] of Object.entries(c)) {
+    const v = value.trim();
+    if (name === 'Pods') {
+      if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 9) pods = podsOf(Number(v));
+      else if (/^\{\s*p\d(\s*,\s*p\d)*\s*\}$/.test(v)) pods = [...new Set(v.slice(1, -1).split(',').map((x) => x.trim() as Pod))].sort();
+      else throw new RangeError(`Pods takes a count from 1 to 9 or a set {p1, p2, ...}, got "${value}"`);
+    } else if (name === 'MaxGen') {
+      if (!/^\d+$/.test(v) || Number(v) > 12) throw new RangeError(`MaxGen takes an integer from 0 to 12, got "${value}"`);
+      maxGen = Number(v);
+    } else throw new RangeError(`fencing has no constant ${name} (constants: Pods, MaxGen)`);
+  }
+  return { pods, maxGen };
+}
+
+/** The fencing system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */
+export function fencingSystem(bounds: FencingBounds = DEFAULT_BOUNDS, overrides?: FencingOverrides, label?: string): FencingSystem {
+  return twinSystem(partsAt(bounds), overrides, label);
 }

@@ -54,7 +54,7 @@ export function pauseStateFromTlc(vars: Readonly<Record<string, TlaValue>>): Pau
     chan: fn(get('chan'), 'chan', (v) => normalisedEvents(readSet(v, 'chan').map((e) => event(e, 'chan')))),
     dropped: fn(get('dropped'), 'dropped', (v) => normalisedVersions(readSet(v, 'dropped').map((x) => readInt(x, 'dropped')))),
     subscribed: fn(get('subscribed'), 'subscribed', (v) => readBool(v, 'subscribed')),
-    snap: fn(get('snap'), 'snap', (v) => (v.kind === 'mv' && v.name === 'None' ? null : event(v, 'snap'))),
+    snap: fn(get('snap'), 'snap', (v) => ((v.kind === 'mv' || v.kind === 'str') && atomText(v) === 'None' ? null : event(v, 'snap'))),
     age: fn(get('age'), 'age', (v) => readInt(v, 'age')),
     ready: fn(get('ready'), 'ready', (v) => readBool(v, 'ready')),
     applied: fn(get('applied'), 'applied', (v) => readInt(v, 'applied')),

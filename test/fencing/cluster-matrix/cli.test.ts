@@ -26,10 +26,14 @@ it('--row presence --json: passed, exit 0, the rows in details', async () => {
   const report = JSON.parse(r.stdout) as { stage: string; status: string; details: { schema: string; rows: { name: string; errors: { status: string }; silentlyWrong: { status: string }; figures: Record<string, unknown> }[] } };
   expect(report.stage).toBe('g2');
   expect(report.status).toBe('passed');
-  expect(report.details.schema).toBe('fencecheck.g2/1');
+  expect(report.details.schema).toBe('fencecheck.cluster-matrix/1');
   expect(report.details.rows).toHaveLength(1);
   expect(report.details.rows[0]).toMatchObject({ name: 'presence', errors: { status: 'passed' }, silentlyWrong: { status: 'passed' } });
   expect(report.details.rows[0]!.figures['wrong reads']).toBe(0);
+  // What the verify reports render: the section and one JUnit case per row.
+  const shown = report as unknown as { details: { sections: { id: string }[]; suites: { name: string; cases: { name: string; status: string }[] }[] } };
+  expect(shown.details.sections.map((s) => s.id)).toEqual(['cluster-matrix']);
+  expect(shown.details.suites).toEqual([{ name: 'cluster-matrix', cases: [expect.objectContaining({ name: 'cluster-matrix presence (request)', status: 'passed' })] }]);
 });
 
 it('a broken variant turns the row red: exit 1, the matrix names it', async () => {

@@ -1,5 +1,6 @@
 /**
- * The exploration's own breadth-first walk (src/systems/fencing/model/bfs.ts, enabled.ts, state-index.ts) against
+ * Fencing on the seam's exploration (src/seam/explore.ts with fencing's compiled selection
+ * src/systems/fencing/enabled.ts and packed keys state-key.ts) against
  * xstate/graph, the traversal it replaced: the same states in the same discovery order, the same
  * labelled edges and self-loops, the same shortest paths — for the base machine and every mutant.
  * This is what keeps the optimisation from diverging silently (docs/model.md, "Exploration").
@@ -10,21 +11,23 @@ import { describe, expect, it } from 'vitest';
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
 import { INVARIANTS, type InvariantName } from '../../../src/systems/fencing/invariants.js';
 import { DEFAULT_BOUNDS, canonicalKey, initialState, podsOf, type FencingBounds, type FencingState } from '../../../src/systems/fencing/state.js';
-import { loadManifest, mutantsFor } from '../../../src/core/manifest.js';
-import { loadModelPatch } from '../../../src/mutants/layers/model.js';
-import { explore, shortestPathTo } from '../../../src/systems/fencing/model/explore.js';
-import { StateIndex, keyerFor, packerFor } from '../../../src/systems/fencing/model/state-index.js';
+import { loadManifest, mutantsFor, type MutantEntry } from '../../../src/core/manifest.js';
+import { importModelPatch } from '../../../src/seam/model-patch.js';
+import { keyerFor, packerFor } from '../../../src/systems/fencing/state-key.js';
+import { FENCING_OVERRIDABLE, fencingSystem } from '../../../src/systems/fencing/system.js';
 import { projectRoot } from '../../../src/core/project-root.js';
 import { BASE_CONFIG_PATH, SPEC_PATH } from '../../../src/systems/fencing/tlc/config.js';
-import { dumpToCanonicalLines } from '../../../src/tlc/dump.js';
-import { edgeLine } from '../../../src/systems/fencing/tlc/edges.js';
-import { configWithBounds } from '../../../src/systems/fencing/tlc/growth.js';
+import { dumpToSystemKeys, edgeLine } from '../../../src/seam/tlc/graph.js';
+import { configWithConstants } from '../../../src/seam/tlc/growth.js';
+import { fencingExplore, fencingShortestPath as shortestPathTo } from '../../support/fencing-explore.js';
 import { locateTlc } from '../../../src/tlc/locate.js';
 import { runTlc } from '../../../src/tlc/run.js';
 import { allEvents, eventLabel, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot } from '../../../models/fencing/index.js';
 import { ownedTempDir } from '../../../src/core/temp-dir.js';
 
-/** xstate/graph's options exactly as src/systems/fencing/model/explore.ts used them before its own walk. */
+const loadModelPatch = async (e: MutantEntry) => (await importModelPatch(e, FENCING_OVERRIDABLE)) as FencingOverrides;
+
+/** xstate/graph's options exactly as the exploration used them before its own walk. */
 function graphOptions(bounds: FencingBounds, overrides: FencingOverrides | undefined) {
   const machine = machineFor(bounds, overrides);
   return {
@@ -65,9 +68,9 @@ const pathLines = (p: ReturnType<typeof shortestPathTo>) => p && p.map((s) => `$
 
 function expectSameGraph(bounds: FencingBounds, overrides: FencingOverrides | undefined) {
   const ref = viaGraph(bounds, overrides);
-  const run = explore({ bounds, overrides, edges: true });
-  expect([...run.states.keys()]).toEqual(ref.order); // same states, same breadth-first order
-  expect(run.edges).toEqual(ref.edges);
+  const run = fencingExplore(bounds, { ...(overrides && { overrides }), edges: true });
+  expect(run.keys).toEqual(ref.order); // same states, same breadth-first order
+  expect(run.edges!.map((e) => edgeLine(run.keys[e.from]!, eventLabel(e.event), run.keys[e.to]!)).sort()).toEqual(ref.edges);
   expect(run.transitions).toBe(ref.edges.length);
   expect(run.selfLoops).toBe(ref.selfLoops);
 }
@@ -109,40 +112,36 @@ describe('the exploration walk equals xstate/graph', () => {
   });
 });
 
-describe('the state index', () => {
-  const base = explore({ bounds: DEFAULT_BOUNDS });
+describe('the packed state keys', () => {
+  const base = fencingExplore(DEFAULT_BOUNDS);
 
   it('writes canonicalKey’s string for every reachable state, and packs them without a collision (base and M3)', async () => {
     const key = keyerFor(DEFAULT_BOUNDS);
     const pack = packerFor(DEFAULT_BOUNDS)!;
     // M3 breaks monotonicity: monoOk is F somewhere, which the base never reaches.
-    const m3 = explore({ bounds: DEFAULT_BOUNDS, overrides: (await patches).find(([id]) => id === 'M3')![1] });
+    const m3 = fencingExplore(DEFAULT_BOUNDS, { overrides: (await patches).find(([id]) => id === 'M3')![1] });
     for (const run of [base, m3]) {
       const packs = new Set<number>();
-      for (const [k, s] of run.states) {
+      for (const [k, s] of run.byKey) {
         expect(key(s)).toBe(k);
         packs.add(pack(s)!);
       }
       expect(packs.size).toBe(run.distinct);
     }
-    expect([...m3.states.values()].some((s) => !s.monoOk)).toBe(true);
+    expect(m3.states.some((s) => !s.monoOk)).toBe(true);
   });
 
-  it('finds a state whose fields do not pack (out of range, another type) under its canonical key', () => {
-    const index = new StateIndex(DEFAULT_BOUNDS);
+  it('does not pack a state whose fields are out of range or of another type, and keys it as canonicalKey does', () => {
     const s = { ...initialState(DEFAULT_BOUNDS), oldGen: 1 };
-    expect(index.intern(s)).toBe(0);
+    const pack = packerFor(DEFAULT_BOUNDS)!;
+    expect(pack(s)).toBeDefined();
     // canonicalKey prints 1 and '1' alike: one state, though only the first packs.
-    expect(index.intern({ ...s, oldGen: '1' as unknown as number })).toBe(0);
-    expect(index.added).toBe(false);
-    const far = { ...s, oldGen: DEFAULT_BOUNDS.maxGen + 5 };
-    expect(packerFor(DEFAULT_BOUNDS)!(far)).toBeUndefined();
-    expect(index.intern(far)).toBe(1);
-    expect(index.intern({ ...far })).toBe(1);
+    expect(pack({ ...s, oldGen: '1' as unknown as number })).toBeUndefined();
+    expect(keyerFor(DEFAULT_BOUNDS)({ ...s, oldGen: '1' as unknown as number })).toBe(canonicalKey(s));
+    expect(pack({ ...s, oldGen: DEFAULT_BOUNDS.maxGen + 5 })).toBeUndefined();
     const extraPod = { ...s, version: { ...s.version, p9: 'O' as const } };
+    expect(pack(extraPod)).toBeUndefined();
     expect(keyerFor(DEFAULT_BOUNDS)(extraPod)).toBe(canonicalKey(extraPod));
-    expect(index.intern(extraPod)).toBe(2);
-    expect(index.keys).toEqual([canonicalKey(s), canonicalKey(far), canonicalKey(extraPod)]);
   });
 });
 
@@ -155,12 +154,13 @@ describe('the exploration at a larger bound', () => {
     const dir = ownedTempDir('bfs');
     try {
       const cfg = join(dir, 'Bfs_4_6.cfg');
-      writeFileSync(cfg, configWithBounds(readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8'), 4, 6));
+      writeFileSync(cfg, configWithConstants(readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8'), { Pods: '{p1, p2, p3, p4}', MaxGen: '6' }, BASE_CONFIG_PATH));
       const run = await runTlc({ spec: join(projectRoot, SPEC_PATH), config: cfg, tools: tlc.tools, workers: 1, dump: true });
       expect(run.kind === 'completed' && run.dumpText !== undefined).toBe(true);
       if (run.kind !== 'completed' || run.dumpText === undefined) return;
-      const mine = explore({ bounds: { pods: podsOf(4), maxGen: 6 } });
-      expect([...mine.states.keys()].sort()).toEqual(dumpToCanonicalLines(run.dumpText));
+      const bounds = { pods: podsOf(4), maxGen: 6 };
+      const mine = fencingExplore(bounds);
+      expect([...mine.keys].sort()).toEqual(dumpToSystemKeys(fencingSystem(bounds), run.dumpText));
       expect({ distinct: mine.distinct, generated: mine.generated }).toEqual({ distinct: run.result.distinct, generated: run.result.generated });
     } finally {
       rmSync(dir, { recursive: true, force: true });

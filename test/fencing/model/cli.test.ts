@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/core/project-root.js';
-import { evidenceStatus } from '../../../src/systems/fencing/tlc/evidence.js';
+import { readBaseGraph } from '../../../src/seam/evidence.js';
 import type { StageReport } from '../../../src/core/stage-report.js';
 import { loadTrace } from '../../../src/trace/load.js';
 
@@ -13,19 +13,20 @@ const run = (...args: string[]) => {
 
 describe('fencecheck explore / parity / diagram', () => {
   it('explore --json reports the states and a verdict per invariant', () => {
-    const r = run('explore', '--pods', '2', '--max-gen', '2', '--json');
+    const r = run('explore', '--system', 'fencing', '--const', 'Pods=2', '--const', 'MaxGen=2', '--json');
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.out) as StageReport<{ verdicts: { name: string; holds: boolean }[] }>;
+    const report = JSON.parse(r.out) as StageReport<{ systems: { verdicts: { name: string; holds: boolean }[] }[] }>;
     expect(report).toMatchObject({ schema: 'fencecheck.stage/1', stage: 'explore', status: 'passed' });
     expect(report.counts?.distinct).toBeGreaterThan(100);
     expect(report.counts?.generated).toBe(report.counts!.transitions! + 1);
-    expect(report.details?.verdicts.every((v) => v.holds)).toBe(true);
+    expect(report.details?.systems[0]!.verdicts.every((v) => v.holds)).toBe(true);
   });
 
   it('explore rejects bad bounds with a usage error; a tiny limit is not run, never passed', () => {
-    expect(run('explore', '--pods', '0').code).toBe(64);
-    expect(run('explore', '--max-gen', 'x').code).toBe(64);
-    const limited = run('explore', '--limit', '10', '--json');
+    expect(run('explore', '--system', 'fencing', '--const', 'Pods=0').code).toBe(64);
+    expect(run('explore', '--system', 'fencing', '--const', 'MaxGen=x').code).toBe(64);
+    expect(run('explore', '--const', 'MaxGen=3').code).toBe(64); // which system's constant?
+    const limited = run('explore', '--system', 'fencing', '--limit', '10', '--json');
     expect(limited.code).toBe(2);
     expect(JSON.parse(limited.out)).toMatchObject({ status: 'not-run' });
   });
@@ -43,10 +44,10 @@ describe('fencecheck explore / parity / diagram', () => {
   });
 
   it('parity exits 0 only on equal sets, 2 with the reason when the evidence is not usable', () => {
-    const evidence = evidenceStatus();
-    const r = run('parity', '--json');
+    const evidence = readBaseGraph('fencing');
+    const r = run('parity', '--system', 'fencing', '--json');
     const report = JSON.parse(r.out) as StageReport;
-    if (evidence.ok) {
+    if (!('reason' in evidence)) {
       expect(report.status === 'passed' ? r.code : -1).toBe(0);
       expect(report.counts?.machineDistinct).toBe(report.counts?.tlcDistinct);
     } else {

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { getAdjacencyMap } from 'xstate/graph';
 import { INVARIANT_NAMES } from '../../../src/systems/fencing/invariants.js';
 import { DEFAULT_BOUNDS, canonicalKey, initialState, podsOf } from '../../../src/systems/fencing/state.js';
-import { ExplorationLimitError, explore, shortestPathTo } from '../../../src/systems/fencing/model/explore.js';
+import { SystemExplorationLimitError as ExplorationLimitError } from '../../../src/seam/explore.js';
+import { fencingExplore, fencingShortestPath } from '../../support/fencing-explore.js';
 import { allEvents, applyEffect, enabledEvents, eventLabel, machineFor, nextState, snapshotOf } from '../../../models/fencing/index.js';
 
 const b = DEFAULT_BOUNDS;
-const base = explore({ bounds: b });
+const base = fencingExplore(b);
 
 describe('exhaustive exploration of the base config', () => {
   it('finds every invariant holding on every reachable state', () => {
@@ -16,11 +17,11 @@ describe('exhaustive exploration of the base config', () => {
     // against each other (explore derives distinct from its state map and generated from its edges).
     expect(base.distinct).toBe(4117);
     expect(base.generated).toBe(15637);
-    expect(base.states.has(canonicalKey(initialState(b)))).toBe(true);
+    expect(base.byKey.has(canonicalKey(initialState(b)))).toBe(true);
   });
 
   it('reaches the end of the migration: every pod on C behind the enabled door', () => {
-    const done = [...base.states.values()].filter((s) => s.mode === 'enabled');
+    const done = [...base.byKey.values()].filter((s) => s.mode === 'enabled');
     expect(done.length).toBeGreaterThan(0);
     for (const s of done) expect(Object.values(s.version)).toEqual(['C', 'C', 'C']);
   });
@@ -40,7 +41,7 @@ describe('exhaustive exploration of the base config', () => {
 
   it('nextState, enabledEvents and applyEffect agree on every reachable state and event', () => {
     let enabledPairs = 0;
-    for (const s of base.states.values()) {
+    for (const s of base.byKey.values()) {
       const enabled = new Set(enabledEvents(s, b).map(eventLabel));
       for (const ev of allEvents(b)) {
         const next = nextState(s, ev, b);
@@ -48,14 +49,14 @@ describe('exhaustive exploration of the base config', () => {
         if (next === null) continue;
         enabledPairs++;
         expect(canonicalKey(applyEffect(s, ev, b))).toBe(canonicalKey(next));
-        expect(base.states.has(canonicalKey(next))).toBe(true);
+        expect(base.byKey.has(canonicalKey(next))).toBe(true);
       }
     }
     expect(enabledPairs).toBe(base.transitions);
   });
 
   it('gives the shortest path to a state (breadth-first), starting at Init', () => {
-    const path = shortestPathTo(b, undefined, (s) => s.mode === 'compatible');
+    const path = fencingShortestPath(b, undefined, (s) => s.mode === 'compatible');
     expect(path).not.toBeNull();
     // O→A, 3 upgrades, A→B, 3 upgrades, Backfill, B→C, 3 upgrades, EnterCompatible
     expect(path!.map((p) => p.event?.type ?? 'Init')).toHaveLength(15);
@@ -84,8 +85,8 @@ describe('exhaustive exploration of the base config', () => {
   });
 
   it('grows with the bounds and stays safe (Pods=2, MaxGen 2 and 3)', () => {
-    const small = explore({ bounds: { pods: podsOf(2), maxGen: 2 } });
-    const larger = explore({ bounds: { pods: podsOf(2), maxGen: 3 } });
+    const small = fencingExplore({ pods: podsOf(2), maxGen: 2 });
+    const larger = fencingExplore({ pods: podsOf(2), maxGen: 3 });
     expect(small.distinct).toBeLessThan(larger.distinct);
     // Pods = 2, MaxGen = 3: TLC's figures from the growth table in tla/fencing/README.md.
     expect({ distinct: larger.distinct, generated: larger.generated }).toEqual({ distinct: 994, generated: 3239 });
@@ -94,6 +95,6 @@ describe('exhaustive exploration of the base config', () => {
   });
 
   it('reports a traversal past its limit as ExplorationLimitError', () => {
-    expect(() => explore({ bounds: b, limit: 100 })).toThrow(ExplorationLimitError);
+    expect(() => fencingExplore(b, { limit: 100 })).toThrow(ExplorationLimitError);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOUNDS, NONE, canonicalKey, initialState, type FencingState } from '../../../src/systems/fencing/state.js';
 import { loadManifest, mutantsFor } from '../../../src/core/manifest.js';
-import { explore } from '../../../src/systems/fencing/model/explore.js';
+import { fencingExplore } from '../../support/fencing-explore.js';
 import {
   GUARD_NAMES,
   allEvents,
@@ -120,7 +120,7 @@ describe('fencing machine API', () => {
     expect(events).toEqual(['AcquireC', 'AcquireC', 'AcquireC']);
     // Not just that one state: on every reachable enabled state, every enabled event keeps the mode
     // enabled, the fleet and target on C (the one-way door).
-    const reached = [...explore({ bounds: b }).states.values()].filter((x) => x.mode === 'enabled');
+    const reached = [...fencingExplore(b).states].filter((x) => x.mode === 'enabled');
     expect(reached.length).toBeGreaterThan(1);
     for (const x of reached) {
       for (const ev of enabledEvents(x, b)) {

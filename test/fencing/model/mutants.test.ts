@@ -3,11 +3,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BOUNDS, canonicalKey } from '../../../src/systems/fencing/state.js';
 import { loadManifest, mutantsFor, type MutantEntry } from '../../../src/core/manifest.js';
-import { loadModelPatch, runModelMutant, runner } from '../../../src/mutants/layers/model.js';
-import { explore } from '../../../src/systems/fencing/model/explore.js';
+import { runner } from '../../../src/mutants/layers/model.js';
+import { exploreSystem } from '../../../src/seam/explore.js';
+import { readSystemEvidence } from '../../../src/seam/evidence.js';
+import { importModelPatch } from '../../../src/seam/model-patch.js';
+import { runSeamModelMutant } from '../../../src/seam/model-mutant.js';
+import type { AnySystem } from '../../../src/seam/package.js';
+import { FENCING_OVERRIDABLE, fencingSystem } from '../../../src/systems/fencing/system.js';
 import { loadTrace } from '../../../src/trace/load.js';
-import { evidenceStatus, loadAllEvidence } from '../../../src/systems/fencing/tlc/evidence.js';
-import { nextState, type FencingEvent } from '../../../models/fencing/index.js';
+import { nextState, type FencingEvent, type FencingOverrides } from '../../../models/fencing/index.js';
 import type { MutantResult } from '../../../src/core/verdict.js';
 import { ownedTempDir } from '../../../src/core/temp-dir.js';
 
@@ -16,7 +20,10 @@ afterAll(() => rmSync(traceDir, { recursive: true, force: true }));
 
 const manifest = loadManifest();
 const entries = mutantsFor(manifest, 'model', 'fencing');
-const base = explore({ bounds: DEFAULT_BOUNDS });
+const sys = fencingSystem(DEFAULT_BOUNDS);
+const base = exploreSystem(sys);
+const runModelMutant = (e: MutantEntry, b: typeof base, o: { traceDir: string }) => runSeamModelMutant(e, sys as unknown as AnySystem, b as never, o);
+const loadModelPatch = async (e: MutantEntry) => (await importModelPatch(e, FENCING_OVERRIDABLE)) as FencingOverrides;
 const fixture = (id: string, target: string, file: string): MutantEntry => ({
   id,
   system: 'fencing',
@@ -74,10 +81,10 @@ describe('model-layer mutants', () => {
     }
   });
 
-  const evidence = evidenceStatus();
-  it.skipIf(!evidence.ok)('kills each mutant with the same invariant and an equally short counterexample as TLC', { timeout: 300_000 }, async () => {
+  const tlc = ALL_IDS.map((id) => readSystemEvidence('fencing', id));
+  it.skipIf(!tlc.every((e) => e.freshness.fresh))('kills each mutant with the same invariant and an equally short counterexample as TLC', { timeout: 300_000 }, async () => {
     const { results } = await mutantResults();
-    const tlc = loadAllEvidence().mutants;
+    const tlc = ALL_IDS.map((id) => readSystemEvidence('fencing', id).evidence!);
     expect(results.map((r) => r.id)).toEqual(ALL_IDS);
     expect(tlc.map((e) => e.mutant?.id).sort()).toEqual(ALL_IDS);
     for (const r of results) {

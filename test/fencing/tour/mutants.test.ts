@@ -13,7 +13,7 @@ import { DEFAULT_BOUNDS } from '../../../src/systems/fencing/state.js';
 import { rewriteLine, type ImplPatch } from '../../../src/systems/fencing/patch.js';
 import type { InvariantName } from '../../../src/systems/fencing/invariants.js';
 import { loadManifest, mutantsFor } from '../../../src/core/manifest.js';
-import { loadPatch } from '../../../src/mutants/layers/impl.js';
+import { loadPatch } from '../../../src/systems/fencing/impl-runner.js';
 
 const tourWorld = useTourWorld();
 

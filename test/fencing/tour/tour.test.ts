@@ -12,7 +12,7 @@ import { useTourWorld } from './world.js';
 import { modelTour } from '../../../src/systems/fencing/tour/model-graph.js';
 import { DEFAULT_BOUNDS } from '../../../src/systems/fencing/state.js';
 import { loadManifest, mutantsFor } from '../../../src/core/manifest.js';
-import { loadPatch } from '../../../src/mutants/layers/impl.js';
+import { loadPatch } from '../../../src/systems/fencing/impl-runner.js';
 
 const tourWorld = useTourWorld();
 

@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import { closeClient, nodeClient } from '../../../valkey/index.js';
 import { beginSlotMigration as begin, type MigrationNode } from '../../../valkey/slot-migration.js';
-import { readSlotMap, endpointKey, type Endpoint } from './cluster-map.js';
+import { readSlotMap, endpointKey, type Endpoint } from '../../../valkey/cluster-map.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -61,13 +61,13 @@ export async function runG2(rows: readonly G2Row[], opts: RunOptions = {}): Prom
     try {
       if (!topology.owned) {
         // Rows reshard, kill connections and nodes and set ACL users: only on nodes the harness started.
-        for (const r of group) emit(skipped(r, spec, 'not run: needs an owned topology (G2 reshards, kills connections and nodes)'));
+        for (const r of group) emit(skipped(r, spec, 'not run: needs an owned topology (the cluster client matrix reshards, kills connections and nodes)'));
         continue;
       }
       for (const [i, row] of group.entries()) {
         const variant = opts.variants?.[row.name] ?? row.variants[0]!;
         const t0 = performance.now();
-        log(`[g2] ${row.name} (${variant}) on ${spec}…`);
+        log(`[cluster-matrix] ${row.name} (${variant}) on ${spec}…`);
         let outcome: RowOutcome;
         try {
           if (i > 0) await topology.flush();

@@ -1,5 +1,5 @@
 /**
- * The drill's checkers, named as the spec names what they check (tla/failover/FencingReplication.tla),
+ * The drill's checkers, named as the spec names what they check (tla/fencing/failover/FencingReplication.tla),
  * so a run's findings compare with TLC's and the twin's. They read the call records (the real
  * replies, in the order each session made its calls) and the judge's findings, never which patch ran.
  * - Inv_Monotonic (T2): within a session (one lease, one generation counter), every generation told

@@ -9,7 +9,7 @@ import { closeClient, createClient, type Topology } from '../../../valkey/index.
 import { keySlot } from '../../../valkey/slots.js';
 import { newLeaseKey } from '../keys.js';
 import type { FencingScripts } from '../scripts.js';
-import { currentSlotMap } from '../cluster-matrix/cluster-map.js';
+import { currentSlotMap } from '../../../valkey/cluster-map.js';
 import { percentile, sleep } from '../cluster-matrix/stats.js';
 import { namesOnEvery } from '../cluster-matrix/drills/failover.js';
 import type { ConfirmOptions } from '../../../valkey/scripts/eval-confirmed.js';

@@ -14,7 +14,7 @@ import { waitUntil } from '../../../valkey/wait.js';
 import { keySlot } from '../../../valkey/slots.js';
 import { newGenerationKey, newLeaseKey } from '../keys.js';
 import type { FencingScripts } from '../scripts.js';
-import { currentSlotMap, endpointKey, type Endpoint } from '../cluster-matrix/cluster-map.js';
+import { currentSlotMap, endpointKey, type Endpoint } from '../../../valkey/cluster-map.js';
 import { sleep } from '../cluster-matrix/stats.js';
 import { judgeSession } from '../cluster-matrix/drills/judge.js';
 import { startSessionLoop } from '../cluster-matrix/drills/loop.js';

@@ -1,5 +1,5 @@
 /**
- * The replication system's implementation layer (src/seam/impl-runner.ts): the failover drill
+ * The failover model's implementation layer (src/seam/impl-runner.ts): the failover drill
  * (drill.ts) on a real 3×1 cluster of native valkey-servers. The base is the drill with the remedy as
  * it ships (SHIPPED_REMEDY); it must break no check (checks.ts) or every result is `invalid`. Each
  * entry's patch (mutants/failover/impl/Rx.ts, a FailoverPatch) runs through the same drill;
@@ -9,14 +9,14 @@
  */
 import type { LayerRunOptions } from '../../../seam/layer-runner.js';
 import type { MutantEntry } from '../../../core/manifest.js';
-import type { SystemImplRunner } from '../../../seam/impl-runner.js';
+import { runImplEntries, type ImplOutcome } from '../../../seam/impl-runner.js';
 import type { MutantResult } from '../../../core/verdict.js';
 import { NotOwnedError, startTopology, ValkeyUnavailableError, type Topology } from '../../../valkey/index.js';
 import { valkeyBinary } from '../../../valkey/binary.js';
 import { asInfrastructureFault } from '../../../valkey/fault.js';
 import { loadFencingScripts, type FencingScripts } from '../scripts.js';
 import { failoverDrill, type FailoverDrillResult } from './drill.js';
-import { DRILL_CHECKS, type DrillCheck } from './checks.js';
+import { DRILL_CHECKS } from './checks.js';
 import { loadFailoverPatch, SHIPPED_REMEDY, type FailoverPatch } from './patch.js';
 
 /** A fault (Valkey lost or missing, a timeout outside the drill's own kill): could not run, never a verdict. */
@@ -67,86 +67,40 @@ function unjudgeable(r: FailoverDrillResult): { verdict: 'not-run' | 'invalid'; 
   return null;
 }
 
-async function runOne(entry: MutantEntry, world: DrillWorld, log: (l: string) => void): Promise<MutantResult> {
-  const head = { id: entry.id, layer: 'impl' as const, expectedInvariant: entry.expectedInvariant };
-  if (!(DRILL_CHECKS as readonly string[]).includes(entry.expectedInvariant)) return { ...head, verdict: 'invalid', reason: `the drill checks ${DRILL_CHECKS.join(', ')}, not ${entry.expectedInvariant}` };
-  const file = entry.layers.impl?.patch;
-  if (!file) return { ...head, verdict: 'invalid', reason: `${entry.id} names no impl patch` };
-  const started = Date.now();
-  let patch: FailoverPatch;
-  try {
-    patch = await loadFailoverPatch(file);
-  } catch (err) {
-    return { ...head, verdict: 'invalid', reason: `patch: ${(err as Error).message}` };
-  }
-  let r: FailoverDrillResult;
-  try {
-    r = await world.drill(patch);
-  } catch (err) {
-    const why = faultReason(err);
-    if (why !== null) return { ...head, verdict: 'not-run', reason: why, durationMs: Date.now() - started };
-    return { ...head, verdict: 'invalid', reason: (err as Error).message, durationMs: Date.now() - started };
-  }
-  const durationMs = Date.now() - started;
+/** One drill as the skeleton's outcome (src/seam/impl-runner.ts). */
+function outcomeOf(r: FailoverDrillResult, replay?: string): ImplOutcome {
   const bad = unjudgeable(r);
-  if (bad) return { ...head, ...bad, durationMs };
-  const replay = `replay: fencecheck mutants --layer impl --only ${entry.id}`;
-  if (r.broken.length === 0) return { ...head, verdict: 'survived', reason: `every check held: ${figures(r)}`, durationMs };
-  const expected = r.broken.find((c) => c === entry.expectedInvariant);
-  const violated: DrillCheck = expected ?? r.broken[0]!;
-  const common = { ...head, violated, alsoBroken: r.broken.filter((c) => c !== violated), durationMs };
-  const what = `${violated} broke in the failover drill (${r.victim} killed, ${r.newPrimary} took over): ${figures(r)}; ${replay}`;
-  log(`[impl ${entry.id}] ${what}`);
-  return expected ? { ...common, verdict: 'killed', reason: what } : { ...common, verdict: 'wrong-invariant', reason: what };
+  if (bad) return { kind: bad.verdict, detail: bad.reason };
+  const extra = replay ? { extra: { replay } } : {};
+  if (r.broken.length === 0) return { kind: 'held', detail: `every check held: ${figures(r)}, ${r.unconfirmed} unknown (not confirmed by WAIT)`, ...extra };
+  return { kind: 'violated', checks: r.broken, detail: `${r.broken.join(', ')} broke in the failover drill (${r.victim} killed, ${r.newPrimary} took over): ${figures(r)}; ${r.findings.slice(0, 3).join('; ')}`, ...extra };
 }
 
-export const implRunner: SystemImplRunner = {
-  system: 'failover',
-  async unavailable() {
-    try {
-      valkeyBinary();
-      return null;
-    } catch (err) {
-      if (err instanceof ValkeyUnavailableError) return err.message;
-      throw err;
-    }
-  },
-  async run(mutants: readonly MutantEntry[], options: LayerRunOptions): Promise<MutantResult[]> {
-    const selected = mutants.filter((m) => m.system === 'failover' && (!options.only || options.only.includes(m.id)));
-    if (selected.length === 0) return [];
-    const log = options.log ?? (() => {});
-    const every = (verdict: 'not-run' | 'invalid', reason: string): MutantResult[] =>
-      selected.map((m) => ({ id: m.id, layer: 'impl', verdict, expectedInvariant: m.expectedInvariant, reason }));
-    const drills = selected.length + 1;
-    const world = new DrillWorld(loadFencingScripts(), log);
-    try {
-      // A kill means something only when the remedy as it ships passes the same drill.
-      log('[impl replication] the drill with the remedy as it ships');
-      options.onProgress?.(0, drills, 'drills', 'the shipped remedy');
-      let base: FailoverDrillResult;
-      try {
-        base = await world.drill();
-      } catch (err) {
-        const why = faultReason(err);
-        if (why !== null) return every('not-run', why);
-        throw err;
-      }
-      const bad = unjudgeable(base);
-      if (bad) return every(bad.verdict, `the shipped remedy's drill: ${bad.reason}`);
-      if (base.broken.length > 0) return every('invalid', `the shipped remedy fails its own drill (${base.broken.join(', ')}): ${figures(base)}; ${base.findings.slice(0, 3).join('; ')}`);
-      log(`[impl replication] the shipped remedy: every check held: ${figures(base)}, ${base.unconfirmed} unknown (not confirmed by WAIT)`);
-      const results: MutantResult[] = [];
-      for (const [i, m] of selected.entries()) {
-        options.onProgress?.(i + 1, drills, 'drills', m.id);
-        log(`[impl ${m.id}] the drill with ${m.layers.impl?.patch}`);
-        const r = await runOne(m, world, log);
-        log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}`);
-        results.push(r);
-      }
-      options.onProgress?.(drills, drills, 'drills');
-      return results;
-    } finally {
-      await world.close();
-    }
-  },
+/** The failover model's impl entries (R1): the drill with the remedy as it ships first, then each patch. */
+export function runFailoverEntries(entries: readonly MutantEntry[], options: LayerRunOptions): Promise<MutantResult[]> {
+  const log = options.log ?? (() => {});
+  return runImplEntries<DrillWorld, FailoverPatch>(entries, options, {
+    unit: 'drills',
+    open: async () => new DrillWorld(loadFencingScripts(), log),
+    close: (world) => world.close(),
+    base: async (world) => outcomeOf(await world.drill()),
+    loadPatch: async (m) => {
+      if (!(DRILL_CHECKS as readonly string[]).includes(m.expectedInvariant)) throw new Error(`the drill checks ${DRILL_CHECKS.join(', ')}, not ${m.expectedInvariant}`);
+      const file = m.layers.impl?.patch;
+      if (!file) throw new Error(`${m.id} names no impl patch`);
+      return loadFailoverPatch(file);
+    },
+    mutant: async (world, m, patch) => outcomeOf(await world.drill(patch), `fencecheck mutants --layer impl --only ${m.id}`),
+    fault: faultReason,
+  });
+}
+
+export const failoverAvailable = async (): Promise<string | null> => {
+  try {
+    valkeyBinary();
+    return null;
+  } catch (err) {
+    if (err instanceof ValkeyUnavailableError) return err.message;
+    throw err;
+  }
 };

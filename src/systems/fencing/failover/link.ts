@@ -4,7 +4,10 @@
  * its replica learns the new address by gossip and re-connects through the proxy. Clients that
  * must not pass the proxy map the announced port back (natMap). `cut()` stops the proxy: the link
  * drops and every re-connect is refused, so nothing the primary writes afterwards reaches the
- * replica — the replica lags for real, by exactly what was written since the cut.
+ * replica — the replica lags for real, by exactly what was written since the cut. `hold()` drops the
+ * link too but parks every re-connect until `release()`: the replica stays down (it waits in its
+ * handshake), and resyncs the moment the caller releases it (`releaseHandshake()` first, to hold it
+ * connected but not yet sent what it missed).
  */
 import type { NatMap } from 'ioredis';
 import { closeClient, nodeClient } from '../../../valkey/index.js';
@@ -24,6 +27,16 @@ export interface ReplicationLink {
   /** When the link was cut (Date.now()), or null. */
   readonly cutAt: number | null;
   cut(): Promise<void>;
+  /** Drops the link now; every re-connect waits (parked in the proxy) until release(). */
+  hold(): void;
+  /** Forwards the parked re-connects (and any later one): the replica resyncs. */
+  release(): void;
+  /**
+   * Half a release: the re-connects go through up to the primary's answer to PSYNC (+CONTINUE or
+   * +FULLRESYNC) — the replica is connected at the offset it had — and the replication stream after
+   * that answer waits for release().
+   */
+  releaseHandshake(): void;
   /** Stops the proxy and, if the primary still answers, announces its own port again. */
   close(): Promise<void>;
 }
@@ -61,6 +74,16 @@ export async function routeThroughProxy(primary: Endpoint, replica: Endpoint, ti
     async cut() {
       cutAt = Date.now();
       await proxy.stop();
+    },
+    hold() {
+      proxy.hold();
+      proxy.cutAll();
+    },
+    release() {
+      proxy.release();
+    },
+    releaseHandshake() {
+      proxy.releaseThrough(/^\+(CONTINUE|FULLRESYNC)\b/);
     },
     async close() {
       await proxy.stop();

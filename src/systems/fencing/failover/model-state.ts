@@ -1,6 +1,6 @@
 /**
- * The failover model's state, named exactly as tla/failover/FencingReplication.tla's variables.
- * The XState twin (models/failover/) runs on it, TLC's dump is parsed into it
+ * The failover model's state, named exactly as tla/fencing/failover/FencingReplication.tla's variables.
+ * The XState twin (models/fencing/failover/) runs on it, TLC's dump is parsed into it
  * (src/systems/fencing/failover/system.ts), and `failoverKey` is the one canonical form both sides are
  * compared in. `pending` is a set: kept sorted and duplicate-free (`normalisedPending`), and the key
  * sorts again so any order encodes the same. (The spec's view, not the drill's: see drill.ts.)
@@ -50,7 +50,7 @@ export interface FailoverBounds {
   readonly maxFailovers: number;
 }
 
-/** tla/failover/FencingReplication.cfg. */
+/** tla/fencing/failover/FencingReplication.cfg. */
 export const FAILOVER_BASE_BOUNDS: FailoverBounds = { pods: ['p1', 'p2', 'p3'], maxGen: 4, maxFailovers: 1 };
 
 export const FREE: Lease = { owner: null, gen: 0 };

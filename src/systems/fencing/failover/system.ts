@@ -1,13 +1,13 @@
 /**
  * The failover fencing model as a ModelSystem (src/systems/): the XState twin of
- * tla/failover/FencingReplication.tla (models/failover/), its invariants, TLC's state mapping
+ * tla/fencing/failover/FencingReplication.tla (models/fencing/failover/), its invariants, TLC's state mapping
  * and the guards a model patch may replace (R1, the remedy Acquire_WaitReplica dropped, is the
- * manifest's: mutants/failover/model/R1.ts).
+ * manifest's: mutants/fencing/model/R1.ts).
  */
 import {
   GUARDS, FAILOVER_INVARIANT_NAMES, failoverEventLabel, failoverInvariants, failoverMachineFor, failoverSuccessors,
   type FailoverModelEvent, type FailoverOverrides,
-} from '../../../../models/failover/index.js';
+} from '../../../../models/fencing/failover/index.js';
 import type { ModelSystem } from '../../../seam/system.js';
 import { twinSystem } from '../../../seam/twin.js';
 import { TlcOutputError } from '../../../tlc/errors.js';
@@ -18,8 +18,8 @@ import {
   type Lease, type PendingAcquire, type Pod, type FailoverBounds, type FailoverModelState, type Store,
 } from './model-state.js';
 
-export const FAILOVER_SPEC = 'tla/failover/FencingReplication.tla';
-export const FAILOVER_CONFIG = 'tla/failover/FencingReplication.cfg';
+export const FAILOVER_SPEC = 'tla/fencing/failover/FencingReplication.tla';
+export const FAILOVER_CONFIG = 'tla/fencing/failover/FencingReplication.cfg';
 
 export type FailoverSystem = ModelSystem<FailoverModelState, FailoverModelEvent>;
 

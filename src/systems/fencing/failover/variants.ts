@@ -8,7 +8,7 @@ import { loadFailoverPatch, type FailoverPatch } from './patch.js';
 export const FAILOVER_VARIANTS = ['wait', 'none', 'wait0'] as const;
 export type FailoverVariant = (typeof FAILOVER_VARIANTS)[number];
 
-export const R1_PATCH = 'mutants/failover/impl/R1.ts';
+export const R1_PATCH = 'mutants/fencing/impl/R1.ts';
 
 /** The broken remedy: the same pipeline, WAIT counting no replica (WAIT 0 answers at once). Not a manifest mutant. */
 export const WAIT_ZERO: FailoverPatch = { confirm: (c) => c && { ...c, replicas: 0 } };

@@ -88,7 +88,7 @@ export const GATE_RULES = [
     name: 'EnterCompatible_KeyslotPair',
     step: 'EnterCompatible',
     check: (o) => {
-      if (o.keyslot === null) return 'pre-G3 CLUSTER KEYSLOT check not run: no cluster-enabled node to ask';
+      if (o.keyslot === null) return 'CLUSTER KEYSLOT check of a tagged pair (before the cluster door) not run: no cluster-enabled node to ask';
       const [a, b] = o.keyslot.slots;
       return a === b ? null : `CLUSTER KEYSLOT differs on the tagged pair: ${o.keyslot.keys[0]}=${a}, ${o.keyslot.keys[1]}=${b}`;
     },

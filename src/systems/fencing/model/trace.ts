@@ -1,15 +1,18 @@
 /** Exploration paths as shared fencecheck.trace/1 traces (source 'model'): saved, and printed step by step. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
 import { brokenInvariants } from '../invariants.js';
 import type { FencingBounds } from '../state.js';
-import { projectRoot } from '../../../core/project-root.js';
+import { writeTraceFile } from '../../../core/trace-dir.js';
 import { TRACE_SCHEMA, type FencingTrace } from '../../../core/trace-format.js';
 import { actionLabel, stepTable } from '../../../trace/steps.js';
 import { eventParams } from '../../../../models/fencing/index.js';
-import type { PathStep } from './explore.js';
+import type { FencingEvent } from '../../../../models/fencing/index.js';
+import type { FencingState } from '../state.js';
 
-export const DEFAULT_TRACE_DIR = 'reports/traces';
+/** One step of a path: the event taken (null for Init) and the state after it. */
+export interface PathStep {
+  readonly event: FencingEvent | null;
+  readonly state: FencingState;
+}
 
 export function pathToTrace(path: readonly PathStep[], meta: { bounds: FencingBounds; mutant?: string; violated?: string }): FencingTrace {
   const last = path[path.length - 1];
@@ -29,13 +32,9 @@ export function pathToTrace(path: readonly PathStep[], meta: { bounds: FencingBo
   };
 }
 
-/** Writes the trace as JSON under `dir` (default reports/traces); returns its path relative to the project root. */
-export function saveTrace(trace: FencingTrace, fileName: string, dir = DEFAULT_TRACE_DIR): string {
-  const abs = resolve(projectRoot, dir);
-  mkdirSync(abs, { recursive: true });
-  const file = join(abs, fileName);
-  writeFileSync(file, `${JSON.stringify(trace, null, 2)}\n`);
-  return relative(projectRoot, file);
+/** Writes the trace as JSON under `dir` (default: the trace folder, src/core/trace-dir.ts); returns its path as reports name it. */
+export function saveTrace(trace: FencingTrace, fileName: string, dir?: string): string {
+  return writeTraceFile(trace, fileName, dir);
 }
 
 /** One line per step: the action with its parameters, then each variable that changed (`old → new`). */

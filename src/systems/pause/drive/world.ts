@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient, NotOwnedError, type NodeInfo, type Topology, type ValkeyClient } from '../../../valkey/index.js';
-import { readSlotMap, endpointKey } from '../../fencing/cluster-matrix/cluster-map.js';
+import { readSlotMap, endpointKey } from '../../../valkey/cluster-map.js';
 import { keySlot } from '../../../valkey/slots.js';
 import { killThenUnpause, type KillOrder } from './killed-write.js';
 import type { Redis } from 'ioredis';

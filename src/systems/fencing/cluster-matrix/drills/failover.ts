@@ -10,7 +10,7 @@ import { FaultProxy } from '../../../../valkey/fault-proxy.js';
 import { keySlot } from '../../../../valkey/slots.js';
 import { newGenerationKey, newLeaseKey } from '../../keys.js';
 import type { FencingScripts } from '../../scripts.js';
-import { currentSlotMap, endpointKey, type Endpoint } from '../cluster-map.js';
+import { currentSlotMap, endpointKey, type Endpoint } from '../../../../valkey/cluster-map.js';
 import { judgeLedger, type Published } from '../pubsub/ledger.js';
 import { ShardedSubscriber } from '../pubsub/subscriber.js';
 import { sleep } from '../stats.js';

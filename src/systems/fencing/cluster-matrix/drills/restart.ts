@@ -30,8 +30,15 @@ export class RestartUnsupportedError extends Error {
   override readonly name = 'RestartUnsupportedError';
 }
 
-/** Restarts `node` and waits (bounded) until it answers again with its replication link up. Returns ms until then. */
-export async function restartInPlace(node: NodeInfo, boundMs = 15_000): Promise<number> {
+export interface RestartOptions {
+  /** Wait for the replication link to be up too (default); false: until the node answers (a held resync). */
+  readonly linkUp?: boolean;
+  readonly boundMs?: number;
+}
+
+/** Restarts `node` and waits (bounded) until it answers again, by default with its replication link up. Returns ms until then. */
+export async function restartInPlace(node: NodeInfo, opts: RestartOptions = {}): Promise<number> {
+  const { linkUp = true, boundMs = 15_000 } = opts;
   const c = nodeClient(node);
   const t0 = performance.now();
   try {
@@ -49,7 +56,7 @@ export async function restartInPlace(node: NodeInfo, boundMs = 15_000): Promise<
     const probe = nodeClient(node);
     try {
       const info = await probe.info('replication');
-      if (/role:master/.test(info) || /master_link_status:up/.test(info)) return Math.round(performance.now() - t0);
+      if (!linkUp || /role:master/.test(info) || /master_link_status:up/.test(info)) return Math.round(performance.now() - t0);
     } catch {
       /* still restarting */
     } finally {

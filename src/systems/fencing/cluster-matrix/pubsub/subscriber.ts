@@ -10,7 +10,7 @@
 import type { Redis } from 'ioredis';
 import { closeClient, nodeClient, type Topology } from '../../../../valkey/index.js';
 import { keySlot } from '../../../../valkey/slots.js';
-import { currentSlotMap, endpointKey, type Endpoint, type SlotMap } from '../cluster-map.js';
+import { currentSlotMap, endpointKey, type Endpoint, type SlotMap } from '../../../../valkey/cluster-map.js';
 
 export interface SubscriberBehaviour {
   readonly resubscribe: boolean;

@@ -39,7 +39,7 @@ export const failoverRow: G2Row<FailoverVariant> = {
         if (!r) throw new Error('no primary with a replica left to kill');
         drills.push(r);
         ctx.progress?.(d + 1, ctx.repeat, 'drills');
-        ctx.log(`[g2] failover drill ${d + 1}/${ctx.repeat}: killed ${r.victim}, halt ${r.haltMs ?? '—'} ms, failover ${r.failoverMs} ms`);
+        ctx.log(`[cluster-matrix] failover drill ${d + 1}/${ctx.repeat}: killed ${r.victim}, halt ${r.haltMs ?? '—'} ms, failover ${r.failoverMs} ms`);
       }
     } finally {
       await Promise.all(extra.map((t) => t.stop()));

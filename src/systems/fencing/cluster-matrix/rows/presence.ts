@@ -7,7 +7,7 @@
 import { mulberry32 } from '../../../../core/random.js';
 import { closeClient } from '../../../../valkey/index.js';
 import { keySlot } from '../../../../valkey/slots.js';
-import { currentSlotMap } from '../cluster-map.js';
+import { currentSlotMap } from '../../../../valkey/cluster-map.js';
 import { askingCalls, migrateSlotLive } from '../reshard.js';
 import { splitMget, type MgetOrder } from '../split-mget.js';
 import { verdictOf, type G2Row } from '../types.js';

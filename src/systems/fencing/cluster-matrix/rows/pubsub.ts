@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis';
 import { closeClient, nodeClient, type Topology, type ValkeyClient } from '../../../../valkey/index.js';
 import { keySlot } from '../../../../valkey/slots.js';
-import { currentSlotMap, endpointKey } from '../cluster-map.js';
+import { currentSlotMap, endpointKey } from '../../../../valkey/cluster-map.js';
 import { migrateSlotLive } from '../reshard.js';
 import { judgeLedger, type Published } from '../pubsub/ledger.js';
 import { ShardedSubscriber, type SubscriberBehaviour } from '../pubsub/subscriber.js';

@@ -10,7 +10,7 @@ import { closeClient, createClient, nodeClient, type ValkeyClient } from '../../
 import { classifyFault } from '../../../../valkey/fault.js';
 import { keySlot } from '../../../../valkey/slots.js';
 import { loadFencingScripts } from '../../scripts.js';
-import { currentSlotMap } from '../cluster-map.js';
+import { currentSlotMap } from '../../../../valkey/cluster-map.js';
 import { askingCalls, beginSlotMigration } from '../reshard.js';
 import { relayFamilies } from '../routing/families.js';
 import { RELAY_USER, setRelayUser } from '../routing/acl.js';

@@ -1,0 +1,36 @@
+/**
+ * A stage of `fencecheck verify`: the fencecheck command behind it and which verify options it
+ * takes. The generic stages are verify's own (src/verify/stages.ts); a system adds its own through
+ * its package (src/seam/package.ts), so verify runs a new system's stages without naming it.
+ */
+
+/** verify's --topology values: the standalone node, the cluster, both. */
+export const TOPOLOGIES = ['standalone', 'cluster', 'both'] as const;
+export type Topology = (typeof TOPOLOGIES)[number];
+
+/** Options verify forwards to the stages that take them. */
+export interface StageOptions {
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly topology?: Topology;
+  /** TLA+ constants (`NAME=VALUE`) for exploration and the tour (TLC and parity keep the spec's config). */
+  readonly constants?: readonly string[];
+}
+
+export type Forwarded = keyof StageOptions;
+
+export interface StageSpec {
+  readonly name: string;
+  /** The fencecheck command line, without `--json` and without forwarded options. */
+  readonly argv: readonly string[];
+  /** Which verify options this command accepts. */
+  readonly forwards: readonly Forwarded[];
+  /** The command's name for a verify topology, where it differs (props calls the cluster run `door`). */
+  readonly topologyNames?: Readonly<Partial<Record<Topology, string>>>;
+  /** Heavy stages (CPU, Valkey, Java) take one of the `--jobs` slots; light ones run alongside. */
+  readonly heavy: boolean;
+  /** The mutant layer whose results this stage reports, if any. */
+  readonly layer?: string;
+  /** One line for docs and the report. */
+  readonly what: string;
+}

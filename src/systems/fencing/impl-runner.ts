@@ -1,0 +1,104 @@
+/**
+ * The fencing package's implementation layer. Migration mutants (M1–M9: mutated Lua, prelude, gate
+ * rule or deploy records, mutants/fencing/impl/Mx.ts) run on the conformance tour: the patched
+ * implementation's own state graph explored breadth-first on real Valkey, the expected invariant
+ * checked alone (with TypeOK) in every real state. Deterministic: no seed, no search budget. Killed =
+ * the expected invariant breaks in a state of the mutant's real graph (the BFS path from Init is the
+ * counterexample, replayed by `trace replay`); equivalent = the real graph is the unpatched one;
+ * survived = a different graph where nothing broke. The unpatched implementation passes the full
+ * conformance tour first. The failover model's entries (R1) run on the failover drill
+ * (failover/impl-layer.ts).
+ */
+import { importDefault } from '../../core/import-default.js';
+import type { MutantEntry } from '../../core/manifest.js';
+import { projectRoot } from '../../core/project-root.js';
+import type { MutantResult } from '../../core/verdict.js';
+import { runImplEntries, type ImplOutcome, type SystemImplRunner } from '../../seam/impl-runner.js';
+import type { LayerRunOptions } from '../../seam/layer-runner.js';
+import { asInfrastructureFault } from '../../valkey/fault.js';
+import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
+import { runFailoverEntries } from './failover/impl-layer.js';
+import { INVARIANT_NAMES, type InvariantName } from './invariants.js';
+import { isImplPatch, type ImplPatch } from './patch.js';
+import { DEFAULT_BOUNDS } from './state.js';
+import { runConform, type ConformRun } from './tour/run.js';
+import { openTourWorld, type TourWorld } from './tour/world.js';
+import { modelTour } from './tour/model-graph.js';
+
+/** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
+export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
+  const file = entry.layers.impl?.patch;
+  if (!file) throw new Error(`${entry.id} names no impl patch`);
+  const patch = await importDefault(file, projectRoot);
+  if (!isImplPatch(patch)) throw new Error(`${file} default-exports no ImplPatch`);
+  return patch;
+}
+
+function fault(err: unknown): string | null {
+  if (err instanceof ValkeyUnavailableError) return err.message;
+  return asInfrastructureFault(err)?.message ?? null;
+}
+
+function outcomeOf(run: ConformRun, m?: MutantEntry): ImplOutcome {
+  const r = run.result;
+  if (!r.failure) {
+    if (!m) return r.equalToModel ? { kind: 'held', detail: `${r.states} states, ${r.attempts} attempts, the model's graph (${(r.durationMs / 1000).toFixed(1)} s)` } : { kind: 'invalid', detail: 'the real graph differs from the model\'s (fencecheck conform)' };
+    return r.equalToModel
+      ? { kind: 'equivalent', detail: `the real graph equals the unmutated one within the bounds (${r.states} states, ${r.attempts} attempts, the same decision in every reply)` }
+      : { kind: 'held', detail: `the real graph differs (${r.states} states) but ${m.expectedInvariant} holds in every state of it` };
+  }
+  const f = r.failure;
+  const replay = run.replay ?? `fencecheck conform${m ? ` --mutant ${m.id}` : ''}`;
+  return {
+    kind: 'violated',
+    checks: [f.check],
+    detail: `${f.check} after ${f.path.length - 1} steps of the real graph${m ? '' : `: ${f.message}`}; replay: ${replay}`,
+    extra: { traceLength: f.path.length, ...(run.tracePath ? { tracePath: run.tracePath } : {}), replay },
+  };
+}
+
+/** The migration model's impl entries on the tour. */
+export function runTourEntries(entries: readonly MutantEntry[], options: LayerRunOptions): Promise<MutantResult[]> {
+  const tours = entries.length + 1;
+  let done = 0;
+  const progress = (what: string) => (attempts: number, total: number) => options.onProgress?.(done, tours, 'tours', `${what}: ${Math.floor((100 * attempts) / total)} % of its attempts`);
+  return runImplEntries<TourWorld, ImplPatch>(entries, options, {
+    unit: 'tours',
+    // The model's graph before any server runs (see runConform): a signal meanwhile ends at once.
+    open: () => {
+      modelTour(DEFAULT_BOUNDS);
+      return openTourWorld();
+    },
+    close: (world) => world.close(),
+    base: async (world) => {
+      options.log?.('[impl] the unpatched implementation: full conformance tour');
+      const out = outcomeOf(await runConform({ bounds: DEFAULT_BOUNDS, world, onProgress: progress('unpatched') }));
+      done += 1;
+      return out;
+    },
+    loadPatch: async (m) => {
+      if (!(INVARIANT_NAMES as readonly string[]).includes(m.expectedInvariant)) throw new Error(`unknown invariant ${m.expectedInvariant}`);
+      return loadPatch(m);
+    },
+    mutant: async (world, m, patch) => {
+      options.log?.(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant} alone`);
+      const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: m.expectedInvariant as InvariantName, mutant: m.id, world, onProgress: progress(m.id) });
+      done += 1;
+      return outcomeOf(run, m);
+    },
+    fault,
+  });
+}
+
+/** Both models' entries, each to its own run, in the entries' order. */
+export const implRunner: SystemImplRunner = {
+  system: 'fencing',
+  unavailable: valkeyUnavailableReason,
+  async run(mutants, options) {
+    const mine = mutants.filter((m) => !options.only || options.only.includes(m.id));
+    const byId = new Map<string, MutantResult>();
+    for (const r of await runTourEntries(mine.filter((m) => m.system === 'fencing'), options)) byId.set(r.id, r);
+    for (const r of await runFailoverEntries(mine.filter((m) => m.system === 'failover'), options)) byId.set(r.id, r);
+    return mine.flatMap((m) => byId.get(m.id) ?? []);
+  },
+};

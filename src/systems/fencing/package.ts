@@ -1,0 +1,38 @@
+/**
+ * The fencing package (src/seam/package.ts): the session directory's scripts, gate and door, with two
+ * models — the migration model (tla/fencing/, models/fencing/) and the failover model
+ * (tla/fencing/failover/, models/fencing/failover/), which checks the same scripts across a primary
+ * failover. Everything loads lazily.
+ */
+import type { SystemPackage } from '../../seam/package.js';
+import type { AnySystem } from '../../seam/package.js';
+
+export const fencingPackage: SystemPackage = {
+  name: 'fencing',
+  systems: [
+    {
+      name: 'fencing',
+      title: 'the fenced session directory across the rolling deploy O → A → B → C and the mode doors',
+      model: async () => (await import('./system.js')).fencingSystem() as unknown as AnySystem,
+      expectedNames: async () => (await import('./invariants.js')).INVARIANT_NAMES,
+    },
+    {
+      name: 'failover',
+      title: 'fencing authority across a primary failover with lagging replicas (the WAIT remedy)',
+      model: async () => (await import('./failover/system.js')).failoverSystem() as unknown as AnySystem,
+      expectedNames: async () => [...new Set([...(await import('../../../models/fencing/failover/index.js')).FAILOVER_INVARIANT_NAMES, ...(await import('./failover/checks.js')).DRILL_CHECKS])],
+    },
+  ],
+  impl: async () => (await import('./impl-runner.js')).implRunner,
+  commands: {
+    props: () => import('./commands/props.js'),
+    gate: () => import('./commands/gate.js'),
+    diagram: () => import('./commands/diagram.js'),
+    'cluster-matrix': () => import('./commands/cluster-matrix.js'),
+    failover: () => import('./commands/failover.js'),
+  },
+  stages: [
+    { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, what: 'model-based runs of the real scripts on Valkey for what the tour cannot reach (real TTL expiry, a live reshard across the door, long histories): T1/T2/T3 on the real keyspace' },
+    { name: 'cluster-matrix', argv: ['cluster-matrix'], forwards: [], heavy: true, what: 'the cluster client matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },
+  ],
+};

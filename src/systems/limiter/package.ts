@@ -1,0 +1,20 @@
+/** The ordered two-bucket limiter package (src/seam/package.ts): its Lua script on real Valkey; no TLA+ model yet. */
+import type { SystemPackage } from '../../seam/package.js';
+
+export const limiterPackage: SystemPackage = {
+  name: 'limiter',
+  systems: [
+    {
+      name: 'limiter',
+      title: 'the ordered two-bucket rate limiter (one Lua script, both buckets or neither)',
+      expectedNames: async () => (await import('../../../properties/limiter/harness.js')).CHECKS,
+    },
+  ],
+  impl: async () => {
+    const { runLimiterEntries } = await import('./impl-runner.js');
+    const { valkeyUnavailableReason } = await import('../../valkey/index.js');
+    return { system: 'limiter', unavailable: valkeyUnavailableReason, run: (entries, options) => runLimiterEntries(entries.filter((m) => !options.only || options.only.includes(m.id)), options) };
+  },
+  commands: { limiter: () => import('./command.js') },
+  stages: [{ name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'the limiter script against its reference model and the required invariant tests, standalone and on a cluster' }],
+};

@@ -1,0 +1,24 @@
+/** The pause snapshot package (src/seam/package.ts): seed 000 phase 2, on real replicas and Valkey. */
+import type { AnySystem, SystemPackage } from '../../seam/package.js';
+
+export const pausePackage: SystemPackage = {
+  name: 'pause',
+  systems: [
+    {
+      name: 'pause',
+      title: 'the versioned pause snapshot: zero-I/O pause reads that fail closed, on a fleet of replicas',
+      model: async () => (await import('./system.js')).pauseSystem() as unknown as AnySystem,
+      expectedNames: async () => Object.keys((await import('./system.js')).pauseSystem().invariants),
+    },
+  ],
+  commands: { pause: () => import('./command.js') },
+  stages: [
+    { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
+  ],
+  impl: async () => {
+    const { pauseImplRunner } = await import('./impl-layer.js');
+    const { valkeyUnavailableReason } = await import('../../valkey/index.js');
+    const runner = pauseImplRunner();
+    return { system: 'pause', unavailable: valkeyUnavailableReason, run: (entries, options) => runner.run(entries.filter((m) => !options.only || options.only.includes(m.id)), options) };
+  },
+};
