@@ -1,7 +1,7 @@
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { benchSections } from '../../../bench/index.js';
+import { benchSections, NAMED_ONLY } from '../../../bench/index.js';
 
 const HELP = `Usage: fencecheck bench [SECTION...] [--runs N]   (npm run bench [-- SECTION... --runs N])
 
@@ -15,7 +15,7 @@ measured here, never asserted in tests.
 Options:
   --runs N   how many times the stability and timing sections run each item (default 10 and 5)
 
-Sections: ${Object.keys(benchSections).join(', ')} (default: all)
+Sections: ${Object.keys(benchSections).join(', ')} (default: all but ${NAMED_ONLY.join(', ')}, which run when named)
 
 Exit codes: 0 printed · 2 a section could not run (reason printed) · 64 usage`;
 
@@ -26,7 +26,7 @@ export const command: Command = {
   async run(argv) {
     const { positionals, values } = parseCommandArgs(argv, { runs: { type: 'string' } }, true);
     const runs = intOption(values, 'runs', { min: 1, max: 1000 });
-    const names = positionals.length > 0 ? positionals : Object.keys(benchSections);
+    const names = positionals.length > 0 ? positionals : Object.keys(benchSections).filter((n) => !NAMED_ONLY.includes(n));
     for (const n of names) if (!benchSections[n]) throw new UsageError(`unknown section '${n}'`);
     let code: ExitCode = ExitCode.Ok;
     for (const n of names) {
