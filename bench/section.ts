@@ -10,3 +10,8 @@ export interface BenchOptions {
   /** How many times each item runs (stability, timing); each section has its own default. */
   readonly runs?: number;
 }
+
+/** The comma-separated names in an environment variable (none set: an empty list, meaning all). */
+export function envList(name: string): string[] {
+  return (process.env[name] ?? '').split(',').filter(Boolean);
+}

@@ -3,7 +3,7 @@ import { percentile } from '../src/core/stats.js';
 import { renderTable } from '../src/core/table.js';
 import { ownedTempDir, removeTempDir } from '../src/core/temp-dir.js';
 import { startBurners } from './burners.js';
-import type { BenchSection } from './section.js';
+import { envList, type BenchSection } from './section.js';
 import { STABILITY_ITEMS, type StabilityItem } from './stability/items.js';
 import { CRASH_LINE, runCommand, shellStatus, STACK_LINE, type CommandRun, type Interrupt } from './stability/run.js';
 
@@ -66,7 +66,7 @@ export const section: BenchSection = {
   title: 'stability under two CPU burners: pass rate of every real-time row and drill, and of every long command stopped by a signal (stop times)',
   async run(print, options) {
     const runs = options.runs ?? 10;
-    const only = (process.env.FENCECHECK_BENCH_STABILITY_ONLY ?? '').split(',').filter(Boolean);
+    const only = envList('FENCECHECK_BENCH_STABILITY_ONLY');
     const items = STABILITY_ITEMS.filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
     const seed = process.env.FENCECHECK_BENCH_SEED !== undefined ? Number(process.env.FENCECHECK_BENCH_SEED) : Date.now() % 2 ** 31;
     const rng = mulberry32(seed);

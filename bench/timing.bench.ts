@@ -6,7 +6,7 @@ import { percentile } from '../src/core/stats.js';
 import { renderTable } from '../src/core/table.js';
 import { ownedTempDir, removeTempDir } from '../src/core/temp-dir.js';
 import { startBurners } from './burners.js';
-import type { BenchSection } from './section.js';
+import { envList, type BenchSection } from './section.js';
 
 /**
  * `npm run bench -- timing [--runs N]` (issue 22): the tests' timed bounds measured as the table in
@@ -60,7 +60,7 @@ export const section: BenchSection = {
   title: 'timed bounds of the tests under two CPU burners: each bound beside the p99 it must be ≥ 5× of',
   async run(print, options) {
     const runs = options.runs ?? 5;
-    const only = (process.env.FENCECHECK_BENCH_TIMING_FILES ?? '').split(',').filter(Boolean);
+    const only = envList('FENCECHECK_BENCH_TIMING_FILES');
     const files = timedTestFiles().filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
     const dir = ownedTempDir('bench-timing');
     const log = join(dir, 'timing.jsonl');

@@ -41,6 +41,7 @@ export const BOUNDS = {
   'silent-command-timeout': { what: 'a command to a silent endpoint (700 ms timeout) → rejected', boundMs: 2_700, p99Ms: 0, samples: 0, wasMs: 2_700 },
   'silent-external-start': { what: 'startExternal on a silent endpoint (700 ms timeout) → rejected', boundMs: 3_700, p99Ms: 0, samples: 0, wasMs: 3_700 },
   'timed-out-script': { what: 'a script past its 200 ms command timeout → OutcomeUnknownError', boundMs: 1_000, p99Ms: 0, samples: 0, wasMs: 1_000 },
+  'busy-script-done': { what: 'a 300M-iteration Lua spin (INCR, then a loop) → the node answers PING again (was: within Valkey\'s 5 s busy threshold)', boundMs: 30_000, p99Ms: 0, samples: 0, wasMs: 5_000 },
   'cli-silent-endpoint': { what: 'a CLI run at a silent endpoint (500/700 ms timeouts) → exit 2', boundMs: 25_000, p99Ms: 0, samples: 0, wasMs: 25_000 },
   'gate-non-resp': { what: '`gate --url` at a non-RESP endpoint → exit 2 (never the command timeout)', boundMs: 8_000, p99Ms: 0, samples: 0, wasMs: 8_000 },
   'clients-closed-after-fault': { what: 'a run ended by a fault → every client it opened closed', boundMs: 3_000, p99Ms: 0, samples: 0, wasMs: 3_000 },
