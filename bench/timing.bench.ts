@@ -14,7 +14,8 @@ import { envList, type BenchSection } from './section.js';
  * under two CPU burners with FENCECHECK_TIMING_LOG set; per bound, the samples' p50, p99 and
  * largest value beside the bound, and the bound's multiple of the p99 (it must be ≥ 5). Fewer than
  * 100 samples: the largest stands for the p99. The runs use FENCECHECK_BOUNDS_SCALE=10, so that no
- * sample is cut short at its bound. FENCECHECK_BENCH_TIMING_FILES=a,b limits the files.
+ * sample is cut short at its bound. FENCECHECK_BENCH_TIMING_FILES=a,b limits the files;
+ * FENCECHECK_BENCH_TIMING_LOG=FILE keeps the samples there (appended), to add up several sittings.
  */
 interface Sample {
   readonly bound: string;
@@ -63,7 +64,8 @@ export const section: BenchSection = {
     const only = envList('FENCECHECK_BENCH_TIMING_FILES');
     const files = timedTestFiles().filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
     const dir = ownedTempDir('bench-timing');
-    const log = join(dir, 'timing.jsonl');
+    // FENCECHECK_BENCH_TIMING_LOG keeps the samples (appended): runs of several sittings add up.
+    const log = process.env.FENCECHECK_BENCH_TIMING_LOG ?? join(dir, 'timing.jsonl');
     const burners = startBurners(2);
     print(`${files.length} test files × ${runs} runs; CPU burners pids ${burners.pids.join(', ')}`);
     try {

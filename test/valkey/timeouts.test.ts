@@ -185,7 +185,7 @@ describe('timeouts in the CLI: a silent endpoint is "not run" (exit 2) within se
     expect(r.code, r.out + r.err).toBe(2);
     expect(r.out + r.err).toContain(`127.0.0.1:${silentPort}`);
     expectWithin('cli-silent-endpoint', r.ms);
-  });
+  }, testTimeoutFor('cli-silent-endpoint'));
 
   it('gate --url at a silent endpoint (and --json)', async () => {
     const args = ['gate', '--check', 'advance', '--url', `127.0.0.1:${silentPort}`, '--target', 'A', '--pods', 'p1=A'];
@@ -198,7 +198,7 @@ describe('timeouts in the CLI: a silent endpoint is "not run" (exit 2) within se
     const report = JSON.parse(j.out) as { status: string; reason: string };
     expect(report.status).toBe('not-run');
     expect(report.reason).toContain(`127.0.0.1:${silentPort}`);
-  });
+  }, 2 * testTimeoutFor('cli-silent-endpoint'));
 
   it('slot --check --node at a silent endpoint', async () => {
     const r = await fencecheck(['slot', '--check', '--node', `127.0.0.1:${silentPort}`, 'k', '--json'], {});
@@ -207,5 +207,5 @@ describe('timeouts in the CLI: a silent endpoint is "not run" (exit 2) within se
     expect(report.status).toBe('not-run');
     expect(report.reason).toContain(`127.0.0.1:${silentPort}`);
     expectWithin('cli-silent-endpoint', r.ms);
-  });
+  }, testTimeoutFor('cli-silent-endpoint'));
 });
