@@ -3,7 +3,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
-import { isAlive, reapOrphans } from '../../src/valkey/registry.js';
+import { isAlive } from '../../src/valkey/registry.js';
+import { reapOrphansIn } from '../support/registry-root.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 import { waitWithin } from '../support/bounds.js';
@@ -35,14 +36,7 @@ it('Ctrl-C on a vitest run whose test holds topologies leaves no valkey-server r
     await waitWithin('killed-servers-gone', 'every valkey-server of the interrupted run to be gone', async () => pids.every((p) => !isAlive(p)));
   } finally {
     if (run.exitCode === null && run.signalCode === null) process.kill(-run.pid!, 'SIGKILL');
-    const saved = process.env.FENCECHECK_REGISTRY_DIR;
-    process.env.FENCECHECK_REGISTRY_DIR = root;
-    try {
-      reapOrphans(); // whatever a red run left behind, verified and by PID
-    } finally {
-      if (saved === undefined) delete process.env.FENCECHECK_REGISTRY_DIR;
-      else process.env.FENCECHECK_REGISTRY_DIR = saved;
-    }
+    reapOrphansIn(root); // whatever a red run left behind, verified and by PID
     rmSync(root, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   }

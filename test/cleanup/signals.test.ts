@@ -12,23 +12,15 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
-import { isRunning, reapOrphans } from '../../src/valkey/registry.js';
+import { isRunning } from '../../src/valkey/registry.js';
+import { reapOrphansIn } from '../support/registry-root.js';
 import { boundMs, expectWithin, waitWithin } from '../support/bounds.js';
 
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/blocked-command.mts');
 
 // A private registry root: only the child's own end can stop its servers.
 const root = ownedTempDir('signals-root');
-afterAll(() => {
-  const saved = process.env.FENCECHECK_REGISTRY_DIR;
-  process.env.FENCECHECK_REGISTRY_DIR = root;
-  try {
-    reapOrphans(); // whatever a red test left behind, verified and by PID
-  } finally {
-    if (saved === undefined) delete process.env.FENCECHECK_REGISTRY_DIR;
-    else process.env.FENCECHECK_REGISTRY_DIR = saved;
-  }
-});
+afterAll(() => void reapOrphansIn(root));
 
 interface Ended {
   readonly code: number | null;
