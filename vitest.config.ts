@@ -7,7 +7,9 @@ export default defineConfig({
     // process registry reaps what it started (src/valkey/). Two cores: two workers.
     pool: 'forks',
     maxWorkers: 2,
+    // The run's own temporary directory, and the check that nothing is left in it (or running).
     globalSetup: ['./test/cleanup/global-setup.ts'],
+    setupFiles: ['./test/support/end-of-file.setup.ts'],
     // The runtime locality guard (src/valkey/locality-guard.ts) on every Cluster client the suite
     // creates, and in the CLI processes it spawns: one slot per command, pipeline command and script call.
     env: { FENCECHECK_LOCALITY_GUARD: '1' },

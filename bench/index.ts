@@ -14,4 +14,9 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   failover: () => import('./failover.bench.js'),
   'cluster-matrix-replica': () => import('./cluster-matrix-replica.bench.js'),
   pause: () => import('./pause.bench.js'),
+  stability: () => import('./stability.bench.js'),
+  timing: () => import('./timing.bench.js'),
 };
+
+/** Sections that run only when named (`npm run bench -- stability`): they take an hour, not minutes. */
+export const NAMED_ONLY: readonly string[] = ['stability', 'timing'];

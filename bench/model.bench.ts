@@ -1,6 +1,5 @@
 import { median } from '../src/core/stats.js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { podsOf, DEFAULT_BOUNDS, type FencingBounds } from '../src/systems/fencing/state.js';
 import { boundsLabel } from '../src/systems/fencing/model/bounds.js';
@@ -12,6 +11,7 @@ import { configWithConstants } from '../src/seam/tlc/growth.js';
 import { locateTlc, type TlcTools } from '../src/tlc/locate.js';
 import { runTlc } from '../src/tlc/run.js';
 import type { BenchSection } from './section.js';
+import { ownedTempDir } from '../src/core/temp-dir.js';
 
 /**
  * The exhaustive exploration of the XState twin and TLC (one worker, no dump) on the same bounds in
@@ -129,7 +129,7 @@ export const section: BenchSection = {
     if (!located.ok) print(`TLC (live): not run: ${located.reason}. Exploration times only, no ratio (the committed evidence's time is another run's, not a comparison).`);
     else print(`TLC (live): ${located.tools.jar}, -workers 1, no state dump; exploration and TLC runs alternate.`);
     const tools = located.ok ? located.tools : undefined;
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-bench-model-'));
+    const dir = ownedTempDir('bench-model');
     try {
       exploreSystem(fencingSystem(DEFAULT_BOUNDS)); // JIT warm-up, not timed
       for (const bounds of COMPARED) {

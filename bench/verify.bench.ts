@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../src/core/project-root.js';
 import type { VerifyReport } from '../src/report/verify-doc.js';
 import { formatCounts, formatDuration } from '../src/verify/progress.js';
 import type { BenchSection } from './section.js';
+import { ownedTempDir } from '../src/core/temp-dir.js';
 
 /**
  * Wall time of a full `fencecheck verify` and of each stage (each stage's process wall time, from
@@ -16,7 +16,7 @@ export const section: BenchSection = {
   name: 'verify',
   title: 'verify: wall time of a full run and of each stage',
   async run(print) {
-    const out = mkdtempSync(join(tmpdir(), 'fencecheck-bench-verify-'));
+    const out = ownedTempDir('bench-verify');
     const extra = (process.env.FENCECHECK_BENCH_VERIFY_ARGS ?? '').split(/\s+/).filter(Boolean);
     const args = [join(projectRoot, 'bin/fencecheck.mjs'), 'verify', '--out', out, ...extra];
     print(`command: fencecheck verify --out ${out}${extra.length ? ` ${extra.join(' ')}` : ''}`);

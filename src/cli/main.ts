@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExitCode } from '../core/exit-codes.js';
+import { ExitCode, signalExitCode } from '../core/exit-codes.js';
+import { endingSignal, endingSignalWithin, whenEnding, type EndSignal } from '../core/process-end.js';
 import { projectRoot } from '../core/project-root.js';
 import { ALIASES, commandModules } from './registry.js';
 import type { Command } from '../core/command.js';
@@ -13,9 +14,16 @@ import { watchVerifyParent } from '../verify/watchdog.js';
 import { traceDirProblem } from '../core/trace-dir.js';
 
 /**
+ * Set when a signal is ending the process (src/core/process-end.ts): what the command still prints
+ * after it — a check that saw its servers killed, a report of the run cut short — is the teardown's
+ * noise, not a result, and is dropped. The one line main() prints says what happened instead.
+ */
+let silenced = false;
+
+/**
  * Everything the CLI prints goes through maskSecrets: a password in an endpoint URL
  * (`redis://user:pass@host`) never reaches a terminal, a log or a `--json` report, whichever
- * message carried it. Installed once per process by main().
+ * message carried it. Installed once per process by main(); also drops output once `silenced`.
  */
 function maskOutput(stream: NodeJS.WriteStream): void {
   const marked = stream as NodeJS.WriteStream & { fencecheckMasked?: boolean };
@@ -23,6 +31,12 @@ function maskOutput(stream: NodeJS.WriteStream): void {
   marked.fencecheckMasked = true;
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (silenced) {
+      // Dropped, but a caller waiting for its write callback is not left waiting.
+      const done = rest.find((r): r is () => void => typeof r === 'function');
+      if (done) queueMicrotask(done);
+      return true;
+    }
     if (typeof chunk === 'string') return write(maskSecrets(chunk), ...rest);
     if (chunk instanceof Uint8Array && chunk.includes(0x40 /* @ */)) {
       const text = Buffer.from(chunk).toString('utf8');
@@ -73,6 +87,28 @@ async function listCommands(): Promise<string> {
  */
 function exitSoon(code: ExitCode): void {
   setTimeout(() => process.exit(code), 1000).unref();
+}
+
+/**
+ * How long an unexpected error waits for a signal before it is called a crash. Ctrl-C reaches the
+ * servers too (they share our process group): their closed sockets may be read, and the command's
+ * error raised, before the signal itself is handled in the same turn of the event loop.
+ */
+const SIGNAL_GRACE_MS = 200;
+
+/**
+ * Once a signal is ending the process: one line says so, the command's further output is dropped,
+ * and an exception or rejection the teardown provokes (a request on a connection the end just
+ * closed) neither prints a stack nor ends the process before the signal does.
+ */
+function quietEnd(name: string): void {
+  whenEnding((sig: EndSignal) => {
+    const open = process.stderr.isTTY ? '\n' : ''; // a progress line may be open on a terminal
+    process.stderr.write(`${open}fencecheck ${name}: stopped by ${sig} (exit ${signalExitCode(sig)}); its servers and temporary folders are removed\n`);
+    silenced = true;
+    process.on('uncaughtException', () => {});
+    process.on('unhandledRejection', () => {});
+  });
 }
 
 function usage(message: string): ExitCode {
@@ -131,6 +167,7 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     process.stderr.write(`fencecheck ${name}: ${traceDirBad}\n`);
     return ExitCode.BadInput;
   }
+  quietEnd(name);
   try {
     // Before anything starts (a server, TLC, a file written): a bad FENCECHECK_* value is bad input.
     checkEnvironment();
@@ -142,13 +179,19 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
   // A command records its runs' observed traces (src/seam/tracecheck/store.ts); a library caller only when asked.
   recordObservedTraces();
   try {
-    return await cmd.run(rest);
+    const code = await cmd.run(rest);
+    const sig = endingSignal();
+    return sig !== undefined ? signalExitCode(sig) : code;
   } catch (err) {
     if (err instanceof UsageError) {
       // One line: the problem, then where the usage is.
       process.stderr.write(`fencecheck ${name}: ${maskSecrets(err.message.replace(/\s*\n\s*/g, ' '))} (see 'fencecheck ${name} --help')\n`);
       return ExitCode.Usage;
     }
+    // An error that comes with a signal ending the process is the end's doing (its servers killed,
+    // its connections closed): not a crash. The signal ends the process in a moment.
+    const sig = await endingSignalWithin(SIGNAL_GRACE_MS);
+    if (sig !== undefined) return signalExitCode(sig);
     if (err instanceof ValkeyUnavailableError) {
       // "Could not run" is exit 2 wherever it surfaces; never a stack trace.
       process.stderr.write(`fencecheck ${name}: not run: ${maskSecrets(err.message.replace(/^not run: /, ''))}\n`);

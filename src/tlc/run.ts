@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { onProcessEnd } from '../core/process-end.js';
+import { ownedTempDir, removeTempDir } from '../core/temp-dir.js';
 import { TlcUnavailableError } from './errors.js';
 import { reconcileExit } from './exit-status.js';
 import { locateTlc, type TlcTools } from './locate.js';
@@ -97,7 +98,7 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
     if (!found.ok) throw new TlcUnavailableError(found.reason);
     tools = found.tools;
   }
-  const work = mkdtempSync(join(tmpdir(), 'fencecheck-tlc-'));
+  const work = ownedTempDir('tlc');
   try {
     // fencecheck's own files in the scratch directory: names no spec folder entry takes.
     const own = { cfg: `.fencecheck-run-${basename(opts.config)}`, meta: '.fencecheck-meta', dot: '.fencecheck-states.dot', dump: '.fencecheck-states.dump' };
@@ -142,7 +143,7 @@ export async function runTlc(opts: TlcRunOptions): Promise<TlcRun> {
     const dotText = dotPath !== undefined && existsSync(dotPath) ? readFileSync(dotPath, 'utf8') : undefined;
     return { kind: 'completed', result, exitCode, wallMs, raw, ...(dumpText !== undefined && { dumpText }), ...(dotText !== undefined && { dotText }) };
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    removeTempDir(work);
   }
 }
 
@@ -201,10 +202,11 @@ function spawnCollect(cmd: string, args: string[], cwd: string, timeoutMs: numbe
       timedOut = true;
       kill();
     }, timeoutMs);
-    process.once('exit', kill);
+    // On exit, and on a signal that ends this process (which runs no 'exit' handler), whoever handles it.
+    const unhook = onProcessEnd({ when: 'any-signal', release: kill });
     const done = (exitCode: number | null, spawnError?: string) => {
       clearTimeout(timer);
-      process.removeListener('exit', kill);
+      unhook();
       resolvePromise({ raw: Buffer.concat(chunks).toString('utf8'), exitCode, timedOut, overflow, ...(spawnError !== undefined && { spawnError }) });
     };
     child.on('error', (err) => done(null, err.message));

@@ -8,6 +8,7 @@ import { trackServer, untrackServer } from './hygiene.js';
 import { freeLoopbackPort } from './ports.js';
 import { forgetServer, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from './registry.js';
 import { delay, TIMED_OUT, withTimeout } from './wait.js';
+import { disconnectNow } from './client.js';
 import { valkeyArgs, type LaunchedNode, type NodeLauncher } from './node-args.js';
 import { tlsStartFailure, writeServerTlsFiles, type TlsMaterial } from './tls-material.js';
 
@@ -135,7 +136,7 @@ async function waitForPing(port: number, exited: Promise<unknown>): Promise<{ ru
     } catch {
       /* not listening yet */
     } finally {
-      probe.disconnect();
+      disconnectNow(probe);
     }
     await delay(20);
   }

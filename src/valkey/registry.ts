@@ -301,6 +301,40 @@ function isValkeyExecutable(pid: number): boolean {
   }
 }
 
+/**
+ * valkey-server processes (not zombies) whose working folder lies under `dir` (Linux /proc; empty
+ * elsewhere): a server works in its --dir, so this finds every server started with a data folder
+ * there, recorded or not. What the test run's teardown and the stability benchmark call survivors.
+ */
+export function serversWorkingUnder(dir: string): { pid: number; cwd: string }[] {
+  const out: { pid: number; cwd: string }[] = [];
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return out;
+  }
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    try {
+      if (!isRunning(pid)) continue;
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('valkey-server')) continue;
+      const cwd = realpathSync(`/proc/${name}/cwd`);
+      if (cwd === real || cwd.startsWith(`${real}/`)) out.push({ pid, cwd });
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return out;
+}
+
 /** True when `pid` is a valkey-server listening on the recorded port (its title or argv says so). */
 export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port'>): boolean {
   try {

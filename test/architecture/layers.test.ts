@@ -5,15 +5,15 @@
  * red on a small tree that breaks it on purpose.
  */
 import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cruise, type IReporterOutput } from 'dependency-cruiser';
 import { projectRoot } from '../../src/core/project-root.js';
 import { PACKAGES, SYSTEM_NAMES } from '../../src/registry/systems.js';
 import { systemNamesIn } from './names.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const require = createRequire(import.meta.url);
 const config = require(join(projectRoot, '.dependency-cruiser.cjs')) as { forbidden: unknown[]; options: Record<string, unknown> };
@@ -28,7 +28,7 @@ async function violations(baseDir: string, roots: readonly string[]): Promise<{ 
 
 /** A scratch tree of .ts files: path → its imports (relative specifiers). */
 function tree(files: Readonly<Record<string, readonly string[]>>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-layers-'));
+  const dir = ownedTempDir('layers');
   temps.push(dir);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
   for (const [path, imports] of Object.entries(files)) {
@@ -75,7 +75,7 @@ describe('system names', () => {
   });
 
   it('are found in an import, a literal and an identifier, never in a comment or a Valkey word', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-names-'));
+    const dir = ownedTempDir('names');
     temps.push(dir);
     const f = join(dir, 'x.ts');
     writeFileSync(f, [

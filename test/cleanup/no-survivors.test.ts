@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
-import { isAlive, isRunning, listRecords, reapOrphans } from '../../src/valkey/registry.js';
-import { waitUntil } from '../../src/valkey/wait.js';
+import { isAlive, isRunning, listRecords, reapOrphans, serversWorkingUnder } from '../../src/valkey/registry.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
+import { boundMs, recordTiming, waitWithin } from '../support/bounds.js';
 
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
 
@@ -23,7 +23,7 @@ const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
 let root: string;
 const savedRoot = process.env.FENCECHECK_REGISTRY_DIR;
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'fencecheck-cleanup-')); // mode 0700
+  root = ownedTempDir('cleanup'); // mode 0700
   // This file's own registry calls (listRecords, reapOrphans) read the children's private root.
   process.env.FENCECHECK_REGISTRY_DIR = root;
 });
@@ -70,21 +70,6 @@ function childEnv(provider: Provider): NodeJS.ProcessEnv {
   return env;
 }
 
-/** valkey-server processes whose working directory lies under `dir` (the fixture's node dirs). */
-function serversUnder(dir: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('valkey-server')) continue;
-      if (realpathSync(`/proc/${name}/cwd`).startsWith(realpathSync(dir))) out.push(Number(name));
-    } catch {
-      /* gone, or not ours to read */
-    }
-  }
-  return out;
-}
-
 function processGroup(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
@@ -93,10 +78,15 @@ function processGroup(pid: number): number {
 /** Dead, or a zombie waiting for init to reap it (kill(pid, 0) still succeeds on a zombie). */
 const gone = (pid: number): boolean => !isRunning(pid);
 
-const exited = (child: ChildProcess, ms = 15_000) =>
+const exited = (child: ChildProcess) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    const done = () => resolve({ code: child.exitCode, signal: child.signalCode });
+    const t0 = performance.now();
+    const done = () => {
+      recordTiming('owner-signal-stop', performance.now() - t0);
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    };
     if (child.exitCode !== null || child.signalCode !== null) return done();
+    const ms = boundMs('owner-signal-stop');
     const t = setTimeout(() => reject(new Error(`the fixture (pid ${child.pid}) did not end within ${ms} ms of the signal`)), ms);
     child.once('exit', () => {
       clearTimeout(t);
@@ -104,7 +94,7 @@ const exited = (child: ChildProcess, ms = 15_000) =>
     });
   });
 // Nothing but the child could have killed them (see above), so a short wait is enough.
-const allDead = (pids: number[]) => waitUntil('every valkey-server to be gone', async () => pids.every(gone), 5_000);
+const allDead = (pids: number[]) => waitWithin('servers-gone-after-owner', 'every valkey-server to be gone', async () => pids.every(gone));
 
 /** Runs a test body; whatever happens, the child and its servers are gone afterwards. */
 async function withChild(mode: string, provider: Provider, body: (c: Awaited<ReturnType<typeof startChild>>) => Promise<void>): Promise<void> {
@@ -144,7 +134,7 @@ describe('no valkey-server outlives the process that started it', () => {
       const { late } = JSON.parse(line) as { late: number[] | string };
       expect(typeof late, 'the topology started as if nothing were stopping').toBe('string');
       expect(listRecords().filter((rec) => isRunning(rec.pid)).map((r) => r.pid).filter((p) => !child.pid || p !== child.pid)).toHaveLength(2); // the first two only
-      expect(serversUnder(root).length, 'valkey-server processes running in the fixture\'s registry root').toBe(2);
+      expect(serversWorkingUnder(root).length, 'valkey-server processes running in the fixture\'s registry root').toBe(2);
     });
   });
 
@@ -169,7 +159,7 @@ describe('no valkey-server outlives the process that started it', () => {
       await withChild('wait', 'default', async ({ child, pids, sigintListeners }) => {
         expect(sigintListeners).toBeGreaterThan(1);
         process.kill(child.pid!, sig);
-        const r = await exited(child, 10_000);
+        const r = await exited(child);
         expect(endedBy(r, sig), `exit ${JSON.stringify(r)}`).toBe(true);
         await allDead(pids);
         expect(listRecords().filter((rec) => pids.includes(rec.pid))).toEqual([]);

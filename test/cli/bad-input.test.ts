@@ -8,13 +8,13 @@
  * CLI (how each row was shown to fail before the fix).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { m1Trace } from '../trace/fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const ROOT = process.env.FENCECHECK_BAD_INPUT_ROOT ?? projectRoot;
 const TIMEOUT_MS = 15_000;
@@ -352,7 +352,7 @@ function projectWith(manifest: string, dir: string): string {
 }
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'fencecheck-bad-input-'));
+  work = ownedTempDir('bad-input');
 });
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import type { DoorBackend } from '../../src/systems/fencing/door.js';
 import { InfrastructureFault } from '../../src/valkey/fault.js';
 import { ALL_CHECKS } from '../../properties/fencing/checks.js';
 import { executeRun, type RunContext } from '../../properties/fencing/run.js';
+import { waitWithin } from '../support/bounds.js';
 
 // The real O acquire, slowed after its writes (≈0.5 s of arithmetic before the reply): the writes
 // happen, the connection is cut while the script runs, the reply is lost.
@@ -71,7 +72,7 @@ describe('executeRun meets a fault', () => {
       expect((err as InfrastructureFault).kind).toBe('connection-lost');
       expect((err as InfrastructureFault).message).toMatch(/AcquireO/);
       expect(clients.length).toBeGreaterThan(0);
-      await waitUntil('every client of the run to be closed', async () => clients.every((c) => c.status === 'end'), 3000, 20);
+      await waitWithin('clients-closed-after-fault', 'every client of the run to be closed', async () => clients.every((c) => c.status === 'end'), 20);
     } finally {
       await waitUntil('the script to finish', async () => (await node.ping()) === 'PONG', 30_000);
       await proxy.stop();
@@ -86,6 +87,6 @@ describe('executeRun meets a fault', () => {
     await expect(executeRun(ctx, [{ kind: 'acquire', p: 'p1' }], 'release')).rejects.toThrow(/Connection is closed/);
     expect(clients.length).toBeGreaterThan(0);
     // closeClient ends with disconnect(): status 'end' once the socket is gone.
-    await waitUntil('every client of the run to be closed', async () => clients.every((c) => c.status === 'end'), 3000, 20);
+    await waitWithin('clients-closed-after-fault', 'every client of the run to be closed', async () => clients.every((c) => c.status === 'end'), 20);
   });
 });

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../verify/run-cli.js';
 import { startTopology, type Topology } from '../../src/valkey/index.js';
 import { SNAPSHOT_PATH } from '../../src/luacheck/keyspecs.js';
 import type { StageReport } from '../../src/core/stage-report.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 /** `fencecheck lua-check` as a user runs it: real processes, exit codes, text, --json, JUnit, --node. */
 const CORPUS = join(import.meta.dirname, 'corpus');
@@ -19,7 +19,7 @@ const write = (name: string, text: string) => {
 };
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'fencecheck-lua-check-'));
+  dir = ownedTempDir('lua-check');
 });
 afterAll(async () => {
   await topology?.stop();

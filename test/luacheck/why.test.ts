@@ -1,10 +1,10 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkLuaSource } from '../../src/luacheck/check.js';
 import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../src/luacheck/includes.js';
 import type { LuaFinding } from '../../src/luacheck/findings.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 /** Every case the issue lists under "Why": each failed with the hand-listed checker before. */
 const check = (src: string): readonly LuaFinding[] => {
@@ -55,7 +55,7 @@ describe('lua-check: the cases the hand-listed checker got wrong', () => {
   });
 
   it('follows include directives, and names the included file and its line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-luacheck-'));
+    const dir = ownedTempDir('luacheck');
     mkdirSync(join(dir, 'includes'));
     writeFileSync(join(dir, 'includes', 'helpers.lua'), "-- helpers\nfunction push(q, v)\n  redis.call('LPUSH', q, v)\n  redis.call('INCR', 'stats')\nend\n");
     const main = join(dir, 'main.lua');

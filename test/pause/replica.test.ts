@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PauseReplica, pauseKeys, setPaused, type Delivery, type PauseKeys, type PauseReplicaOptions, type PauseState } from '../../src/systems/pause/index.js';
 import { createClient, startTopology, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
+import { boundMs, recordTiming, type BoundName } from '../support/bounds.js';
 
 const RECONCILE_NEVER = 3_600_000;
 
@@ -32,12 +33,13 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
       open.push(r);
       return r;
     };
-    const until = async (what: () => boolean, ms = 5_000) => {
+    const until = async (what: () => boolean, bound: BoundName = 'pause-event') => {
       const t0 = Date.now();
       while (!what()) {
-        if (Date.now() - t0 > ms) return false;
+        if (Date.now() - t0 > boundMs(bound)) return false;
         await sleep(5);
       }
+      recordTiming(bound, Date.now() - t0);
       return true;
     };
 
@@ -75,7 +77,7 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
       await setPaused(writer, keys, true);
       await sleep(20);
       expect(r.read()).toBe('running'); // the event was dropped
-      expect(await until(() => r.read() === 'paused', 3_000)).toBe(true);
+      expect(await until(() => r.read() === 'paused', 'pause-repair')).toBe(true);
       expect(r.status().reconciles).toBeGreaterThan(0);
       expect(await writer.get(keys.paused)).toBe('1');
     });
@@ -127,12 +129,12 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
       const r = await replica({ reconcileMs: 50, maxAgeMs: 300 });
       expect(r.read()).toBe('running');
       await writer.set(keys.version, 'garbage');
-      expect(await until(() => r.read() === 'unavailable', 3_000)).toBe(true);
+      expect(await until(() => r.read() === 'unavailable', 'pause-repair')).toBe(true);
       expect(r.status().reconcileFailures).toBeGreaterThan(0);
       expect(r.status().ageMs!).toBeGreaterThan(300);
       // and recovers once Valkey answers sensibly again
       await writer.set(keys.version, '5');
-      expect(await until(() => r.read() === 'running', 3_000)).toBe(true);
+      expect(await until(() => r.read() === 'running', 'pause-repair')).toBe(true);
     });
 
     it('a failed Valkey write is neither published nor exposed locally', async () => {

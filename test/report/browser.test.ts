@@ -4,8 +4,7 @@
  * and the trace's SVG sequence diagram, and its cells link to the trace. A screenshot is written
  * to reports/browser/verify-report.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
@@ -14,6 +13,7 @@ import { projectRoot } from '../../src/core/project-root.js';
 import { traceAnchor } from '../../src/report/view.js';
 import { writeVerifyReports } from '../../src/report/write.js';
 import { CONFORM_M1_TRACE_PATH, FULL_TRACE_COUNT, fixtureReport, fixtureRoot, fullReport, M1_TRACE_PATH } from './fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -36,7 +36,7 @@ describe('HTML report in headless Chromium', () => {
     // A complete run: every mutant layer's column filled (TLC's from the evidence), FULL_TRACE_COUNT traces.
     const full = fullReport();
     ({ html: fullHtmlPath } = writeVerifyReports(full.report, join(full.root, 'reports'), full.root));
-    userDataDir = mkdtempSync(join(tmpdir(), 'fencecheck-chromium-'));
+    userDataDir = ownedTempDir('chromium');
     // headless: true passes --headless; launchPersistentContext passes the fresh --user-data-dir.
     context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 1000 } });
   });

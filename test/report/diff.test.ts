@@ -3,8 +3,7 @@
  * Documents are the fixture run (test/report/fixtures.ts) as writeVerifyReports writes it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
@@ -13,6 +12,7 @@ import { readVerifyDocument } from '../../src/report/read-doc.js';
 import type { MatrixRow, VerifyReport } from '../../src/report/verify-doc.js';
 import { writeVerifyReports } from '../../src/report/write.js';
 import { fixtureReport, fixtureRoot } from './fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 /** The fixture run as written to verify.json, read back. */
 function writtenDoc(): VerifyReport {
@@ -73,7 +73,7 @@ describe('diffReports', () => {
   });
 
   it('reads a fencecheck.verify/1 document: its one TLC summary is the model its config names', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-diff-v1-'));
+    const dir = ownedTempDir('diff-v1');
     const { tlc, ...rest } = base;
     const v1 = join(dir, 'v1.json');
     writeFileSync(v1, JSON.stringify({ ...rest, schema: 'fencecheck.verify/1', tlc: tlc[0] }));
@@ -92,7 +92,7 @@ describe('diffReports', () => {
 });
 
 describe('fencecheck diff (CLI)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-diff-'));
+  const dir = ownedTempDir('diff');
   const base = writtenDoc();
   const write = (name: string, content: unknown) => {
     const p = join(dir, name);

@@ -3,8 +3,7 @@
  * kind, and one real trace file on disk. Built through the same functions verify uses (matrix,
  * verdict, TLC summary), so the fixture cannot drift from the document's shape.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadManifest } from '../../src/core/manifest.js';
@@ -26,6 +25,7 @@ import { interpretStage } from '../../src/verify/interpret.js';
 import { verifyVerdict } from '../../src/verify/verdict.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER } from '../../src/verify/stages.js';
 import { m1Trace } from '../trace/fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 export const M1_TRACE_PATH = 'reports/traces/model-M1.trace.json';
 
@@ -198,7 +198,7 @@ export function fixtureReport(opts: { conform?: ConformFixture | StageOutcome } 
 
 /** A temporary project root holding the fixture's trace file; returns its path. */
 export function fixtureRoot(): string {
-  const root = mkdtempSync(join(tmpdir(), 'fencecheck-report-'));
+  const root = ownedTempDir('report');
   mkdirSync(join(root, 'reports/traces'), { recursive: true });
   writeFileSync(join(root, M1_TRACE_PATH), JSON.stringify(m1Trace(), null, 2));
   writeFileSync(join(root, CONFORM_M1_TRACE_PATH), conformTraceText());
@@ -215,7 +215,7 @@ export const FULL_TRACE_COUNT = 41;
 
 export function fullReport(): { report: VerifyReport; root: string } {
   const manifest = fixtureManifest();
-  const root = mkdtempSync(join(tmpdir(), 'fencecheck-report-full-'));
+  const root = ownedTempDir('report-full');
   mkdirSync(join(root, 'reports/traces'), { recursive: true });
   mkdirSync(join(root, 'evidence/tlc/fencing'), { recursive: true });
   const results = (layer: MutantResult['layer'], dir: string): MutantResult[] =>

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDeclaredKeys, loadLuaScript, luaScript, ScriptCheckError } from '../../src/valkey/scripts/index.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const lines = (src: string) => checkDeclaredKeys(src).map((f) => f.line);
 
@@ -69,7 +69,7 @@ describe('checkDeclaredKeys (G2: every key from KEYS)', () => {
     expect(() => luaScript('bad', "return redis.call('GET', 'undeclared')")).toThrow(ScriptCheckError);
     const ok = luaScript('ok', "return redis.call('GET', KEYS[1])");
     expect(ok.sha1).toMatch(/^[0-9a-f]{40}$/);
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-lua-'));
+    const dir = ownedTempDir('lua');
     const file = join(dir, 'acquire.lua');
     writeFileSync(file, "return redis.call('GET', KEYS[1])\n");
     const loaded = loadLuaScript(file);

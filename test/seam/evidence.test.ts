@@ -1,8 +1,7 @@
 // Every system's committed TLC evidence (src/seam/evidence.ts), Java-free: hashes, counts, the state
 // list and the labelled state graph, and each way it can go stale.
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
@@ -10,6 +9,7 @@ import { mutantsFor } from '../../src/core/manifest.js';
 import { evidenceMutantResults, readBaseGraph, readSystemEvidence } from '../../src/seam/evidence.js';
 import { splitEdgeLine } from '../../src/seam/tlc/graph.js';
 import { loadSystemManifest, MODEL_NAMES } from '../../src/registry/systems.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -18,7 +18,7 @@ afterEach(() => {
 
 /** A copy of what the evidence check reads: tla/, evidence/, mutants/manifest.json. */
 function copyTree(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-evidence-'));
+  const dir = ownedTempDir('evidence');
   temps.push(dir);
   for (const p of ['tla', 'evidence', 'mutants/manifest.json']) cpSync(join(projectRoot, p), join(dir, p), { recursive: true });
   return dir;

@@ -1,20 +1,20 @@
 // `fencecheck systems`: the model layer of the systems on the seam against TLC's committed evidence.
 import { createHash } from 'node:crypto';
 import { indexedTextToEdges, linesSha256 } from '../../src/seam/tlc/graph.js';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { checkSystem, systemMutants } from '../../src/seam/check.js';
 import { SYSTEMS, type AnySystem } from '../../src/registry/systems.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const temp: string[] = [];
 afterAll(() => temp.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** A copy of the spec folders and their evidence, to tamper with. */
 function copyRoot(): string {
-  const d = mkdtempSync(join(tmpdir(), 'fencecheck-systems-'));
+  const d = ownedTempDir('systems');
   temp.push(d);
   for (const part of ['tla', 'evidence']) cpSync(join(projectRoot, part), join(d, part), { recursive: true });
   return d;

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cfgInvariants, readSystemEvidence, systemEvidencePath, type SystemEvidence } from '../../src/seam/evidence.js';
@@ -8,6 +7,7 @@ import { compareStateSets } from '../../src/seam/parity.js';
 import type { ModelSystem } from '../../src/seam/system.js';
 import { sha256Text } from '../../src/systems/fencing/tlc/config.js';
 import { TlcOutputError } from '../../src/tlc/errors.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 /** A toy system: x in 0..3, Inc (x < 3), Reset (always, a self-loop at 0), Double (x <= 1). */
 type Ev = 'Inc' | 'Reset' | 'Double';
@@ -78,7 +78,7 @@ describe('system evidence', () => {
   });
 
   it('is stale when the spec changed since TLC ran, and fresh otherwise', () => {
-    const root = mkdtempSync(join(tmpdir(), 'fencecheck-sysev-'));
+    const root = ownedTempDir('sysev');
     try {
       writeFileSync(join(root, 'Toy.tla'), 'spec v1');
       writeFileSync(join(root, 'Toy.cfg'), 'INVARIANT Small');

@@ -3,13 +3,13 @@
  * exit status and the inputs' SHA-256 in fixtures/captures.json). `capture-fixtures.ts` records them
  * with a jar; `live-captures.test.ts` re-runs them and requires the same parsed result.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/core/project-root.js';
 import { sha256File } from '../../src/systems/fencing/tlc/config.js';
 import type { TlcTools } from '../../src/tlc/locate.js';
 import { runTlc, type TlcRun } from '../../src/tlc/run.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 export interface Capture {
   /** Fixture name: fixtures/<name>.out (and <name>.dumptrace.json with `dumpTrace`). */
@@ -74,7 +74,7 @@ export function fixturePath(name: string): string {
 /** Runs one capture with real TLC; the -dumpTrace file's text when asked for. */
 export async function runCapture(c: Capture, tools: TlcTools): Promise<{ run: TlcRun; dumpTrace?: string; record: Omit<CaptureRecord, 'tlcVersion'> }> {
   // The runner's -dump goes to its own scratch file; its text comes back as run.dumpText.
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-capture-'));
+  const dir = ownedTempDir('capture');
   const out = join(dir, 'trace.json');
   try {
     const run = await runTlc({

@@ -1,17 +1,17 @@
 // `fencecheck evidence` judges every system's committed TLC evidence, not only fencing's: a seam
 // system's spec edited after TLC ran makes it fail (1), naming the system and the file.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function copy(): string {
-  const d = mkdtempSync(join(tmpdir(), 'fencecheck-evidence-'));
+  const d = ownedTempDir('evidence');
   dirs.push(d);
   for (const part of ['bin', 'src', 'models', 'properties', 'mutants', 'tla', 'evidence', 'package.json']) cpSync(join(projectRoot, part), join(d, part), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), join(d, 'node_modules'));

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,13 +11,14 @@ import type { AnySystem } from '../../src/seam/package.js';
 import { fencingSystem } from '../../src/systems/fencing/system.js';
 import { findJar, findJava, locateTlc, NO_JAR_REASON, NO_JAVA_REASON } from '../../src/tlc/locate.js';
 import { runTlc } from '../../src/tlc/run.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe('TLC availability', () => {
   it('says "no tla2tools.jar (set TLA2TOOLS_JAR)" when neither TLA2TOOLS_JAR nor .tools/tla2tools.jar exists', () => {
-    const empty = mkdtempSync(join(tmpdir(), 'fencecheck-nojar-'));
+    const empty = ownedTempDir('nojar');
     try {
       expect(findJar({}, empty)).toEqual({ ok: false, reason: NO_JAR_REASON });
       expect(findJar({ TLA2TOOLS_JAR: join(empty, 'nope.jar') }, empty)).toEqual({ ok: false, reason: expect.stringMatching(/nope\.jar does not exist/) });
@@ -78,7 +79,7 @@ describe(`live TLC run compared with the committed evidence${why}`, () => {
   it.skipIf(!located.ok)(`a surviving mutant with the base's reachable state set is reported as equivalent${why}`, async () => {
     if (!located.ok) return;
     // At MaxGen = 0 no generation can be issued, so dropping AcquireB's max-merge changes nothing.
-    const root = mkdtempSync(join(tmpdir(), 'fencecheck-equiv-'));
+    const root = ownedTempDir('equiv');
     try {
       for (const p of ['tla', 'mutants/manifest.json']) cpSync(join(projectRoot, p), join(root, p), { recursive: true });
       for (const cfg of ['tla/fencing/RedisClusterFencingMigration.cfg', 'tla/fencing/mutants/M3.cfg']) {

@@ -2,8 +2,7 @@
  * `fencecheck tlc --spec FILE --config FILE [--lib DIR]… [-- TLC options]`: usage and bad input
  * without Java; with a jar, any spec's outcome, property, loop and TLC exit status in the StageReport.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
@@ -11,6 +10,7 @@ import { locateTlc } from '../../src/tlc/locate.js';
 import { PassThroughError, resolvePassThrough } from '../../src/tlc/pass-through.js';
 import { specRunName } from '../../src/tlc/spec-report.js';
 import { runCli } from '../verify/run-cli.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
@@ -77,7 +77,7 @@ describe(`fencecheck tlc --spec with real TLC${why}`, () => {
     const dead = await runCli(['tlc', '--spec', join(S, 'Deadlock.tla'), '--json']);
     expect(dead.code).toBe(1);
     expect(report(dead.stdout).details).toMatchObject({ outcome: 'deadlock', tlcExit: { code: 11 } });
-    const cwd = mkdtempSync(join(tmpdir(), 'fencecheck-dt-'));
+    const cwd = ownedTempDir('dt');
     const { execFileSync } = await import('node:child_process');
     let code = 0;
     try {
@@ -99,7 +99,7 @@ describe(`fencecheck tlc --spec with real TLC${why}`, () => {
   }, 120_000);
 
   it.skipIf(!located.ok)(`--lib finds a module the spec EXTENDS outside its directory${why}`, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'fencecheck-lib-'));
+    const root = ownedTempDir('lib');
     mkdirSync(join(root, 'lib'));
     mkdirSync(join(root, 'spec'));
     writeFileSync(join(root, 'lib', 'Helper.tla'), '---- MODULE Helper ----\nEXTENDS Naturals\nTwice(n) == 2 * n\n====\n');

@@ -5,8 +5,7 @@
  * (evidence/tlc/<system>/). Offline; the live runs at the end need a jar and are skipped, saying why,
  * without one.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +23,7 @@ import { systemEvidenceDifferences, systemFreshness } from '../../src/seam/tlc/s
 import { toTlaTrace } from '../../src/tlc/to-itf.js';
 import { parseToolOutput } from '../../src/tlc/tool-output.js';
 import { fixturePath, readCaptureIndex } from './captures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const index = readCaptureIndex();
 
@@ -60,7 +60,7 @@ function copyRoot(name: string): string {
 beforeAll(async () => {
   failover = await SYSTEMS['failover']!();
   pause = await SYSTEMS['pause']!();
-  tmp = mkdtempSync(join(tmpdir(), 'fencecheck-system-tlc-'));
+  tmp = ownedTempDir('system-tlc');
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -18,6 +18,7 @@ import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { fixturePath } from '../tlc/captures.js';
 import { m1Trace } from './fixtures.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const located = locateTlc();
 // Every file a test writes goes here, removed at the end (also when a test fails).

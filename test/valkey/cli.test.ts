@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { keySlot } from '../../src/valkey/slots.js';
 import { isAlive } from '../../src/valkey/registry.js';
+import { boundMs, expectWithin } from '../support/bounds.js';
 
 function fencecheck(...args: string[]) {
   const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), ...args], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' } });
@@ -48,23 +49,26 @@ describe('fencecheck topology', () => {
     expect(isAlive(report.details.nodes[0]!.pid)).toBe(false);
   });
 
-  // Ctrl-C is how `topology start` is stopped: the shell's code for it, at once (a timeout timer left
-  // pending after the nodes stopped used to hold the process for 3 s, and the exit code was 0).
+  // Ctrl-C is how `topology start` is stopped: the shell's code for it, promptly (a timeout timer left
+  // pending after the nodes stopped used to hold the process for 3 s, and the exit code was 0). How
+  // promptly is measured by `npm run bench -- stability`; the bound here only catches a hang.
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('start stops on %s within 2 s with exit %i, leaving no node', async (sig, code) => {
+  ] as const)('start stops on %s with exit %i, leaving no node', async (sig, code) => {
     const child = spawn(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'topology', 'start', '--json'], { cwd: projectRoot, env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    const deadline = Date.now() + 30_000;
+    const spawned = performance.now();
+    const deadline = Date.now() + boundMs('topology-start-ready');
     while (!out.includes('"nodes"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expectWithin('topology-start-ready', performance.now() - spawned);
     const report = JSON.parse(out) as { details: { nodes: { pid: number }[] } };
-    const t0 = Date.now();
+    const t0 = performance.now();
     child.kill(sig);
     expect(await exited).toBe(code);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expectWithin('topology-start-stop', performance.now() - t0);
     for (const n of report.details.nodes) expect(isAlive(n.pid)).toBe(false);
   });
 

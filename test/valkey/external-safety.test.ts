@@ -8,8 +8,7 @@
  * run's prefix is left behind. A topology the harness started itself, named the same way, IS owned.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
@@ -23,6 +22,7 @@ import { NotOwnedError } from '../../src/valkey/errors.js';
 import { maskSecrets } from '../../src/core/secrets.js';
 import { createDoor } from '../../src/systems/fencing/door.js';
 import { runInvariants } from '../../properties/limiter/invariants.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 // ---------------------------------------------------------------------------------------------
 // The user's servers: plain processes, stopped by PID in afterAll.
@@ -31,7 +31,7 @@ const spawned: { child: ChildProcess; dir: string }[] = [];
 
 async function userServer(opts: { cluster?: boolean; args?: string[] } = {}): Promise<{ port: number; pid: number }> {
   const port = await freeLoopbackPort();
-  const dir = mkdtempSync(join(tmpdir(), 'user-valkey-'));
+  const dir = ownedTempDir('user-valkey');
   const args = ['--port', String(port), '--bind', '127.0.0.1', '127.0.0.2', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--logfile', join(dir, 'log')];
   if (opts.cluster) {
     const bus = await freeLoopbackPort();

@@ -2,8 +2,7 @@
 // `fencecheck topology reap` (or any topology start, which reaps first) delete a folder or kill a
 // process the harness did not start. Every test runs on its own root (FENCECHECK_REGISTRY_DIR).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
@@ -15,6 +14,8 @@ import { startTopology } from '../../src/valkey/index.js';
 import { freeLoopbackPort } from '../../src/valkey/ports.js';
 import { ensureHarnessRoot, harnessTempRoot, isAlive, isHarnessServer, listRecords, makeNodeDir, nodesDir, reapOrphans, registryDir, type ServerRecord } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
+import { waitWithin } from '../support/bounds.js';
 
 const CLI = join(projectRoot, 'bin/fencecheck.mjs');
 const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
@@ -28,7 +29,7 @@ const extraPids: number[] = [];
 
 beforeEach(() => {
   savedEnv = process.env.FENCECHECK_REGISTRY_DIR;
-  root = mkdtempSync(join(tmpdir(), 'fencecheck-regsafety-'));
+  root = ownedTempDir('regsafety');
   cleanupDirs.push(root);
   process.env.FENCECHECK_REGISTRY_DIR = root;
 });
@@ -57,7 +58,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** A folder outside the root holding a file nobody may delete. */
 function victimDir(): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-victim-'));
+  const dir = ownedTempDir('victim');
   cleanupDirs.push(dir);
   const file = join(dir, 'precious.txt');
   writeFileSync(file, 'not fencecheck’s\n');
@@ -88,7 +89,7 @@ async function impostor(port: number, cwd: string): Promise<number> {
   const child = spawn('sleep', ['30'], { argv0: `valkey-server 127.0.0.1:${port}`, cwd, stdio: 'ignore' });
   children.push(child);
   const pid = child.pid!;
-  await waitUntil('sleep to exec', async () => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('valkey-server'), 5000, 10);
+  await waitWithin('process-exec', 'sleep to exec', async () => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('valkey-server'), 10);
   return pid;
 }
 
@@ -250,7 +251,7 @@ describe('planted records are never acted on', () => {
     plant(rec);
     expect(isHarnessServer('127.0.0.1', v.port, v.runId)).toBe(true);
     expect(reapOrphans()).toEqual([v.pid]);
-    await waitUntil('the reaped server to exit', async () => children.every((c) => c.exitCode !== null || c.signalCode !== null), 10_000);
+    await waitWithin('killed-servers-gone', 'the reaped server to exit', async () => children.every((c) => c.exitCode !== null || c.signalCode !== null));
     expect(existsSync(dir)).toBe(false);
     expect(existsSync(file)).toBe(false);
     expect(existsSync(outside.file)).toBe(true);
@@ -336,7 +337,7 @@ describe('(c) an unsafe registry root is refused with a clear error, nothing act
 
   it('a nodes/ folder that is a symlink to a private folder elsewhere', () => {
     const left = plantDeadServer(); // its node folder goes with the old nodes/: only its victim is checked
-    const elsewhere = mkdtempSync(join(tmpdir(), 'fencecheck-victim-')); // mode 700, ours: it would pass as a folder
+    const elsewhere = ownedTempDir('victim'); // mode 700, ours: it would pass as a folder
     cleanupDirs.push(elsewhere);
     const lookalike = join(elsewhere, '1234-abcdef');
     mkdirSync(lookalike);
@@ -386,7 +387,7 @@ describe('(d) the positive control: a real orphan of the harness', () => {
     await stopChild(child); // SIGKILL: no handler runs, the servers are orphans now
     expect(pids.every(isAlive)).toBe(true);
     expect([...reapOrphans()].sort()).toEqual([...pids].sort());
-    await waitUntil('the orphans to be gone', async () => pids.every((p) => !isAlive(p)), 15_000);
+    await waitWithin('killed-servers-gone', 'the orphans to be gone', async () => pids.every((p) => !isAlive(p)));
     for (const r of recs) {
       expect(existsSync(r.dir)).toBe(false);
       expect(isHarnessServer('127.0.0.1', r.port, r.runId!)).toBe(false);

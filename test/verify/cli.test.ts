@@ -3,18 +3,18 @@
  * the evidence check): the acceptance's "exits 1 naming the TLC stage" and "passes with
  * --allow-not-run tlc and writes all reports", without running the heavy stages.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { VerifyReport } from '../../src/report/verify-doc.js';
 import { runCli } from './run-cli.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 // Whatever this machine has, the TLC stage must find no jar here.
 const NO_JAR = { TLA2TOOLS_JAR: '/nonexistent/tla2tools.jar' };
 const verify = (args: string[]) => runCli(['verify', ...args], NO_JAR);
 
-const outDir = () => mkdtempSync(join(tmpdir(), 'fencecheck-verify-cli-'));
+const outDir = () => ownedTempDir('verify-cli');
 
 describe('fencecheck verify (CLI)', () => {
   it('exits 1 naming the TLC stage when it did not run and --allow-not-run does not name it', async () => {

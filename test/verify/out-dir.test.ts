@@ -7,14 +7,14 @@
  * exits 2 with one line.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { REPORT_FILES, ReportWriteError, runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
 import { RunOutput } from '../../src/verify/out-dir.js';
 import type { StageSpec } from '../../src/verify/stages.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
@@ -64,7 +64,7 @@ function run(outDir: string, extra: Partial<VerifyRunOptions> = {}) {
 }
 
 function tmpOut(): string {
-  const d = mkdtempSync(join(tmpdir(), 'fencecheck-out-'));
+  const d = ownedTempDir('out');
   made.push(d);
   return d;
 }

@@ -5,8 +5,7 @@
  * the conformance tour, the property runs and the TLC mutant runs (each command with the variable
  * set, as verify runs it). Real processes, real Valkey and TLC where the writer needs them.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
@@ -15,13 +14,14 @@ import type { StageReport } from '../../src/core/stage-report.js';
 import type { VerifyReport } from '../../src/report/verify-doc.js';
 import { locateTlc } from '../../src/tlc/locate.js';
 import { runCli } from './run-cli.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const made: string[] = [];
 afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'fencecheck-traces-'));
+  const d = ownedTempDir('traces');
   made.push(d);
   return d;
 }

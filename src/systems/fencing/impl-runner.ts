@@ -25,6 +25,8 @@ import { runConform, type ConformRun } from './tour/run.js';
 import { openTourRig, type TourRig } from './tour/rig.js';
 import { tourObservedTrace } from './tracecheck.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
+import { modelGraph } from '../../seam/tour/model-graph.js';
+import { fencingTourModel } from './tour/system.js';
 
 /** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
@@ -67,7 +69,11 @@ export function runTourEntries(entries: readonly MutantEntry[], options: LayerRu
   const progress = (what: string) => (attempts: number, total: number) => options.onProgress?.(done, tours, 'tours', `${what}: ${Math.floor((100 * attempts) / total)} % of its attempts`);
   return runImplEntries<TourRig, ImplPatch>(entries, options, {
     unit: 'tours',
-    open: () => openTourRig(),
+    // The model's graph before any server runs (see runConform): a signal meanwhile ends at once.
+    open: () => {
+      modelGraph(fencingTourModel(DEFAULT_BOUNDS));
+      return openTourRig();
+    },
     close: (rig) => rig.close(),
     base: async (rig) => {
       options.log?.('[impl] the unpatched implementation: full conformance tour');

@@ -5,8 +5,7 @@
  * labelled edges and self-loops, the same shortest paths — for the base machine and every mutant.
  * This is what keeps the optimisation from diverging silently (docs/model.md, "Exploration").
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
@@ -24,6 +23,7 @@ import { fencingExplore, fencingShortestPath as shortestPathTo } from '../../sup
 import { locateTlc } from '../../../src/tlc/locate.js';
 import { runTlc } from '../../../src/tlc/run.js';
 import { allEvents, eventLabel, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot } from '../../../models/fencing/index.js';
+import { ownedTempDir } from '../../../src/core/temp-dir.js';
 
 const loadModelPatch = async (e: MutantEntry) => (await importModelPatch(e, FENCING_OVERRIDABLE)) as FencingOverrides;
 
@@ -151,7 +151,7 @@ describe('the exploration at a larger bound', () => {
   // Pods=4/MaxGen=6 is one of the bench's bounds; the committed evidence covers only the base config.
   it.skipIf(!tlc.ok)('reaches exactly the states of a live TLC run at Pods=4/MaxGen=6 (when a tla2tools.jar is given)', async () => {
     if (!tlc.ok) return;
-    const dir = mkdtempSync(join(tmpdir(), 'fencecheck-bfs-'));
+    const dir = ownedTempDir('bfs');
     try {
       const cfg = join(dir, 'Bfs_4_6.cfg');
       writeFileSync(cfg, configWithConstants(readFileSync(join(projectRoot, BASE_CONFIG_PATH), 'utf8'), { Pods: '{p1, p2, p3, p4}', MaxGen: '6' }, BASE_CONFIG_PATH));

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BOUNDS, canonicalKey } from '../../../src/systems/fencing/state.js';
@@ -15,9 +14,10 @@ import { loadTraceFile as loadTrace } from '../../../src/trace/load.js';
 import { stateFromItf } from '../../../src/seam/trace.js';
 import { nextState, type FencingEvent, type FencingOverrides } from '../../../models/fencing/index.js';
 import type { MutantResult } from '../../../src/core/verdict.js';
+import { ownedTempDir } from '../../../src/core/temp-dir.js';
 
 const fencing = fencingSystem();
-const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-model-mutants-'));
+const traceDir = ownedTempDir('model-mutants');
 afterAll(() => rmSync(traceDir, { recursive: true, force: true }));
 
 const manifest = loadManifest();

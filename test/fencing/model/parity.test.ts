@@ -1,5 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import { canonicalKey, DEFAULT_BOUNDS, type FencingState } from '../../../src/sy
 import { SPEC_PATH } from '../../../src/systems/fencing/tlc/config.js';
 import { EFFECTS, EVENT_TYPES, type FencingOverrides } from '../../../models/fencing/index.js';
 import redundantMigrateGuard from './fixtures/redundant-migrate-guard.js';
+import { ownedTempDir } from '../../../src/core/temp-dir.js';
 
 const committed = readBaseGraph('fencing');
 const fresh = !('reason' in committed);
@@ -83,7 +83,7 @@ describe('parity with the TLA+ spec', () => {
 
 describe('parity outcomes on a scratch checkout', () => {
   const scratch = (): string => {
-    const root = mkdtempSync(join(tmpdir(), 'fencecheck-parity-'));
+    const root = ownedTempDir('parity');
     for (const f of [SPEC_PATH, 'tla/fencing/RedisClusterFencingMigration.cfg']) {
       mkdirSync(dirname(join(root, f)), { recursive: true });
       copyFileSync(join(projectRoot, f), join(root, f));

@@ -12,7 +12,8 @@ import { runTour, type TourOptions } from '../../../seam/tour/tour.js';
 import type { TourCheckMode, TourResult } from '../../../seam/tour/result.js';
 import type { Shard } from '../../../seam/tour/shard.js';
 import type { Attempt, Decision } from './attempts.js';
-import { fencingTourSystem, type FencingTourSystem } from './system.js';
+import { modelGraph } from '../../../seam/tour/model-graph.js';
+import { fencingTourModel, fencingTourSystem, type FencingTourSystem } from './system.js';
 import { tourPathToTrace } from './trace.js';
 import { openTourRig, type TourRig } from './rig.js';
 
@@ -46,6 +47,9 @@ export interface ConformRun {
 }
 
 export async function runConform(opts: ConformOptions): Promise<ConformRun> {
+  // The model's graph first (seconds of synchronous work, cached): computed while no server runs, a
+  // signal meanwhile ends the process at once; with servers live it would wait for the graph.
+  if (!opts.rig) modelGraph(fencingTourModel(opts.bounds));
   const rig = opts.rig ?? (await openTourRig(opts.start ?? {}));
   try {
     const checks: TourCheckMode = opts.invariant ? { kind: 'invariant', invariant: opts.invariant } : { kind: 'conformance' };

@@ -1,0 +1,130 @@
+import { mulberry32 } from '../src/core/random.js';
+import { percentile } from '../src/core/stats.js';
+import { renderTable } from '../src/core/table.js';
+import { ownedTempDir, removeTempDir } from '../src/core/temp-dir.js';
+import { startBurners } from './burners.js';
+import { envList, type BenchSection } from './section.js';
+import { STABILITY_ITEMS, type StabilityItem } from './stability/items.js';
+import { CRASH_LINE, runCommand, shellStatus, STACK_LINE, type CommandRun, type Interrupt } from './stability/run.js';
+
+/**
+ * `npm run bench -- stability [--runs N]` (issue 22): every cluster-matrix row, the pause walks,
+ * the failover drill, and every long command stopped by a signal, each run N times (default 10)
+ * with two CPU burners this section starts and stops by PID. Prints the pass rate per item and, for
+ * the interruptions, the stop times (signal → exit) p50 / p99 and how many ended within 2 s — the
+ * figures the tests no longer assert. A run passes when it ends as it should (exit 0; stopped: by
+ * the signal, 130 / 143 in a shell) with no "crashed" line or stack, no valkey-server left in its
+ * registry root and no `fencecheck-*` entry left in its temporary directory. Every failure is printed
+ * with its command, exit, stop time and the tail of its output.
+ *
+ * FENCECHECK_BENCH_SEED replays the signal plan (which signal, how long after the first server);
+ * FENCECHECK_BENCH_STABILITY_ONLY=NAME[,NAME…] runs the items whose names start so.
+ */
+const TIGHT_STOP_MS = 2_000;
+
+interface Outcome {
+  readonly item: StabilityItem;
+  readonly run: number;
+  readonly r: CommandRun;
+  readonly interrupt?: Interrupt;
+  /** 'pass', 'fail', or 'ended first' (the command finished before its signal was due). */
+  readonly verdict: 'pass' | 'fail' | 'ended first';
+  readonly problems: readonly string[];
+}
+
+const SIGNO = { SIGINT: 2, SIGTERM: 15 } as const;
+
+function judge(item: StabilityItem, r: CommandRun, interrupt?: Interrupt): Pick<Outcome, 'verdict' | 'problems'> {
+  const problems: string[] = [];
+  const status = shellStatus(r);
+  if (r.timedOut) problems.push(`still running after ${Math.round(item.hardLimitMs / 1000)} s: killed`);
+  if (CRASH_LINE.test(r.stderr)) problems.push('a "crashed" line');
+  if (STACK_LINE.test(r.stderr)) problems.push('a stack trace');
+  if (r.survivors.length > 0) problems.push(`valkey-server left running: ${r.survivors.join(', ')}`);
+  if (r.leftovers.length > 0) problems.push(`temporary entries left: ${r.leftovers.join(', ')}`);
+  if (interrupt && r.stopMs === null) {
+    // Finished before the signal was due: no interruption to judge (its own exit still counts).
+    if (status !== 0) problems.push(`exit ${status} before any signal`);
+    return { verdict: problems.length > 0 ? 'fail' : 'ended first', problems };
+  }
+  const want = interrupt ? 128 + SIGNO[interrupt.signal] : 0;
+  if (status !== want) problems.push(`exit ${status ?? `${r.signal}`}, not ${want}`);
+  return { verdict: problems.length > 0 ? 'fail' : 'pass', problems };
+}
+
+const tail = (text: string, n: number) =>
+  text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-n)
+    .map((l) => `      ${l.length > 240 ? `${l.slice(0, 240)}…` : l}`);
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export const section: BenchSection = {
+  name: 'stability',
+  title: 'stability under two CPU burners: pass rate of every real-time row and drill, and of every long command stopped by a signal (stop times)',
+  async run(print, options) {
+    const runs = options.runs ?? 10;
+    const only = envList('FENCECHECK_BENCH_STABILITY_ONLY');
+    const items = STABILITY_ITEMS.filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
+    const seed = process.env.FENCECHECK_BENCH_SEED !== undefined ? Number(process.env.FENCECHECK_BENCH_SEED) : Date.now() % 2 ** 31;
+    const rng = mulberry32(seed);
+    const burners = startBurners(2);
+    print(`${items.length} items × ${runs} runs, interleaved; seed ${seed} (FENCECHECK_BENCH_SEED=${seed} replays the signal plan); CPU burners pids ${burners.pids.join(', ')}`);
+    const outcomes: Outcome[] = [];
+    const t0 = performance.now();
+    try {
+      for (let run = 1; run <= runs; run++) {
+        for (const item of items) {
+          // Alternate the user's two ways: SIGTERM to the process, Ctrl-C (SIGINT) to its group.
+          const interrupt: Interrupt | undefined =
+            item.kind === 'interrupt' ? (run % 2 === 1 ? { signal: 'SIGTERM', toGroup: false, afterServersMs: Math.floor(rng() * item.maxDelayMs) } : { signal: 'SIGINT', toGroup: true, afterServersMs: Math.floor(rng() * item.maxDelayMs) }) : undefined;
+          const dir = ownedTempDir('stability-out');
+          let r: CommandRun;
+          try {
+            r = await runCommand(item.argv({ dir }), { hardLimitMs: item.hardLimitMs, ...(interrupt ? { interrupt } : {}) });
+          } finally {
+            removeTempDir(dir);
+          }
+          const o: Outcome = { item, run, r, ...(interrupt ? { interrupt } : {}), ...judge(item, r, interrupt) };
+          outcomes.push(o);
+          const how = interrupt ? ` ${interrupt.signal}${interrupt.toGroup ? ' to the group' : ''} ${interrupt.afterServersMs} ms after the first server` : '';
+          const stop = r.stopMs !== null ? `, stopped in ${Math.round(r.stopMs)} ms` : '';
+          print(`[${run}/${runs}] ${item.name}${how ? `:${how}` : ''}: ${o.verdict}${o.problems.length ? ` (${o.problems.join('; ')})` : ''} — ${seconds(r.ms)}${stop}`);
+        }
+      }
+    } finally {
+      await burners.stop();
+    }
+    print('');
+    const rows = items.map((item) => {
+      const mine = outcomes.filter((o) => o.item === item);
+      const judged = mine.filter((o) => o.verdict !== 'ended first');
+      const passed = judged.filter((o) => o.verdict === 'pass').length;
+      const stops = mine.flatMap((o) => (o.r.stopMs !== null ? [o.r.stopMs] : []));
+      const walls = mine.map((o) => o.r.ms);
+      return [
+        item.name,
+        `${passed}/${judged.length}${judged.length < mine.length ? ` (+${mine.length - judged.length} ended first)` : ''}`,
+        item.kind === 'interrupt' && stops.length > 0 ? `${Math.round(percentile(stops, 50))}` : '',
+        item.kind === 'interrupt' && stops.length > 0 ? `${Math.round(percentile(stops, 99))}` : '',
+        item.kind === 'interrupt' && stops.length > 0 ? `${stops.filter((s) => s <= TIGHT_STOP_MS).length}/${stops.length}` : '',
+        `${seconds(percentile(walls, 50))}`,
+      ];
+    });
+    print(renderTable(['item', 'passed', 'stop p50 ms', 'stop p99 ms', 'stopped ≤ 2 s', 'wall p50'], rows, { alignRight: [2, 3, 4, 5] }));
+    const failures = outcomes.filter((o) => o.verdict === 'fail');
+    print(`\n${failures.length} failed run(s) of ${outcomes.length}, in ${seconds(performance.now() - t0)}${failures.length ? ':' : ''}`);
+    for (const f of failures) {
+      print(`  ${f.item.name} run ${f.run}: fencecheck ${f.r.argv.join(' ')}${f.interrupt ? ` + ${f.interrupt.signal}${f.interrupt.toGroup ? ' to the group' : ''} ${f.interrupt.afterServersMs} ms after the first server` : ''}`);
+      print(`    ${f.problems.join('; ')}; exit ${shellStatus(f.r)}, ${seconds(f.r.ms)}${f.r.stopMs !== null ? `, stop ${Math.round(f.r.stopMs)} ms` : ''}`);
+      const seeds = [...new Set([...`${f.r.stdout}\n${f.r.stderr}`.matchAll(/\b(seed[ =:]+-?\d+|replay: .+)/gi)].map((m) => m[1]!))].slice(0, 3);
+      if (seeds.length > 0) print(`    ${seeds.join(' · ')}`);
+      print('    stderr:');
+      for (const l of tail(f.r.stderr, 8)) print(l);
+      print('    stdout:');
+      for (const l of tail(f.r.stdout, 8)) print(l);
+    }
+  },
+};

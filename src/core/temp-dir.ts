@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onProcessEnd } from './process-end.js';
+
+/**
+ * Temporary folders owned by this process: `<os.tmpdir()>/fencecheck-<label>-XXXXXX` (mkdtemp:
+ * fresh, mode 0700), removed by removeTempDir when the caller is done and, whatever happens, when the
+ * process ends: a normal exit, an uncaught exception, or SIGINT/SIGTERM/SIGHUP (the end hooks of
+ * src/core/process-end.ts). Only SIGKILL can leave one behind. Every temporary folder a command, a
+ * benchmark or a test makes comes from here; `npm test` fails when one is left
+ * (test/cleanup/global-setup.ts).
+ */
+const owned = new Set<string>();
+let hooked = false;
+
+const LABEL = /^[a-z0-9][a-z0-9-]{0,40}$/;
+
+/** A fresh temporary folder of this process, removed when the process ends at the latest. */
+export function ownedTempDir(label: string): string {
+  if (!LABEL.test(label)) throw new RangeError(`temporary folder label '${label}': lower-case letters, digits and '-' only`);
+  if (!hooked) {
+    hooked = true;
+    onProcessEnd({ release: removeOwnedTempDirs });
+  }
+  const dir = mkdtempSync(join(tmpdir(), `fencecheck-${label}-`));
+  owned.add(dir);
+  return dir;
+}
+
+/** Removes a folder made by ownedTempDir now (no error if it is gone already). */
+export function removeTempDir(dir: string): void {
+  owned.delete(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Removes every folder this process still owns (the test setup calls it at the end of each file). */
+export function removeOwnedTempDirs(): void {
+  for (const dir of [...owned]) {
+    try {
+      removeTempDir(dir);
+    } catch {
+      // One folder that cannot be removed (a file of another user in it) must not keep the rest.
+    }
+  }
+}
