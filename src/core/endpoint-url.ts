@@ -178,7 +178,14 @@ const BARE_TOKEN_START = /[\s,=('"`[<>]/;
 export function credentialSpans(text: string): Span[] {
   if (!text.includes('@')) return [];
   const spans: Span[] = [];
-  const schemes = [...text.matchAll(SCHEME_ANYWHERE)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const schemes: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(SCHEME_ANYWHERE)) {
+    // `redis://alice://@h:1` is one URL whose password is `//`: a scheme glued to the previous one's
+    // userinfo (no `@`, no delimiter between) is part of it, not a URL of its own.
+    const prev = schemes.at(-1);
+    if (prev !== undefined && !/[@\s,"'<>()[\]{}]/.test(text.slice(prev.end, m.index))) continue;
+    schemes.push({ start: m.index, end: m.index + m[0].length });
+  }
   schemes.forEach((s, k) => {
     const lineEnd = text.indexOf('\n', s.end);
     const limit = Math.min(lineEnd < 0 ? text.length : lineEnd, schemes[k + 1]?.start ?? text.length);

@@ -90,7 +90,7 @@ describe('R1 on the twin: Acquire_WaitReplica dropped (machine.provide() of one 
   for (const m of R1_RUNS) {
     it(`R1 breaks ${m.expected} (evidence/tlc/failover/${m.evidence}.json), shortest counterexample 4 states like TLC's: Acquire(p1), Failover, Acquire(p2)`, async () => {
       const ms = await mutatedSystem(sys, R1);
-      expect(ms.name).toBe('replication/R1');
+      expect(ms.name).toBe('failover/R1');
       const typeOk = ms.invariants['TypeOK']!;
       const expected = ms.invariants[m.expected]!;
       // As the mutant's config: TypeOK and the expected invariant, the first broken state breadth-first.

@@ -12,7 +12,7 @@ function cli(argv: readonly string[]): Promise<{ code: number; stdout: string; s
 }
 
 describe('fencecheck mutants --system', () => {
-  it('runs only the named systems\' mutants: --system replication --layer model is R1 alone, killed', async () => {
+  it('runs only the named systems\' mutants: --system failover --layer model is R1 alone, killed', async () => {
     const r = await cli(['mutants', '--layer', 'model', '--system', 'failover', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { mutants: { id: string; verdict: string }[]; counts: Record<string, number> };
@@ -23,7 +23,7 @@ describe('fencecheck mutants --system', () => {
   it('an unknown system, or one without the layer, is usage (64) in one line', async () => {
     const unknown = await cli(['mutants', '--system', 'paus']);
     expect(unknown.code).toBe(64);
-    expect(unknown.stderr.trim()).toMatch(/^fencecheck mutants: --system: unknown system 'paus' \(one of fencing, limiter, pause, replication\)/);
+    expect(unknown.stderr.trim()).toMatch(/^fencecheck mutants: --system: unknown system 'paus' \(one of fencing, failover, limiter, pause, init-limiter, or all\)/);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
     const none = await cli(['mutants', '--layer', 'limiter', '--system', 'pause']);
     expect(none.code).toBe(64);

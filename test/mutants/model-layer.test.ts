@@ -25,7 +25,8 @@ describe('the model layer on the seam', () => {
       const tlc = readSystemEvidence(entry.system, r.id);
       expect(tlc.freshness, r.id).toEqual({ fresh: true });
       expect({ id: r.id, layer: r.layer, verdict: r.verdict, violated: r.violated, traceLength: r.traceLength }).toEqual({ id: r.id, layer: 'model', verdict: 'killed', violated: entry.expectedInvariant, traceLength: tlc.evidence!.traceLength });
-      expect(r.tracePath, r.id).toBeUndefined(); // the seam has no trace writer
+      // Every system's counterexample is saved as a trace/2 file (src/seam/trace.ts).
+      expect(r.tracePath, r.id).toMatch(new RegExp(`model-${r.id}\\.json$`));
     }
     // R1 re-issues generation 1 to p2 while p1 still fences with it: T2 and T1 at once.
     expect(results.at(-1)!.alsoBroken).toEqual(['Inv_SingleAuthority']);

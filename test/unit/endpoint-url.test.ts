@@ -118,8 +118,11 @@ describe('maskSecrets: the same rule in free text', () => {
     expect(maskSecrets('redis://:p@ss:w/rd@host:1')).toBe('redis://:***@host:1');
   });
 
-  it('limit of the text rule alone: a password holding "x://" is cut there (a remembered one is hidden whole)', () => {
-    expect(maskSecrets('redis://:Xwab://Zq@h:1')).toBe('redis://:Xwab://***@h:1');
+  it('a password holding "x://" (or a user name and a password that starts with "//") is hidden whole; one after a delimiter is cut there', () => {
+    // Was `redis://:Xwab://***@h:1`, and `redis://alice://***@…` for the password `//` (found by the property above).
+    expect(maskSecrets('redis://:Xwab://Zq@h:1')).toBe('redis://:***@h:1');
+    expect(maskSecrets('redis://alice://@h:1')).toBe('redis://alice:***@h:1');
+    expect(maskSecrets('redis://:Xw ab://Zq@h:1')).toBe('redis://:Xw ab://***@h:1');
     rememberEndpointSecrets(parseEndpointUrl('redis://:Xwab://Zq@h:1'));
     expect(maskSecrets('redis://:Xwab://Zq@h:1')).toBe('redis://:***@h:1');
   });

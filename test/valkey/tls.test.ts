@@ -88,7 +88,7 @@ describe('rediss:// connects with TLS', () => {
     expect(wrongCa.out + wrongCa.err).toMatch(/certificate/i);
     for (const r of [noCert, wrongCa]) {
       expect(r.out + r.err).not.toContain(PASSWORD);
-      expect(`${r.out}${r.err}`.trim().split('\n'), 'one line').toHaveLength(1);
+      expect(`${r.out}${r.err}`.trim().split('\n'), `one line: ${r.out}${r.err}`).toHaveLength(1);
     }
   });
 

@@ -12,7 +12,7 @@ const BIN = 'bin/fencecheck.mjs';
 
 async function g2(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run('node', [BIN, 'g2', ...args], { env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' }, timeout: 90_000 });
+    const r = await run('node', [BIN, 'cluster-matrix', ...args], { env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' }, timeout: 90_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -24,7 +24,7 @@ it('--row presence --json: passed, exit 0, the rows in details', async () => {
   const r = await g2(['--row', 'presence', '--json']);
   expect(r.code, r.stderr).toBe(0);
   const report = JSON.parse(r.stdout) as { stage: string; status: string; details: { schema: string; rows: { name: string; errors: { status: string }; silentlyWrong: { status: string }; figures: Record<string, unknown> }[] } };
-  expect(report.stage).toBe('g2');
+  expect(report.stage).toBe('cluster-matrix');
   expect(report.status).toBe('passed');
   expect(report.details.schema).toBe('fencecheck.cluster-matrix/1');
   expect(report.details.rows).toHaveLength(1);
