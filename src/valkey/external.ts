@@ -147,7 +147,8 @@ export async function startExternal(spec: TopologySpec): Promise<Topology> {
   } catch (err) {
     if (err instanceof ValkeyUnavailableError) throw err;
     const why = connectionError && /max retries per request/i.test(String((err as Error).message)) ? connectionError : err;
-    throw new ValkeyUnavailableError(`cannot reach ${shown} (${endpointName(first)}${tls ? ', TLS' : ''}): ${maskedMessage(why)}`, { cause: err });
+    // One line: OpenSSL's messages end with a line break.
+    throw new ValkeyUnavailableError(`cannot reach ${shown} (${endpointName(first)}${tls ? ', TLS' : ''}): ${maskedMessage(why).replace(/\s*\n\s*/g, ' ').trim()}`, { cause: err });
   } finally {
     await closeClient(probe);
   }

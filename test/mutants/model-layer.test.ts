@@ -30,7 +30,7 @@ describe('the model layer on the seam', () => {
     }
     // R1 re-issues generation 1 to p2 while p1 still fences with it: T2 and T1 at once.
     expect(results.at(-1)!.alsoBroken).toEqual(['Inv_SingleAuthority']);
-    expect(lines.join('\n')).toMatch(/\[model\] R1: Inv_Monotonic violated after 3 actions\n\s+0 Init\n\s+1 Acquire\(p1\)\n\s+2 Failover\n\s+3 Acquire\(p2\)/);
+    expect(lines.join('\n')).toMatch(/\[model\] R1: Inv_Monotonic violated after 3 actions \(\S*model-R1\.json\)\n\s+0\. Init\n\s+1\. Acquire\(p1\) .*\n\s+2\. Failover .*\n\s+3\. Acquire\(p2\) .*breaks Inv_SingleAuthority,Inv_Monotonic/);
   });
 
   it('keeps the entries\' order across systems, fencing included', async () => {

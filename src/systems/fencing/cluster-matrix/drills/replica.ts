@@ -79,33 +79,44 @@ interface GetStats {
   readonly rejected: number;
 }
 
+/**
+ * One admin command on a connection of its own. The drill restarts and re-links the node these
+ * talk to, so a connection lost under the command (ioredis: "Connection is closed.") is tried again
+ * on a new one, a few times: every command here is a read or idempotent (INFO, CONFIG SET, SAVE),
+ * and none is what a row judges (that is the client's reads).
+ */
+async function onNode<T>(node: NodeInfo, run: (c: Redis) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const c = nodeClient(node);
+    try {
+      return await run(c);
+    } catch (err) {
+      if (attempt >= ADMIN_ATTEMPTS || !isConnectionLoss(err)) throw err;
+    } finally {
+      await closeClient(c);
+    }
+    await sleep(50 * attempt);
+  }
+}
+
+const ADMIN_ATTEMPTS = 5;
+
+function isConnectionLoss(err: unknown): boolean {
+  return err instanceof Error && /Connection is closed|ECONNRESET|ECONNREFUSED|EPIPE/.test(err.message);
+}
+
 async function getStats(node: NodeInfo): Promise<GetStats> {
-  const c = nodeClient(node);
-  try {
-    const line = /cmdstat_get:(.*)/.exec(await c.info('commandstats'))?.[1] ?? '';
-    const n = (name: string) => Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? 0);
-    return { calls: n('calls'), rejected: n('rejected_calls') };
-  } finally {
-    await closeClient(c);
-  }
+  const line = /cmdstat_get:(.*)/.exec(await onNode(node, (c) => c.info('commandstats')))?.[1] ?? '';
+  const n = (name: string) => Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? 0);
+  return { calls: n('calls'), rejected: n('rejected_calls') };
 }
 
-async function adminCall(node: NodeInfo, ...args: string[]): Promise<unknown> {
-  const c = nodeClient(node);
-  try {
-    return await c.call(args[0]!, ...args.slice(1));
-  } finally {
-    await closeClient(c);
-  }
+function adminCall(node: NodeInfo, ...args: string[]): Promise<unknown> {
+  return onNode(node, (c) => c.call(args[0]!, ...args.slice(1)));
 }
 
-async function replicationInfo(node: NodeInfo): Promise<string> {
-  const c = nodeClient(node);
-  try {
-    return await c.info('replication');
-  } finally {
-    await closeClient(c);
-  }
+function replicationInfo(node: NodeInfo): Promise<string> {
+  return onNode(node, (c) => c.info('replication'));
 }
 
 /**
