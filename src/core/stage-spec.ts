@@ -35,6 +35,11 @@ export interface StageSpec {
   readonly recordsTraces?: boolean;
   /** It reads what the recording stages recorded: verify starts it only after every selected one finished. */
   readonly afterRecorders?: boolean;
+  /**
+   * The stage whose tool this stage runs too (tracecheck runs TLC): `--allow-not-run tlc` then also
+   * accepts this stage not running, as a machine without TLC cannot run either.
+   */
+  readonly sameToolAs?: string;
   /** One line for docs and the report. */
   readonly what: string;
 }

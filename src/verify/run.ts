@@ -97,7 +97,7 @@ async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], ca
       stage: spec.name,
       command: argv,
       child,
-      allowedNotRun: o.allowNotRun.includes(spec.name),
+      allowedNotRun: o.allowNotRun.includes(spec.name) || (spec.sameToolAs !== undefined && o.allowNotRun.includes(spec.sameToolAs)),
       timeoutMs: o.stageTimeoutMs,
       logPath: join('stages', `${file}.log`),
     });

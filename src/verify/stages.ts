@@ -24,7 +24,7 @@ const GENERIC: Readonly<Record<'first' | 'last', readonly Spec[]>> = {
     { name: 'evidence', argv: ['evidence'], forwards: [], heavy: false, what: 'committed TLC evidence of every system complete and not stale (no Java needed)' },
     { name: 'systems', argv: ['systems'], forwards: [], heavy: false, what: 'every system\'s twin explored, its state set equal to TLC\'s, every mutant killed as TLC kills it' },
     { name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'every key the project\'s Lua scripts touch is declared in KEYS (key positions from Valkey 8\'s key specs)' },
-    { name: 'tracecheck', argv: ['tracecheck', '--observed'], forwards: [], heavy: true, afterRecorders: true, what: 'TLC judges the observed behaviour of this verify\'s own sampled runs (property runs, walks, drills, the impl layer\'s counterexamples) against each system\'s spec: unpatched runs accepted, each mutant\'s run rejected at the step its run predicts (needs Java + tla2tools.jar)' },
+    { name: 'tracecheck', argv: ['tracecheck', '--observed'], forwards: [], heavy: true, afterRecorders: true, sameToolAs: 'tlc', what: 'TLC judges the observed behaviour of this verify\'s own sampled runs (property runs, walks, drills, the impl layer\'s counterexamples) against each system\'s spec: unpatched runs accepted, each mutant\'s run rejected at the step its run predicts (needs Java + tla2tools.jar)' },
   ],
 };
 

@@ -27,6 +27,18 @@ describe('fencecheck verify (CLI)', () => {
     expect(junit).toContain('<failure message="not run and not allowed: tlc"/>');
   });
 
+  // The quick start's main job on a machine without TLC (issue 22: it failed there, the tracecheck stage
+  // not run and not waived). Red without the stage's sameToolAs: tracecheck not run, exit 1.
+  it('--allow-not-run tlc also accepts tracecheck not running for want of TLC (the quick start on a fresh machine)', async () => {
+    const out = outDir();
+    const r = await verify(['--stages', 'tlc,tracecheck', '--allow-not-run', 'tlc', '--out', out, '--json']);
+    const doc = JSON.parse(r.stdout) as VerifyReport;
+    expect(doc.stages.find((s) => s.stage === 'tracecheck'), r.stderr).toMatchObject({ status: 'not-run', allowedNotRun: true });
+    expect(doc.verdict.reasons.filter((x) => /tracecheck/.test(x))).toEqual([]);
+    expect(doc.verdict.waived.some((w) => /^stage tracecheck not run \(allowed\)/.test(w)), doc.verdict.waived.join('\n')).toBe(true);
+    expect(r.code).toBe(2);
+  });
+
   // Only TLC, allowed not to run: nothing else can change the outcome, so every assertion holds
   // unconditionally (the evidence stage's pass and failure are forced with captured fixtures in
   // orchestrator.test.ts, where the evidence verdicts fill the TLC column).

@@ -33,7 +33,8 @@ Options:
   --const N=V           a TLA+ constant for explore and conform (e.g. --const Pods=4; TLC, parity and the
                         mutant layers keep the spec's base config)
   --allow-not-run STAGE accept that STAGE, or mutants it reported not run, could not run here
-                        (repeatable, or comma-separated); never a survived/invalid/timed-out mutant
+                        (repeatable, or comma-separated); never a survived/invalid/timed-out mutant;
+                        tlc also accepts the stages that run TLC (tracecheck)
   --out DIR             where reports go (default reports/)
   --jobs N              heavy stages at once (default 2)
   --stage-timeout S     kill a stage's process group after S seconds (default 2700)
