@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { projectRoot } from '../core/project-root.js';
+import type { MutantEntry } from '../core/manifest.js';
 import type { TracePatch } from '../core/trace-format.js';
 
 /** A patch file that cannot be read, or no longer is the file a trace recorded (bad input). */
@@ -48,4 +49,31 @@ export function verifiedPatchFile(rec: TracePatch): string {
   const now = digest(abs, rec.path);
   if (now !== rec.sha256) throw new PatchFileError(`patch file ${rec.path} changed since the trace was made (sha256 ${now.slice(0, 12)}…, the trace recorded ${rec.sha256.slice(0, 12)}…)`);
   return abs;
+}
+
+/** The id prefix of a user's patch run through an impl layer (no manifest id has it: those are letters and digits). */
+export const USER_PATCH_PREFIX = 'patch:';
+
+/**
+ * A user's patch file as an impl-layer entry (`mutants --patch FILE`), run by its system's impl
+ * runner like a manifest mutant: `expectedInvariant` is `--expect`'s, or `every` (any invariant
+ * the runner checks). The path is absolute, so the runner loads it from wherever the user keeps it.
+ */
+export function userPatchEntry(rec: TracePatch, system: string, expectedInvariant: string): MutantEntry {
+  const name = rec.path.split(/[\\/]/).pop()!;
+  return {
+    id: `${USER_PATCH_PREFIX}${name}`,
+    system,
+    target: '(user patch)',
+    kind: 'effect',
+    description: `the patch ${rec.path}`,
+    realBug: '',
+    expectedInvariant,
+    layers: { impl: { patch: patchFilePath(rec.path) } },
+  };
+}
+
+/** Whether an impl entry is a user's patch (its traces record the file, not a manifest id). */
+export function isUserPatchEntry(m: Pick<MutantEntry, 'id'>): boolean {
+  return m.id.startsWith(USER_PATCH_PREFIX);
 }
