@@ -7,6 +7,7 @@
  */
 import type { Layer } from '../core/manifest.js';
 import type { MatrixCell, StageOutcome } from './verify-doc.js';
+import { systemEntry } from '../registry/systems.js';
 
 type ReplayFields = Pick<MatrixCell, 'verdict' | 'tracePath' | 'seed' | 'path' | 'replay'>;
 
@@ -21,8 +22,19 @@ export function replayCommand(id: string, layer: Layer, cell: ReplayFields): str
   return `fencecheck mutants --layer ${layer} --only ${id}${seed}`;
 }
 
-export function traceReplayCommand(tracePath: string): string {
+/**
+ * The one command for a saved trace: its replay on the real code when its system has a replayer
+ * (or the system is not known here), else `trace show` — a trace of a system without a replay
+ * (or of another spec) is shown, not offered a replay that would only say it has none.
+ */
+export function traceReplayCommand(tracePath: string, system?: string): string {
+  if (system !== undefined && !systemEntry(system)?.replay) return `fencecheck trace show ${tracePath}`;
   return `fencecheck trace replay ${tracePath}`;
+}
+
+/** How the reports label a trace's command: `replay`, or `show` for a trace that does not replay. */
+export function traceCommandLabel(command: string): string {
+  return command.startsWith('fencecheck trace show ') ? 'show' : 'replay';
 }
 
 /**
