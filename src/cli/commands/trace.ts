@@ -175,6 +175,7 @@ async function show(argv: readonly string[]): Promise<ExitCode> {
       headline: traceHeadline(trace),
       system: trace.system,
       mutant: trace.mutant ?? null,
+      patch: trace.patch ?? null,
       violated: trace.violated ?? null,
       columns: t.columns,
       steps,
