@@ -95,5 +95,6 @@ describe('mutants --patch FILE on real Valkey', () => {
     expect(report.mutants).toEqual([expect.objectContaining({ id: 'patch:rollbackKeepsBackfill.mts', layer: 'impl', verdict: 'killed', violated: 'Inv_LeaseGenBounded', expectedInvariant: 'Inv_LeaseGenBounded' })]);
     const trace = JSON.parse(readFileSync(resolve(report.mutants[0]!.tracePath!), 'utf8')) as Record<string, unknown>;
     expect(trace.patch).toEqual({ path: file('rollbackKeepsBackfill'), sha256: sha256(file('rollbackKeepsBackfill')) });
+    expect(trace.mutant, 'a user patch has no manifest id').toBeUndefined();
   }, RUN_MS);
 });
