@@ -11,11 +11,11 @@ import { systemEntry } from '../registry/systems.js';
 
 type ReplayFields = Pick<MatrixCell, 'verdict' | 'tracePath' | 'seed' | 'path' | 'replay'>;
 
-export function replayCommand(id: string, layer: Layer, cell: ReplayFields): string | undefined {
+export function replayCommand(id: string, layer: Layer, cell: ReplayFields, system?: string): string | undefined {
   if (cell.verdict === 'n/a' || cell.verdict === 'not-selected') return undefined;
   // The layer's own command (a seam system's walk, TLC run or drill) comes first.
   if (cell.replay) return cell.replay;
-  if (cell.tracePath) return traceReplayCommand(cell.tracePath);
+  if (cell.tracePath) return traceReplayCommand(cell.tracePath, system);
   // '=': a negative seed must not read as an option (src/core/args.ts).
   const seed = cell.seed !== undefined ? ` --seed=${cell.seed}` : '';
   if (layer === 'tla') return `fencecheck tlc --only ${id}`;

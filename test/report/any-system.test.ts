@@ -11,7 +11,7 @@ import type { Trace } from '../../src/core/trace-format.js';
 import { loadSystemManifest, SYSTEMS } from '../../src/registry/systems.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { traceReplayCommand } from '../../src/report/replay.js';
+import { replayCommand, traceReplayCommand } from '../../src/report/replay.js';
 import { buildView, traceAnchor } from '../../src/report/view.js';
 import { shortestSystemCounterexample } from '../../src/seam/explore.js';
 import { mutatedSystem } from '../../src/seam/model-patch.js';
@@ -89,5 +89,10 @@ describe('the report view draws every system\'s trace', async () => {
     expect(htmlTrace(html, FENCING)).toContain(`<code class="replay">replay: fencecheck trace replay ${FENCING}</code>`);
     expect(traceReplayCommand(FENCING, 'fencing')).toBe(`fencecheck trace replay ${FENCING}`);
     expect(traceReplayCommand(PAUSE, 'pause')).toBe(`fencecheck trace show ${PAUSE}`);
+  });
+
+  it('the matrix and JUnit name the same command for a mutant cell with a trace: show for pause, replay for fencing', () => {
+    expect(replayCommand('P1', 'model', { verdict: 'killed', tracePath: PAUSE }, 'pause')).toBe(`fencecheck trace show ${PAUSE}`);
+    expect(replayCommand('M1', 'model', { verdict: 'killed', tracePath: FENCING }, 'fencing')).toBe(`fencecheck trace replay ${FENCING}`);
   });
 });

@@ -57,13 +57,14 @@ export async function patchTarget(file: string, systems: readonly string[] | und
     if (!entry) throw new UsageError(`--system: unknown system '${named}'`);
     if (needTour && !entry.tour) throw new UsageError(`--system: ${named} has no tour (systems with one: ${TOUR_NAMES.join(', ')})`);
     const tour = entry.tour ? await entry.tour() : undefined;
-    if (tour && !tour.isPatch(loaded)) throw new PatchTargetError(`${file} is no patch of ${named}: it default-exports ${shape(loaded)}, not ${tour.patchType}`);
+    if (needTour && !tour?.isPatch) throw new UsageError(`--system: ${named}'s tour takes no --patch`);
+    if (tour?.isPatch && !tour.isPatch(loaded)) throw new PatchTargetError(`${file} is no patch of ${named}: it default-exports ${shape(loaded)}, not ${tour.patchType ?? `a ${named} patch`}`);
     return { system: named, ...(tour ? { tour } : {}), record };
   }
-  const tours = await Promise.all(TOUR_NAMES.map(async (name) => ({ name, tour: await systemEntry(name)!.tour!() })));
-  const fits = tours.filter((t) => t.tour.isPatch(loaded));
+  const tours = (await Promise.all(TOUR_NAMES.map(async (name) => ({ name, tour: await systemEntry(name)!.tour!() })))).filter((t) => t.tour.isPatch !== undefined);
+  const fits = tours.filter((t) => t.tour.isPatch!(loaded));
   if (fits.length === 0) {
-    const wanted = tours.map((t) => `${t.name}: ${t.tour.patchType}`).join('; ');
+    const wanted = tours.map((t) => `${t.name}: ${t.tour.patchType ?? 'its patch type'}`).join('; ');
     throw new PatchTargetError(`${file} default-exports ${shape(loaded)}, no patch of a system with a tour (${wanted})${needTour ? '' : '; for another system give --system'}`);
   }
   if (fits.length > 1) throw new UsageError(`${file} is a patch of ${fits.map((t) => t.name).join(' and ')}: give --system`);

@@ -50,10 +50,10 @@ export interface SystemTour {
   readonly what: string;
   /** The invariants `--invariant` may name (the type invariant included). */
   readonly invariants: readonly string[];
-  /** What its patch files default-export, for messages (`ImplPatch { lua?, dropGateRules?, … }`). */
-  readonly patchType: string;
-  /** Whether a module's default export is a patch of this system (how `--patch FILE` finds its system). */
-  isPatch(x: unknown): boolean;
+  /** What its patch files default-export, for messages (`ImplPatch { lua?, dropGateRules?, … }`); absent: it takes no `--patch`. */
+  readonly patchType?: string;
+  /** Whether a module's default export is a patch of this system (how `--patch FILE` finds its system); absent: it takes no `--patch`. */
+  isPatch?(x: unknown): boolean;
   /**
    * One tour. Throws TourSetupError for a mutant whose patch cannot be loaded (bad input) and
    * TourUnavailableError when the real system cannot be started (not run); anything else is a fault.
