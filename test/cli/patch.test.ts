@@ -22,6 +22,8 @@ const PATCHES = {
   // The bug: RollbackPhase leaves `backfilled` as it was, so the next advance to B skips the backfill.
   rollbackKeepsBackfill: `${GATE_TYPES}\nexport default { gateRecords: (step: string, recorded: Records, before: Records) => (step === 'RollbackPhase' ? { ...recorded, backfilled: before.backfilled } : recorded) };\n`,
   sameRecords: `${GATE_TYPES}\nexport default { gateRecords: (_step: string, recorded: Records) => recorded };\n`,
+  // Lua that does not load: the patched code cannot run (bad input, not a verdict).
+  brokenLua: `export default { lua: (name: string, source: string) => (name === 'B/acquire' ? \`\${source}\\nthis is not lua(\` : source) };\n`,
   stopsAtA: `${GATE_TYPES}\nexport default { gateRecords: (step: string, recorded: Records, before: Records) => (step === 'AdvanceTarget' && recorded.target !== 'A' ? before : recorded) };\n`,
 } as const;
 
@@ -82,6 +84,14 @@ describe.sequential('conform --patch FILE on real Valkey', () => {
     expect(report.status).toBe('passed');
     expect(report.details.patch).toEqual({ path: file('stopsAtA'), sha256: sha256(file('stopsAtA')), verdict: 'survived' });
     expect(r.err).toMatch(/^survived: the patched real graph differs from the unpatched one \(\d+ states/m);
+  }, RUN_MS);
+});
+
+describe('conform --patch FILE whose code cannot run', () => {
+  it('is bad input: one line naming the patch and what failed, exit 3, after the unpatched tour passed', async () => {
+    const r = await cli(['conform', '--patch', file('brokenLua'), '--const', 'Pods=2']);
+    expect(r.out).toMatch(/^unpatched: 1547 states/m);
+    expect({ code: r.code, lines: errLines(r) }).toEqual({ code: 3, lines: [expect.stringMatching(/^fencecheck conform: .*brokenLua\.mts: the patched code cannot run: fencing\/B\/acquire: line \d+: Lua syntax error/)] });
   }, RUN_MS);
 });
 

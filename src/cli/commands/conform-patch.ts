@@ -71,7 +71,13 @@ export async function conformPatch(input: ConformPatchInput): Promise<ExitCode> 
       return ExitCode.Failed;
     }
     out(`unpatched: ${b.states} states, ${b.attempts} attempts, the model's graph (${(b.durationMs / 1000).toFixed(1)} s)`);
-    patched = await tourRun('patched', { ...common, patch: target.record, ...(input.invariant !== undefined ? { invariant: input.invariant } : {}), ...(b.digest ? { baseline: b.digest } : {}) });
+    try {
+      patched = await tourRun('patched', { ...common, patch: target.record, ...(input.invariant !== undefined ? { invariant: input.invariant } : {}), ...(b.digest ? { baseline: b.digest } : {}) });
+    } catch (err) {
+      if (err instanceof TourSetupError || err instanceof TourUnavailableError) throw err;
+      // The unpatched code ran the same tour: what throws now is the patch (a transform that throws, Lua that does not load).
+      return fail(`${target.record.path}: the patched code cannot run: ${String((err as Error).message ?? err).split('\n')[0]}`, ExitCode.BadInput);
+    }
   } catch (err) {
     if (err instanceof TourSetupError) return fail(err.message, ExitCode.BadInput);
     if (err instanceof TourUnavailableError) return fail(`${target.system}: not run: ${err.message}`, ExitCode.NotRun);
