@@ -107,4 +107,11 @@ describe('mutants --patch FILE on real Valkey', () => {
     expect(trace.patch).toEqual({ path: file('rollbackKeepsBackfill'), sha256: sha256(file('rollbackKeepsBackfill')) });
     expect(trace.mutant, 'a user patch has no manifest id').toBeUndefined();
   }, RUN_MS);
+
+  it('calls a patch whose code cannot run bad input: one line, no stack, exit 3 (not a verdict)', async () => {
+    const r = await cli(['mutants', '--patch', file('brokenLua')]);
+    expect(`${r.out}\n${r.err}`, 'a stack trace was printed').not.toMatch(/^\s{4}at /m);
+    expect(r.code, r.err).toBe(3);
+    expect(r.err.split('\n').filter((l) => l.startsWith('fencecheck mutants:'))).toEqual([expect.stringMatching(/^fencecheck mutants: .*brokenLua\.mts: the patched code cannot run: fencing\/B\/acquire: line \d+: Lua syntax error/)]);
+  }, RUN_MS);
 });

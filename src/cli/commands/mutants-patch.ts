@@ -46,7 +46,8 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
   if (input.expect === undefined && !target.tour) throw new UsageError(`--expect INVARIANT is needed for a ${target.system} patch (its impl runner judges one named check: ${known.join(', ')})`);
   const entry = userPatchEntry(target.record, target.system, input.expect ?? EVERY_INVARIANT);
   const progress = new ProgressConsole();
-  const log = (line: string) => progress.log(line);
+  // A runner's line carries an invalid run's stack after its first line: the user's patch gets the first.
+  const log = (line: string) => progress.log(line.split('\n')[0]!);
   log(`[impl] ${entry.id}: ${target.system}, sha256 ${target.record.sha256.slice(0, 12)}…, ${input.expect ? `expected ${input.expect}` : 'any invariant kills it'}`);
   const { runner } = await layerRunners.impl();
   let results: MutantResult[];
@@ -62,8 +63,12 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
   // Without --expect, whichever invariant the layer's checkers report kills it.
   const r = results.map((x): MutantResult => (input.expect === undefined ? { ...x, expectedInvariant: 'any', ...(x.verdict === 'wrong-invariant' ? { verdict: 'killed' as const } : {}) } : x))[0];
   if (!r) throw new Error(`the impl layer returned no result for ${entry.id}`);
-  // A file the system's runner cannot take as its patch is bad input, not a verdict.
-  if (r.verdict === 'invalid' && r.reason?.startsWith('patch:')) return refuse(`${input.file}: ${r.reason.slice('patch:'.length).trim()}`);
+  // A file the system's runner cannot take as its patch, or whose code cannot run, is bad input, not
+  // a verdict (the runner's `invalid`); an unpatched run that fails is the layer's own finding.
+  if (r.verdict === 'invalid' && !r.reason?.startsWith('the unpatched')) {
+    const why = (r.reason ?? 'invalid').replace(/^patch:\s*/, '').split('\n')[0]!.replace(/^[A-Za-z]*Error: /, '');
+    return refuse(`${input.file}: ${r.reason?.startsWith('patch:') ? '' : 'the patched code cannot run: '}${why}`);
+  }
   const code = r.verdict === 'killed' ? ExitCode.Ok : r.verdict === 'not-run' ? ExitCode.NotRun : ExitCode.Failed;
   if (input.json) {
     const status = code === ExitCode.Ok ? 'passed' : code === ExitCode.NotRun ? 'not-run' : 'failed';

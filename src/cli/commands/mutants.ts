@@ -31,7 +31,8 @@ Options:
 
 Exit codes: 0 every mutant killed · 1 a mutant survived, hit another invariant, or was invalid/timed out ·
 2 a layer or a mutant could not run (the reason is printed) · 3 bad manifest (an unknown
-expectedInvariant, a missing config or patch file) · 64 usage (an unknown layer or mutant id)`;
+expectedInvariant, a missing config or patch file; a --patch FILE that is missing, cannot be loaded or run, or
+is no patch of its system) · 64 usage (an unknown layer or mutant id)`;
 
 export const command: Command = {
   name: 'mutants',
