@@ -27,6 +27,16 @@ export const FOREIGN_SYSTEM = 'tla';
 export const TRACE_SOURCES = ['tlc', 'model', 'props', 'conform', 'tour', 'walk', 'drill', 'itf'] as const;
 export type TraceSource = (typeof TRACE_SOURCES)[number];
 
+/**
+ * A patch file as a trace records it: where it is (repository-relative when inside the checkout,
+ * else absolute) and the SHA-256 of its bytes, so a replay applies exactly the patch that produced
+ * the trace and refuses a file changed since.
+ */
+export interface TracePatch {
+  readonly path: string;
+  readonly sha256: string;
+}
+
 /** An action instance: its TLA+ name and its parameters (named as the spec names them, else `arg0`, `arg1`, …). */
 export interface TraceAction {
   readonly action: string;
@@ -72,6 +82,8 @@ export interface Trace {
   readonly bounds?: unknown;
   /** Mutant id from mutants/manifest.json when the trace was produced under a mutant. */
   readonly mutant?: string;
+  /** The implementation patch file the trace was produced under (a user's `--patch FILE`, or a mutant's): replay applies it. */
+  readonly patch?: TracePatch;
   /** The invariant (or property) whose violation ends the trace, if any. */
   readonly violated?: string;
   /** Every invariant the last state breaks. */
@@ -105,6 +117,7 @@ export interface ModelTrace {
   readonly source: TraceSource;
   readonly bounds?: unknown;
   readonly mutant?: string;
+  readonly patch?: TracePatch;
   readonly violated?: string;
   readonly brokenAtEnd?: readonly string[];
   readonly seed?: number;

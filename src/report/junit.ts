@@ -36,7 +36,7 @@ export function junitXml(report: VerifyReport): string {
     for (const layer of report.mutationMatrix.layers) {
       const cell = row.cells[layer];
       if (cell.verdict === 'n/a') continue;
-      const replay = cell.replay ?? replayCommand(row.id, layer, cell);
+      const replay = cell.replay ?? replayCommand(row.id, layer, cell, row.system);
       const result = mutantResult(cell, row.expectedInvariant, notRun.get(`${row.id} ${layer}`));
       mutantCases.push({
         classname: `fencecheck.mutants.${layer}`,

@@ -3,6 +3,7 @@ import { hasObservedColumn, observedText } from './trace-observed.js';
 import { traceMermaid } from '../trace/mermaid.js';
 import { refusal, refusedSteps, stepTable } from '../trace/steps.js';
 import type { Block, Cell, ReportView } from './view-types.js';
+import { traceCommandLabel } from './replay.js';
 
 const TONE_MARK: Record<string, string> = { ok: '✅ ', bad: '❌ ', warn: '⚠️ ', muted: '' };
 
@@ -58,13 +59,13 @@ function block(b: Block): string[] {
         '',
         `${traceHeadline(b.trace)}${refused.size > 0 ? ` · ${refused.size} refused attempt${refused.size === 1 ? '' : 's'}` : ''}`,
         '',
-        `Replay: \`${b.replay}\``,
+        `${traceCommandLabel(b.replay) === 'show' ? 'Show (no replay on the real code)' : 'Replay'}: \`${b.replay}\``,
         '',
         `<details><summary>Steps and sequence diagram (${t.rows.length} states)</summary>`,
         '',
         `Changed variables are **bold**${refused.size > 0 ? '; refused attempts are ~~struck through~~ (state unchanged: ·)' : ''}.`,
         '',
-        ...table(['#', 'action', 'pod', ...t.columns, 'broken', ...(observed ? ['real system'] : [])], rows),
+        ...table(['#', 'action', 'actor', ...t.columns, 'broken', ...(observed ? ['real system'] : [])], rows),
         '',
         '```mermaid',
         traceMermaid(b.trace, { refusals: true }),

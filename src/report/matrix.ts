@@ -37,7 +37,7 @@ export function mutationMatrix(
       else if (outcome.status === 'not-run' || outcome.status === 'error')
         cells[layer] = { verdict: 'not-run', stage, reason: outcome.reason ?? `stage ${stage} ${outcome.status}` };
       else cells[layer] = { verdict: 'missing', stage, reason: `stage ${stage} ${outcome.status} but reported no result for ${m.id}` };
-      const replay = replayCommand(m.id, layer, cells[layer]);
+      const replay = replayCommand(m.id, layer, cells[layer], m.system);
       if (replay !== undefined) cells[layer] = { ...cells[layer], replay };
     }
     return { id: m.id, system: m.system, target: m.target, description: m.description, expectedInvariant: m.expectedInvariant, cells };

@@ -7,22 +7,34 @@
  */
 import type { Layer } from '../core/manifest.js';
 import type { MatrixCell, StageOutcome } from './verify-doc.js';
+import { systemEntry } from '../registry/systems.js';
 
 type ReplayFields = Pick<MatrixCell, 'verdict' | 'tracePath' | 'seed' | 'path' | 'replay'>;
 
-export function replayCommand(id: string, layer: Layer, cell: ReplayFields): string | undefined {
+export function replayCommand(id: string, layer: Layer, cell: ReplayFields, system?: string): string | undefined {
   if (cell.verdict === 'n/a' || cell.verdict === 'not-selected') return undefined;
   // The layer's own command (a seam system's walk, TLC run or drill) comes first.
   if (cell.replay) return cell.replay;
-  if (cell.tracePath) return traceReplayCommand(cell.tracePath);
+  if (cell.tracePath) return traceReplayCommand(cell.tracePath, system);
   // '=': a negative seed must not read as an option (src/core/args.ts).
   const seed = cell.seed !== undefined ? ` --seed=${cell.seed}` : '';
   if (layer === 'tla') return `fencecheck tlc --only ${id}`;
   return `fencecheck mutants --layer ${layer} --only ${id}${seed}`;
 }
 
-export function traceReplayCommand(tracePath: string): string {
+/**
+ * The one command for a saved trace: its replay on the real code when its system has a replayer
+ * (or the system is not known here), else `trace show` — a trace of a system without a replay
+ * (or of another spec) is shown, not offered a replay that would only say it has none.
+ */
+export function traceReplayCommand(tracePath: string, system?: string): string {
+  if (system !== undefined && !systemEntry(system)?.replay) return `fencecheck trace show ${tracePath}`;
   return `fencecheck trace replay ${tracePath}`;
+}
+
+/** How the reports label a trace's command: `replay`, or `show` for a trace that does not replay. */
+export function traceCommandLabel(command: string): string {
+  return command.startsWith('fencecheck trace show ') ? 'show' : 'replay';
 }
 
 /**

@@ -92,7 +92,7 @@ function viewBlock(b: ReportBlock, ctx: SectionContext): Block {
       const anchor = traceAnchor(b.path);
       // Another spec's trace: its step table (it replays through TLC, not on the real system).
       if (loaded.trace.system === 'tla') return { kind: 'code', anchor, title: `${b.path} · ${tlaHeadline(loaded.trace)}`, text: `${formatTlaStepTable(loaded.trace, { color: false })}\n\nshow it: fencecheck trace show ${b.path}` };
-      return { kind: 'trace', anchor, path: b.path, trace: loaded.trace, replay: b.replay ?? traceReplayCommand(b.path) };
+      return { kind: 'trace', anchor, path: b.path, trace: loaded.trace, replay: b.replay ?? traceReplayCommand(b.path, loaded.trace.system) };
     }
   }
 }

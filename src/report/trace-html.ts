@@ -11,6 +11,7 @@ import { traceMermaid } from '../trace/mermaid.js';
 import { refusal, refusedSteps, stepTable } from '../trace/steps.js';
 import { escapeXml as esc, traceSvg } from '../trace/svg.js';
 import type { Block } from './view-types.js';
+import { traceCommandLabel } from './replay.js';
 
 export const TRACE_CSS = `
 details.trace { background: #fff; border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; }
@@ -29,7 +30,7 @@ export function traceHtml(b: Extract<Block, { kind: 'trace' }>): string {
   const refused = refusedSteps(b.trace);
   // A conform trace says what the real system did at each step (attempt, decision, note).
   const observed = hasObservedColumn(b.trace);
-  const head = `<tr><th>#</th><th>action</th><th>pod</th>${t.columns.map((c) => `<th>${esc(c)}</th>`).join('')}<th>broken</th>${observed ? '<th>real system</th>' : ''}</tr>`;
+  const head = `<tr><th>#</th><th>action</th><th>actor</th>${t.columns.map((c) => `<th>${esc(c)}</th>`).join('')}<th>broken</th>${observed ? '<th>real system</th>' : ''}</tr>`;
   const rows = t.rows.map((r) => {
     const step = b.trace.steps[r.index]!;
     const isRefused = refused.has(r.index);
@@ -44,7 +45,7 @@ export function traceHtml(b: Extract<Block, { kind: 'trace' }>): string {
   const refusedNote = refused.size > 0 ? ` · ${refused.size} refused attempt${refused.size === 1 ? '' : 's'}` : '';
   return [
     `<details class="trace" id="${esc(b.anchor)}-details">`,
-    `<summary><strong>${esc(b.path)}</strong> · ${esc(traceHeadline(b.trace))}${refusedNote}<code class="replay">replay: ${esc(b.replay)}</code></summary>`,
+    `<summary><strong>${esc(b.path)}</strong> · ${esc(traceHeadline(b.trace))}${refusedNote}<code class="replay">${traceCommandLabel(b.replay)}: ${esc(b.replay)}</code></summary>`,
     `<div class="trace-body" id="${esc(b.anchor)}">`,
     `<h3>${esc(b.path)}</h3>`,
     `<div class="diagram">${traceSvg(b.trace, `svg-${b.anchor}`, { refusals: true })}</div>`,

@@ -4,7 +4,7 @@
  * stages, the TLC figures per model, the mutation matrix, then every section the stages' reports
  * carry (stage-sections.ts), then the counterexample traces not drawn in a section.
  */
-import type { AnyTrace } from '../core/trace-format.js';
+import { FOREIGN_SYSTEM, type AnyTrace } from '../core/trace-format.js';
 import { formatCounts, formatDuration } from '../core/format.js';
 import { formatTlaStepTable, tlaHeadline } from '../trace/tla-table.js';
 import { traceReplayCommand } from './replay.js';
@@ -95,8 +95,8 @@ function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: An
   for (const [path, t] of embedded) {
     if (!('trace' in t)) continue;
     // Another spec's TLC counterexample: its step table (it replays through TLC, not on the real system).
-    if (t.trace.system === 'tla') blocks.push({ kind: 'code', anchor: traceAnchor(path), title: `${path} · ${tlaHeadline(t.trace)}`, text: `${formatTlaStepTable(t.trace, { color: false })}\n\nshow it: fencecheck trace show ${path}` });
-    else blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace, replay: traceReplayCommand(path) });
+    if (t.trace.system === FOREIGN_SYSTEM) blocks.push({ kind: 'code', anchor: traceAnchor(path), title: `${path} · ${tlaHeadline(t.trace)}`, text: `${formatTlaStepTable(t.trace, { color: false })}\n\nshow it: fencecheck trace show ${path}` });
+    else blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace, replay: traceReplayCommand(path, t.trace.system) });
   }
   return { id: 'traces', title: 'Counterexample traces', blocks };
 }

@@ -34,8 +34,14 @@ export interface ReplaySession {
 }
 
 export interface ReplayOpenOptions {
-  /** The manifest entry of the trace's mutant (its implementation patch is applied). */
+  /** The manifest entry of the trace's mutant (its implementation patch is applied, unless `patchFile` is given). */
   readonly mutant?: MutantEntry;
+  /**
+   * The trace's recorded patch file (trace.patch), absolute, already checked to be the file
+   * recorded (src/seam/patch-file.ts): it is applied instead of any mutant's. A file that is no
+   * patch of the system is a ReplayInputError.
+   */
+  readonly patchFile?: string;
   /** Where Valkey comes from (`native`, `testcontainers`, `external`, `auto`). */
   readonly provider?: string;
 }

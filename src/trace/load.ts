@@ -21,7 +21,7 @@ export class TraceFormatError extends Error {
 /** No real trace comes near this; a bigger file is refused rather than parsed. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-const FIELDS = new Set(['schema', 'system', 'source', 'spec', 'vars', 'bounds', 'mutant', 'violated', 'brokenAtEnd', 'seed', 'path', 'steps', 'loop', 'loopAction', 'imported']);
+const FIELDS = new Set(['schema', 'system', 'source', 'spec', 'vars', 'bounds', 'mutant', 'patch', 'violated', 'brokenAtEnd', 'seed', 'path', 'steps', 'loop', 'loopAction', 'imported']);
 const STEP_FIELDS = new Set(['action', 'params', 'state', 'broken', 'observed', 'note']);
 const SYSTEM_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -57,6 +57,12 @@ export function tryLoadAnyTrace(path: string): { trace: Trace } | { error: strin
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+/** The record of a patch file (src/seam/patch-file.ts): exactly {path, sha256}. */
+function isPatchRecord(v: unknown): boolean {
+  if (!isObject(v) || Object.keys(v).some((k) => k !== 'path' && k !== 'sha256')) return false;
+  return typeof v.path === 'string' && v.path !== '' && typeof v.sha256 === 'string' && /^[0-9a-f]{64}$/.test(v.sha256);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -108,6 +114,7 @@ function traceProblem(raw: Record<string, unknown>): string | null {
   if (new Set(vars).size !== vars.length) return 'vars must not repeat a variable';
   for (const k of ['mutant', 'violated', 'path'] as const) if (raw[k] !== undefined && typeof raw[k] !== 'string') return `${k} must be a string`;
   if (raw.seed !== undefined && !Number.isInteger(raw.seed)) return 'seed must be an integer';
+  if (raw.patch !== undefined && !isPatchRecord(raw.patch)) return 'patch must be {path, sha256} (a non-empty path, 64 lower-case hex digits)';
   if (raw.brokenAtEnd !== undefined && !stringList(raw.brokenAtEnd)) return 'brokenAtEnd must be an array of invariant names';
   if (!Array.isArray(raw.steps) || raw.steps.length === 0) return 'steps must be a non-empty array';
   for (const [i, step] of (raw.steps as unknown[]).entries()) {

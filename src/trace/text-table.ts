@@ -43,7 +43,7 @@ export function traceHeadline(any: TraceLike): string {
   const trace = asTrace(any);
   const parts = [`system=${trace.system}`, `source=${trace.source}`];
   if (trace.spec !== undefined) parts.push(`spec=${trace.spec}`);
-  parts.push(trace.mutant ? `mutant=${trace.mutant}` : 'base');
+  parts.push(trace.mutant ? `mutant=${trace.mutant}` : trace.patch ? `patch=${trace.patch.path}` : 'base');
   if (trace.bounds !== undefined) parts.push(boundsLabel(trace.bounds));
   parts.push(`${trace.vars.length} variables`, `${trace.steps.length} states`);
   if (trace.violated) parts.push(`violates ${trace.violated}`);

@@ -15,6 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
 import { m1Trace } from '../trace/fixtures.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
+import { createHash } from 'node:crypto';
+
+/** The SHA-256 of a repository file, as a trace's patch record holds it. */
+const sha256Of = (path: string): string => createHash('sha256').update(readFileSync(join(projectRoot, path))).digest('hex');
 
 const ROOT = process.env.FENCECHECK_BAD_INPUT_ROOT ?? projectRoot;
 const TIMEOUT_MS = 15_000;
@@ -140,6 +144,26 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'props: an unknown --mutant is bad input', argv: ['props', '--mutant', 'M42'], code: 3, line: /^fencecheck props: no impl mutant M42/ },
   { name: 'props --mutant with a malformed manifest is bad input, not a crash', argv: ['props', '--mutant', 'M1'], manifest: '[]', code: 3, line: /^fencecheck props: .*schema must be/ },
   { name: 'conform: an unknown --mutant is bad input', argv: ['conform', '--mutant', 'M42'], code: 3, line: /^fencecheck conform: no impl-layer mutant M42/ },
+
+  // --- a user's own patch (issue 25 item 7): conform --patch, mutants --patch, the patch a trace records
+  { name: 'conform --patch: a missing file', argv: ['conform', '--patch', '/nonexistent/p.mts'], code: 3, line: /^fencecheck conform: patch file \/nonexistent\/p\.mts does not exist$/ },
+  { name: 'conform --patch: a file that cannot be loaded', argv: ['conform', '--patch', '{file}'], file: 'export default {{ not javascript', code: 3, line: /^fencecheck conform: patch file .*row-\d+ cannot be loaded: / },
+  { name: 'conform --patch: a patch of a system without a tour', argv: ['conform', '--patch', 'mutants/pause/impl/P1.ts'], code: 3, line: /^fencecheck conform: mutants\/pause\/impl\/P1\.ts default-exports an object with .*, no patch of a system with a tour \(fencing: a fencing ImplPatch/ },
+  { name: 'conform --patch: a model patch is no impl patch', argv: ['conform', '--patch', 'mutants/fencing/model/M1.ts', '--system', 'fencing'], code: 3, line: /^fencecheck conform: mutants\/fencing\/model\/M1\.ts is no patch of fencing: it default-exports .*, not a fencing ImplPatch/ },
+  { name: 'conform --patch with --mutant', argv: ['conform', '--patch', 'mutants/fencing/impl/M1.ts', '--mutant', 'M1'], code: 64, line: usage('conform', /give --mutant ID or --patch FILE, not both/) },
+  { name: 'conform --patch with --shard', argv: ['conform', '--patch', 'mutants/fencing/impl/M1.ts', '--shard', '1/2'], code: 64, line: usage('conform', /--shard applies to the full conformance tour, not to --patch/) },
+  { name: 'conform --patch: --system of a system without a tour', argv: ['conform', '--patch', 'mutants/fencing/impl/M1.ts', '--system', 'failover'], code: 64, line: usage('conform', /--system: failover has no tour/) },
+  { name: 'conform --patch: an unknown --invariant, refused before any server', argv: ['conform', '--patch', 'mutants/fencing/impl/M1.ts', '--invariant', 'Inv_Nope'], code: 64, line: usage('conform', /--invariant: unknown invariant 'Inv_Nope' of fencing/) },
+  { name: 'mutants --expect without --patch', argv: ['mutants', '--expect', 'Inv_Monotonic'], code: 64, line: usage('mutants', /--expect applies to --patch FILE/) },
+  { name: 'mutants --patch with --only', argv: ['mutants', '--patch', 'mutants/fencing/impl/M1.ts', '--only', 'M1'], code: 64, line: usage('mutants', /--patch runs the impl layer alone/) },
+  { name: 'mutants --patch: an unknown --expect', argv: ['mutants', '--patch', 'mutants/fencing/impl/M1.ts', '--expect', 'Inv_Nope'], code: 64, line: usage('mutants', /--expect: unknown invariant 'Inv_Nope' of fencing/) },
+  { name: 'mutants --patch: a missing file', argv: ['mutants', '--patch', '/nonexistent/p.mts'], code: 3, line: /^fencecheck mutants: patch file \/nonexistent\/p\.mts does not exist$/ },
+  { name: 'mutants --patch: no system with a tour takes it', argv: ['mutants', '--patch', 'mutants/pause/impl/P1.ts'], code: 3, line: /^fencecheck mutants: .*no patch of a system with a tour .*; for another system give --system$/ },
+  { name: 'mutants --patch of a system without a tour needs --expect', argv: ['mutants', '--patch', 'mutants/pause/impl/P1.ts', '--system', 'pause'], code: 64, line: usage('mutants', /--expect INVARIANT is needed for a pause patch/) },
+  { name: 'trace show: a malformed patch record', argv: ['trace', 'show', '{file}'], file: (t) => ({ ...t, patch: { path: 'p.mts', sha256: 'abc' } }), code: 3, line: /^fencecheck trace: .*patch must be \{path, sha256\}/ },
+  { name: 'trace replay: the recorded patch file is gone', argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, patch: { path: '/nonexistent/p.mts', sha256: '0'.repeat(64) } }), code: 3, line: /^fencecheck trace: patch file \/nonexistent\/p\.mts does not exist$/ },
+  { name: 'trace replay: the recorded patch file changed since', argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, patch: { path: 'mutants/fencing/impl/M1.ts', sha256: '0'.repeat(64) } }), code: 3, line: /^fencecheck trace: patch file mutants\/fencing\/impl\/M1\.ts changed since the trace was made \(sha256 [0-9a-f]{12}…, the trace recorded 000000000000…\)$/ },
+  { name: "trace replay: the recorded patch is no patch of the trace's system", argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, patch: { path: 'mutants/pause/impl/P1.ts', sha256: sha256Of('mutants/pause/impl/P1.ts') } }), code: 3, line: /^fencecheck trace: .*patch file mutants\/pause\/impl\/P1\.ts default-exports no fencing patch/ },
 
   // --- evidence (issue 16: "exits 1 on a malformed manifest where other commands exit 3")
   { name: 'evidence: a malformed manifest is bad input (3), not stale evidence (1)', argv: ['evidence'], manifest: (m) => ({ ...m, schema: 'fencecheck.mutants/0' }), code: 3, line: /^fencecheck evidence: .*schema must be "fencecheck\.mutants\/1"/ },

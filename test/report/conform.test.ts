@@ -269,7 +269,7 @@ describe('Markdown and HTML: the Conformance section', () => {
     expect(md).toContain(`<a id="${traceAnchor(CONFORM_M1_TRACE_PATH)}"></a>`);
     // The steps are the model's actions, and what the real system did at each. (The captured trace is
     // fencecheck.trace/1, read without its system here: the pods' versions are a record, split per field.)
-    expect(md).toContain('| # | action | pod | version.p1 | version.p2 | version.p3 | target | oldLease.owner | oldLease.gen | newLease.owner | newLease.gen | oldGen | newGen | backfilled | mode | lastIssued | monoOk | broken | real system |');
+    expect(md).toContain('| # | action | actor | version.p1 | version.p2 | version.p3 | target | oldLease.owner | oldLease.gen | newLease.owner | newLease.gen | oldGen | newGen | backfilled | mode | lastIssued | monoOk | broken | real system |');
     expect(md).toMatch(/\| 8 \| AcquireB\(p1\) \| p1 \| B \| A \| A \| B \| p1 \| 1 \| \*\*p1\*\* \| \*\*2\*\* \|.*\| ❌ Inv_SingleAuthority \| acquire: issued 2 \|/);
     expect(md).toContain('```mermaid\nsequenceDiagram\n  title fencing conform trace under M1 violating Inv_SingleAuthority');
     // Drawn once, in its section, not again among the other traces.

@@ -11,7 +11,7 @@ import { TourSetupError, TourUnavailableError, type SystemTour } from '../../sea
 import { loadSystemManifest, systemEntry, TOUR_NAMES, type AnySystem } from '../../registry/systems.js';
 import { selectModels, selectSystemNames } from '../../registry/select.js';
 
-const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--mutant ID] [--invariant NAME]
+const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--mutant ID | --patch FILE] [--invariant NAME]
                          [--shard I/N] [--concurrency N] [--provider P] [--json]
 
 The exhaustive conformance tour of each system's real code (${TOUR_NAMES.join(', ')}). From the
@@ -28,6 +28,11 @@ Options:
                     --const MaxGen=6 for fencing; default: the spec's base config)
   --mutant ID       run against the impl patch of a mutant (mutants/manifest.json; its system is the
                     tour's); checks its expected invariant alone, following the real graph wherever it leads
+  --patch FILE      run your own implementation patch (a module default-exporting the system's patch
+                    type, e.g. fencing's ImplPatch; the system is the one whose patch it is, or --system):
+                    the unpatched tour first, then the patched code's real graph with every invariant
+                    (or --invariant alone) checked; verdict killed (exit 1, the finding and its replay),
+                    equivalent (the unpatched graph) or survived (exit 0) — docs/conform.md
   --invariant NAME  check this invariant alone (with the type invariant) instead of full conformance
   --shard I/N       run a deterministic 1/N of one system's full conformance tour: every attempt of the
                     model states whose key hashes to shard I (1 ≤ I ≤ N ≤ 64); the N shards' --json
@@ -37,8 +42,9 @@ Options:
   --json            print a StageReport (fencecheck.stage/1)
 
 Exit codes: 0 the real graph is the model's (or, with an invariant alone, it holds) · 1 a check
-failed (path from Init printed, trace saved; 'fencecheck trace replay FILE' runs it) · 2 not run
-(the real system could not be started) · 3 unknown mutant or a patch that cannot be applied · 64 usage`;
+failed (path from Init printed, trace saved; 'fencecheck trace replay FILE' runs it), or --patch killed ·
+2 not run (the real system could not be started) · 3 unknown mutant, or a mutant's or --patch file that
+cannot be loaded or is no patch of the system · 64 usage`;
 
 interface Planned {
   readonly name: string;
@@ -55,6 +61,7 @@ export const command: Command = {
       system: { type: 'string', multiple: true },
       const: { type: 'string', multiple: true },
       mutant: { type: 'string' },
+      patch: { type: 'string' },
       invariant: { type: 'string' },
       concurrency: { type: 'string' },
       shard: { type: 'string' },
@@ -66,6 +73,13 @@ export const command: Command = {
     const constants = constantsOption(values.const);
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
     const startedAt = new Date();
+
+    if (values.patch !== undefined) {
+      if (values.mutant !== undefined) throw new UsageError('give --mutant ID or --patch FILE, not both');
+      if (values.shard !== undefined) throw new UsageError('--shard applies to the full conformance tour, not to --patch (a patch is followed through its real graph, which only the whole run knows)');
+      const { conformPatch } = await import('./conform-patch.js');
+      return conformPatch({ file: values.patch, ...(values.system ? { systems: values.system } : {}), ...(values.invariant !== undefined ? { invariant: values.invariant } : {}), constants, ...(concurrency ? { concurrency } : {}), ...(values.provider !== undefined ? { provider: values.provider } : {}), json: values.json });
+    }
 
     // A mutant names its system; otherwise --system (default: every system with a tour).
     let mutant: MutantEntry | undefined;

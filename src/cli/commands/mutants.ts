@@ -11,6 +11,7 @@ import { allKilled, formatMutantTable, formatMutationScore, mutantScore } from '
 import type { MutantResult } from '../../core/verdict.js';
 
 const HELP = `Usage: fencecheck mutants [--layer tla|model|impl]... [--system NAME]... [--only M1,M4] [--seed N] [--runs N] [--json]
+       fencecheck mutants --patch FILE [--expect INVARIANT] [--system NAME] [--seed N] [--runs N] [--json]
 
 Applies every mutant in mutants/manifest.json to the chosen layers (default: all) and requires each to
 be killed by its expected invariant through the layer's ordinary checkers.
@@ -21,11 +22,17 @@ Options:
   --only IDS    comma-separated mutant ids
   --seed N      fast-check seed for property layers
   --runs N      fast-check runs per mutant for property layers
+  --patch FILE  run your own implementation patch (a module default-exporting its system's patch type)
+                through the impl layer of its system (the system whose patch it is, or --system), the
+                unpatched code first, reported like a manifest mutant (docs/mutants.md)
+  --expect INV  with --patch: only this invariant kills it (default: any invariant; a system without
+                a tour needs it)
   --json        print a StageReport (fencecheck.stage/1, stage "mutants") with every result in "mutants"
 
 Exit codes: 0 every mutant killed · 1 a mutant survived, hit another invariant, or was invalid/timed out ·
 2 a layer or a mutant could not run (the reason is printed) · 3 bad manifest (an unknown
-expectedInvariant, a missing config or patch file) · 64 usage (an unknown layer or mutant id)`;
+expectedInvariant, a missing config or patch file; a --patch FILE that is missing, cannot be loaded or run, or
+is no patch of its system) · 64 usage (an unknown layer or mutant id)`;
 
 export const command: Command = {
   name: 'mutants',
@@ -38,8 +45,18 @@ export const command: Command = {
       only: { type: 'string' },
       seed: { type: 'string' },
       runs: { type: 'string' },
+      patch: { type: 'string' },
+      expect: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
+    if (values.expect !== undefined && values.patch === undefined) throw new UsageError('--expect applies to --patch FILE (a manifest mutant names its own expectedInvariant)');
+    if (values.patch !== undefined) {
+      if (values.only !== undefined || (values.layer !== undefined && values.layer.some((l) => l !== 'impl'))) throw new UsageError('--patch runs the impl layer alone: give no --only and no --layer other than impl');
+      const { mutantsPatch } = await import('./mutants-patch.js');
+      const seed = intOption(values, 'seed', SEED_RANGE);
+      const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000 });
+      return mutantsPatch({ file: values.patch, ...(values.system ? { systems: values.system } : {}), ...(values.expect !== undefined ? { expect: values.expect } : {}), ...(seed !== undefined ? { seed } : {}), ...(numRuns !== undefined ? { numRuns } : {}), json: values.json });
+    }
     const layers = (values.layer ?? [...LAYERS]) as Layer[];
     for (const l of layers) if (!LAYERS.includes(l)) throw new UsageError(`unknown layer '${l}' (one of ${LAYERS.join(', ')})`);
     const systems = values.system ? selectSystemNames(values.system, { models: false }) : undefined;

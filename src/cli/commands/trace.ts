@@ -6,6 +6,7 @@ import { ManifestError } from '../../core/manifest.js';
 import type { Trace } from '../../core/trace-format.js';
 import { loadSystemManifest, systemEntry } from '../../registry/systems.js';
 import { ReplayInputError, ReplayUnavailableError } from '../../seam/replay.js';
+import { PatchFileError, verifiedPatchFile } from '../../seam/patch-file.js';
 import { toItf } from '../../trace/export-itf.js';
 import { foreignFormat, importTrace, type ImportOptions } from '../../trace/import.js';
 import { loopLine, unrollLassoOnce } from '../../trace/lasso.js';
@@ -35,7 +36,9 @@ replay  runs the trace step by step on the real implementation of its system (fe
         standalone Valkey through the fencing step driver; a trace crossing the mode door also
         starts the 3-primary cluster), printing the real state beside the trace's, and stops at the
         step where an invariant breaks on the real system. A trace with "mutant" set runs with that
-        mutant's implementation patch. A lasso replays its stem and its loop once, and says so.
+        mutant's implementation patch; one with "patch" (a --patch FILE run's) applies that file,
+        refused (exit 3) when the file is gone or its sha256 is no longer the recorded one. A
+        lasso replays its stem and its loop once, and says so.
         --json     print the replay as JSON (schema fencecheck.replay/2)
 import  converts TLC's -dumpTrace json or an ITF file into fencecheck.trace/2 (stdout, or -o OUT).
         Every variable is kept; actions are read from #meta.action, mbt::actionTaken/mbt::nondetPicks,
@@ -49,7 +52,8 @@ import  converts TLC's -dumpTrace json or an ITF file into fencecheck.trace/2 (s
 export  --itf writes the trace as ITF (each state's #meta carries its action and params).
 
 Exit codes: 0 shown / replay held every invariant · 1 replay: an invariant broke on the real system ·
-2 replay could not run (no replay for the system, no Valkey, no patch for the mutant) · 3 bad trace file · 64 usage`;
+2 replay could not run (no replay for the system, no Valkey, no patch for the mutant) · 3 bad trace file,
+or its patch file changed or gone · 64 usage`;
 
 export const command: Command = {
   name: 'trace',
@@ -67,7 +71,7 @@ export const command: Command = {
 
 /** Bad input is one line, exit 3 (`file`: the trace a ReplayInputError's step belongs to). */
 function badTrace(err: unknown, file?: string): ExitCode {
-  if (err instanceof TraceFormatError || err instanceof ReplayInputError || err instanceof ManifestError) {
+  if (err instanceof TraceFormatError || err instanceof ReplayInputError || err instanceof ManifestError || err instanceof PatchFileError) {
     const where = err instanceof ReplayInputError && file !== undefined ? `${file}: ` : '';
     process.stderr.write(`fencecheck trace: ${where}${err.message}\n`);
     return ExitCode.BadInput;
@@ -171,6 +175,7 @@ async function show(argv: readonly string[]): Promise<ExitCode> {
       headline: traceHeadline(trace),
       system: trace.system,
       mutant: trace.mutant ?? null,
+      patch: trace.patch ?? null,
       violated: trace.violated ?? null,
       columns: t.columns,
       steps,
@@ -210,10 +215,13 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   const { trace, note: lassoNote } = unrollLassoOnce(read);
   const replayer = await entry.replay();
   let mutant;
+  let patchFile: string | undefined;
   try {
     // Every action and argument is checked before any server starts.
     replayer.check(trace);
-    mutant = trace.mutant === undefined ? undefined : loadSystemManifest().mutants.find((m) => m.id === trace.mutant);
+    // A recorded patch file is applied only when it is still the file the trace was made with.
+    if (trace.patch) patchFile = verifiedPatchFile(trace.patch);
+    else mutant = trace.mutant === undefined ? undefined : loadSystemManifest().mutants.find((m) => m.id === trace.mutant);
   } catch (err) {
     return badTrace(err, file);
   }
@@ -228,9 +236,10 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   }
   let session;
   try {
-    session = await replayer.open(trace, { ...(mutant && { mutant }), ...(provider !== undefined && { provider }) });
+    session = await replayer.open(trace, { ...(mutant && { mutant }), ...(patchFile !== undefined && { patchFile }), ...(provider !== undefined && { provider }) });
   } catch (err) {
     if (err instanceof ReplayUnavailableError) return notRun(err.message);
+    if (err instanceof ReplayInputError) return badTrace(err, file);
     throw err;
   }
   log(`replaying ${traceHeadline(trace)}${session.patch ? ` with ${session.patch}` : ''} ${session.where}`);

@@ -5,8 +5,9 @@
  * (src/seam/tour/tour.ts) and saves the counterexample trace; the command prints and reports.
  */
 import type { MutantEntry } from '../../core/manifest.js';
+import type { TracePatch } from '../../core/trace-format.js';
 import type { TourOptions } from './tour.js';
-import type { TourResult } from './result.js';
+import type { TourFailure, TourResult } from './result.js';
 import type { Shard } from './shard.js';
 import type { TourModel } from './system.js';
 
@@ -15,7 +16,13 @@ export interface SystemTourOptions {
   readonly bounds: unknown;
   /** An impl-layer manifest entry: the tour runs its patch (and, unless `invariant` says otherwise, checks its expected invariant alone). */
   readonly mutant?: MutantEntry;
-  /** Check this invariant alone (with the type invariant) instead of full conformance. */
+  /**
+   * A user's own patch file (`conform --patch FILE`, already hashed): the tour loads it as the
+   * system's patch type (TourSetupError when it is none) and its trace records it. With no
+   * `invariant`, every invariant is checked in invariant mode (EVERY_INVARIANT).
+   */
+  readonly patch?: TracePatch;
+  /** Check this invariant alone (with the type invariant) instead of full conformance; EVERY_INVARIANT: all of them, following the real graph. */
   readonly invariant?: string;
   /** Conformance only: this shard's states. */
   readonly shard?: Shard;
@@ -43,6 +50,10 @@ export interface SystemTour {
   readonly what: string;
   /** The invariants `--invariant` may name (the type invariant included). */
   readonly invariants: readonly string[];
+  /** What its patch files default-export, for messages (`ImplPatch { lua?, dropGateRules?, … }`); absent: it takes no `--patch`. */
+  readonly patchType?: string;
+  /** Whether a module's default export is a patch of this system (how `--patch FILE` finds its system); absent: it takes no `--patch`. */
+  isPatch?(x: unknown): boolean;
   /**
    * One tour. Throws TourSetupError for a mutant whose patch cannot be loaded (bad input) and
    * TourUnavailableError when the real system cannot be started (not run); anything else is a fault.
@@ -58,4 +69,35 @@ export class TourSetupError extends Error {
 /** The real system could not be started (no Valkey, a port refused): the tour did not run. */
 export class TourUnavailableError extends Error {
   override readonly name = 'TourUnavailableError';
+}
+
+/**
+ * Invariant mode with every invariant watched (a user's patch names none): the tour follows the
+ * real graph and stops at the first real state that breaks any of the model's invariants.
+ */
+export const EVERY_INVARIANT = '*';
+
+const everyModels = new WeakMap<object, TourModel<unknown, unknown, unknown>>();
+
+/**
+ * The model with one more invariant, EVERY_INVARIANT, the conjunction of all of them (the engine
+ * watches one invariant besides the type invariant). Kept per model: the engine caches its graph
+ * by the model object.
+ */
+export function everyInvariantModel<S, A, D>(model: TourModel<S, A, D>): TourModel<S, A, D> {
+  const hit = everyModels.get(model);
+  if (hit) return hit as unknown as TourModel<S, A, D>;
+  const names = Object.keys(model.invariants);
+  const every = (s: S) => names.every((n) => model.invariants[n]!(s));
+  const m: TourModel<S, A, D> = { ...model, invariants: { ...model.invariants, [EVERY_INVARIANT]: every } };
+  everyModels.set(model, m as unknown as TourModel<unknown, unknown, unknown>);
+  return m;
+}
+
+/** A failure of EVERY_INVARIANT named by the model's invariants its state really breaks (the first one as `check`). */
+export function namedEveryFailure<S, A, D>(model: TourModel<S, A, D>, f: TourFailure<S, A, D>): TourFailure<S, A, D> {
+  if (f.check !== EVERY_INVARIANT) return f;
+  const last = f.path[f.path.length - 1]!.state;
+  const broken = Object.keys(model.invariants).filter((n) => n !== EVERY_INVARIANT && !model.invariants[n]!(last));
+  return { ...f, check: broken[0] ?? EVERY_INVARIANT, message: `${broken.join(', ')} violated in the real state` };
 }

@@ -4,6 +4,7 @@ import { coveragePercent } from '../../core/percent.js';
 import type { TourResult } from './result.js';
 import { shardLabel } from './shard.js';
 import type { TourModel } from './system.js';
+import { EVERY_INVARIANT } from './entry.js';
 
 const pct = (a: number, b: number) => coveragePercent(a, b).toFixed(1);
 
@@ -29,7 +30,7 @@ export function actionTable(r: TourResult<unknown, unknown, unknown>): string {
 }
 
 function what(r: TourResult<unknown, unknown, unknown>): string {
-  const checks = r.checks.kind === 'conformance' ? 'conformance' : `${r.checks.invariant} alone`;
+  const checks = r.checks.kind === 'conformance' ? 'conformance' : r.checks.invariant === EVERY_INVARIANT ? 'every invariant' : `${r.checks.invariant} alone`;
   return `${r.boundsLabel}, ${checks}${r.shard.count > 1 ? `, shard ${shardLabel(r.shard)}` : ''}`;
 }
 

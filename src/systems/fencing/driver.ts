@@ -331,7 +331,19 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
     if (!decision.allowed) {
       return { event: ev, status: 'refused', note: decision.refusedBy.map((r) => `${r.rule}: ${r.reason}`).join('; '), gate: decision };
     }
-    const done = (note: string): StepOutcome => ({ event: ev, status: 'applied', note, gate: decision });
+    const before = { target: rec.target, backfilled: rec.backfilled };
+    const done = (note: string): StepOutcome => {
+      // A patch may change what the allowed step records (an implementation-layer patch, src/systems/fencing/patch.ts).
+      if (opts.patch?.gateRecords) {
+        const r = opts.patch.gateRecords(step, { target: rec.target, backfilled: rec.backfilled }, before);
+        if (!PHASES.includes(r.target)) throw new RangeError(`patch gateRecords: ${String(r.target)} is no phase (${PHASES.join(', ')})`);
+        const changed = r.target !== rec.target || r.backfilled !== rec.backfilled;
+        rec.target = r.target;
+        rec.backfilled = r.backfilled;
+        if (changed) return { event: ev, status: 'applied', note: `${note} (the patch records target ${r.target}, backfilled ${r.backfilled})`, gate: decision };
+      }
+      return { event: ev, status: 'applied', note, gate: decision };
+    };
     switch (step) {
       case 'AdvanceTarget':
         rec.target = PHASES[rank(rec.target) + 1]!;

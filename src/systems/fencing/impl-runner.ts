@@ -27,6 +27,8 @@ import { tourObservedTrace } from './tracecheck.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
 import { modelGraph } from '../../seam/tour/model-graph.js';
 import { fencingTourModel } from './tour/system.js';
+import { EVERY_INVARIANT } from '../../seam/tour/entry.js';
+import { isUserPatchEntry, patchFileRecord } from '../../seam/patch-file.js';
 
 /** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
@@ -42,16 +44,22 @@ function fault(err: unknown): string | null {
   return asInfrastructureFault(err)?.message ?? null;
 }
 
+/** The tour an entry reruns with: a manifest mutant by id, a user's patch by its file. */
+function conformCommand(m?: MutantEntry): string {
+  if (!m) return 'fencecheck conform';
+  return isUserPatchEntry(m) ? `fencecheck conform --patch ${m.layers.impl?.patch ?? ''}` : `fencecheck conform --mutant ${m.id}`;
+}
+
 function outcomeOf(run: ConformRun, m?: MutantEntry): ImplOutcome {
   const r = run.result;
   if (!r.failure) {
     if (!m) return r.equalToModel ? { kind: 'held', detail: `${r.states} states, ${r.attempts} attempts, the model's graph (${(r.durationMs / 1000).toFixed(1)} s)` } : { kind: 'invalid', detail: 'the real graph differs from the model\'s (fencecheck conform)' };
     return r.equalToBaseline
       ? { kind: 'equivalent', detail: `the real graph equals the unmutated one within the bounds (${r.states} states, ${r.attempts} attempts, the same decision in every reply)` }
-      : { kind: 'held', detail: `the real graph differs (${r.states} states) but ${m.expectedInvariant} holds in every state of it` };
+      : { kind: 'held', detail: `the real graph differs (${r.states} states) but ${m.expectedInvariant === EVERY_INVARIANT ? 'every invariant' : m.expectedInvariant} holds in every state of it` };
   }
   const f = r.failure;
-  const replay = run.replay ?? `fencecheck conform${m ? ` --mutant ${m.id}` : ''}`;
+  const replay = run.replay ?? conformCommand(m);
   return {
     kind: 'violated',
     checks: [f.check],
@@ -83,16 +91,19 @@ export function runTourEntries(entries: readonly MutantEntry[], options: LayerRu
       return outcomeOf(run);
     },
     loadPatch: async (m) => {
-      if (!(INVARIANT_NAMES as readonly string[]).includes(m.expectedInvariant)) throw new Error(`unknown invariant ${m.expectedInvariant}`);
+      if (!(INVARIANT_NAMES as readonly string[]).includes(m.expectedInvariant) && m.expectedInvariant !== EVERY_INVARIANT) throw new Error(`unknown invariant ${m.expectedInvariant}`);
       return loadPatch(m);
     },
     mutant: async (rig, m, patch) => {
-      options.log?.(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant} alone`);
-      const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant: m.expectedInvariant as InvariantName, mutant: m.id, rig, baseline, onProgress: progress(m.id) });
+      options.log?.(`[impl ${m.id}] the real graph of ${m.layers.impl?.patch}, ${m.expectedInvariant === EVERY_INVARIANT ? 'every invariant' : `${m.expectedInvariant} alone`}`);
+      // The trace records the patch file (a user's patch has no manifest id to name).
+      const patchFile = patchFileRecord(m.layers.impl!.patch!, projectRoot);
+      const invariant = m.expectedInvariant as InvariantName | typeof EVERY_INVARIANT;
+      const run = await runConform({ bounds: DEFAULT_BOUNDS, patch, invariant, ...(isUserPatchEntry(m) ? {} : { mutant: m.id }), patchFile, rig, baseline, onProgress: progress(m.id) });
       done += 1;
       // The counterexample path's observed behaviour, labelled with the mutant (the tour does not know it), for trace validation.
       const f = run.result.failure;
-      if (f) writeObserved(`impl-tour-${m.id}`, [tourObservedTrace(f.path, { id: `tour ${m.id} ${f.check} after ${f.path.length - 1} steps`, bounds: DEFAULT_BOUNDS, mutant: m.id, replay: run.replay ?? `fencecheck conform --mutant ${m.id}` })]);
+      if (f && !isUserPatchEntry(m)) writeObserved(`impl-tour-${m.id.replace(/[^A-Za-z0-9_-]+/g, '_')}`, [tourObservedTrace(f.path, { id: `tour ${m.id} ${f.check} after ${f.path.length - 1} steps`, bounds: DEFAULT_BOUNDS, mutant: m.id, replay: run.replay ?? conformCommand(m) })]);
       return outcomeOf(run, m);
     },
     fault,

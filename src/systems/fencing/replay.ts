@@ -15,7 +15,9 @@ import { ValkeyUnavailableError } from '../../valkey/index.js';
 import { EVENT_TYPES, POD_EVENT_TYPES, type FencingEvent } from '../../../models/fencing/index.js';
 import { createFencingDriver, type FencingDriver, type StepOutcome, type StepStatus } from './driver.js';
 import { loadPatch } from './impl-runner.js';
-import type { ImplPatch } from './patch.js';
+import { IMPL_PATCH_TYPE, isImplPatch, type ImplPatch } from './patch.js';
+import { importDefault } from '../../core/import-default.js';
+import { projectRoot } from '../../core/project-root.js';
 import type { FencingBounds, FencingState, Pod } from './state.js';
 import { fencingBounds } from './system.js';
 import { FENCING_VARIABLES, fencingStateToTla, toFencingState } from './tlc/state.js';
@@ -72,8 +74,22 @@ function check(trace: Trace): void {
   });
 }
 
-/** The impl patch (default export of mutants/fencing/impl/Mx.ts) the entry names. */
-async function implPatch(trace: Trace, entry: MutantEntry | undefined): Promise<{ path: string; patch: ImplPatch } | undefined> {
+/**
+ * The impl patch to replay with: the trace's recorded patch file (checked by the caller to be the
+ * file recorded), else the one its mutant's manifest entry names (mutants/fencing/impl/Mx.ts).
+ */
+async function implPatch(trace: Trace, entry: MutantEntry | undefined, patchFile: string | undefined): Promise<{ path: string; patch: ImplPatch } | undefined> {
+  if (patchFile !== undefined) {
+    const shown = trace.patch?.path ?? patchFile;
+    let loaded: unknown;
+    try {
+      loaded = await importDefault(patchFile, projectRoot);
+    } catch (err) {
+      throw new ReplayInputError(`patch file ${shown} cannot be loaded: ${String((err as Error).message).split('\n')[0]}`);
+    }
+    if (!isImplPatch(loaded)) throw new ReplayInputError(`patch file ${shown} default-exports no fencing patch (${IMPL_PATCH_TYPE})`);
+    return { path: shown, patch: loaded };
+  }
   if (trace.mutant === undefined) return undefined;
   if (!entry) throw new ReplayUnavailableError(`mutant ${trace.mutant} is not in mutants/manifest.json`);
   if (entry.system !== trace.system) throw new ReplayUnavailableError(`mutant ${entry.id} is a ${entry.system} mutant, not one of ${trace.system}`);
@@ -131,7 +147,7 @@ function session(driver: FencingDriver, where: string, patch: string | undefined
 
 async function open(trace: Trace, opts: ReplayOpenOptions): Promise<ReplaySession> {
   const bounds = boundsOf(trace);
-  const patch = await implPatch(trace, opts.mutant);
+  const patch = await implPatch(trace, opts.mutant, opts.patchFile);
   if (opts.provider !== undefined) process.env.FENCECHECK_VALKEY_PROVIDER = opts.provider;
   try {
     if (trace.source === 'conform') {

@@ -33,5 +33,6 @@ export function saveTrace(trace: TraceLike, fileName: string, dir?: string): str
     ...(trace.seed !== undefined && { seed: trace.seed }),
     ...(trace.path !== undefined && { path: trace.path }),
   });
-  return saveSeamTrace(t, fileName, dir);
+  // The patch file the trace was made under (src/seam/patch-file.ts): replay applies it.
+  return saveSeamTrace(trace.patch ? { ...t, patch: trace.patch } : t, fileName, dir);
 }

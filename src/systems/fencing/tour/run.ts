@@ -11,6 +11,8 @@ import type { StartOptions } from '../../../valkey/start.js';
 import { runTour, type TourOptions } from '../../../seam/tour/tour.js';
 import type { TourCheckMode, TourResult } from '../../../seam/tour/result.js';
 import type { Shard } from '../../../seam/tour/shard.js';
+import type { TracePatch } from '../../../core/trace-format.js';
+import { EVERY_INVARIANT, everyInvariantModel, namedEveryFailure } from '../../../seam/tour/entry.js';
 import type { Attempt, Decision } from './attempts.js';
 import { modelGraph } from '../../../seam/tour/model-graph.js';
 import { fencingTourModel, fencingTourSystem, type FencingTourSystem } from './system.js';
@@ -22,9 +24,11 @@ export type FencingTourResult = TourResult<FencingState, Attempt, Decision>;
 export interface ConformOptions {
   readonly bounds: FencingBounds;
   readonly patch?: ImplPatch;
-  /** Check this invariant alone (the impl mutant layer); default: conformance and every check. */
-  readonly invariant?: InvariantName;
+  /** Check this invariant alone (the impl mutant layer), or EVERY_INVARIANT (a user's patch); default: conformance and every check. */
+  readonly invariant?: InvariantName | typeof EVERY_INVARIANT;
   readonly mutant?: string;
+  /** The patch file `patch` was loaded from: the counterexample trace records it (replay applies it). */
+  readonly patchFile?: TracePatch;
   /** Conformance only: this shard's states. */
   readonly shard?: Shard;
   /** With an invariant alone: the unpatched graph's digest (is the mutant's graph the same?). */
@@ -49,25 +53,35 @@ export interface ConformRun {
 export async function runConform(opts: ConformOptions): Promise<ConformRun> {
   // The model's graph first (seconds of synchronous work, cached): computed while no server runs, a
   // signal meanwhile ends the process at once; with servers live it would wait for the graph.
-  if (!opts.rig) modelGraph(fencingTourModel(opts.bounds));
+  const every = opts.invariant === EVERY_INVARIANT;
+  if (!opts.rig) modelGraph(every ? everyInvariantModel(fencingTourModel(opts.bounds)) : fencingTourModel(opts.bounds));
   const rig = opts.rig ?? (await openTourRig(opts.start ?? {}));
   try {
     const checks: TourCheckMode = opts.invariant ? { kind: 'invariant', invariant: opts.invariant } : { kind: 'conformance' };
-    const system = fencingTourSystem({ rig, bounds: opts.bounds, ...(opts.patch ? { patch: opts.patch } : {}) });
-    const result = await runTour(system, {
+    const base = fencingTourSystem({ rig, bounds: opts.bounds, ...(opts.patch ? { patch: opts.patch } : {}) });
+    // Every invariant at once: the model with their conjunction as one more (see everyInvariantModel).
+    const system: FencingTourSystem = every ? { ...base, model: everyInvariantModel(base.model) } : base;
+    const ran = await runTour(system, {
       checks,
       ...(opts.shard ? { shard: opts.shard } : {}),
       ...(opts.baseline ? { baseline: opts.baseline } : {}),
       ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     });
-    if (!result.failure || opts.saveTrace === false) return { result, system };
-    const trace = tourPathToTrace(result.failure.path, { bounds: opts.bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant } : {}) });
+    const result = every && ran.failure ? { ...ran, failure: namedEveryFailure(base.model, ran.failure) } : ran;
+    if (!result.failure || opts.saveTrace === false) return { result, system: base };
+    const trace = tourPathToTrace(result.failure.path, { bounds: opts.bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant } : {}), ...(opts.patchFile ? { patch: opts.patchFile } : {}) });
     const shard = result.shard.count > 1 ? `shard${result.shard.index}of${result.shard.count}-` : '';
-    const name = `conform-${opts.mutant ? `${opts.mutant}-` : ''}${shard}${result.failure.check}.json`;
+    const name = `conform-${opts.mutant ? `${opts.mutant}-` : opts.patchFile ? `patch-${patchLabel(opts.patchFile)}-` : ''}${shard}${result.failure.check}.json`;
     const tracePath = saveTrace(trace, name);
-    return { result, system, tracePath, replay: `fencecheck trace replay ${tracePath}` };
+    return { result, system: base, tracePath, replay: `fencecheck trace replay ${tracePath}` };
   } finally {
     if (!opts.rig) await rig.close();
   }
+}
+
+/** A patch file's name for a trace file name: its base name, safe characters only. */
+function patchLabel(p: TracePatch): string {
+  const base = p.path.split(/[\\/]/).pop()!.replace(/\.[cm]?[jt]s$/, '');
+  return base.replace(/[^A-Za-z0-9_-]+/g, '_') || 'patch';
 }

@@ -7,7 +7,7 @@
  */
 import { brokenInvariants } from '../invariants.js';
 import type { FencingBounds } from '../state.js';
-import { TRACE_SCHEMA, type TraceLike, type TraceStep } from '../../../core/trace-format.js';
+import { TRACE_SCHEMA, type TraceLike, type TracePatch, type TraceStep } from '../../../core/trace-format.js';
 import type { PathStep } from '../../../seam/tour/result.js';
 import type { Attempt, Decision } from './attempts.js';
 import type { FencingState } from '../state.js';
@@ -40,7 +40,7 @@ function stepOf(p: TourStep): TraceStep {
   return { action, params, state: p.state, observed: { attempt: a.kind, decision: d.kind, ...(p.note ? { note: p.note } : {}) } };
 }
 
-export function tourPathToTrace(path: readonly TourStep[], meta: { bounds: FencingBounds; mutant?: string; violated?: string }): TraceLike {
+export function tourPathToTrace(path: readonly TourStep[], meta: { bounds: FencingBounds; mutant?: string; patch?: TracePatch; violated?: string }): TraceLike {
   const last = path[path.length - 1];
   return {
     schema: TRACE_SCHEMA,
@@ -48,6 +48,7 @@ export function tourPathToTrace(path: readonly TourStep[], meta: { bounds: Fenci
     source: 'conform',
     bounds: meta.bounds,
     ...(meta.mutant !== undefined ? { mutant: meta.mutant } : {}),
+    ...(meta.patch !== undefined ? { patch: meta.patch } : {}),
     ...(meta.violated !== undefined ? { violated: meta.violated } : {}),
     brokenAtEnd: last ? brokenInvariants(last.state, meta.bounds) : [],
     steps: path.map(stepOf),
