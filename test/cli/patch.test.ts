@@ -5,7 +5,8 @@
  * records what the real step records) and survived (a rollout that never records a target past A:
  * a smaller graph, every invariant holding) — the killed run's trace records the patch file and
  * `trace replay` applies it, refusing it once the file changed; `mutants --patch` reports it like
- * a manifest mutant. The tours run with two pods (a third of the default tour's attempts).
+ * a manifest mutant. The tours run with one pod and two generations (189 states: the smallest graph with a rollback
+ * after a backfill, a thirty-seventh of the default tour's attempts).
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,10 +47,10 @@ describe.sequential('conform --patch FILE on real Valkey', () => {
   let tracePath = '';
 
   it('kills a patch of what the gate records: the finding, its path through the patched rollback, exit 1', async () => {
-    killed = await cli(['conform', '--patch', file('rollbackKeepsBackfill'), '--const', 'Pods=2']);
+    killed = await cli(['conform', '--patch', file('rollbackKeepsBackfill'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
     expect(killed.code, killed.err).toBe(1);
-    expect(killed.out).toMatch(/^unpatched: 1547 states, 31477 attempts, the model's graph/m);
-    expect(killed.out).toMatch(/^killed: Inv_LeaseGenBounded broken after 14 steps of the real graph \(at renew\(p1@1\)\)/m);
+    expect(killed.out).toMatch(/^unpatched: 189 states, 2818 attempts, the model's graph/m);
+    expect(killed.out).toMatch(/^killed: Inv_LeaseGenBounded broken after 11 steps of the real graph \(at renew\(p1@1\)\)/m);
     expect(killed.out).toMatch(/RollbackPhase +target → A; backfill record cleared \(the patch records target A, backfilled true\)/);
     tracePath = /^trace: (.+)$/m.exec(killed.out)?.[1] ?? '';
     expect(killed.out).toContain(`replay: fencecheck trace replay ${tracePath}`);
@@ -62,7 +63,7 @@ describe.sequential('conform --patch FILE on real Valkey', () => {
     const r = await cli(['trace', 'replay', tracePath]);
     expect(r.code, r.err).toBe(1);
     expect(r.out).toContain(`with ${file('rollbackKeepsBackfill')} from Init`);
-    expect(r.out).toContain('the real system breaks Inv_LeaseGenBounded at step 14 (MigrateB(p1, 1)); the trace predicted step 14.');
+    expect(r.out).toContain('the real system breaks Inv_LeaseGenBounded at step 11 (MigrateB(p1, 1)); the trace predicted step 11.');
   }, RUN_MS);
 
   it('trace replay refuses the patch file once it changed: one line, exit 3', async () => {
@@ -72,13 +73,13 @@ describe.sequential('conform --patch FILE on real Valkey', () => {
   }, RUN_MS);
 
   it('calls a patch whose real graph is the unpatched one equivalent (exit 0)', async () => {
-    const r = await cli(['conform', '--patch', file('sameRecords'), '--const', 'Pods=2']);
+    const r = await cli(['conform', '--patch', file('sameRecords'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^equivalent: the patched real graph is the unpatched one \(1547 states, 31477 attempts/m);
+    expect(r.out).toMatch(/^equivalent: the patched real graph is the unpatched one \(189 states, 2818 attempts/m);
   }, RUN_MS);
 
   it('calls a patch with another graph where every invariant holds survived (exit 0, --json)', async () => {
-    const r = await cli(['conform', '--patch', file('stopsAtA'), '--const', 'Pods=2', '--json']);
+    const r = await cli(['conform', '--patch', file('stopsAtA'), '--const', 'Pods=1', '--const', 'MaxGen=2', '--json']);
     expect(r.code, r.err).toBe(0);
     const report = JSON.parse(r.out) as { status: string; details: { patch: Record<string, unknown> } };
     expect(report.status).toBe('passed');
@@ -89,8 +90,8 @@ describe.sequential('conform --patch FILE on real Valkey', () => {
 
 describe('conform --patch FILE whose code cannot run', () => {
   it('is bad input: one line naming the patch and what failed, exit 3, after the unpatched tour passed', async () => {
-    const r = await cli(['conform', '--patch', file('brokenLua'), '--const', 'Pods=2']);
-    expect(r.out).toMatch(/^unpatched: 1547 states/m);
+    const r = await cli(['conform', '--patch', file('brokenLua'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
+    expect(r.out).toMatch(/^unpatched: 189 states/m);
     expect({ code: r.code, lines: errLines(r) }).toEqual({ code: 3, lines: [expect.stringMatching(/^fencecheck conform: .*brokenLua\.mts: the patched code cannot run: fencing\/B\/acquire: line \d+: Lua syntax error/)] });
   }, RUN_MS);
 });
