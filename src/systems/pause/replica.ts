@@ -152,6 +152,11 @@ export class PauseReplica {
     return { ready: this.isReady, paused: h?.state.paused ?? null, version: h?.state.version ?? null, ageMs: h ? this.now() - h.syncedAt : null, ...this.counts };
   }
 
+  /** The age bound's flag: true before the first sync and once the last successful sync is past maxAgeMs. */
+  pastAgeBound(): boolean {
+    return this.stale;
+  }
+
   /** After a local SetPaused committed: the caller's own snapshot, without waiting for its event. */
   applyLocal(state: PauseState): void {
     this.applyIfNewer(state);

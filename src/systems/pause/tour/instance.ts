@@ -447,8 +447,8 @@ export class PauseInstance {
       applied: per((m) => this.applied.get(m.name)!),
       synced: per((m) => this.syncs.get(m.name)?.version ?? 0),
     };
-    const answers = per((m) => m.replica.read());
-    return { state: { model, answers }, observation: null };
+    const replicas = per((m) => ({ answer: m.replica.read(), stale: m.replica.pastAgeBound(), timer: this.clock.pending(m.name).some((t) => t.delay > TOUR_MAX_AGE_MS) }));
+    return { state: { model, replicas }, observation: null };
   }
 
   /** 1000 hot reads: no command may leave any replica, and the answer may not change. */

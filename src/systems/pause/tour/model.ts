@@ -13,9 +13,21 @@ import type { DecisionView, Prediction, TourModel } from '../../../seam/tour/sys
 import { initialPauseState, pauseKey, sameCall, sameEvent, version, type PauseBounds, type PauseModelState, type PendingCall, type Replica } from '../model-state.js';
 import type { PauseAnswer } from '../replica.js';
 
+/**
+ * What a replica shows beyond the spec's variables: its hot read, its age flag (stale) and whether
+ * its reconcile timer is armed. The spec predicts all three (Answer(r); stale exactly when it has no
+ * snapshot or its age is past the bound; a timer armed exactly when ready), and a replayed tour
+ * needs them: a replica whose hidden flag differs from the prediction is somewhere else.
+ */
+export interface ReplicaView {
+  readonly answer: PauseAnswer;
+  readonly stale: boolean;
+  readonly timer: boolean;
+}
+
 export interface PauseTourState {
   readonly model: PauseModelState;
-  readonly answers: Readonly<Record<Replica, PauseAnswer>>;
+  readonly replicas: Readonly<Record<Replica, ReplicaView>>;
 }
 
 export type PauseAttempt =
@@ -56,21 +68,27 @@ export function decisionView(a: PauseAttempt, d: PauseDecision): DecisionView {
   }
 }
 
-/** The answer of `r`'s hot read in s: unavailable unless ready, loaded and (by the spec's Answer) served. */
-export function modelAnswers(machine: ReturnType<typeof pauseMachineFor>, s: PauseModelState, replicas: readonly Replica[]): Record<Replica, PauseAnswer> {
+/** What each replica shows in s: the hot read (unavailable unless ready, loaded and, by the spec's Answer, served), the age flag, the timer. */
+export function modelViews(machine: ReturnType<typeof pauseMachineFor>, s: PauseModelState, replicas: readonly Replica[], maxAge: number): Record<Replica, ReplicaView> {
   return Object.fromEntries(
     replicas.map((r) => {
       const snap = s.snap[r] ?? null;
-      if (!s.ready[r] || snap === null) return [r, 'unavailable'];
-      const a = pauseAnswer(machine, s, r);
-      return [r, !a.served ? 'unavailable' : a.paused ? 'paused' : 'running'];
+      const stale = snap === null || s.age[r]! > maxAge;
+      let answer: PauseAnswer = 'unavailable';
+      if (s.ready[r] && snap !== null) {
+        const a = pauseAnswer(machine, s, r);
+        answer = !a.served ? 'unavailable' : a.paused ? 'paused' : 'running';
+      }
+      return [r, { answer, stale, timer: s.ready[r]! }];
     }),
-  ) as Record<Replica, PauseAnswer>;
+  ) as Record<Replica, ReplicaView>;
 }
 
+const b = (x: boolean) => (x ? 'T' : 'F');
+
 export function tourKey(s: PauseTourState): string {
-  const rs = Object.keys(s.answers).sort();
-  return `${pauseKey(s.model)};answers=${rs.map((r) => `${r}:${s.answers[r as Replica]}`).join(',')}`;
+  const rs = Object.keys(s.replicas).sort();
+  return `${pauseKey(s.model)};hot=${rs.map((r) => { const v = s.replicas[r as Replica]!; return `${r}:${v.answer}/${b(v.stale)}/${b(v.timer)}`; }).join(',')}`;
 }
 
 export type PauseTourModel = TourModel<PauseTourState, PauseAttempt, PauseDecision>;
@@ -84,7 +102,7 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
   if (hit) return hit;
   const machine = pauseMachineFor(bounds);
   const inv = pauseInvariants(machine, bounds);
-  const wrap = (m: PauseModelState): PauseTourState => ({ model: m, answers: modelAnswers(machine, m, bounds.replicas) });
+  const wrap = (m: PauseModelState): PauseTourState => ({ model: m, replicas: modelViews(machine, m, bounds.replicas, bounds.maxAge) });
   const succ = (s: PauseModelState) => pauseSuccessors(machine, bounds, s);
   const after = (s: PauseModelState, label: string): PauseModelState | null => succ(s).find((x) => pauseEventLabel(x.event) === label)?.state ?? null;
   const same = (s: PauseTourState): Prediction<PauseTourState, PauseDecision> => ({ decision: { kind: 'refused' }, next: s });
@@ -122,7 +140,7 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
         n,
         // The hot read is judged on what the replica answered: past the bound (by the driver's clock) only "unavailable".
         n === 'Inv_FailClosed'
-          ? (s: PauseTourState) => bounds.replicas.every((r) => !(s.model.ready[r] && s.model.snap[r] != null && s.model.age[r]! > bounds.maxAge) || s.answers[r] === 'unavailable')
+          ? (s: PauseTourState) => bounds.replicas.every((r) => !(s.model.ready[r] && s.model.snap[r] != null && s.model.age[r]! > bounds.maxAge) || s.replicas[r]!.answer === 'unavailable')
           : (s: PauseTourState) => inv[n](s.model),
       ]),
     ),

@@ -20,7 +20,7 @@ export function pauseTourTrace(path: readonly PathStep<PauseTourState, PauseAtte
   const steps = path.map((p) => {
     if (p.attempt === null || p.decision === null) return { action: 'Init', params: {}, state: p.state.model };
     const { action, params } = actionOfLabel(attemptLabel(p.attempt), TOUR_PARAM_NAMES);
-    return { action, params, state: p.state.model, observed: { decision: p.decision.kind, answers: p.state.answers, ...(p.note ? { note: p.note } : {}) }, ...(p.note ? { note: p.note } : {}) };
+    return { action, params, state: p.state.model, observed: { decision: p.decision.kind, replicas: p.state.replicas, ...(p.note ? { note: p.note } : {}) }, ...(p.note ? { note: p.note } : {}) };
   });
   return traceOfStates(sys, steps, { source: 'conform', ...(meta.mutant !== undefined ? { mutant: meta.mutant } : {}), ...(meta.violated !== undefined ? { violated: meta.violated } : {}) });
 }
