@@ -23,8 +23,8 @@ import { BARRIER_PREFIX, type ConnectionLease, type LeaseControl } from './lease
 import { attemptLabel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
 import type { PauseTourRig } from './rig.js';
 
-/** The real version of the model's version 0: INCR runs past 2^31 − 1 within the bounds. */
-export const TOUR_BASE_VERSION = 2 ** 31 - 2;
+/** The real version of the model's version 0: the first write's INCR already crosses 2^31 (a 32-bit version shows). */
+export const TOUR_BASE_VERSION = 2 ** 31 - 1;
 
 /** Driver-clock milliseconds: the age bound, and a reconcile interval no Tick ever reaches (the driver fires that timer). */
 export const TOUR_MAX_AGE_MS = 1000;

@@ -1,0 +1,97 @@
+// The pause tour (src/systems/pause/tour/) on real replicas, real SetPaused and a real Valkey, at a
+// small bound (Replicas = {r1}, MaxCalls = 2: 180 states, 2,008 attempts; the base config's 15,268
+// states take minutes and are `fencecheck conform --system pause`'s). The unpatched code conforms;
+// P7–P9, the bugs only the tour reaches, die by their expected invariant; and each of the tour's own
+// checks turns red on the small bug written for it here.
+import { describe, expect, it } from 'vitest';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
+import { runTour } from '../../src/seam/tour/tour.js';
+import { PauseReplica, type PausePatch } from '../../src/systems/pause/index.js';
+import type { PauseBounds } from '../../src/systems/pause/model-state.js';
+import { runPauseTour } from '../../src/systems/pause/tour/entry.js';
+import { openPauseTourRig } from '../../src/systems/pause/tour/rig.js';
+import { pauseTourSystem } from '../../src/systems/pause/tour/system.js';
+import { attemptLabel } from '../../src/systems/pause/tour/model.js';
+
+const SMALL: PauseBounds = { replicas: ['r1'], maxCalls: 2, maxAge: 0 };
+
+async function conformWith(patch: PausePatch, bounds: PauseBounds = SMALL) {
+  const rig = await openPauseTourRig();
+  try {
+    return await runTour(pauseTourSystem({ rig, bounds, patch }), { checks: { kind: 'conformance' } });
+  } finally {
+    await rig.close();
+  }
+}
+
+describe('the pause tour (real Valkey)', () => {
+  it('the unpatched code conforms: every state, transition and refused attempt, the graph equal to the model', async () => {
+    const { result } = await runPauseTour({ bounds: SMALL, saveTrace: false });
+    expect(result.failure).toBeNull();
+    expect({ states: result.states, attempts: result.attempts, errors: result.errors, equal: result.equalToModel }).toEqual({ states: 180, attempts: 2008, errors: 0, equal: true });
+    expect(result.covered).toEqual({ states: result.model.states, transitions: result.model.transitions, refused: result.model.refused });
+    // The faults the spec has no action for were really taken (failed reads, overlapped reconciliations), not only refused.
+    expect(result.model.byAction['FailLoad']!.refused).toBeGreaterThan(0);
+    expect(result.model.byAction['FailReconcile']!.refused).toBeGreaterThan(0);
+    expect(result.model.byAction['ReconcileOverlapped']!.transitions).toBeGreaterThan(0);
+    expect(result.transitions).toBeGreaterThan(result.covered.transitions);
+  });
+
+  it('P7–P9 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
+    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9'].includes(m.id));
+    expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([['P7', 'Inv_FailClosed'], ['P8', 'Inv_OnlyCommitted'], ['P9', 'Inv_NoRevert']]);
+    const last: Record<string, string> = {};
+    for (const m of entries) {
+      const { result } = await runPauseTour({ bounds: SMALL, mutant: m, saveTrace: false });
+      expect(result.failure?.check, m.id).toBe(m.expectedInvariant);
+      const step = result.failure!.path.at(-1)!;
+      last[m.id] = step.attempt === null ? 'Init' : attemptLabel(step.attempt);
+    }
+    expect(last['P7']).toBe('FailReconcile(r1)');
+    expect(last['P8']).toMatch(/^CommitSetPaused\(/);
+    expect(last['P9']).toMatch(/^ReconcileOverlapped\(r1, /);
+  });
+
+  it('red: a reconcile timer not re-armed after it fired is a conformance failure', async () => {
+    class ArmsOnce extends PauseReplica {
+      private armed = false;
+      protected override schedule(): void {
+        if (this.armed) return;
+        this.armed = true;
+        super.schedule();
+      }
+    }
+    const r = await conformWith({ replica: (o) => new ArmsOnce(o) });
+    expect(r.failure?.check).toBe('Conformance');
+    expect(r.failure?.attempt).toMatch(/Reconcile\(r1\)/);
+  });
+
+  it('red: a hot read that sends a command fails the state check', async () => {
+    class ReadsValkey extends PauseReplica {
+      override read() {
+        void this.commands.mget(this.opts.keys.paused, this.opts.keys.version).catch(() => {});
+        return super.read();
+      }
+    }
+    const r = await conformWith({ replica: (o) => new ReadsValkey(o) });
+    expect(r.failure?.check).toBe('HotRead');
+  });
+
+  it('red: a version parsed as a 32-bit integer (the base version is 2^31 − 1) is a conformance failure', async () => {
+    class Int32Versions extends PauseReplica {
+      protected override async sync(): Promise<void> {
+        const [paused, version] = await this.commands.mget(this.opts.keys.paused, this.opts.keys.version);
+        const v = Number(version ?? 0) | 0;
+        const h = this.held;
+        const state = Object.freeze({ paused: paused === '1', version: v });
+        this.held = Object.freeze({ state: h === null || state.version > h.state.version ? state : h.state, syncedAt: this.now() });
+        this.markFresh();
+      }
+    }
+    // A replica that loads after the first write reads 2^31: two replicas, one call.
+    const r = await conformWith({ replica: (o) => new Int32Versions(o) }, { replicas: ['r1', 'r2'], maxCalls: 1, maxAge: 0 });
+    expect(r.failure?.check).toBe('Conformance');
+    // The read of 2^31 comes back negative, "not newer": the replica keeps its old snapshot.
+    expect(r.failure?.attempt).toMatch(/^(Load|Reconcile)\(r\d\)$/);
+  });
+});
