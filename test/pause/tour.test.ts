@@ -12,6 +12,12 @@ import { runPauseTour } from '../../src/systems/pause/tour/entry.js';
 import { openPauseTourRig } from '../../src/systems/pause/tour/rig.js';
 import { pauseTourSystem } from '../../src/systems/pause/tour/system.js';
 import { attemptLabel } from '../../src/systems/pause/tour/model.js';
+import { pauseTourTrace } from '../../src/systems/pause/tour/trace.js';
+import { pauseReplayer } from '../../src/systems/pause/tour/replay.js';
+import { pauseSystem } from '../../src/systems/pause/system.js';
+import { replayTrace } from '../../src/trace/replay.js';
+import { ReplayInputError } from '../../src/seam/replay.js';
+import type { AnySystem } from '../../src/registry/systems.js';
 
 const SMALL: PauseBounds = { replicas: ['r1'], maxCalls: 2, maxAge: 0 };
 
@@ -50,6 +56,26 @@ describe('the pause tour (real Valkey)', () => {
     expect(last['P7']).toBe('FailReconcile(r1)');
     expect(last['P8']).toMatch(/^CommitSetPaused\(/);
     expect(last['P9']).toMatch(/^ReconcileOverlapped\(r1, /);
+  });
+
+  it("a counterexample replays: P9's trace breaks Inv_NoRevert on the real code at the step it predicted; a step the tour cannot take is refused before anything starts", async () => {
+    const m = mutantsFor(loadManifest(), 'impl', 'pause').find((x) => x.id === 'P9')!;
+    const { result } = await runPauseTour({ bounds: SMALL, mutant: m, saveTrace: false });
+    const trace = pauseTourTrace(result.failure!.path, { bounds: SMALL, mutant: 'P9', violated: result.failure!.check });
+    pauseReplayer.check(trace);
+    const session = await pauseReplayer.open(trace, { mutant: m });
+    let r;
+    try {
+      r = await replayTrace(trace, pauseSystem(SMALL) as unknown as AnySystem, session);
+    } finally {
+      await session.close();
+    }
+    expect(r.stoppedAt).toBe(trace.steps.length - 1);
+    expect(r.predictedAt).toBe(trace.steps.length - 1);
+    expect(r.brokenReal).toContain('Inv_NoRevert');
+    expect(r.steps.every((s) => s.mismatches.length === 0)).toBe(true);
+    const bad = { ...trace, steps: [trace.steps[0]!, { ...trace.steps[1]!, params: { r: 'r7' } }] };
+    expect(() => pauseReplayer.check(bad)).toThrow(ReplayInputError);
   });
 
   it('red: a reconcile timer not re-armed after it fired is a conformance failure', async () => {
