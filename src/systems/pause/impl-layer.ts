@@ -21,6 +21,7 @@ import { DRIVE_DEFAULTS, openDriveWorld, replayCommand, runPauseDrive, type Driv
 import { walkTraces } from './drive/traces.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
 import { runPauseTour } from './tour/entry.js';
+import type { PauseBounds } from './model-state.js';
 import { TourSetupError } from '../../seam/tour/entry.js';
 
 export interface PauseImplOptions {
@@ -28,6 +29,8 @@ export interface PauseImplOptions {
   readonly walks?: number;
   readonly steps?: number;
   readonly seed?: number;
+  /** The tour's constants for a patch the walks do not catch (default: the base config). */
+  readonly tourBounds?: PauseBounds;
 }
 
 const SPECS: Readonly<Record<'standalone' | 'cluster', TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };
@@ -53,9 +56,9 @@ function outcomeOf(r: DriveResult, topology: 'standalone' | 'cluster', patch?: s
 }
 
 /** The tour of a patch the walks did not catch, as the skeleton's outcome. */
-async function tourOutcome(m: MutantEntry, walks: string): Promise<ImplOutcome> {
+async function tourOutcome(m: MutantEntry, walks: string, bounds?: PauseBounds): Promise<ImplOutcome> {
   try {
-    const { result, tracePath, replay } = await runPauseTour({ bounds: undefined, mutant: m });
+    const { result, tracePath, replay } = await runPauseTour({ bounds, mutant: m });
     const f = result.failure;
     if (!f) return { kind: 'held', detail: `the walks held (${walks}); the tour held too: ${result.states} real states, ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
     return {
@@ -111,7 +114,7 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
           const walked = outcomeOf(r, topologyName, m.layers.impl?.patch);
           if (walked.kind !== 'held') return walked;
           log(`[impl ${m.id}] the walks held (${walked.detail}); the tour follows the real graph for ${m.expectedInvariant}`);
-          return tourOutcome(m, walked.detail);
+          return tourOutcome(m, walked.detail, o.tourBounds);
         },
         fault: notRun,
       });
