@@ -15,6 +15,7 @@ import { ValkeyUnavailableError } from '../../../valkey/errors.js';
 import { isProviderChoice } from '../../../valkey/start.js';
 import { PAUSE_BASE_BOUNDS, type PauseBounds } from '../model-state.js';
 import { loadPausePatch, type PausePatch } from '../patch.js';
+import { pauseBounds } from '../system.js';
 import { PAUSE_INVARIANT_NAMES } from '../../../../models/pause/index.js';
 import { pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
 import { openPauseTourRig } from './rig.js';
@@ -26,9 +27,12 @@ export type PauseTourResult = TourResult<PauseTourState, PauseAttempt, PauseDeci
 /** The bounds a tour was given (the model system's, after --const), checked. */
 export function pauseTourBounds(b: unknown): PauseBounds {
   if (b === undefined) return PAUSE_BASE_BOUNDS;
-  const x = b as Partial<PauseBounds>;
-  if (!Array.isArray(x.replicas) || !x.replicas.every((r) => typeof r === 'string' && /^r\d+$/.test(r)) || !Number.isInteger(x.maxCalls) || !Number.isInteger(x.maxAge)) throw new TourSetupError(`not pause bounds: ${JSON.stringify(b)}`);
-  return { replicas: x.replicas, maxCalls: x.maxCalls!, maxAge: x.maxAge! };
+  try {
+    return pauseBounds(b);
+  } catch (err) {
+    if (err instanceof RangeError) throw new TourSetupError(err.message);
+    throw err;
+  }
 }
 
 async function patchOf(m: MutantEntry | undefined): Promise<PausePatch | undefined> {
