@@ -18,6 +18,7 @@ import { pauseSystem } from '../../src/systems/pause/system.js';
 import { replayTrace } from '../../src/trace/replay.js';
 import { ReplayInputError } from '../../src/seam/replay.js';
 import type { AnySystem } from '../../src/registry/systems.js';
+import { fencecheckCli } from '../support/cli.js';
 
 const SMALL: PauseBounds = { replicas: ['r1'], maxCalls: 2, maxAge: 0 };
 
@@ -119,5 +120,17 @@ describe('the pause tour (real Valkey)', () => {
     expect(r.failure?.check).toBe('Conformance');
     // The read of 2^31 comes back negative, "not newer": the replica keeps its old snapshot.
     expect(r.failure?.attempt).toMatch(/^(Load|Reconcile)\(r\d\)$/);
+  });
+
+  it('the command: conform --system pause --const Replicas=1 tours 180 states (exit 0); MaxAge = 1 is refused (exit 3), an unknown constant is usage (exit 64)', async () => {
+    const ok = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Replicas=1']);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/states +180 \/ 180 \(100\.0 %\)/);
+    expect(ok.out).toMatch(/conformance: the real graph is the model's \(180 states, 663 transitions, 1301 refused attempts\)/);
+    const age = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Replicas=1', '--const', 'MaxAge=1']);
+    expect({ code: age.code, err: age.err.trim().split('\n').at(-1) }).toEqual({ code: 3, err: "fencecheck conform: the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = 1" });
+    const unknown = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Nope=1']);
+    expect(unknown.code).toBe(64);
+    expect(unknown.err).toMatch(/pause has no constant Nope \(constants: Replicas, MaxCalls, MaxAge\)/);
   });
 });
