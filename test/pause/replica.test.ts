@@ -131,7 +131,9 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
       await writer.set(keys.version, 'garbage');
       expect(await until(() => r.read() === 'unavailable', 'pause-repair')).toBe(true);
       expect(r.status().reconcileFailures).toBeGreaterThan(0);
-      expect(r.status().ageMs!).toBeGreaterThan(300);
+      // The age flag's timer counts from the loop's cached whole-millisecond clock: it may fire up to
+      // 1 ms before performance.now() says 300 ms passed (seen: 299.6 ms, 1 run of 4).
+      expect(r.status().ageMs!).toBeGreaterThan(299);
       // and recovers once Valkey answers sensibly again
       await writer.set(keys.version, '5');
       expect(await until(() => r.read() === 'running', 'pause-repair')).toBe(true);

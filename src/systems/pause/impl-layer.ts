@@ -4,7 +4,10 @@
  * first (no invariant broken, no conformance failure); then each entry's patch
  * (mutants/pause/impl/Pn.ts) runs the same seeded walks until its first violation. Killed = the
  * walk's first violating step breaks the entry's expected invariant (read on the real system by
- * the ordinary checkers, which never know the patch); faults are not-run.
+ * the ordinary checkers, which never know the patch); faults are not-run. A patch the walks do not
+ * catch then runs the exhaustive tour (tour/, its expected invariant on every real state reached
+ * breadth-first): what the walks cannot reach — failed reads, calls held before EXEC, a reply landing
+ * late, versions past 2^31, the reconcile timer — the tour does.
  */
 import { runImplEntries, type ImplOutcome } from '../../seam/impl-runner.js';
 import type { LayerRunOptions } from '../../seam/layer-runner.js';
@@ -17,12 +20,17 @@ import { loadPausePatch, type PausePatch } from './patch.js';
 import { DRIVE_DEFAULTS, openDriveWorld, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from './drive/index.js';
 import { walkTraces } from './drive/traces.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
+import { runPauseTour } from './tour/entry.js';
+import type { PauseBounds } from './model-state.js';
+import { TourSetupError } from '../../seam/tour/entry.js';
 
 export interface PauseImplOptions {
   readonly topology?: 'standalone' | 'cluster';
   readonly walks?: number;
   readonly steps?: number;
   readonly seed?: number;
+  /** The tour's constants for a patch the walks do not catch (default: the base config). */
+  readonly tourBounds?: PauseBounds;
 }
 
 const SPECS: Readonly<Record<'standalone' | 'cluster', TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };
@@ -45,6 +53,24 @@ function outcomeOf(r: DriveResult, topology: 'standalone' | 'cluster', patch?: s
   const replay = replayCommand({ topology, seed: r.seed, steps: r.steps, walk: v.walk, ...(patch ? { patch } : {}) });
   const what = v.invariants.map((x) => `${x.invariant}: ${x.message}`).join('; ');
   return { kind: 'violated', checks, detail: `walk ${v.walk}, step ${v.step}: ${what}; replay: ${replay}`, extra: { seed: r.seed, traceLength: v.step, replay } };
+}
+
+/** The tour of a patch the walks did not catch, as the skeleton's outcome. */
+async function tourOutcome(m: MutantEntry, walks: string, bounds?: PauseBounds): Promise<ImplOutcome> {
+  try {
+    const { result, tracePath, replay } = await runPauseTour({ bounds, mutant: m });
+    const f = result.failure;
+    if (!f) return { kind: 'held', detail: `the walks held (${walks}); the tour held too: ${result.states} real states, ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
+    return {
+      kind: 'violated',
+      checks: [f.check],
+      detail: `the walks held (${walks}); the tour broke ${f.check} after ${f.path.length - 1} attempts: ${f.message}${replay ? `; replay: ${replay}` : ''}`,
+      extra: { traceLength: f.path.length - 1, ...(tracePath ? { tracePath } : {}), ...(replay ? { replay } : {}) },
+    };
+  } catch (err) {
+    if (err instanceof TourSetupError) return { kind: 'invalid', detail: err.message };
+    throw err;
+  }
 }
 
 export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readonly MutantEntry[], options: LayerRunOptions): Promise<MutantResult[]> } {
@@ -85,7 +111,10 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
           const cx = r.violation ? r.walks.filter((w) => w.index === r.violation!.walk) : [];
           const file = m.layers.impl?.patch;
           writeObserved(`impl-pause-${m.id}`, walkTraces(cx, { topology: topologyName, seed: r.seed, steps: r.steps, mutant: m.id, ...(file ? { patch: file } : {}) }));
-          return outcomeOf(r, topologyName, m.layers.impl?.patch);
+          const walked = outcomeOf(r, topologyName, m.layers.impl?.patch);
+          if (walked.kind !== 'held') return walked;
+          log(`[impl ${m.id}] the walks held (${walked.detail}); the tour follows the real graph for ${m.expectedInvariant}`);
+          return tourOutcome(m, walked.detail, o.tourBounds);
         },
         fault: notRun,
       });

@@ -11,6 +11,8 @@ export const pausePackage: SystemPackage = {
       model: async () => (await import('./system.js')).pauseSystem() as unknown as AnySystem,
       expectedNames: async () => Object.keys((await import('./system.js')).pauseSystem().invariants),
       traceValidation: PAUSE_TRACE_VALIDATION,
+      tour: async () => (await import('./tour/entry.js')).pauseTour,
+      replay: async () => (await import('./tour/replay.js')).pauseReplayer,
     },
   ],
   commands: { pause: () => import('./command.js') },

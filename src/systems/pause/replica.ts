@@ -37,7 +37,20 @@ export interface PauseReplicaOptions {
   readonly delivery?: Delivery;
   readonly startGate?: StartGate;
   readonly now?: () => number;
+  /** The reconciler's and the age bound's timers (default: the event loop's, unref'd; a tour gives a clock it moves itself). */
+  readonly timers?: ReplicaTimers;
 }
+
+/** How the replica arms and cancels its two timers. */
+export interface ReplicaTimers {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const LOOP_TIMERS: ReplicaTimers = {
+  set: (fn, ms) => setTimeout(fn, ms).unref(),
+  clear: (h) => clearTimeout(h as NodeJS.Timeout | undefined),
+};
 
 export interface PauseReplicaStatus {
   readonly ready: boolean;
@@ -66,20 +79,22 @@ export class PauseReplica {
   protected isReady = false;
   protected subscribed = false;
   protected closed = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
   private inFlight: Promise<void> | null = null;
   /** True once the last successful sync is older than maxAgeMs (set by `staleTimer`). */
   protected stale = true;
-  private staleTimer: NodeJS.Timeout | undefined;
-  private readonly commands: ValkeyClient;
+  private staleTimer: unknown;
+  protected readonly commands: ValkeyClient;
   private readonly subscriber: ValkeyClient;
   protected readonly now: () => number;
+  private readonly timers: ReplicaTimers;
   protected counts = { reconciles: 0, reconcileFailures: 0, eventsApplied: 0, eventsIgnored: 0 };
 
   constructor(protected readonly opts: PauseReplicaOptions) {
     this.commands = opts.client();
     this.subscriber = opts.client();
     this.now = opts.now ?? (() => performance.now());
+    this.timers = opts.timers ?? LOOP_TIMERS;
   }
 
   /** new + start; closes the replica when it cannot start. */
@@ -137,6 +152,11 @@ export class PauseReplica {
     return { ready: this.isReady, paused: h?.state.paused ?? null, version: h?.state.version ?? null, ageMs: h ? this.now() - h.syncedAt : null, ...this.counts };
   }
 
+  /** The age bound's flag: true before the first sync and once the last successful sync is past maxAgeMs. */
+  pastAgeBound(): boolean {
+    return this.stale;
+  }
+
   /** After a local SetPaused committed: the caller's own snapshot, without waiting for its event. */
   applyLocal(state: PauseState): void {
     this.applyIfNewer(state);
@@ -166,8 +186,8 @@ export class PauseReplica {
   async close(): Promise<void> {
     this.closed = true;
     this.isReady = false;
-    clearTimeout(this.timer);
-    clearTimeout(this.staleTimer);
+    this.timers.clear(this.timer);
+    this.timers.clear(this.staleTimer);
     await this.inFlight?.catch(() => {});
     this.subscriber.disconnect();
     await this.commands.quit().catch(() => this.commands.disconnect());
@@ -203,11 +223,8 @@ export class PauseReplica {
   /** Fresh again for maxAgeMs from now (after a successful read of Valkey). */
   protected markFresh(): void {
     this.stale = false;
-    clearTimeout(this.staleTimer);
-    if (!this.closed) {
-      this.staleTimer = setTimeout(() => void (this.stale = true), this.opts.maxAgeMs);
-      this.staleTimer.unref();
-    }
+    this.timers.clear(this.staleTimer);
+    if (!this.closed) this.staleTimer = this.timers.set(() => void (this.stale = true), this.opts.maxAgeMs);
   }
 
   protected applyIfNewer(e: PauseState): void {
@@ -225,11 +242,10 @@ export class PauseReplica {
     if (this.closed) return;
     const j = this.opts.jitter ?? 0.2;
     const delay = this.opts.reconcileMs * (1 - j + 2 * j * Math.random());
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.set(() => {
       void this.reconcileNow()
         .catch(() => {})
         .finally(() => this.schedule());
     }, delay);
-    this.timer.unref();
   }
 }

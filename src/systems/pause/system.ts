@@ -5,7 +5,7 @@
  */
 import { GUARDS, PAUSE_INVARIANT_NAMES, pauseEventLabel, pauseInvariants, pauseMachineFor, pauseSuccessors, type PauseModelEvent, type PauseOverrides } from '../../../models/pause/index.js';
 import type { ModelSystem } from '../../seam/system.js';
-import { twinSystem } from '../../seam/twin.js';
+import { twinSystem, type TwinParts } from '../../seam/twin.js';
 import { TlcOutputError } from '../../tlc/errors.js';
 import { readBool, readFn, readInt, readSeq, readSet, stateVariables } from '../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../core/tla-value.js';
@@ -21,29 +21,67 @@ export type PauseSystem = ModelSystem<PauseModelState, PauseModelEvent>;
 
 /** The pause system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */
 export function pauseSystem(bounds: PauseBounds = PAUSE_BASE_BOUNDS, overrides?: PauseOverrides, label?: string): PauseSystem {
-  return twinSystem(
-    {
-      name: 'pause',
-      spec: PAUSE_SPEC,
-      config: PAUSE_CONFIG,
-      variables: PAUSE_VARIABLES,
-      bounds,
-      initial: () => initialPauseState(bounds),
-      machine: (o) => {
-        const machine = pauseMachineFor(bounds, o);
-        const invariants = pauseInvariants(machine, bounds);
-        return { successors: (s) => pauseSuccessors(machine, bounds, s), invariants: Object.fromEntries(PAUSE_INVARIANT_NAMES.map((n) => [n, invariants[n]])) };
-      },
-      key: pauseKey,
-      label: pauseEventLabel,
-      fromTlc: pauseStateFromTlc,
-      toTla: pauseStateToTla,
-      paramNames: PAUSE_PARAM_NAMES,
-      overridable: { guards: Object.keys(GUARDS) },
+  return twinSystem(pauseParts(bounds), overrides, label);
+}
+
+function pauseParts(bounds: PauseBounds): TwinParts<PauseModelState, PauseModelEvent, PauseOverrides> {
+  return {
+    name: 'pause',
+    spec: PAUSE_SPEC,
+    config: PAUSE_CONFIG,
+    variables: PAUSE_VARIABLES,
+    bounds,
+    initial: () => initialPauseState(bounds),
+    machine: (o) => {
+      const machine = pauseMachineFor(bounds, o);
+      const invariants = pauseInvariants(machine, bounds);
+      return { successors: (s) => pauseSuccessors(machine, bounds, s), invariants: Object.fromEntries(PAUSE_INVARIANT_NAMES.map((n) => [n, invariants[n]])) };
     },
-    overrides,
-    label,
-  );
+    key: pauseKey,
+    label: pauseEventLabel,
+    fromTlc: pauseStateFromTlc,
+    toTla: pauseStateToTla,
+    paramNames: PAUSE_PARAM_NAMES,
+    overridable: { guards: Object.keys(GUARDS) },
+    withConstants: (c) => pauseParts(pauseConstants(bounds, c)),
+    withBounds: (b) => pauseParts(pauseBounds(b)),
+    cfgValue: (name, value) => (name === 'Replicas' && /^\d+$/.test(value) ? `{${replicasOf(Number(value)).join(', ')}}` : value),
+  };
+}
+
+const replicasOf = (n: number): Replica[] => Array.from({ length: n }, (_, i) => `r${i + 1}` as Replica);
+
+/**
+ * The bounds for TLC-style constants: `Replicas` as a count (`1`) or a set (`{r1, r2}`), `MaxCalls`
+ * and `MaxAge` as integers; any other name, or a value out of range, is a RangeError naming it.
+ */
+export function pauseConstants(base: PauseBounds, c: Readonly<Record<string, string>>): PauseBounds {
+  let { replicas, maxCalls, maxAge } = base;
+  for (const [name, value] of Object.entries(c)) {
+    const v = value.trim();
+    if (name === 'Replicas') {
+      if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 4) replicas = replicasOf(Number(v));
+      else if (/^\{\s*r\d(\s*,\s*r\d)*\s*\}$/.test(v)) replicas = [...new Set(v.slice(1, -1).split(',').map((x) => x.trim() as Replica))].sort();
+      else throw new RangeError(`Replicas takes a count from 1 to 4 or a set {r1, r2, ...}, got "${value}"`);
+    } else if (name === 'MaxCalls') {
+      if (!/^\d+$/.test(v) || Number(v) > 4) throw new RangeError(`MaxCalls takes an integer from 0 to 4, got "${value}"`);
+      maxCalls = Number(v);
+    } else if (name === 'MaxAge') {
+      if (!/^\d+$/.test(v) || Number(v) > 3) throw new RangeError(`MaxAge takes an integer from 0 to 3, got "${value}"`);
+      maxAge = Number(v);
+    } else throw new RangeError(`pause has no constant ${name} (constants: Replicas, MaxCalls, MaxAge)`);
+  }
+  return { replicas, maxCalls, maxAge };
+}
+
+/** Bounds as a trace records them (`{replicas: ["r1", …], maxCalls, maxAge}`), checked; RangeError otherwise. */
+export function pauseBounds(b: unknown): PauseBounds {
+  const o = (typeof b === 'object' && b !== null ? b : {}) as { replicas?: unknown; maxCalls?: unknown; maxAge?: unknown };
+  const rs = o.replicas;
+  if (!Array.isArray(rs) || rs.length === 0 || !rs.every((r) => typeof r === 'string' && /^r\d+$/.test(r)) || new Set(rs).size !== rs.length)
+    throw new RangeError(`pause bounds: replicas must be distinct replica names r1..rN, got ${JSON.stringify(rs)}`);
+  for (const k of ['maxCalls', 'maxAge'] as const) if (!Number.isInteger(o[k]) || (o[k] as number) < 0) throw new RangeError(`pause bounds: ${k} must be a non-negative integer, got ${JSON.stringify(o[k])}`);
+  return { replicas: rs as Replica[], maxCalls: o.maxCalls as number, maxAge: o.maxAge as number };
 }
 
 /** A TLC state of PauseSnapshot (variable → value) as a PauseModelState. */

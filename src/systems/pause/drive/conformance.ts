@@ -4,7 +4,9 @@
  * predictions (the start phase that ran, the messages that arrived, a failed write that wrote
  * nothing). A difference is a conformance failure, reported as such: not an invariant. The one
  * prediction that depends on time is skipped, and counted: a fresh model snapshot that the real
- * replica already fails closed on, its real age past half the bound (real time ran on between syncs).
+ * replica already fails closed on when, by the driver's clock, as much as half the bound may have
+ * passed since its last sync (from when the step that synced began: the true age is at most that).
+ * Never the replica's own report of its age: a replica that counts its age wrong would excuse itself.
  */
 import { pausedNow, version, type PauseModelState, type Replica } from '../model-state.js';
 import type { RealView } from './observe.js';
@@ -17,7 +19,8 @@ export interface ConformanceResult {
 
 const showSnap = (x: { paused: boolean; version: number } | null): string => (x === null ? 'no snapshot' : `${x.paused ? 'paused' : 'running'}@v${x.version}`);
 
-export function compare(model: PauseModelState, view: RealView, maxAge: number, maxAgeMs: number): ConformanceResult {
+/** `driverAge(r)`: the most real time that can have passed since r's last sync by the driver's record (null: no sync seen). */
+export function compare(model: PauseModelState, view: RealView, maxAge: number, maxAgeMs: number, driverAge: (r: Replica) => number | null): ConformanceResult {
   const mismatches: string[] = [];
   let timeSkipped = 0;
   if (view.valkey.version !== version(model) || view.valkey.paused !== pausedNow(model))
@@ -33,8 +36,9 @@ export function compare(model: PauseModelState, view: RealView, maxAge: number, 
     if (x.answer === expected) continue;
     // The flag's timer counts from the event loop's cached clock, which lags under load: a snapshot
     // past half the bound may already be flagged stale. Failing closed early is time's doing.
-    if (served && x.answer === 'unavailable' && x.status.ageMs! >= maxAgeMs / 2) timeSkipped++;
-    else mismatches.push(`${r} answers '${x.answer}' from a snapshot ${Math.round(x.status.ageMs!)} ms old, the twin '${expected}'`);
+    const age = driverAge(r);
+    if (served && x.answer === 'unavailable' && age !== null && age >= maxAgeMs / 2) timeSkipped++;
+    else mismatches.push(`${r} answers '${x.answer}' from a snapshot at most ${age === null ? '?' : Math.round(age)} ms old by the driver's clock, the twin '${expected}'`);
   }
   return { mismatches, timeSkipped };
 }

@@ -129,7 +129,10 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
   fleet.startAll();
   try {
     line(await observe(world, fleet, keys), null, 'replicas started, each held before its first start phase');
+    // When the step of each replica's last sync began (the driver's clock): its true age is at most the time since.
+    const syncBegan = new Map<Replica, number>();
     for (step = 1; step <= w.steps; step++) {
+      const began = performance.now();
       const pick = choose(twin, state, seen, rng);
       if (pick === null) break;
       const label = twin.label(pick.event);
@@ -156,6 +159,7 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
       const view = await observe(world, fleet, keys);
       if (out.synced) {
         syncedAt.set(out.synced, doneAt);
+        syncBegan.set(out.synced, began);
         tickedSince.set(out.synced, false);
       }
       if (ev.type === 'Tick') for (const r of replicas) if (view.replicas[r]!.status.version !== null) tickedSince.set(r, true);
@@ -167,7 +171,7 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
         invisible = broken.every((b) => b.invariant === 'Inv_FailClosed') && !staleness(view).visibleStaleServe;
         break;
       }
-      const c = compare(state, view, PAUSE_BASE_BOUNDS.maxAge, w.maxAgeMs);
+      const c = compare(state, view, PAUSE_BASE_BOUNDS.maxAge, w.maxAgeMs, (r) => (syncBegan.has(r) ? view.takenAt - syncBegan.get(r)! : null));
       timeSkipped += c.timeSkipped;
       const notes = [...out.notes, ...c.mismatches];
       mismatches += notes.length;

@@ -1,0 +1,54 @@
+/**
+ * The pause snapshot on the seam's tour (src/seam/tour/): the model side (model.ts) and the real
+ * side by replay — a fresh instance (instance.ts) starts in Init and the engine walks paths of
+ * attempts on it, because a replica's real state (its subscription, the messages it holds, its
+ * armed timers, a SetPaused held before EXEC) is reached only by really running it there.
+ */
+import type { TourSystem } from '../../../seam/tour/system.js';
+import { boundsLabel } from '../../../seam/system.js';
+import type { PauseBounds } from '../model-state.js';
+import type { PausePatch } from '../patch.js';
+import { PauseInstance } from './instance.js';
+import { pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
+import type { PauseTourRig } from './rig.js';
+
+export type PauseTourSystem = TourSystem<PauseTourState, PauseAttempt, PauseDecision, PauseInstance, null>;
+
+export function pauseTourSystem(opts: { rig: PauseTourRig; bounds: PauseBounds; patch?: PausePatch }): PauseTourSystem {
+  const { rig, bounds } = opts;
+  const timing = { bounds, ...(opts.patch ? { patch: opts.patch } : {}) };
+  return {
+    name: 'pause',
+    bounds,
+    boundsLabel: boundsLabel(bounds),
+    model: pauseTourModel(bounds),
+    real: {
+      reach: {
+        kind: 'replay',
+        async fresh() {
+          const i = new PauseInstance(rig, timing);
+          try {
+            await i.open();
+          } catch (err) {
+            await i.close().catch(() => {});
+            throw err;
+          }
+          return i;
+        },
+      },
+      attempt: (i, a) => i.perform(a),
+      read: (i) => i.read(),
+      async dispose(i) {
+        const finding = await i.close();
+        if (finding !== null) rig.closeFindings.push(`${finding} (after ${i.log.join(' · ') || 'no attempt'})`);
+      },
+    },
+    checks: {
+      state: async (_s, i) => {
+        const f = i.hotReadFinding();
+        return f === null ? null : { check: 'HotRead', message: f };
+      },
+    },
+    words: { stateCheck: 'hot read (1000 reads per replica: no command sent, the answer unchanged)' },
+  };
+}

@@ -1,0 +1,136 @@
+// The pause tour (src/systems/pause/tour/) on real replicas, real SetPaused and a real Valkey, at a
+// small bound (Replicas = {r1}, MaxCalls = 2: 180 states, 2,008 attempts; the base config's 15,268
+// states take minutes and are `fencecheck conform --system pause`'s). The unpatched code conforms;
+// P7–P9, the bugs only the tour reaches, die by their expected invariant; and each of the tour's own
+// checks turns red on the small bug written for it here.
+import { describe, expect, it } from 'vitest';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
+import { runTour } from '../../src/seam/tour/tour.js';
+import { PauseReplica, type PausePatch } from '../../src/systems/pause/index.js';
+import type { PauseBounds } from '../../src/systems/pause/model-state.js';
+import { runPauseTour } from '../../src/systems/pause/tour/entry.js';
+import { openPauseTourRig } from '../../src/systems/pause/tour/rig.js';
+import { pauseTourSystem } from '../../src/systems/pause/tour/system.js';
+import { attemptLabel } from '../../src/systems/pause/tour/model.js';
+import { pauseTourTrace } from '../../src/systems/pause/tour/trace.js';
+import { pauseReplayer } from '../../src/systems/pause/tour/replay.js';
+import { pauseSystem } from '../../src/systems/pause/system.js';
+import { replayTrace } from '../../src/trace/replay.js';
+import { ReplayInputError } from '../../src/seam/replay.js';
+import type { AnySystem } from '../../src/registry/systems.js';
+import { fencecheckCli } from '../support/cli.js';
+
+const SMALL: PauseBounds = { replicas: ['r1'], maxCalls: 2, maxAge: 0 };
+
+async function conformWith(patch: PausePatch, bounds: PauseBounds = SMALL) {
+  const rig = await openPauseTourRig();
+  try {
+    return await runTour(pauseTourSystem({ rig, bounds, patch }), { checks: { kind: 'conformance' } });
+  } finally {
+    await rig.close();
+  }
+}
+
+describe('the pause tour (real Valkey)', () => {
+  it('the unpatched code conforms: every state, transition and refused attempt, the graph equal to the model', async () => {
+    const { result } = await runPauseTour({ bounds: SMALL, saveTrace: false });
+    expect(result.failure).toBeNull();
+    expect({ states: result.states, attempts: result.attempts, errors: result.errors, equal: result.equalToModel }).toEqual({ states: 180, attempts: 2008, errors: 0, equal: true });
+    expect(result.covered).toEqual({ states: result.model.states, transitions: result.model.transitions, refused: result.model.refused });
+    // The faults the spec has no action for were really taken (failed reads, overlapped reconciliations), not only refused.
+    expect(result.model.byAction['FailLoad']!.refused).toBeGreaterThan(0);
+    expect(result.model.byAction['FailReconcile']!.refused).toBeGreaterThan(0);
+    expect(result.model.byAction['ReconcileOverlapped']!.transitions).toBeGreaterThan(0);
+    expect(result.transitions).toBeGreaterThan(result.covered.transitions);
+  });
+
+  it('P7–P9 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
+    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9'].includes(m.id));
+    expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([['P7', 'Inv_FailClosed'], ['P8', 'Inv_OnlyCommitted'], ['P9', 'Inv_NoRevert']]);
+    const last: Record<string, string> = {};
+    for (const m of entries) {
+      const { result } = await runPauseTour({ bounds: SMALL, mutant: m, saveTrace: false });
+      expect(result.failure?.check, m.id).toBe(m.expectedInvariant);
+      const step = result.failure!.path.at(-1)!;
+      last[m.id] = step.attempt === null ? 'Init' : attemptLabel(step.attempt);
+    }
+    expect(last['P7']).toBe('FailReconcile(r1)');
+    expect(last['P8']).toMatch(/^CommitSetPaused\(/);
+    expect(last['P9']).toMatch(/^ReconcileOverlapped\(r1, /);
+  });
+
+  it("a counterexample replays: P9's trace breaks Inv_NoRevert on the real code at the step it predicted; a step the tour cannot take is refused before anything starts", async () => {
+    const m = mutantsFor(loadManifest(), 'impl', 'pause').find((x) => x.id === 'P9')!;
+    const { result } = await runPauseTour({ bounds: SMALL, mutant: m, saveTrace: false });
+    const trace = pauseTourTrace(result.failure!.path, { bounds: SMALL, mutant: 'P9', violated: result.failure!.check });
+    pauseReplayer.check(trace);
+    const session = await pauseReplayer.open(trace, { mutant: m });
+    let r;
+    try {
+      r = await replayTrace(trace, pauseSystem(SMALL) as unknown as AnySystem, session);
+    } finally {
+      await session.close();
+    }
+    expect(r.stoppedAt).toBe(trace.steps.length - 1);
+    expect(r.predictedAt).toBe(trace.steps.length - 1);
+    expect(r.brokenReal).toContain('Inv_NoRevert');
+    expect(r.steps.every((s) => s.mismatches.length === 0)).toBe(true);
+    const bad = { ...trace, steps: [trace.steps[0]!, { ...trace.steps[1]!, params: { r: 'r7' } }] };
+    expect(() => pauseReplayer.check(bad)).toThrow(ReplayInputError);
+  });
+
+  it('red: a reconcile timer not re-armed after it fired is a conformance failure', async () => {
+    class ArmsOnce extends PauseReplica {
+      private armed = false;
+      protected override schedule(): void {
+        if (this.armed) return;
+        this.armed = true;
+        super.schedule();
+      }
+    }
+    const r = await conformWith({ replica: (o) => new ArmsOnce(o) });
+    expect(r.failure?.check).toBe('Conformance');
+    expect(r.failure?.attempt).toMatch(/Reconcile\(r1\)/);
+  });
+
+  it('red: a hot read that sends a command fails the state check', async () => {
+    class ReadsValkey extends PauseReplica {
+      override read() {
+        void this.commands.mget(this.opts.keys.paused, this.opts.keys.version).catch(() => {});
+        return super.read();
+      }
+    }
+    const r = await conformWith({ replica: (o) => new ReadsValkey(o) });
+    expect(r.failure?.check).toBe('HotRead');
+  });
+
+  it('red: a version parsed as a 32-bit integer (the base version is 2^31 − 1) is a conformance failure', async () => {
+    class Int32Versions extends PauseReplica {
+      protected override async sync(): Promise<void> {
+        const [paused, version] = await this.commands.mget(this.opts.keys.paused, this.opts.keys.version);
+        const v = Number(version ?? 0) | 0;
+        const h = this.held;
+        const state = Object.freeze({ paused: paused === '1', version: v });
+        this.held = Object.freeze({ state: h === null || state.version > h.state.version ? state : h.state, syncedAt: this.now() });
+        this.markFresh();
+      }
+    }
+    // A replica that loads after the first write reads 2^31: two replicas, one call.
+    const r = await conformWith({ replica: (o) => new Int32Versions(o) }, { replicas: ['r1', 'r2'], maxCalls: 1, maxAge: 0 });
+    expect(r.failure?.check).toBe('Conformance');
+    // The read of 2^31 comes back negative, "not newer": the replica keeps its old snapshot.
+    expect(r.failure?.attempt).toMatch(/^(Load|Reconcile)\(r\d\)$/);
+  });
+
+  it('the command: conform --system pause --const Replicas=1 tours 180 states (exit 0); MaxAge = 1 is refused (exit 3), an unknown constant is usage (exit 64)', async () => {
+    const ok = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Replicas=1']);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/states +180 \/ 180 \(100\.0 %\)/);
+    expect(ok.out).toMatch(/conformance: the real graph is the model's \(180 states, 663 transitions, 1301 refused attempts\)/);
+    const age = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Replicas=1', '--const', 'MaxAge=1']);
+    expect({ code: age.code, err: age.err.trim().split('\n').at(-1) }).toEqual({ code: 3, err: "fencecheck conform: the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = 1" });
+    const unknown = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Nope=1']);
+    expect(unknown.code).toBe(64);
+    expect(unknown.err).toMatch(/pause has no constant Nope \(constants: Replicas, MaxCalls, MaxAge\)/);
+  });
+});
