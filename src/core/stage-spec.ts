@@ -35,6 +35,8 @@ export interface StageSpec {
   readonly recordsTraces?: boolean;
   /** It reads what the recording stages recorded: verify starts it only after every selected one finished. */
   readonly afterRecorders?: boolean;
+  /** It takes `--shard i/n` (a deterministic part of its work; the n parts' reports merge: `fencecheck merge`). */
+  readonly shardable?: boolean;
   /** One line for docs and the report. */
   readonly what: string;
 }

@@ -10,10 +10,11 @@ import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
 import { OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
+import { parseShard, ShardSpecError, type Shard } from '../../seam/tour/shard.js';
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
                          [--const NAME=VALUE]... [--allow-not-run STAGE]... [--out DIR]
-                         [--jobs N] [--stage-timeout S] [--json]
+                         [--jobs N] [--stage-timeout S] [--shard I/N] [--json]
 
 Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
 --jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/2), <out>/junit.xml,
@@ -37,6 +38,9 @@ Options:
   --out DIR             where reports go (default reports/)
   --jobs N              heavy stages at once (default 2)
   --stage-timeout S     kill a stage's process group after S seconds (default 2700)
+  --shard I/N           run part I of N: the shardable stages' (${STAGES.filter((s) => s.shardable).map((s) => s.name).join(', ')})
+                        part I/N and this part's share of the others; 'fencecheck merge' combines the
+                        N parts' verify.json into one verdict and one set of reports
   --json                print the verify document on stdout; progress goes to stderr
 
 Exit codes: 0 every selected stage held · 1 a property failed, a mutant survived, parity broke,
@@ -88,6 +92,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
       out: { type: 'string', default: 'reports' },
       jobs: { type: 'string', default: '2' },
       'stage-timeout': { type: 'string', default: '2700' },
+      shard: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     const only = values.stages !== undefined ? stageList(values.stages, '--stages') : [...STAGE_NAMES];
@@ -104,6 +109,15 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     const topology = values.topology;
     if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
     const outDir = resolve(process.cwd(), values.out ?? 'reports');
+    let shard: Shard | undefined;
+    if (values.shard !== undefined) {
+      try {
+        shard = parseShard(values.shard);
+      } catch (err) {
+        if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
+        throw err;
+      }
+    }
 
     const live = !values.json && process.stderr.isTTY === true;
     const progress: ProgressSink = live
@@ -150,6 +164,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
         stageTimeoutMs,
         outDir,
         progress,
+        ...(shard ? { shard } : {}),
       });
       report = (await running) as VerifyReport;
     } catch (err) {
