@@ -41,6 +41,8 @@ export interface StageOutcome {
   readonly logPath?: string;
   /** The StageReport the command printed with --json (null when it printed none). */
   readonly report: StageReport | null;
+  /** CPU the stage's process and the children it waited for (servers, workers) used, when it said. */
+  readonly cpu?: { readonly userMs: number; readonly systemMs: number };
 }
 
 export type { CellVerdict, MutationScore, ScoreFigure } from '../core/mutation-score.js';
