@@ -5,7 +5,8 @@
  * shardable stages get `--shard i/n`, the others run in one part. Real child processes
  * (test/verify/fixtures/fake-stage.mjs).
  */
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
@@ -66,4 +67,16 @@ describe('verify --shard i/n', () => {
     expect(parts[1]!.options.otherShards).toEqual(['b']);
     expect((parts[0]!.stages.find((s) => s.stage === 'b')!.report!.details as { argv: string[] }).argv).not.toContain('--shard');
   });
+});
+
+describe('a stage\'s CPU', () => {
+  it('is recorded from the line the stage prints at its exit, which stays out of its log', async () => {
+    const outDir = ownedTempDir('verify-cpu');
+    const r = await runVerify({ stages: ['lua-check'], stageOptions: {}, allowNotRun: [], jobs: 1, stageTimeoutMs: 60_000, outDir, progress: quiet, catalogue: [{ name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'lua-check' }] });
+    const o = r.stages[0]!;
+    expect(o.status).toBe('passed');
+    // Node's start alone takes tens of milliseconds of CPU.
+    expect(o.cpu!.userMs + o.cpu!.systemMs).toBeGreaterThan(0);
+    expect(readFileSync(join(outDir, 'stages', 'lua-check.log'), 'utf8')).not.toMatch(/fencecheck-stage-cpu/);
+  }, 120_000);
 });
