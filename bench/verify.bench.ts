@@ -20,7 +20,7 @@ import { cpus } from 'node:os';
  */
 export const section: BenchSection = {
   name: 'verify',
-  title: 'verify: wall time of a full run and of each stage',
+  title: 'verify: wall time and CPU of a full run and of each stage, beside the run\'s ceilings',
   async run(print) {
     const out = ownedTempDir('bench-verify');
     const extra = (process.env.FENCECHECK_BENCH_VERIFY_ARGS ?? '').split(/\s+/).filter(Boolean);

@@ -190,13 +190,16 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
 }
 
 function summaryText(r: VerifyReport): string {
+  const served = r.options.served ?? {};
   const rows = r.stages.map((o) => [
     o.stage,
     o.status === 'not-run' && o.allowedNotRun ? 'not-run (allowed)' : o.status,
     formatDuration(o.durationMs),
+    // The CPU the stage and the children it waited for used; a served stage's is its server's.
+    o.cpu ? `${((o.cpu.userMs + o.cpu.systemMs) / 1000).toFixed(1)}s` : served[o.stage] ? `(${served[o.stage]})` : '',
     o.status === 'passed' ? o.summary : (o.reason ?? o.summary),
   ]);
-  const lines = ['', renderTable(['stage', 'status', 'time', 'what ran / why not'], rows, { alignRight: [2] }), ''];
+  const lines = ['', renderTable(['stage', 'status', 'time', 'cpu', 'what ran / why not'], rows, { alignRight: [2, 3] }), ''];
   lines.push(`verify: ${r.verdict.status.toUpperCase()} (exit ${r.verdict.exitCode}) in ${formatDuration(r.durationMs)}`);
   for (const reason of r.verdict.reasons) lines.push(`  - ${reason}`);
   for (const w2 of r.verdict.waived) lines.push(`  ~ ${w2}`);
