@@ -10,6 +10,10 @@ import { mutantsFor } from '../core/manifest.js';
 import type { StageOptions, StageSpec } from '../core/stage-spec.js';
 import { shardLabel, WHOLE, type Shard } from '../seam/tour/shard.js';
 import { TOUR_NAMES } from '../registry/systems.js';
+import { LAYERS } from '../core/manifest.js';
+import { inMutantShard } from '../mutants/shard.js';
+import { mutationScore } from '../report/score.js';
+import type { MutationMatrix } from '../report/verify-doc.js';
 
 /** A stage whose report another stage's run writes (the flag names the file). */
 export interface Served {
@@ -49,4 +53,27 @@ export function planVerify(selected: readonly StageSpec[], opts: StageOptions, s
 /** The shard's flag for a sharded stage's command. */
 export function shardArgv(plan: VerifyPlan, stage: string, shard: Shard): string[] {
   return plan.sharded.includes(stage) ? ['--shard', shardLabel(shard)] : [];
+}
+
+/**
+ * A part's mutation matrix: a cell of a sharded layer's stage whose mutant another part runs is
+ * `not-selected` (said which part), not `missing` — the part's own verdict judges its own share; the
+ * merge judges them all.
+ */
+export function partMatrix(matrix: MutationMatrix, manifest: MutantManifest, plan: VerifyPlan, shard: Shard, stageOfLayer: Readonly<Record<string, string>>): MutationMatrix {
+  if (shard.count === 1) return matrix;
+  const rows = matrix.rows.map((row) => {
+    const m = manifest.mutants.find((x) => x.id === row.id);
+    if (!m) return row;
+    const cells = { ...row.cells };
+    for (const layer of LAYERS) {
+      const stage = stageOfLayer[layer];
+      if (stage === undefined || !plan.sharded.includes(stage) || !m.layers[layer] || inMutantShard(m, manifest, layer, shard)) continue;
+      const k = Array.from({ length: shard.count }, (_, i) => i + 1).find((index) => inMutantShard(m, manifest, layer, { index, count: shard.count }));
+      cells[layer] = { verdict: 'not-selected', stage, reason: `run in part ${k}/${shard.count} (fencecheck merge joins the parts)` };
+    }
+    return { ...row, cells };
+  });
+  const layers = matrix.layers;
+  return { layers, rows, score: mutationScore({ layers, rows }) };
 }

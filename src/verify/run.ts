@@ -19,7 +19,7 @@ import { interpretStage } from './interpret.js';
 import type { ProgressSink } from './progress.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, stageArgv, type StageOptions, type StageSpec } from './stages.js';
 import { verifyVerdict } from './verdict.js';
-import { planVerify, shardArgv, type VerifyPlan } from './plan.js';
+import { partMatrix, planVerify, shardArgv, type VerifyPlan } from './plan.js';
 import { statusExitCode } from '../core/exit-codes.js';
 import { existsSync } from 'node:fs';
 import { WHOLE, type Shard } from '../seam/tour/shard.js';
@@ -170,7 +170,8 @@ async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: reado
 
   // Report stages in catalogue order, whatever order they finished in.
   const outcomes = all.map((s) => results.get(s.name)!);
-  const matrix = mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER);
+  // In a part, the other parts' mutants are not this part's to report (plan.ts).
+  const matrix = partMatrix(mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER), manifest, plan, shard, STAGE_OF_LAYER);
   const traces = new Set<string>();
   for (const out of outcomes) {
     for (const t of out.report?.traces ?? []) traces.add(t);

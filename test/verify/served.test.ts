@@ -12,6 +12,8 @@ import type { ProgressSink } from '../../src/verify/progress.js';
 import { runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
 import type { StageSpec } from '../../src/verify/stages.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
+import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
+import { inMutantShard } from '../../src/mutants/shard.js';
 
 const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 const quiet: ProgressSink = { planned() {}, started() {}, line() {}, finished() {}, close() {} };
@@ -79,4 +81,20 @@ describe('a stage\'s CPU', () => {
     expect(o.cpu!.userMs + o.cpu!.systemMs).toBeGreaterThan(0);
     expect(readFileSync(join(outDir, 'stages', 'lua-check.log'), 'utf8')).not.toMatch(/fencecheck-stage-cpu/);
   }, 120_000);
+});
+
+describe('a part\'s mutation matrix', () => {
+  it('marks the other parts\' mutants not selected, so a part judges its own share', async () => {
+    const manifest = loadManifest();
+    const mine = mutantsFor(manifest, 'impl').filter((m) => inMutantShard(m, manifest, 'impl', { index: 1, count: 2 }));
+    const impl: StageSpec = { name: 'mutants:impl', argv: ['results', 'impl', '0', ...mine.map((m) => `${m.id}=killed`)], forwards: [], heavy: true, layer: 'impl', shardable: true, what: 'fake impl' };
+    const r = await run([impl], { shard: { index: 1, count: 2 } });
+    expect(r.verdict.reasons).toEqual([]);
+    const other = r.mutationMatrix.rows.find((row) => row.id === 'M2')!.cells.impl;
+    expect(other).toMatchObject({ verdict: 'not-selected', reason: expect.stringMatching(/run in part 2\/2/) });
+    expect(r.mutationMatrix.rows.find((row) => row.id === 'M1')!.cells.impl.verdict).toBe('killed');
+    // Unsharded, the same results leave half the layer missing.
+    const whole = await run([impl]);
+    expect(whole.verdict.reasons.join('\n')).toMatch(/mutant M2 at layer impl: missing/);
+  });
 });
