@@ -5,8 +5,9 @@
  * packages' runs mostly wait (drills, walks, real time) or take one core (the tour), so on a 2-core
  * machine two workers finish the layer in about its longest package's time instead of the sum.
  * A worker's results are its own report's; a worker that crashes or prints no report makes its
- * entries `invalid` (said why), never a pass. Workers run in this process's group: whatever stops
- * this command stops them.
+ * entries `invalid` (said why), never a pass. Workers run in this process's group (a signal to the
+ * group reaches them), and when this process ends — a signal to its PID alone, an exit — it sends
+ * each running worker SIGTERM and waits for it: the worker's own end hooks stop its servers.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { MutantResult } from '../core/verdict.js';
 import type { StageReport } from '../core/stage-report.js';
 import { projectRoot } from '../core/project-root.js';
 import { ownedTempDir, removeTempDir } from '../core/temp-dir.js';
+import { onProcessEnd } from '../core/process-end.js';
 import type { LayerRunOptions } from '../seam/layer-runner.js';
 import { shardLabel } from '../seam/tour/shard.js';
 
@@ -84,6 +86,15 @@ function runWorker(group: readonly MutantEntry[], o: LayerRunOptions & { readonl
   const invalid = (why: string): WorkerOutput => ({ results: group.map((m) => ({ id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: why })) });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const unhook = onProcessEnd({
+      when: 'any-signal',
+      release: () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        return [exited];
+      },
+    });
+    child.once('exit', unhook);
     let stdout = '';
     let partial = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
