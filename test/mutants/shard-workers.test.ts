@@ -40,6 +40,16 @@ describe('a shard of the impl layer', () => {
   });
 });
 
+describe('a part with no entries', () => {
+  it('passes with no result (more shards than its systems have entries), not a usage error', async () => {
+    const r = await runCli(['mutants', '--layer', 'impl', '--shard', '12/16', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as StageReport;
+    expect(report.status).toBe('passed');
+    expect(report.mutants).toEqual([]);
+  });
+});
+
 describe('mutants --layer impl on real Valkey', () => {
   it('--shard 1/9 --conform-report: part 1/9 of the unpatched tour is the conform report; M1 killed', async () => {
     const dir = ownedTempDir('impl-shard-test');

@@ -71,7 +71,9 @@ export const command: Command = {
       }
       for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system)) && inMutantShard(m, manifest, layer, sharding.shard)));
       const chosen = [...selection.entries()].flatMap(([layer, ms]) => ms.map((m) => ({ layer, m })));
-      if (chosen.length === 0) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
+      // A part of more shards than its systems have entries may hold none: nothing to run, nothing failed.
+      const emptyPart = chosen.length === 0 && sharding.shard.count > 1 && layers.some((layer) => mutantsFor(manifest, layer).some((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system))));
+      if (chosen.length === 0 && !emptyPart) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
       // Each system's expected names (loaded only for the systems of the chosen mutants).
       const known = await expectedNames(chosen.map((c) => c.m.system));
       for (const { layer, m } of chosen) checkRunnable(m, layer, known);
@@ -108,7 +110,7 @@ export const command: Command = {
     if (sharding.report) base.write('conform', sharding.report);
     const ran = results.filter((r) => r.verdict !== 'not-run');
     const notRunResults = results.filter((r) => r.verdict === 'not-run');
-    const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || ran.length === 0 ? ExitCode.NotRun : ExitCode.Ok;
+    const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || (ran.length === 0 && !(results.length === 0 && sharding.shard.count > 1)) ? ExitCode.NotRun : ExitCode.Ok;
     if (values.json) process.stdout.write(`${JSON.stringify(mutantsReport(results, code, startedAt), null, 2)}\n`);
     else process.stdout.write(`${formatMutantTable(results)}\n\n${formatMutationScore(results)}\n`);
     return code;
