@@ -8,6 +8,7 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   limiter: () => import('./limiter.bench.js'),
   conform: () => import('./conform.bench.js'),
   verify: () => import('./verify.bench.js'),
+  'verify-shards': () => import('./verify-shards.bench.js'),
   gate: () => import('./gate.bench.js'),
   luacheck: () => import('./luacheck.bench.js'),
   g2: () => import('./g2.bench.js'),
@@ -19,4 +20,4 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
 };
 
 /** Sections that run only when named (`npm run bench -- stability`): they take an hour, not minutes. */
-export const NAMED_ONLY: readonly string[] = ['stability', 'timing'];
+export const NAMED_ONLY: readonly string[] = ['stability', 'timing', 'verify-shards'];

@@ -8,7 +8,7 @@ import { invariantAlone } from './checks.js';
 import { formatFailure } from './props.js';
 import { runFencingSuite, suiteCoverage } from './suite.js';
 
-// CI keeps these small; `fencecheck props` runs 100 (+ 40 door runs) by default.
+// CI keeps these small; `fencecheck props` runs 100 (+ 20 door runs) by default.
 const RUNS = 60;
 const DOOR_RUNS = 12;
 // A fixed seed, so what the runs cover is asserted, not hoped for: a random seed may send every door

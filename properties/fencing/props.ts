@@ -100,7 +100,7 @@ export interface GainPoint {
   readonly askRedirects: number;
 }
 
-export const GAIN_EVERY = 25;
+export const GAIN_EVERY = 10;
 
 /**
  * A failing run as the fencing system's trace (source `props`): each state is the real keyspace the
@@ -190,7 +190,13 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
     followed += r.records.filter((x) => x.followed).length;
     if (expiry === 'ttl') ttlExpiries += r.records.filter((x) => x.status === 'applied' && (x.event?.type === 'ExpireOld' || x.event?.type === 'ExpireNew')).length;
     visit(r.records);
-    if (runs % GAIN_EVERY === 0) gain.push(point());
+    if (runs % GAIN_EVERY === 0) {
+      // What these runs added (the default run counts are chosen from these lines: docs/decisions.md).
+      const g = point();
+      const was = gain.at(-1);
+      gain.push(g);
+      opts.log?.(`gain after ${g.runs} runs: +${g.states - (was?.states ?? 0)} model states (${g.states}), +${g.transitions - (was?.transitions ?? 0)} transitions (${g.transitions}), +${g.ttlExpiries - (was?.ttlExpiries ?? 0)} real TTL expiries, +${g.doorCrossings - (was?.doorCrossings ?? 0)} door crossings, +${g.reshards - (was?.reshards ?? 0)} live reshards, +${g.askRedirects - (was?.askRedirects ?? 0)} ASK redirects (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
     if (!r.failure && !box.last) record(r, `run ${runs}`);
     if (r.failure) {
       // A check failed: a verdict only on a healthy system (every node answers now).

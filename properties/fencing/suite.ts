@@ -13,6 +13,7 @@ import { modelGraph } from '../../src/seam/tour/model-graph.js';
 import { fencingTourModel } from '../../src/systems/fencing/tour/system.js';
 import { runFencingProps, type PropsResult } from './props.js';
 import { asInfrastructureFault, type Fault } from '../../src/valkey/fault.js';
+import { WHOLE, type Shard } from '../../src/seam/tour/shard.js';
 
 export type SuiteTopology = PropsTopology | 'both';
 
@@ -30,6 +31,8 @@ export interface SuiteOptions {
   readonly checks?: CheckSet;
   readonly bounds?: FencingBounds;
   readonly traceLabel?: string;
+  /** Part i/n of the runs (`props --shard i/n`): its share of each phase's runs, on a seed of its own; the n parts together run the whole count. */
+  readonly shard?: Shard;
   /** Record every run's observed behaviour for trace validation, one file per topology (`props-standalone`, `props-door`) under `dir` (default: the observed-trace folder). */
   readonly record?: { readonly dir?: string };
   readonly log?: (line: string) => void;
@@ -58,17 +61,28 @@ export interface SuiteResult {
 
 /**
  * Sized by what the runs add beyond the exhaustive tour (which covers every state and transition by
- * injection): real TTL expiries, live reshards across the door, ASK redirects, long histories.
- * Measured with `fencecheck props --runs 600 --door-runs 200 --seed 7 --json` (details.gain): 100
- * standalone runs gave 32 leases lost to real expiry (+0.4 a run after), 40 door runs about 12 door
- * crossings, 11 live reshards and 190 ASK redirects (+0.3 crossings a run after); every one of them
- * kind already present at these counts. Beyond them a run adds the same kinds again, at ~130 ms a
- * run: the gate asks for a minute, so more runs are a `--runs` away, never the default
- * (docs/decisions.md, "Property runs").
+ * injection): real TTL expiries, live reshards across the door, ASK redirects, long histories. The
+ * runs print what they add every GAIN_EVERY runs (`gain after N runs: …`). Measured with `fencecheck
+ * props --runs 100 --door-runs 40 --seed 7` (2026-12-02, 2 cores): 100 standalone runs take 3.4 s
+ * and gave 34 leases lost to real expiry (3–9 per 10 runs: kept, they are cheap); a door run takes
+ * ~1 s, and each 10 of them added 2–5 door crossings, 2–4 live reshards and 7–121 ASK redirects —
+ * every kind present after the first 10. 20 door runs (5 crossings, 5 reshards, 68 ASK redirects
+ * with seed 7) keep every kind several times and halve the stage (40 → 20 s); more are a
+ * `--door-runs` away (docs/decisions.md, "A fast gate").
  */
 export const DEFAULT_RUNS = 100;
-export const DEFAULT_DOOR_RUNS = 40;
+export const DEFAULT_DOOR_RUNS = 20;
 export const DEFAULT_MAX_COMMANDS = 60;
+
+/** Part i/n of `runs`: the n parts add up to `runs`, the first ones one more when it does not divide. */
+export function shardRuns(runs: number, shard: Shard): number {
+  return Math.floor(runs / shard.count) + (shard.index - 1 < runs % shard.count ? 1 : 0);
+}
+
+/** Each part's seed: the given one moved by the part's index (the part's runs are not the first part's again). */
+export function shardSeed(seed: number, shard: Shard): number {
+  return (seed + 7919 * (shard.index - 1)) | 0;
+}
 
 export function randomSeed(): number {
   return (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
@@ -81,14 +95,16 @@ export function randomSeed(): number {
 export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> {
   if (opts.path !== undefined && opts.topology === 'both') throw new RangeError('--path replays one run: give --topology standalone or door with it');
   if (opts.path !== undefined && opts.seed === undefined) throw new RangeError('--path needs the --seed it was printed with');
-  const seed = opts.seed ?? randomSeed();
+  const shard = opts.path === undefined ? (opts.shard ?? WHOLE) : WHOLE;
+  const seed = shardSeed(opts.seed ?? randomSeed(), shard);
+  const share = (runs: number) => shardRuns(runs, shard);
   const plan: { topology: PropsTopology; runs: number; seed: number }[] =
     opts.topology === 'both'
       ? [
-          { topology: 'standalone', runs: opts.runs, seed },
-          { topology: 'door', runs: opts.doorRuns, seed: (seed + 1) | 0 },
+          { topology: 'standalone', runs: share(opts.runs), seed },
+          { topology: 'door', runs: share(opts.doorRuns), seed: (seed + 1) | 0 },
         ]
-      : [{ topology: opts.topology, runs: opts.runs, seed }];
+      : [{ topology: opts.topology, runs: share(opts.runs), seed }];
   const phases: SuitePhase[] = [];
   // The model's graph (the coverage figures' base, seconds of synchronous work, cached) before any
   // server runs: a signal meanwhile ends the process at once; with servers live it would wait for it.

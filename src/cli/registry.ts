@@ -18,6 +18,7 @@ const GENERIC: Readonly<Record<string, CommandModule>> = {
   tracecheck: () => import('./commands/tracecheck.js'),
   verify: () => import('./commands/verify.js'),
   diff: () => import('./commands/diff.js'),
+  merge: () => import('./commands/merge.js'),
   bench: () => import('./commands/bench.js'),
   'lua-check': () => import('./commands/lua-check.js'),
 };

@@ -40,6 +40,8 @@ export interface StageSpec {
    * accepts this stage not running, as a machine without TLC cannot run either.
    */
   readonly sameToolAs?: string;
+  /** It takes `--shard i/n` (a deterministic part of its work; the n parts' reports merge: `fencecheck merge`). */
+  readonly shardable?: boolean;
   /** One line for docs and the report. */
   readonly what: string;
 }

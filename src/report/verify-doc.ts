@@ -41,6 +41,8 @@ export interface StageOutcome {
   readonly logPath?: string;
   /** The StageReport the command printed with --json (null when it printed none). */
   readonly report: StageReport | null;
+  /** CPU the stage's process and the children it waited for (servers, workers) used, when it said. */
+  readonly cpu?: { readonly userMs: number; readonly systemMs: number };
 }
 
 export type { CellVerdict, MutationScore, ScoreFigure } from '../core/mutation-score.js';
@@ -108,6 +110,16 @@ export interface VerifyOptions {
   readonly jobs: number;
   readonly stageTimeoutMs: number;
   readonly out: string;
+  /** `verify --shard i/n`: this run is part i of n (`fencecheck merge` combines the parts). */
+  readonly shard?: { readonly index: number; readonly count: number };
+  /** In a shard: the stages run as their part i/n. */
+  readonly sharded?: readonly string[];
+  /** In a shard: the selected stages another shard runs. */
+  readonly otherShards?: readonly string[];
+  /** Stages whose report another stage's run gave (stage → the stage that ran it). */
+  readonly served?: Readonly<Record<string, string>>;
+  /** A merged report: the shards it was made of. */
+  readonly mergedShards?: number;
 }
 
 export interface VerifyVerdict {

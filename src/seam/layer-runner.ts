@@ -1,5 +1,7 @@
 import type { Layer, MutantEntry } from '../core/manifest.js';
 import type { MutantResult } from '../core/verdict.js';
+import type { StageReport } from '../core/stage-report.js';
+import type { Shard } from './tour/shard.js';
 
 export interface LayerRunOptions {
   /** Only these mutant ids (default: every mutant the manifest lists for the layer). */
@@ -14,6 +16,16 @@ export interface LayerRunOptions {
   readonly log?: (line: string) => void;
   /** Work done of the whole layer's run (a progress meter's input): `done` of `total` units, what runs now. */
   readonly onProgress?: (done: number, total: number, unit: string, note?: string) => void;
+  /**
+   * A shard of the layer (`mutants --layer impl --shard i/n`): the caller has kept the shard's
+   * entries; a runner whose unpatched run is a sharded tour runs that shard of it.
+   */
+  readonly shard?: Shard;
+  /**
+   * The unpatched run's own report, for a stage it equals (the impl layer's unpatched tour is the
+   * conform stage's tour: verify shows it as that stage instead of running the tour twice).
+   */
+  readonly onBaseReport?: (stage: string, system: string, report: StageReport) => void;
 }
 
 /** Applies each mutant to one layer and reports what the layer's ordinary checkers made of it. */

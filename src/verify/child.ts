@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { VERIFY_PID_ENV } from './watchdog.js';
+import { parseStageCpu, VERIFY_PID_ENV, type StageCpu } from './watchdog.js';
 import { maskSecrets } from '../core/secrets.js';
 
 export interface ChildSpec {
@@ -35,6 +35,8 @@ export interface ChildResult {
   readonly leftoverProcesses: number;
   /** Set when `signal` was aborted before the stage started or while it ran. */
   readonly interrupted?: boolean;
+  /** The stage's CPU and its waited-for children's, as it reported at its exit (watchdog.ts). */
+  readonly cpu?: StageCpu;
 }
 
 const MAX_STDERR = 1_000_000;
@@ -75,12 +77,18 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
     let stderr = '';
     let partial = '';
     let timedOut = false;
+    let cpu: StageCpu | null = null;
+    const progressLine = (l: string) => {
+      const c = parseStageCpu(l);
+      if (c) cpu = c;
+      else spec.onLine?.(maskSecrets(l));
+    };
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr = (stderr + d).slice(-MAX_STDERR);
       const lines = (partial + d).split('\n');
       partial = lines.pop() ?? '';
-      for (const l of lines) if (l.trim() !== '') spec.onLine?.(maskSecrets(l.replace(/\r/g, '')));
+      for (const l of lines) if (l.trim() !== '') progressLine(l.replace(/\r/g, ''));
     });
     const timer = setTimeout(() => {
       timedOut = true;
@@ -93,7 +101,7 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
       settled = true;
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
-      if (partial.trim() !== '') spec.onLine?.(maskSecrets(partial));
+      if (partial.trim() !== '') progressLine(partial);
       const durationMs = Math.round(performance.now() - t0);
       void countLeftovers(pgid).then((leftover) => {
         if (pgid !== undefined) running.delete(pgid);
@@ -102,12 +110,14 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
           signal,
           // The stage masks what it prints; this is the second lock, for anything printed before it could (the logs and reports are written from these).
           stdout: maskSecrets(stdout),
-          stderr: maskSecrets(stderr),
+          // Without the CPU line: the stage's last line of its own is what a reason quotes.
+          stderr: maskSecrets(stderr.split('\n').filter((l) => parseStageCpu(l) === null).join('\n')),
           startedAt: startedAt.toISOString(),
           durationMs,
           timedOut,
           leftoverProcesses: leftover,
           ...(interrupted ? { interrupted } : {}),
+          ...(cpu ? { cpu } : {}),
           ...(spawnError !== undefined ? { spawnError } : {}),
         });
       });

@@ -34,6 +34,7 @@ export function interpretStage(input: InterpretInput): StageOutcome {
     leftoverProcesses: child.leftoverProcesses,
     report,
     ...(input.logPath !== undefined ? { logPath: input.logPath } : {}),
+    ...(child.cpu ? { cpu: child.cpu } : {}),
   };
   const err = (reason: string): StageOutcome => ({ ...base, status: 'error', reason, summary: reason });
   const tail = lastLine(child.stderr);

@@ -19,6 +19,11 @@ import { interpretStage } from './interpret.js';
 import type { ProgressSink } from './progress.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, stageArgv, type StageOptions, type StageSpec } from './stages.js';
 import { verifyVerdict } from './verdict.js';
+import { partMatrix, planVerify, shardArgv, type VerifyPlan } from './plan.js';
+import { statusExitCode } from '../core/exit-codes.js';
+import { existsSync } from 'node:fs';
+import { WHOLE, type Shard } from '../seam/tour/shard.js';
+import type { StageReport } from '../core/stage-report.js';
 
 export interface VerifyRunOptions {
   readonly stages: readonly string[];
@@ -46,6 +51,8 @@ export interface VerifyRunOptions {
    * instead of returning a verdict (and writes no report: out-dir.ts abandon()).
    */
   readonly signal?: AbortSignal;
+  /** Run part i/n: the shardable stages' part i/n and this shard's share of the others (src/verify/plan.ts). */
+  readonly shard?: Shard;
 }
 
 export { OutDirError, REPORT_FILES, ReportWriteError } from './out-dir.js';
@@ -59,11 +66,11 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const startedAt = new Date();
   const t0 = performance.now();
   const catalogue = o.catalogue ?? STAGES;
-  const selected = catalogue.filter((s) => o.stages.includes(s.name));
   const manifest = o.manifest ?? loadManifest();
+  const plan = planVerify(catalogue.filter((s) => o.stages.includes(s.name)), o.stageOptions, o.shard ?? WHOLE, manifest);
   const out = RunOutput.open(o.outDir, o.writeFile);
   try {
-    const report = await runStages(o, selected, catalogue, manifest, out, startedAt, t0);
+    const report = await runStages(o, plan, catalogue, manifest, out, startedAt, t0);
     // Reports are written and swapped in whole, or the previous run's are put back (ReportWriteError).
     out.publish((dir, writeFile) => writeVerifyReports(report, dir, projectRoot, { writeFile, linksFrom: o.outDir }));
     return report;
@@ -74,13 +81,21 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   }
 }
 
-async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], catalogue: readonly StageSpec[], manifest: MutantManifest, out: RunOutput, startedAt: Date, t0: number): Promise<VerifyReport> {
-  o.progress.planned(selected.map((s) => s.name));
+async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: readonly StageSpec[], manifest: MutantManifest, out: RunOutput, startedAt: Date, t0: number): Promise<VerifyReport> {
+  const shard = o.shard ?? WHOLE;
+  const all = plan.stages;
+  o.progress.planned(all.map((s) => s.name));
+  // A served stage is not started: the stage that serves it writes its report (plan.ts).
+  const selected = all.filter((s) => !plan.served.has(s.name));
+  const serving = new Map([...plan.served.values()].map((s) => [s.by, s]));
+  const servedFile = (stage: string) => join(out.logDir, `${stage.replace(/[^a-z0-9-]/gi, '_')}.stdout.json`);
 
   const runOne = async (spec: StageSpec): Promise<StageOutcome | undefined> => {
     if (o.signal?.aborted) return undefined;
-    const argv = stageArgv(spec, o.stageOptions);
+    const serves = serving.get(spec.name);
+    const argv = [...stageArgv(spec, o.stageOptions), ...shardArgv(plan, spec.name, shard), ...(serves ? [serves.flag, servedFile(serves.stage)] : [])];
     o.progress.started(spec.name);
+    if (serves) o.progress.started(serves.stage);
     const child = await runChild({
       command: [...(o.command ?? defaultCommand)(spec, argv)] as [string, ...string[]],
       cwd: o.cwd ?? projectRoot,
@@ -102,6 +117,12 @@ async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], ca
       logPath: join('stages', `${file}.log`),
     });
     o.progress.finished(outcome);
+    if (serves) {
+      const served = servedOutcome(serves.stage, spec.name, argv, servedFile(serves.stage), o.allowNotRun.includes(serves.stage), o.stageTimeoutMs);
+      out.writeLog(`${serves.stage.replace(/[^a-z0-9-]/gi, '_')}.log`, `${serves.stage}: served by ${spec.name} (its unpatched run is this stage's run; see ${file}.log)\n`);
+      results.set(serves.stage, served);
+      o.progress.finished(served);
+    }
     return outcome;
   };
 
@@ -148,8 +169,9 @@ async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], ca
   if (o.signal?.aborted) throw new VerifyInterruptedError(`interrupted${typeof o.signal.reason === 'string' ? ` by ${o.signal.reason}` : ''}`);
 
   // Report stages in catalogue order, whatever order they finished in.
-  const outcomes = selected.map((s) => results.get(s.name)!);
-  const matrix = mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER);
+  const outcomes = all.map((s) => results.get(s.name)!);
+  // In a part, the other parts' mutants are not this part's to report (plan.ts).
+  const matrix = partMatrix(mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER), manifest, plan, shard, STAGE_OF_LAYER);
   const traces = new Set<string>();
   for (const out of outcomes) {
     for (const t of out.report?.traces ?? []) traces.add(t);
@@ -164,8 +186,10 @@ async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], ca
     host: { node: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length },
     git: gitState(),
     options: {
-      stages: selected.map((s) => s.name),
-      notSelected: catalogue.filter((s) => !o.stages.includes(s.name)).map((s) => s.name),
+      stages: all.map((s) => s.name),
+      notSelected: catalogue.filter((s) => !all.some((x) => x.name === s.name)).map((s) => s.name),
+      ...(shard.count > 1 ? { shard: { index: shard.index, count: shard.count }, sharded: [...plan.sharded], otherShards: catalogue.filter((s) => o.stages.includes(s.name) && !all.some((x) => x.name === s.name)).map((s) => s.name) } : {}),
+      ...(plan.served.size > 0 ? { served: Object.fromEntries([...plan.served.values()].map((s) => [s.stage, s.by])) } : {}),
       ...o.stageOptions,
       allowNotRun: [...o.allowNotRun],
       jobs: o.jobs,
@@ -178,6 +202,38 @@ async function runStages(o: VerifyRunOptions, selected: readonly StageSpec[], ca
     mutationMatrix: matrix,
     traces: [...traces].sort(),
   };
+}
+
+/** The served stage's outcome from the report its server wrote; none written is not run (the server's log says why). */
+function servedOutcome(stage: string, by: string, command: readonly string[], file: string, allowedNotRun: boolean, timeoutMs: number): StageOutcome {
+  let stdout = '';
+  let report: StageReport | null = null;
+  if (existsSync(file)) {
+    stdout = readFileSync(file, 'utf8');
+    try {
+      report = JSON.parse(stdout) as StageReport;
+    } catch {
+      report = null;
+    }
+  }
+  const why = `fencecheck ${stage}: not run: ${by} wrote no ${stage} report (its unpatched run did not complete; see its log)`;
+  return interpretStage({
+    stage,
+    command,
+    child: {
+      exitCode: report ? statusExitCode(report.status) : 2,
+      signal: null,
+      stdout: report ? stdout : '',
+      stderr: report ? '' : why,
+      startedAt: report?.startedAt ?? new Date().toISOString(),
+      durationMs: report?.durationMs ?? 0,
+      timedOut: false,
+      leftoverProcesses: 0,
+    },
+    allowedNotRun,
+    timeoutMs,
+    logPath: join('stages', `${stage.replace(/[^a-z0-9-]/gi, '_')}.log`),
+  });
 }
 
 function packageVersion(): string {

@@ -14,10 +14,10 @@ import type { StageSpec as Spec } from '../core/stage-spec.js';
 const GENERIC: Readonly<Record<'first' | 'last', readonly Spec[]>> = {
   first: [
     { name: 'tlc', argv: ['tlc', '--mutants', '--system', 'all'], forwards: [], heavy: true, layer: 'tla', what: 'TLC on every system\'s base config and mutant configs, compared with its committed evidence in evidence/tlc/<system>/ (needs Java + tla2tools.jar)' },
-    { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', recordsTraces: true, what: 'every mutant applied to the real code of its system and killed there by its expected invariant (the tour, the drills, the property runs)' },
+    { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', recordsTraces: true, shardable: true, what: 'every mutant applied to the real code of its system and killed there by its expected invariant (the tour, the drills, the property runs)' },
   ],
   last: [
-    { name: 'conform', argv: ['conform'], forwards: ['constants'], heavy: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on the real code' },
+    { name: 'conform', argv: ['conform'], forwards: ['constants'], heavy: true, shardable: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on the real code' },
     { name: 'explore', argv: ['explore'], forwards: ['constants'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
     { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'every mutant applied to its system\'s XState machine, killed by exhaustive exploration' },
     { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },

@@ -12,6 +12,38 @@ import { readFileSync } from 'node:fs';
 
 export const VERIFY_PID_ENV = 'FENCECHECK_VERIFY_PID';
 
+/** The last line a stage prints to stderr: its CPU time and that of the children it waited for (its servers, its workers). */
+export const STAGE_CPU_PREFIX = 'fencecheck-stage-cpu: ';
+
+export interface StageCpu {
+  readonly userMs: number;
+  readonly systemMs: number;
+}
+
+/** This process's CPU and its waited-for children's (Linux /proc: utime, stime, cutime, cstime); null elsewhere. */
+export function processTreeCpu(): StageCpu | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    // Fields 14–17 of proc(5) are rest[11..14]; clock ticks are 100 a second on Linux.
+    const tick = 10;
+    return { userMs: (f[11]! + f[13]!) * tick, systemMs: (f[12]! + f[14]!) * tick };
+  } catch {
+    return null;
+  }
+}
+
+/** A stage's CPU line (STAGE_CPU_PREFIX), or null when the line is another. */
+export function parseStageCpu(line: string): StageCpu | null {
+  if (!line.startsWith(STAGE_CPU_PREFIX)) return null;
+  try {
+    const v = JSON.parse(line.slice(STAGE_CPU_PREFIX.length)) as Partial<StageCpu>;
+    return typeof v.userMs === 'number' && typeof v.systemMs === 'number' ? { userMs: v.userMs, systemMs: v.systemMs } : null;
+  } catch {
+    return null;
+  }
+}
+
 const INTERVAL_MS = 500;
 const KILL_AFTER_MS = 3_000;
 
@@ -26,6 +58,11 @@ export function watchVerifyParent(env: NodeJS.ProcessEnv = process.env, interval
   delete env[VERIFY_PID_ENV];
   const verifyPid = Number(raw);
   if (!Number.isInteger(verifyPid) || verifyPid <= 1 || process.ppid !== verifyPid) return undefined;
+  // What the stage cost, for verify's report and `bench verify` (written synchronously: stderr is a pipe).
+  process.once('exit', () => {
+    const cpu = processTreeCpu();
+    if (cpu) process.stderr.write(`${STAGE_CPU_PREFIX}${JSON.stringify(cpu)}\n`);
+  });
   const timer = setInterval(() => {
     if (process.ppid === verifyPid && alive(verifyPid)) return;
     clearInterval(timer);

@@ -18,3 +18,16 @@ describe('examples/ci/github-actions.yml', () => {
     expect(yml).not.toMatch(/\t/);
   });
 });
+
+// The matrix example: four verify parts, a merge job that always runs and gates.
+describe('examples/ci/github-actions-matrix.yml', () => {
+  const yml = readFileSync(resolve(projectRoot, 'examples/ci/github-actions-matrix.yml'), 'utf8');
+  it('runs verify --shard i/4 in a 4-job matrix and merges the parts in a job that always runs', () => {
+    expect(yml).toMatch(/shard: \[1, 2, 3, 4\]/);
+    expect(yml).toContain('node bin/fencecheck.mjs verify --shard ${{ matrix.shard }}/4 --out reports');
+    expect(yml).toContain('node bin/fencecheck.mjs merge parts/fencecheck-shard-*/verify.json --out reports/merged');
+    expect(yml).toMatch(/merge:\n\s+needs: shard\n\s+if: always\(\)/);
+    for (const script of yml.match(/bash (scripts\/[\w-]+)/g) ?? []) expect(existsSync(resolve(projectRoot, script.slice(5))), script).toBe(true);
+    expect(yml).not.toMatch(/\t/);
+  });
+});

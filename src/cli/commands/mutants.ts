@@ -9,6 +9,10 @@ import { stageReport } from '../../core/stage-report.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { allKilled, formatMutantTable, formatMutationScore, mutantScore } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../core/verdict.js';
+import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../seam/tour/shard.js';
+import { inMutantShard } from '../../mutants/shard.js';
+import { BaseReports } from '../../mutants/base-reports.js';
+import { bySystem, DEFAULT_WORKERS, runImplOnWorkers } from '../../mutants/workers.js';
 
 const HELP = `Usage: fencecheck mutants [--layer tla|model|impl]... [--system NAME]... [--only M1,M4] [--seed N] [--runs N] [--json]
        fencecheck mutants --patch FILE [--expect INVARIANT] [--system NAME] [--seed N] [--runs N] [--json]
@@ -27,6 +31,11 @@ Options:
                 unpatched code first, reported like a manifest mutant (docs/mutants.md)
   --expect INV  with --patch: only this invariant kills it (default: any invariant; a system without
                 a tour needs it)
+  --shard I/N   impl layer: each system's entries dealt round-robin to N shards, this one's run
+                (the unpatched tour then runs shard I of its states; the shards' reports merge)
+  --workers N   impl layer: each system's entries on a worker process of its own with its own
+                Valkey, N at once (default: the core count, ${DEFAULT_WORKERS} here)
+  --conform-report FILE  impl layer: write the unpatched tour's report, the conform stage's, to FILE
   --json        print a StageReport (fencecheck.stage/1, stage "mutants") with every result in "mutants"
 
 Exit codes: 0 every mutant killed · 1 a mutant survived, hit another invariant, or was invalid/timed out ·
@@ -47,16 +56,21 @@ export const command: Command = {
       runs: { type: 'string' },
       patch: { type: 'string' },
       expect: { type: 'string' },
+      shard: { type: 'string' },
+      workers: { type: 'string' },
+      'conform-report': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     if (values.expect !== undefined && values.patch === undefined) throw new UsageError('--expect applies to --patch FILE (a manifest mutant names its own expectedInvariant)');
     if (values.patch !== undefined) {
       if (values.only !== undefined || (values.layer !== undefined && values.layer.some((l) => l !== 'impl'))) throw new UsageError('--patch runs the impl layer alone: give no --only and no --layer other than impl');
+      if (values.shard !== undefined || values.workers !== undefined || values['conform-report'] !== undefined) throw new UsageError('--patch runs one patch: --shard, --workers and --conform-report apply to the manifest\'s mutants');
       const { mutantsPatch } = await import('./mutants-patch.js');
       const seed = intOption(values, 'seed', SEED_RANGE);
       const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000 });
       return mutantsPatch({ file: values.patch, ...(values.system ? { systems: values.system } : {}), ...(values.expect !== undefined ? { expect: values.expect } : {}), ...(seed !== undefined ? { seed } : {}), ...(numRuns !== undefined ? { numRuns } : {}), json: values.json });
     }
+    const sharding = implOnlyOptions(values, values.layer);
     const layers = (values.layer ?? [...LAYERS]) as Layer[];
     for (const l of layers) if (!LAYERS.includes(l)) throw new UsageError(`unknown layer '${l}' (one of ${LAYERS.join(', ')})`);
     const systems = values.system ? selectSystemNames(values.system, { models: false }) : undefined;
@@ -73,9 +87,11 @@ export const command: Command = {
         const ids = manifest.mutants.map((m) => m.id);
         for (const id of only) if (!ids.includes(id)) throw new UsageError(`--only: unknown mutant '${id}' (the manifest has ${ids.join(', ')})`);
       }
-      for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system))));
+      for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system)) && inMutantShard(m, manifest, layer, sharding.shard)));
       const chosen = [...selection.entries()].flatMap(([layer, ms]) => ms.map((m) => ({ layer, m })));
-      if (chosen.length === 0) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
+      // A part of more shards than its systems have entries may hold none: nothing to run, nothing failed.
+      const emptyPart = chosen.length === 0 && sharding.shard.count > 1 && layers.some((layer) => mutantsFor(manifest, layer).some((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system))));
+      if (chosen.length === 0 && !emptyPart) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
       // Each system's expected names (loaded only for the systems of the chosen mutants).
       const known = await expectedNames(chosen.map((c) => c.m.system));
       for (const { layer, m } of chosen) checkRunnable(m, layer, known);
@@ -87,6 +103,7 @@ export const command: Command = {
       throw err;
     }
     const results: MutantResult[] = [];
+    const base = new BaseReports();
     let notRun = false;
     const progress = new ProgressConsole();
     const log = (line: string) => progress.log(line);
@@ -103,18 +120,37 @@ export const command: Command = {
       }
       let meter: ProgressMeter | undefined;
       const onProgress = (done: number, total: number, unit: string, note?: string) => (meter ??= progress.meter(`mutants:${layer}`, total, unit)).update(done, note);
-      results.push(...(await runner.run(selected, { only, seed, numRuns, log, onProgress })));
+      const opts = { only, seed, numRuns, log, onProgress, ...(sharding.shard.count > 1 ? { shard: sharding.shard } : {}), ...(sharding.report ? { onBaseReport: base.add } : {}) };
+      results.push(...(await (layer === 'impl' && sharding.workers > 1 && bySystem(selected).length > 1 ? runImplOnWorkers(selected, sharding.workers, opts) : runner.run(selected, opts))));
       meter?.done();
     }
     progress.close();
+    if (sharding.report) base.write('conform', sharding.report);
     const ran = results.filter((r) => r.verdict !== 'not-run');
     const notRunResults = results.filter((r) => r.verdict === 'not-run');
-    const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || ran.length === 0 ? ExitCode.NotRun : ExitCode.Ok;
+    const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || (ran.length === 0 && !(results.length === 0 && sharding.shard.count > 1)) ? ExitCode.NotRun : ExitCode.Ok;
     if (values.json) process.stdout.write(`${JSON.stringify(mutantsReport(results, code, startedAt), null, 2)}\n`);
     else process.stdout.write(`${formatMutantTable(results)}\n\n${formatMutationScore(results)}\n`);
     return code;
   },
 };
+
+/** --shard, --workers and --conform-report: options of the impl layer alone. */
+function implOnlyOptions(values: { shard?: string; workers?: string; 'conform-report'?: string }, layers: readonly string[] | undefined): { shard: Shard; workers: number; report?: string } {
+  const given = (['shard', 'workers', 'conform-report'] as const).filter((k) => values[k] !== undefined);
+  if (given.length > 0 && (layers?.length !== 1 || layers[0] !== 'impl')) throw new UsageError(`--${given[0]} applies to --layer impl alone`);
+  let shard: Shard = WHOLE;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard);
+    } catch (err) {
+      if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
+      throw err;
+    }
+  }
+  const workers = intOption(values, 'workers', { min: 1, max: 64, default: DEFAULT_WORKERS });
+  return { shard, workers, ...(values['conform-report'] !== undefined ? { report: values['conform-report'] } : {}) };
+}
 
 /** The `--json` output: a StageReport of stage `mutants` whose status follows the exit code (0 passed, 1 failed, 2 not run). */
 function mutantsReport(results: readonly MutantResult[], code: ExitCode, startedAt: Date) {

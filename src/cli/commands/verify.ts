@@ -10,10 +10,11 @@ import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
 import { OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
+import { parseShard, ShardSpecError, type Shard } from '../../seam/tour/shard.js';
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
                          [--const NAME=VALUE]... [--allow-not-run STAGE]... [--out DIR]
-                         [--jobs N] [--stage-timeout S] [--json]
+                         [--jobs N] [--stage-timeout S] [--shard I/N] [--json]
 
 Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
 --jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/2), <out>/junit.xml,
@@ -38,6 +39,9 @@ Options:
   --out DIR             where reports go (default reports/)
   --jobs N              heavy stages at once (default 2)
   --stage-timeout S     kill a stage's process group after S seconds (default 2700)
+  --shard I/N           run part I of N: the shardable stages' (${STAGES.filter((s) => s.shardable).map((s) => s.name).join(', ')})
+                        part I/N and this part's share of the others; 'fencecheck merge' combines the
+                        N parts' verify.json into one verdict and one set of reports
   --json                print the verify document on stdout; progress goes to stderr
 
 Exit codes: 0 every selected stage held · 1 a property failed, a mutant survived, parity broke,
@@ -89,6 +93,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
       out: { type: 'string', default: 'reports' },
       jobs: { type: 'string', default: '2' },
       'stage-timeout': { type: 'string', default: '2700' },
+      shard: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     const only = values.stages !== undefined ? stageList(values.stages, '--stages') : [...STAGE_NAMES];
@@ -105,6 +110,15 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     const topology = values.topology;
     if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
     const outDir = resolve(process.cwd(), values.out ?? 'reports');
+    let shard: Shard | undefined;
+    if (values.shard !== undefined) {
+      try {
+        shard = parseShard(values.shard);
+      } catch (err) {
+        if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
+        throw err;
+      }
+    }
 
     const live = !values.json && process.stderr.isTTY === true;
     const progress: ProgressSink = live
@@ -151,6 +165,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
         stageTimeoutMs,
         outDir,
         progress,
+        ...(shard ? { shard } : {}),
       });
       report = (await running) as VerifyReport;
     } catch (err) {
@@ -176,13 +191,16 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
 }
 
 function summaryText(r: VerifyReport): string {
+  const served = r.options.served ?? {};
   const rows = r.stages.map((o) => [
     o.stage,
     o.status === 'not-run' && o.allowedNotRun ? 'not-run (allowed)' : o.status,
     formatDuration(o.durationMs),
+    // The CPU the stage and the children it waited for used; a served stage's is its server's.
+    o.cpu ? `${((o.cpu.userMs + o.cpu.systemMs) / 1000).toFixed(1)}s` : served[o.stage] ? `(${served[o.stage]})` : '',
     o.status === 'passed' ? o.summary : (o.reason ?? o.summary),
   ]);
-  const lines = ['', renderTable(['stage', 'status', 'time', 'what ran / why not'], rows, { alignRight: [2] }), ''];
+  const lines = ['', renderTable(['stage', 'status', 'time', 'cpu', 'what ran / why not'], rows, { alignRight: [2, 3] }), ''];
   lines.push(`verify: ${r.verdict.status.toUpperCase()} (exit ${r.verdict.exitCode}) in ${formatDuration(r.durationMs)}`);
   for (const reason of r.verdict.reasons) lines.push(`  - ${reason}`);
   for (const w2 of r.verdict.waived) lines.push(`  ~ ${w2}`);

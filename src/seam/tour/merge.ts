@@ -12,6 +12,7 @@ import type { ModelRow, ModelTotals } from './model-graph.js';
 import type { ActionCoverage } from './result.js';
 import { MAX_SHARDS, shardLabel, WHOLE, type Shard } from './shard.js';
 import { tourCounts, type TourReportDetails, type TourReportFailure } from './stage.js';
+import { conformReportDetails, type ConformFigures } from './sections.js';
 
 export class TourMergeError extends Error {
   override readonly name = 'TourMergeError';
@@ -186,6 +187,24 @@ export function mergeTourReports(reports: readonly unknown[]): StageReport<TourR
       ? `${label}: the real graph is the model's (${covered.states} states, ${covered.transitions} transitions, ${covered.refused} refused attempts)`
       : `${label}: no check failed; the real graph differs from the model's (${details.states} states)`;
   const reason = failure ? `${failure.check}: ${failure.message} (shard ${shardLabel(failure.shard!)})` : 'the real graph differs from the model';
+  // What the verify reports show (the Conformance section and suite), from the merged figures as a whole run's.
+  const figures: ConformFigures = {
+    system,
+    bounds: details.boundsLabel,
+    checks: details.checks,
+    states: details.states,
+    attempts: details.attempts,
+    depth: details.depth,
+    durationMs: details.durationMs,
+    model: { states: model.states, transitions: model.transitions, refused: model.refused },
+    covered,
+    byAction,
+    equalToModel,
+    failure: failure ? { check: failure.check, message: failure.message, ...(failure.attempt !== undefined ? { attempt: failure.attempt } : {}), ...(failure.real !== undefined ? { real: failure.real } : {}), ...(failure.predicted !== undefined ? { predicted: failure.predicted } : {}), steps: Math.max(0, failure.path - 1) } : null,
+  };
+  const tracePath = failedAt?.report.traces?.[0];
+  const replay = typeof failedAt?.details.replay === 'string' ? failedAt.details.replay : undefined;
+  const shown = conformReportDetails(figures, { passed: !failed, summary, ...(failed ? { reason } : {}), ...(tracePath !== undefined ? { tracePath } : {}), ...(replay !== undefined ? { replay } : {}) });
   return stageReport({
     stage,
     status: failed ? 'failed' : 'passed',
@@ -195,6 +214,6 @@ export function mergeTourReports(reports: readonly unknown[]): StageReport<TourR
     summary,
     counts: tourCounts(details),
     ...(traces.length > 0 ? { traces } : {}),
-    details,
+    details: { ...details, ...(replay !== undefined ? { replay } : {}), ...shown },
   });
 }

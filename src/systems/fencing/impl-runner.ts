@@ -29,6 +29,7 @@ import { modelGraph } from '../../seam/tour/model-graph.js';
 import { fencingTourModel } from './tour/system.js';
 import { EVERY_INVARIANT } from '../../seam/tour/entry.js';
 import { isUserPatchEntry, patchFileRecord } from '../../seam/patch-file.js';
+import { tourStageReport } from '../../seam/tour/stage.js';
 
 /** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
@@ -84,9 +85,14 @@ export function runTourEntries(entries: readonly MutantEntry[], options: LayerRu
     },
     close: (rig) => rig.close(),
     base: async (rig) => {
-      options.log?.('[impl] the unpatched implementation: full conformance tour');
-      const run = await runConform({ bounds: DEFAULT_BOUNDS, rig, onProgress: progress('unpatched') });
-      baseline = run.result.digest ?? '';
+      const shard = options.shard && options.shard.count > 1 ? options.shard : undefined;
+      options.log?.(`[impl] the unpatched implementation: full conformance tour${shard ? ` (shard ${shard.index}/${shard.count} of its states; the other shards' parts complete it at the merge)` : ''}`);
+      const startedAt = new Date();
+      const run = await runConform({ bounds: DEFAULT_BOUNDS, rig, ...(shard ? { shard } : {}), onProgress: progress('unpatched') });
+      // The conform stage's tour at the spec's bounds, run once: its report is that stage's.
+      options.onBaseReport?.('conform', 'fencing', tourStageReport(run.result, { stage: 'conform', startedAt, ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}) }));
+      // The unpatched graph is the model's (else every entry is invalid): a shard knows the whole one's digest from the model.
+      baseline = run.result.equalToModel ? run.result.whole.digest : (run.result.digest ?? '');
       done += 1;
       return outcomeOf(run);
     },

@@ -14,6 +14,7 @@ import { loadManifest, ManifestError, mutantsFor } from '../../../core/manifest.
 import { loadPatch } from '../impl-runner.js';
 import { invariantAlone } from '../../../../properties/fencing/checks.js';
 import { ProgressConsole, type ProgressMeter } from '../../../core/progress.js';
+import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../../seam/tour/shard.js';
 import {
   DEFAULT_DOOR_RUNS,
   DEFAULT_MAX_COMMANDS,
@@ -25,7 +26,7 @@ import {
 } from '../../../../properties/fencing/suite.js';
 
 const HELP = `Usage: fencecheck props [--runs N] [--door-runs N] [--max-commands N] [--topology standalone|door|both] [--provider P]
-                       [--seed N] [--path P] [--mutant Mx] [--invariant NAME] [--json]
+                       [--seed N] [--path P] [--mutant Mx] [--invariant NAME] [--shard I/N] [--json]
 
 Model-based runs of the fencing scripts on real Valkey: fast-check generates pod, rollout, pipeline
 and operator commands (refused attempts included); each runs the real script of the pod's version or
@@ -44,6 +45,8 @@ Options:
   --path P           replay one counterexample (with the --seed and --topology it was printed with)
   --mutant Mx        run against the impl patch of a mutant (to replay a mutant's counterexample)
   --invariant NAME   check this invariant alone with TypeOK (as the mutant runner does)
+  --shard I/N        part I of N of the runs: its share of --runs and --door-runs, seed moved by I
+                     (the N parts' --json reports merge: fencecheck merge)
   --json             print a StageReport (fencecheck.stage/1)
 
 Exit codes: 0 every run held · 1 a check failed on a healthy system (seed, path and trace printed) ·
@@ -85,8 +88,19 @@ export const command: Command = {
       path: { type: 'string' },
       mutant: { type: 'string' },
       invariant: { type: 'string' },
+      shard: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
+    let shard: Shard = WHOLE;
+    if (values.shard !== undefined) {
+      try {
+        shard = parseShard(values.shard);
+      } catch (err) {
+        if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
+        throw err;
+      }
+      if (values.path !== undefined) throw new UsageError('--shard splits the runs: a --path replay is one run');
+    }
     // `cluster` is verify's and the limiter's name for the door runs' topology.
     const topology = (values.topology === 'cluster' ? 'door' : values.topology) as SuiteTopology;
     if (!['standalone', 'door', 'both'].includes(topology)) throw new UsageError('--topology is standalone, door (cluster) or both');
@@ -136,6 +150,7 @@ export const command: Command = {
         ...(values.path !== undefined ? { path: values.path } : {}),
         ...(patch ? { patch } : {}),
         ...(values.mutant ? { traceLabel: values.mutant } : {}),
+        ...(shard.count > 1 ? { shard } : {}),
         // Every run's observed behaviour, for `fencecheck tracecheck` (verify's tracecheck stage reads it).
         record: {},
         ...(values.invariant ? { checks: invariantAlone(values.invariant as InvariantName) } : {}),
@@ -161,7 +176,7 @@ export const command: Command = {
       const coverage = { perTopology: cov.perTopology, all: cov.all };
       const observed = suite.phases.flatMap((p) => (p.result.observedPath ? [p.result.observedPath] : []));
       // The verify reports show the stage's counts and details as its section.
-      const shown = <D extends object>(details: D) => ({ ...details, sections: [detailsSection({ id: 'stage-props', title: 'Stage: props', counts, details })] });
+      const shown = <D extends object>(details: D) => ({ ...details, ...(shard.count > 1 ? { shard } : {}), sections: [detailsSection({ id: 'stage-props', title: 'Stage: props', counts, details })] });
       progress.close();
       if (!values.json) {
         for (const [topo, c] of Object.entries(cov.perTopology)) process.stdout.write(`props: model coverage, ${topo} runs: ${formatCoverage(c)}\n`);
