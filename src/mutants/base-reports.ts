@@ -6,7 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { StageReport } from '../core/stage-report.js';
-import { combinedTourReport } from '../seam/tour/stage.js';
+import { combinedTourReport, tourNotRunReport } from '../seam/tour/stage.js';
+import { WHOLE } from '../seam/tour/shard.js';
 
 export class BaseReports {
   private readonly parts = new Map<string, { system: string; report: StageReport }[]>();
@@ -22,6 +23,17 @@ export class BaseReports {
     const parts = this.parts.get(stage) ?? [];
     if (parts.length === 0) return undefined;
     return parts.length === 1 ? parts[0]!.report : combinedTourReport(stage, this.startedAt, parts);
+  }
+
+  /**
+   * A system of `expected` that gave no report (its unpatched run did not happen or did not reach
+   * the tour) is a not-run part: the stage's report never passes for a tour nobody ran.
+   */
+  complete(stage: string, expected: readonly string[]): void {
+    for (const system of expected) {
+      if ((this.parts.get(stage) ?? []).some((p) => p.system === system)) continue;
+      this.add(stage, system, tourNotRunReport({ stage, startedAt: this.startedAt, reason: `the impl layer ran no unpatched tour of ${system}`, shard: WHOLE, system }));
+    }
   }
 
   /** Writes the stage's report as JSON (a StageReport); nothing when there is none. */

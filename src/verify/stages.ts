@@ -17,7 +17,7 @@ const GENERIC: Readonly<Record<'first' | 'last', readonly Spec[]>> = {
     { name: 'mutants:impl', argv: ['mutants', '--layer', 'impl'], forwards: [], heavy: true, layer: 'impl', recordsTraces: true, shardable: true, what: 'every mutant applied to the real code of its system and killed there by its expected invariant (the tour, the drills, the property runs)' },
   ],
   last: [
-    { name: 'conform', argv: ['conform'], forwards: ['constants'], heavy: true, shardable: true, what: 'exhaustive conformance tour: every model transition and refused attempt executed on the real code' },
+    { name: 'conform', argv: ['conform', '--gate'], forwards: ['constants'], heavy: true, shardable: true, what: 'exhaustive conformance tour of every system with one: every model transition and refused attempt executed on the real code (at verify\'s bound where the whole graph takes minutes: pause at MaxCalls=1)' },
     { name: 'explore', argv: ['explore'], forwards: ['constants'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
     { name: 'mutants:model', argv: ['mutants', '--layer', 'model'], forwards: [], heavy: true, layer: 'model', what: 'every mutant applied to its system\'s XState machine, killed by exhaustive exploration' },
     { name: 'parity', argv: ['parity'], forwards: [], heavy: true, what: 'machine reachable states and labelled edges equal to TLC\'s state graph' },

@@ -266,7 +266,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'trace export: no format', argv: ['trace', 'export', '{file}'], file: (t) => t, code: 64, line: usage('trace', /trace export needs a format: --itf/) },
   { name: 'trace export: a missing file', argv: ['trace', 'export', '/nonexistent.json', '--itf'], code: 3, line: /cannot read trace/ },
   { name: "trace replay: another spec's trace: could not run, no replay (exit 2)", argv: ['trace', 'replay', 'test/tlc/fixtures/values.dumptrace.json'], code: 2, line: /^fencecheck trace replay: could not run: system tla has no replay/ },
-  { name: "trace replay: a system without a replay: could not run (exit 2)", argv: ['trace', 'replay', 'test/trace/fixtures/itf/pause-P1.apalache-shape.itf.json'], code: 2, line: /^fencecheck trace replay: could not run: system pause has no replay$/ },
+  { name: "trace replay: a system without a replay: could not run (exit 2)", argv: ['trace', 'replay', 'test/trace/fixtures/init-limiter-I1.trace.json'], code: 2, line: /^fencecheck trace replay: could not run: system init-limiter has no replay$/ },
   { name: "trace replay: another system's mutant: could not run (exit 2)", argv: ['trace', 'replay', '{file}'], file: (t) => ({ ...t, mutant: 'P1' }), code: 2, line: /^fencecheck trace replay: could not run: mutant P1 is a pause mutant, not one of fencing$/ },
   { name: "trace show --mermaid: another spec's trace is drawn too", argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--mermaid'], code: 0, line: /^sequenceDiagram$/ },
   { name: 'trace import: an ITF trace with no states', argv: ['trace', 'import', '{file}'], file: '{"vars":[],"states":[]}', code: 3, line: /the ITF trace has no states/ },

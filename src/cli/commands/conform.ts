@@ -8,10 +8,10 @@ import { isProviderChoice } from '../../valkey/start.js';
 import { boundsLabel } from '../../seam/system.js';
 import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../seam/tour/shard.js';
 import { TourSetupError, TourUnavailableError, type SystemTour } from '../../seam/tour/entry.js';
-import { loadSystemManifest, systemEntry, TOUR_NAMES, type AnySystem } from '../../registry/systems.js';
+import { loadSystemManifest, systemEntry, SYSTEMS, TOUR_NAMES, type AnySystem } from '../../registry/systems.js';
 import { selectModels, selectSystemNames } from '../../registry/select.js';
 
-const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--mutant ID | --patch FILE] [--invariant NAME]
+const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--gate] [--mutant ID | --patch FILE] [--invariant NAME]
                          [--shard I/N] [--concurrency N] [--provider P] [--json]
 
 The exhaustive conformance tour of each system's real code (${TOUR_NAMES.join(', ')}). From the
@@ -24,8 +24,10 @@ No randomness: the same code gives the same verdict on every run.
 
 Options:
   --system NAME     a system with a tour (repeatable, or all; default all)
-  --const N=V       a TLA+ constant of the one --system chosen, as TLC reads it (e.g. --const Pods=4
-                    --const MaxGen=6 for fencing; default: the spec's base config)
+  --const N=V       a TLA+ constant, as TLC reads it (e.g. --const Pods=4 --const MaxGen=6 for fencing;
+                    default: the spec's base config); without --system, the systems whose spec has it
+  --gate            verify's bound: a system whose whole graph takes minutes tours the constants its
+                    tour names for the gate (pause: MaxCalls=1), the others their base config
   --mutant ID       run against the impl patch of a mutant (mutants/manifest.json; its system is the
                     tour's); checks its expected invariant alone, following the real graph wherever it leads
   --patch FILE      run your own implementation patch (a module default-exporting the system's patch
@@ -60,6 +62,7 @@ export const command: Command = {
     const { values } = parseCommandArgs(argv, {
       system: { type: 'string', multiple: true },
       const: { type: 'string', multiple: true },
+      gate: { type: 'boolean', default: false },
       mutant: { type: 'string' },
       patch: { type: 'string' },
       invariant: { type: 'string' },
@@ -95,10 +98,18 @@ export const command: Command = {
       if (values.system !== undefined && (values.system.length !== 1 || values.system[0] !== mutant.system))
         throw new UsageError(`--mutant ${mutant.id} is a ${mutant.system} mutant: give no --system, or --system ${mutant.system}`);
     }
-    const names = mutant ? [mutant.system] : selectSystemNames(values.system, { fallback: TOUR_NAMES });
+    // --const without --system: the systems with a tour whose spec has those constants.
+    const names = mutant ? [mutant.system] : values.system === undefined && Object.keys(constants).length > 0 ? await toursTaking(constants) : selectSystemNames(values.system, { fallback: TOUR_NAMES });
     for (const n of names) if (!TOUR_NAMES.includes(n)) throw new UsageError(`--system: ${n} has no tour (systems with one: ${TOUR_NAMES.join(', ')})`);
-    const models = await selectModels(names, constants);
-    const planned: Planned[] = await Promise.all(names.map(async (name, i) => ({ name, model: models[i]!, tour: await systemEntry(name)!.tour!() })));
+    const tours = await Promise.all(names.map(async (name) => systemEntry(name)!.tour!()));
+    const planned: Planned[] = await Promise.all(
+      names.map(async (name, i) => {
+        // --gate: verify's bound for a system whose whole graph takes minutes (its tour says which).
+        const own = values.gate && Object.keys(constants).length === 0 ? (tours[i]!.gateConstants ?? {}) : constants;
+        const [model] = await selectModels([name], own);
+        return { name, model: model!, tour: tours[i]! };
+      }),
+    );
 
     if (values.invariant !== undefined) {
       if (planned.length !== 1) throw new UsageError(`--invariant needs exactly one --system (got ${names.join(', ')})`);
@@ -179,3 +190,24 @@ export const command: Command = {
     return exit;
   },
 };
+
+/** The systems with a tour that take every one of `constants` (usage when none does). */
+async function toursTaking(constants: Readonly<Record<string, string>>): Promise<string[]> {
+  const takers: string[] = [];
+  // A system that has every constant named but refuses a value says why (the others lack the name).
+  const refusals: string[] = [];
+  for (const name of TOUR_NAMES) {
+    const sys = await SYSTEMS[name]!();
+    if (!sys.withConstants) continue;
+    try {
+      sys.withConstants(constants);
+      takers.push(name);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      if (!/ has no constant /.test(err.message)) refusals.push(err.message);
+    }
+  }
+  if (takers.length > 0) return takers;
+  if (refusals.length > 0) throw new UsageError(`--const: ${refusals.join('; ')}`);
+  throw new UsageError(`--const: no system with a tour has ${Object.keys(constants).join(', ')} (${TOUR_NAMES.join(', ')}: give --system NAME to see its constants)`);
+}

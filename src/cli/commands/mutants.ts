@@ -3,7 +3,7 @@ import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { checkRunnable, LAYERS, mutantsFor, ManifestError, type Layer, type MutantEntry, type MutantManifest } from '../../core/manifest.js';
-import { expectedNames, loadSystemManifest } from '../../registry/systems.js';
+import { expectedNames, loadSystemManifest, TOUR_NAMES } from '../../registry/systems.js';
 import { selectSystemNames } from '../../registry/select.js';
 import { stageReport } from '../../core/stage-report.js';
 import { layerRunners } from '../../mutants/layers/index.js';
@@ -125,7 +125,11 @@ export const command: Command = {
       meter?.done();
     }
     progress.close();
-    if (sharding.report) base.write('conform', sharding.report);
+    if (sharding.report) {
+      // The conform stage's report covers every system with a tour, or says which was not run.
+      base.complete('conform', TOUR_NAMES);
+      base.write('conform', sharding.report);
+    }
     const ran = results.filter((r) => r.verdict !== 'not-run');
     const notRunResults = results.filter((r) => r.verdict === 'not-run');
     const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || (ran.length === 0 && !(results.length === 0 && sharding.shard.count > 1)) ? ExitCode.NotRun : ExitCode.Ok;

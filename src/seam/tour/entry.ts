@@ -55,6 +55,12 @@ export interface SystemTour {
   /** Whether a module's default export is a patch of this system (how `--patch FILE` finds its system); absent: it takes no `--patch`. */
   isPatch?(x: unknown): boolean;
   /**
+   * The constants verify's tour uses (`conform --gate`), when the whole graph at the spec's base
+   * config takes minutes: a stated bound, beside the full tour `conform --system NAME` runs. Absent:
+   * the gate tours the base config.
+   */
+  readonly gateConstants?: Readonly<Record<string, string>>;
+  /**
    * One tour. Throws TourSetupError for a mutant whose patch cannot be loaded (bad input) and
    * TourUnavailableError when the real system cannot be started (not run); anything else is a fault.
    */

@@ -20,8 +20,11 @@ import { loadPausePatch, type PausePatch } from './patch.js';
 import { DRIVE_DEFAULTS, openDriveWorld, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from './drive/index.js';
 import { walkTraces } from './drive/traces.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
-import { runPauseTour } from './tour/entry.js';
-import type { PauseBounds } from './model-state.js';
+import { PAUSE_GATE_CONSTANTS, runPauseTour } from './tour/entry.js';
+import { tourPassed, tourStageReport } from '../../seam/tour/stage.js';
+import type { TourResult } from '../../seam/tour/result.js';
+import { pauseConstants } from './system.js';
+import { PAUSE_BASE_BOUNDS, type PauseBounds } from './model-state.js';
 import { TourSetupError } from '../../seam/tour/entry.js';
 
 export interface PauseImplOptions {
@@ -97,7 +100,19 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
           const r = await runPauseDrive(world, walks);
           // What the unpatched walks did, for trace validation: each expected to be accepted.
           writeObserved('impl-pause-unpatched', walkTraces(r.walks, { topology: topologyName, seed: r.seed, steps: r.steps }));
-          return outcomeOf(r, topologyName);
+          const walked = outcomeOf(r, topologyName);
+          if (walked.kind !== 'held' || !options.onBaseReport) return walked;
+          // The conform stage's pause tour at verify's bound, run here once (as fencing's unpatched
+          // tour is): its report is that stage's pause section, and a real graph that is not the
+          // model's makes every entry invalid, as for any failing baseline.
+          const bounds = pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
+          log(`[impl pause] the unpatched code: the conformance tour at verify's bound (${Object.entries(PAUSE_GATE_CONSTANTS).map(([k, v]) => `${k}=${v}`).join(', ')})`);
+          const startedAt = new Date();
+          // In a verify part, its part of the states (the parts' reports merge into the whole tour).
+          const tour = await runPauseTour({ bounds, ...(options.shard && options.shard.count > 1 ? { shard: options.shard } : {}) });
+          options.onBaseReport('conform', 'pause', tourStageReport(tour.result as unknown as TourResult<unknown, unknown, unknown>, { stage: 'conform', startedAt, ...(tour.tracePath ? { tracePath: tour.tracePath } : {}), ...(tour.replay ? { replay: tour.replay } : {}) }));
+          if (tourPassed(tour.result as unknown as TourResult<unknown, unknown, unknown>)) return walked;
+          return { kind: 'violated', checks: [tour.result.failure?.check ?? 'Conformance'], detail: `the unpatched conformance tour failed: ${tour.result.failure?.message ?? 'the real graph differs from the model'}` };
         },
         loadPatch: async (m) => {
           const file = m.layers.impl?.patch;
