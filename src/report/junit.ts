@@ -107,7 +107,8 @@ function mutantResult(cell: MatrixCell, expected: string, reportedNotRun?: boole
     case 'not-run':
       if (reportedNotRun === false) return { kind: 'failure', message: `not run and not allowed: ${cell.reason ?? 'no reason given'} (pass --allow-not-run ${cell.stage} to accept)` };
       if (reportedNotRun === true) return { kind: 'skipped', message: `not run (allowed): ${cell.reason ?? ''}`.trim() };
-    // falls through: the whole stage did not run; its own case and the gate carry that
+      // The whole stage did not run: its own case and the gate carry that.
+      return { kind: 'skipped', message: `${cellText(cell)}: ${cell.reason ?? ''}`.trim() };
     case 'not-selected':
       return { kind: 'skipped', message: `${cellText(cell)}: ${cell.reason ?? ''}`.trim() };
     case 'invalid':

@@ -19,7 +19,7 @@ describe('fencecheck explore / parity / diagram', () => {
     expect(report).toMatchObject({ schema: 'fencecheck.stage/1', stage: 'explore', status: 'passed' });
     expect(report.counts?.distinct).toBeGreaterThan(100);
     expect(report.counts?.generated).toBe(report.counts!.transitions! + 1);
-    expect(report.details?.systems[0]!.verdicts.every((v) => v.holds)).toBe(true);
+    expect(report.details!.systems[0]!.verdicts.every((v) => v.holds)).toBe(true);
   });
 
   it('explore rejects bad bounds with a usage error; a tiny limit is not run, never passed', () => {
