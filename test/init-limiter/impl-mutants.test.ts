@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor, type MutantEntry } from '../../src/core/manifest.js';
 import { CHECKS, type Check } from '../../src/systems/init-limiter/drive/checks.js';
-import { initLimiterImplRunner, outcomeOf, runInitLimiterEntries } from '../../src/systems/init-limiter/impl-layer.js';
+import { initLimiterImplRunner, outcomeOf, reportedNames, runInitLimiterEntries } from '../../src/systems/init-limiter/impl-layer.js';
 import { initLimiterSystem } from '../../src/systems/init-limiter/system.js';
 
 const entries = (): MutantEntry[] => mutantsFor(loadManifest(), 'impl', 'init-limiter');
@@ -60,6 +60,8 @@ describe('init-limiter mutants at the impl layer (the reference server over real
   });
 
   it('a check that reads no spec invariant reports itself by its id; a check not run is said, never passed', () => {
+    expect(reportedNames(check('peek-single-flight-per-basis'))).toEqual(['check:peek-single-flight-per-basis']);
+    expect(reportedNames(check('serialize-per-version'))).toEqual(['Inv_SerializeOwnVersion']);
     const base = { ms: 1, observed: 'x' };
     const out = outcomeOf([{ ...base, id: 'peek-single-flight-per-basis', names: ['check:peek-single-flight-per-basis'], status: 'broken' }, { ...base, id: 'b', names: ['Inv_X'], status: 'not-run' }], 'mutants/init-limiter/impl/I4.ts');
     expect(out).toMatchObject({ kind: 'violated', checks: ['check:peek-single-flight-per-basis'] });
