@@ -74,9 +74,12 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
   const SERVER = serverOptions();
   const s = await startInitLimiterServer({ ...SERVER, ...(o.patch ? { patch: o.patch } : {}) });
   const control = new ControlClient(s.url);
+  // A pooled metrics connection the server closed meanwhile fails once; the retry opens a new one.
+  const metrics = () => readMetrics(s.url).catch(() => readMetrics(s.url));
   const failures: string[] = [];
   const streams: StreamClient[] = [];
   let samples = 0;
+  let sampleErrors = 0;
   let peakSlots = 0;
   let peakQueued = 0;
   let sampling = true;
@@ -84,7 +87,12 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
     const limits = { slots: SERVER.limiter!.maxConcurrent, queue: SERVER.limiter!.maxQueued ?? 0 };
     const sampler = (async () => {
       while (sampling) {
-        const m = await readMetrics(s.url);
+        // A metrics connection the pool reused after the server closed it fails once: the next sample retries.
+        const m = await readMetrics(s.url).catch(() => null);
+        if (!m) {
+          sampleErrors += 1;
+          continue;
+        }
         samples += 1;
         const inUse = m.value('initlimiter_slots_in_use');
         const queued = m.value('initlimiter_queued');
@@ -95,7 +103,7 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    const arrivals: Array<Promise<Seen>> = [];
+    const arrivals: Array<Promise<Seen | { readonly kind: 'error'; readonly what: Kind; readonly message: string }>> = [];
     let version = (await readMetrics(s.url)).value('initlimiter_store_version');
     // Publishes so far: a client's basis was current at its decision only if none came between its launch and its reply.
     let epoch = 0;
@@ -109,8 +117,7 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
       const v = version;
       const launched = epoch;
       const client = `h${i}`;
-      arrivals.push(
-        (async (): Promise<Seen> => {
+      const arrival = (async (): Promise<Seen> => {
           if (what.startsWith('stream')) {
             const asked = what === 'stream-current' ? v : what === 'stream-old' ? Math.max(1, v - 1) : null;
             const c = await StreamClient.open(s.url, { path: what === 'stream-v1' || what === 'stream-stalled' ? '/all' : '/sdk/stream', basis: asked, client, read: what === 'stream-stalled' ? 'stalled' : 'full' });
@@ -122,8 +129,9 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
           const path = what === 'poll-full' ? '/sdk/poll' : what === 'poll-current' ? `/sdk/poll?basis=${v}` : what === 'eval-current' ? `/sdk/poll/eval?basis=${v}` : '/sdk/flags';
           const reply = await pollOnce(s.url, path, { 'x-client-id': client });
           return { kind: 'poll', what, reply, upToDate: what === 'poll-current' || what === 'eval-current', samePublish: epoch === launched };
-        })(),
-      );
+        })();
+      // Handled at once (a rejection waiting for the herd's end would be an unhandled one meanwhile); judged below.
+      arrivals.push(arrival.catch((err: unknown) => ({ kind: 'error' as const, what, message: (err as Error).message })));
     }
     const seen = await Promise.all(arrivals);
     const last = await control.publish();
@@ -132,7 +140,7 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
     let lastPending = -1;
     let stillSince = Date.now();
     for (;;) {
-      const m = await readMetrics(s.url);
+      const m = await metrics();
       const pendingStreams = seen.filter((x) => x.kind === 'stream' && !x.s.isClosed && x.what !== 'stream-gone' && x.what !== 'stream-stalled' && !(x.s.view().basisComplete && (x.s.view().intent === 'none' || missingVersions(x.s.view(), last).length === 0)));
       const idle = m.value('initlimiter_slots_in_use') === 0 && m.value('initlimiter_queued') === 0;
       if (idle && pendingStreams.length === 0) break;
@@ -150,7 +158,7 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
     }
     sampling = false;
     await sampler;
-    const m = await readMetrics(s.url);
+    const m = await metrics();
     if (m.sum('initlimiter_double_release_total') !== 0) failures.push(`${m.sum('initlimiter_double_release_total')} double releases`);
     if (m.sum('initlimiter_acquired_total') !== m.sum('initlimiter_released_total')) failures.push(`acquired ${m.sum('initlimiter_acquired_total')} ≠ released ${m.sum('initlimiter_released_total')}`);
     let served = 0;
@@ -162,6 +170,10 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
     // The stalled clients read what their kernels hold, all at once (judged below).
     await Promise.all(seen.map((x) => (x.kind === 'stream' && x.what === 'stream-stalled' ? x.s.readUntil(() => x.s.has('put') || x.s.isClosed, 10_000) : null)));
     for (const [i, x] of seen.entries()) {
+      if (x.kind === 'error') {
+        failures.push(`client h${i} (${x.what}): ${x.message}`);
+        continue;
+      }
       if (x.kind === 'poll') {
         const r = x.reply;
         if (r.kind !== 'response') failures.push(`client h${i} (${x.what}): ${r.kind}`);
@@ -207,7 +219,7 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
     }
     // Every cut the server counts is one a client saw (a stalled client's, or a reader's shown above).
     if (m.sum('initlimiter_cut_total') !== stalledCut + cutMidBasis.length) failures.push(`the server counts ${m.sum('initlimiter_cut_total')} cuts, the clients saw ${stalledCut + cutMidBasis.length}`);
-    const summary = `${n} clients (seed ${o.seed}): ${served} served, ${upToDate} up to date without a slot, ${shed} shed, ${stalledCut} stalled clients cut (${m.sum('initlimiter_cut_total')} cuts), ${stalledDelivered} whose basis the kernel took whole, ${cutMidBasis.length} reading clients cut mid-basis${cutMidBasis.length ? ` (${[...new Set(cutMidBasis)].join(', ')})` : ''}; ${samples} samples of /metrics, peak ${peakSlots} slots of ${limits.slots}, ${peakQueued} queued of ${limits.queue}; store version ${last}`;
+    const summary = `${n} clients (seed ${o.seed}): ${served} served, ${upToDate} up to date without a slot, ${shed} shed, ${stalledCut} stalled clients cut (${m.sum('initlimiter_cut_total')} cuts), ${stalledDelivered} whose basis the kernel took whole, ${cutMidBasis.length} reading clients cut mid-basis${cutMidBasis.length ? ` (${[...new Set(cutMidBasis)].join(', ')})` : ''}; ${samples} samples of /metrics${sampleErrors ? ` (${sampleErrors} failed and retried)` : ''}, peak ${peakSlots} slots of ${limits.slots}, ${peakQueued} queued of ${limits.queue}; store version ${last}`;
     return { seed: o.seed, clients: n, failures: [...new Set(failures)], summary, replay: longRunReplay({ seed: o.seed, clients: n }) };
   } finally {
     sampling = false;
