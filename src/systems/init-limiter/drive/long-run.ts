@@ -15,7 +15,7 @@ import { mulberry32, type Rng } from '../../../core/random.js';
 import { startInitLimiterServer, type InitLimiterPatch, type InitLimiterServerOptions } from '../server/index.js';
 import { ControlClient } from './control-client.js';
 import { readMetrics } from './metrics-reader.js';
-import { pollOnce, type PollReply } from './poll-client.js';
+import { KeptAliveConnection, type PollReply } from './poll-client.js';
 import { stallPayloadBytes } from './kernel-buffers.js';
 import { missingVersions } from './sse.js';
 import { StreamClient } from './stream-client.js';
@@ -51,6 +51,13 @@ function serverOptions(): InitLimiterServerOptions {
     testSeams: { clock: 'real' },
   };
 }
+
+/**
+ * How long an arrival waits for its reply or stream head: a queued caller legitimately waits for
+ * the slots ahead of it (stalled clients hold theirs up to the 3 s cap), and the last arrivals of a
+ * herd wait behind all of it (10 s was too short: seeds 6 and 7 timed out their last client).
+ */
+const ARRIVAL_TIMEOUT_MS = 60_000;
 
 type Kind = 'stream-none' | 'stream-current' | 'stream-old' | 'stream-v1' | 'stream-stalled' | 'stream-gone' | 'poll-full' | 'poll-current' | 'eval-current' | 'flags';
 /** The herd's mix, by weight: mostly clients at the current basis (a reconnect herd), a few that stall. */
@@ -120,14 +127,15 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
       const arrival = (async (): Promise<Seen> => {
           if (what.startsWith('stream')) {
             const asked = what === 'stream-current' ? v : what === 'stream-old' ? Math.max(1, v - 1) : null;
-            const c = await StreamClient.open(s.url, { path: what === 'stream-v1' || what === 'stream-stalled' ? '/all' : '/sdk/stream', basis: asked, client, read: what === 'stream-stalled' ? 'stalled' : 'full' });
+            const c = await StreamClient.open(s.url, { headTimeoutMs: ARRIVAL_TIMEOUT_MS, path: what === 'stream-v1' || what === 'stream-stalled' ? '/all' : '/sdk/stream', basis: asked, client, read: what === 'stream-stalled' ? 'stalled' : 'full' });
             streams.push(c);
             if (what === 'stream-gone') c.disconnect();
             if (what === 'stream-current') await c.waitFor(() => c.events.length > 0 || c.isClosed);
             return { kind: 'stream', what, s: c, asked, samePublish: epoch === launched };
           }
           const path = what === 'poll-full' ? '/sdk/poll' : what === 'poll-current' ? `/sdk/poll?basis=${v}` : what === 'eval-current' ? `/sdk/poll/eval?basis=${v}` : '/sdk/flags';
-          const reply = await pollOnce(s.url, path, { 'x-client-id': client });
+          const conn = await KeptAliveConnection.open(s.url);
+          const reply = await conn.request(path, { 'x-client-id': client }, ARRIVAL_TIMEOUT_MS).finally(() => conn.close());
           return { kind: 'poll', what, reply, upToDate: what === 'poll-current' || what === 'eval-current', samePublish: epoch === launched };
         })();
       // Handled at once (a rejection waiting for the herd's end would be an unhandled one meanwhile); judged below.
