@@ -127,7 +127,7 @@ describe('the init-limiter twin (models/init-limiter) at the base bounds', () =>
     expect(MUTANTS.map((m) => m.target)).toEqual([...INIT_LIMITER_MUTATION_POINTS]);
     expect(new Set(MUTANTS.map((m) => m.expectedInvariant)).size).toBe(12); // no two share one
     for (const m of MUTANTS) {
-      expect(m.layers).toEqual({ tla: { config: `tla/init-limiter/mutants/${m.id}.cfg` }, model: { patch: `mutants/init-limiter/model/${m.id}.ts` } });
+      expect(m.layers).toEqual({ tla: { config: `tla/init-limiter/mutants/${m.id}.cfg` }, model: { patch: `mutants/init-limiter/model/${m.id}.ts` }, impl: { patch: `mutants/init-limiter/impl/${m.id}.ts` } });
       const o = (await importModelPatch(m, sys.overridable)) as InitLimiterOverrides;
       expect(Object.keys(o.guards ?? {})).toEqual([m.target]);
       expect(o.actions).toBeUndefined();

@@ -11,13 +11,14 @@ describe('mutant manifest', () => {
     expect(ids('pause')).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
     expect(ids('failover')).toEqual(['R1']);
     expect(m.mutants).toHaveLength(34);
-    // Fencing, pause, failover and the init limiter at tla and model; the limiter (no TLA+ model yet) at impl only.
+    // Fencing, pause, failover and the init limiter at tla and model; the limiter (no TLA+ model yet) at impl only; all but the limiter's at impl too.
     expect(ids('init-limiter')).toEqual(['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12']);
     for (const layer of ['tla', 'model'] as const) {
       expect(mutantsFor(m, layer)).toHaveLength(28);
       expect(mutantsFor(m, layer, 'fencing')).toHaveLength(9);
     }
-    expect(mutantsFor(m, 'impl')).toHaveLength(22);
+    expect(mutantsFor(m, 'impl')).toHaveLength(34);
+    expect(mutantsFor(m, 'impl', 'init-limiter')).toHaveLength(12);
     expect(mutantsFor(m, 'impl', 'limiter').map((x) => x.system)).toEqual(Array(6).fill('limiter'));
   });
 

@@ -14,4 +14,5 @@ export const initLimiterPackage: SystemPackage = {
       expectedNames: async () => Object.keys((await import('./system.js')).initLimiterSystem().invariants),
     },
   ],
+  impl: async () => (await import('./impl-layer.js')).initLimiterImplRunner,
 };

@@ -361,12 +361,20 @@ export const CHECKS: readonly Check[] = [
       let cuts = 0;
       let steps = 0;
       while (cuts === 0 && steps < maxSteps && !a.has('payload-transferred')) {
-        await a.readBytes(stepBytes, 10_000, () => a.has('payload-transferred'));
+        const got = await a.readBytes(stepBytes, 10_000, () => a.has('payload-transferred'));
+        // Nothing more comes and nothing cut the stream: the server gave the delivery up (its slot says whether it is still held).
+        if (got === 0 && !a.isClosed && !a.has('payload-transferred')) {
+          const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
+          return verdict(inUse === 0, `reader at three times the floor: the server stopped sending after ${steps} s with the basis unfinished, the stream open; slots in use ${inUse}`);
+        }
         await spaced();
         cuts += await r.pass(stepMs);
         steps += 1;
       }
-      return verdict(cuts > 0 && !a.has('payload-transferred'), `reader at three times the floor: ${cuts > 0 ? `cut after ${steps} s` : a.has('payload-transferred') ? 'completed (basis too small for the check)' : `still holding its slot after ${steps} s`} (cap ${l.sendTimeoutMs / 1000} s)`);
+      if (cuts > 0 || a.has('payload-transferred')) return verdict(cuts > 0 && !a.has('payload-transferred'), `reader at three times the floor: ${cuts > 0 ? `cut after ${steps} s` : 'completed (basis too small for the check)'} (cap ${l.sendTimeoutMs / 1000} s)`);
+      // Neither cut nor complete past the cap: bounded only if the slot is no longer held.
+      const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
+      return verdict(inUse === 0, `reader at three times the floor: neither cut nor complete after ${steps} s (cap ${l.sendTimeoutMs / 1000} s); slots in use ${inUse}`);
     },
   },
   {
@@ -397,7 +405,7 @@ export const CHECKS: readonly Check[] = [
           },
           until: () => cuts > 0 || a.has(last),
         });
-        seen.push(`${path} ${a.has(last) && cuts === 0 ? `completed in ${steps} s` : `cut after ${steps} s`}`);
+        seen.push(`${path} ${a.has(last) && cuts === 0 ? `completed in ${steps} s` : cuts > 0 ? `cut after ${steps} s` : a.starved ? `stopped receiving after ${steps} s, not cut, the basis unfinished` : `closed after ${steps} s`}`);
         a.disconnect();
         if (cuts > 0 || !a.has(last)) return broken(`reader at ${READER_RATE / 1024} KB/s (floor ${l.floorBytesPerSec / 1024} KB/s, cap ${l.sendTimeoutMs / 1000} s): ${seen.join('; ')}`);
         await r.until('the slot back', (m) => m.value('initlimiter_slots_in_use') === 0);

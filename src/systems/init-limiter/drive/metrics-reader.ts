@@ -49,8 +49,9 @@ export function parseMetrics(text: string): MetricsSample {
   };
 }
 
-export async function readMetrics(baseUrl: string): Promise<MetricsSample> {
-  const res = await smallRequest(baseUrl, 'GET', '/metrics');
+/** The server's /metrics; `withProcess`: with the process's own gauges (RSS, heap), for the bench. */
+export async function readMetrics(baseUrl: string, withProcess = false): Promise<MetricsSample> {
+  const res = await smallRequest(baseUrl, 'GET', withProcess ? '/metrics?with=process' : '/metrics');
   if (res.status !== 200) throw new DriveInputError(`${baseUrl}/metrics answered ${res.status}`);
   return parseMetrics(res.text);
 }

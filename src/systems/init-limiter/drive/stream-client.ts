@@ -44,6 +44,8 @@ export class StreamClient {
   head: ResponseHead | null = null;
   readonly events: SseEvent[] = [];
   heartbeats = 0;
+  /** The last readSteady ended on a step that got no byte: the server stopped sending, the stream open. */
+  starved = false;
   /** Bytes read from the socket (framing included). */
   rawBytes = 0;
   /** Body bytes (chunk framing removed). */
@@ -142,13 +144,19 @@ export class StreamClient {
 
   /**
    * A steady reader: `stepBytes` at a time, letting stepBytes / bytesPerSec pass on `pacer` after
-   * each step, until `until()` holds or the stream closes. Resolves with the steps taken.
+   * each step, until `until()` holds, the stream closes, or a step gets no byte within its timeout
+   * (the server stopped sending: `starved` is then true). Resolves with the steps taken.
    */
   async readSteady(o: { bytesPerSec: number; stepBytes: number; pacer: Pacer; until: () => boolean; maxSteps?: number; stepTimeoutMs?: number }): Promise<number> {
     let steps = 0;
+    this.starved = false;
     while (!o.until() && !this.isClosed && steps < (o.maxSteps ?? Number.MAX_SAFE_INTEGER)) {
-      await this.readBytes(o.stepBytes, o.stepTimeoutMs ?? 10_000, o.until);
+      const got = await this.readBytes(o.stepBytes, o.stepTimeoutMs ?? 10_000, o.until);
       if (o.until() || this.isClosed) break;
+      if (got === 0) {
+        this.starved = true;
+        break;
+      }
       await o.pacer.wait((o.stepBytes * 1000) / o.bytesPerSec);
       steps += 1;
     }

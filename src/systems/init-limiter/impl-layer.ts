@@ -1,0 +1,128 @@
+/**
+ * The init-limiter package's implementation layer (src/seam/impl-runner.ts): the drive's ordinary
+ * checks (drive/checks.ts: real HTTP over real sockets, /metrics, forced races through the hold
+ * points and the manual clock) on the real reference server, unpatched first, then with each
+ * entry's patch (mutants/init-limiter/impl/In.ts, applied through server/parts.ts patchedParts).
+ *
+ * Every mutant meets every check, in the checks' own order: the runner never picks checks by the
+ * mutant (a check's `catches` is documentation, not used here). Killed = a check that broke reads
+ * the entry's expected invariant; a check with no spec invariant reports itself as
+ * `check:<id>`. A check that cannot complete on a patched server (a wait that never ends, a reply
+ * that never comes) broke; one that is not run where the unpatched server ran it is said so. A
+ * server that cannot be started is a fault (not-run).
+ */
+import type { MutantEntry } from '../../core/manifest.js';
+import { projectRoot } from '../../core/project-root.js';
+import type { MutantResult } from '../../core/verdict.js';
+import { runImplEntries, type ImplOutcome, type SystemImplRunner } from '../../seam/impl-runner.js';
+import type { LayerRunOptions } from '../../seam/layer-runner.js';
+import { CHECKS, runCheck, type Check, type CheckOutcome } from './drive/checks.js';
+import { ControlClient } from './drive/control-client.js';
+import { loadInitLimiterPatch, startInitLimiterServer, type InitLimiterPatch, type InitLimiterServer } from './server/index.js';
+
+/** The reference server could not be started: the run is no verdict. */
+export class ReferenceServerFault extends Error {
+  override readonly name = 'ReferenceServerFault';
+}
+
+export interface CheckReport extends CheckOutcome {
+  readonly id: string;
+  /** What a broken check reports: its spec invariants, or `check:<id>` when it reads none. */
+  readonly names: readonly string[];
+  readonly ms: number;
+}
+
+/** What the invariant names of a broken `check` are. */
+export function reportedNames(check: Check): readonly string[] {
+  return check.invariants.length > 0 ? check.invariants : [`check:${check.id}`];
+}
+
+async function startFor(check: Check, patch: InitLimiterPatch | undefined): Promise<InitLimiterServer> {
+  try {
+    return await startInitLimiterServer({ ...check.server, testSeams: true, ...(patch ? { patch } : {}) });
+  } catch (err) {
+    throw new ReferenceServerFault(`the reference server for ${check.id} could not start: ${(err as Error).message}`);
+  }
+}
+
+/** One check on a fresh reference server of the configuration it assumes; a check that throws broke. */
+export async function checkOnce(check: Check, patch?: InitLimiterPatch): Promise<CheckReport> {
+  const t0 = performance.now();
+  const s = await startFor(check, patch);
+  let out: CheckOutcome;
+  try {
+    out = await runCheck(check, s.url, new ControlClient(s.url));
+  } catch (err) {
+    out = { status: 'broken', observed: `the check could not complete: ${(err as Error).message.split('\n')[0]}` };
+  } finally {
+    await s.stop();
+  }
+  return { id: check.id, names: reportedNames(check), ms: Math.round(performance.now() - t0), ...out };
+}
+
+/** Every check, in order, on the (patched) reference server. */
+export async function checkAll(patch?: InitLimiterPatch, checks: readonly Check[] = CHECKS, onCheck?: (r: CheckReport) => void): Promise<CheckReport[]> {
+  const out: CheckReport[] = [];
+  for (const c of checks) {
+    const r = await checkOnce(c, patch);
+    onCheck?.(r);
+    out.push(r);
+  }
+  return out;
+}
+
+const DRIVE = 'npx tsx src/systems/init-limiter/drive/main.ts';
+
+/**
+ * The checks' reports as the skeleton's outcome; `patchFile` for a mutant (its replay names it, and
+ * the broken check that reads `replayFor` when one does — only the replay line, never the verdict).
+ */
+export function outcomeOf(reports: readonly CheckReport[], patchFile?: string, replayFor?: string): ImplOutcome {
+  const broken = reports.filter((r) => r.status === 'broken');
+  const notRun = reports.filter((r) => r.status === 'not-run');
+  const secs = (reports.reduce((a, r) => a + r.ms, 0) / 1000).toFixed(1);
+  if (patchFile === undefined) {
+    if (broken.length > 0) return { kind: 'violated', checks: [...new Set(broken.flatMap((r) => r.names))], detail: broken.map((r) => `${r.id}: ${r.observed}`).join('; ') };
+    if (notRun.length > 0) return { kind: 'invalid', detail: `on the reference server of its own configuration a check was not run: ${notRun.map((r) => `${r.id} (${r.observed})`).join('; ')}` };
+    return { kind: 'held', detail: `${reports.length} checks held over real HTTP on the reference server (${secs} s)` };
+  }
+  const skipped = notRun.length > 0 ? `; not run: ${notRun.map((r) => `${r.id} (${r.observed})`).join(', ')}` : '';
+  if (broken.length === 0) return { kind: 'held', detail: `${reports.length - notRun.length} checks held on the patched server (${secs} s)${skipped}` };
+  const first = broken.find((r) => replayFor !== undefined && r.names.includes(replayFor)) ?? broken[0]!;
+  const replay = `${DRIVE} --patch ${patchFile} --check ${first.id}`;
+  return {
+    kind: 'violated',
+    checks: [...new Set(broken.flatMap((r) => r.names))],
+    detail: `${broken.length} of ${reports.length} checks broke — ${broken.map((r) => `${r.id} [${r.names.join(', ')}]: ${r.observed}`).join('; ')}${skipped}; replay: ${replay}`,
+    extra: { replay },
+  };
+}
+
+function patchFileOf(m: MutantEntry): string {
+  const file = m.layers.impl?.patch;
+  if (!file) throw new Error(`${m.id} names no impl patch`);
+  return file;
+}
+
+export function runInitLimiterEntries(entries: readonly MutantEntry[], options: LayerRunOptions, checks: readonly Check[] = CHECKS): Promise<MutantResult[]> {
+  const log = options.log ?? (() => {});
+  return runImplEntries<null, InitLimiterPatch>(entries, options, {
+    unit: 'runs',
+    open: async () => null,
+    close: async () => {},
+    base: async () => {
+      log(`[impl init-limiter] the unpatched reference server: ${checks.length} checks`);
+      return outcomeOf(await checkAll(undefined, checks));
+    },
+    loadPatch: (m) => loadInitLimiterPatch(patchFileOf(m), projectRoot),
+    mutant: async (_rig, m, patch) => outcomeOf(await checkAll(patch, checks), patchFileOf(m), m.expectedInvariant),
+    fault: (err) => (err instanceof ReferenceServerFault ? err.message : null),
+  });
+}
+
+export const initLimiterImplRunner: SystemImplRunner = {
+  system: 'init-limiter',
+  // Node's own http on loopback: nothing to be missing.
+  unavailable: async () => null,
+  run: (mutants, options) => runInitLimiterEntries(mutants.filter((m) => !options.only || options.only.includes(m.id)), options),
+};
