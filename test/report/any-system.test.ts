@@ -70,13 +70,15 @@ describe('the report view draws every system\'s trace', async () => {
       expect(part).toContain('```mermaid');
     });
 
-    it(`${system}: the HTML table, the sequence diagram, and its show command (no replay on its real code)`, () => {
+    // Pause replays on its real code (its tour's replayer); the init limiter has no replay yet: show.
+    const replays = system === 'pause';
+    it(`${system}: the HTML table, the sequence diagram, and its ${replays ? 'replay' : 'show'} command`, () => {
       const part = htmlTrace(html, path);
-      expect(part).toContain(`<code class="replay">show: fencecheck trace show ${path}</code>`);
+      expect(part).toContain(replays ? `<code class="replay">replay: fencecheck trace replay ${path}</code>` : `<code class="replay">show: fencecheck trace show ${path}</code>`);
       expect(part).toContain('<th>#</th><th>action</th><th>actor</th>');
       for (const c of stepTable(trace).columns) expect(part).toContain(`<th>${c.replace(/>/g, '&gt;')}</th>`);
       expect(part).toMatch(/<svg [^>]*class="seq"/);
-      expect(mdTrace(md, path)).toContain(`Show (no replay on the real code): \`fencecheck trace show ${path}\``);
+      if (!replays) expect(mdTrace(md, path)).toContain(`Show (no replay on the real code): \`fencecheck trace show ${path}\``);
     });
   }
 
@@ -88,11 +90,13 @@ describe('the report view draws every system\'s trace', async () => {
   it('a fencing trace beside them keeps its replay on the real code', () => {
     expect(htmlTrace(html, FENCING)).toContain(`<code class="replay">replay: fencecheck trace replay ${FENCING}</code>`);
     expect(traceReplayCommand(FENCING, 'fencing')).toBe(`fencecheck trace replay ${FENCING}`);
-    expect(traceReplayCommand(PAUSE, 'pause')).toBe(`fencecheck trace show ${PAUSE}`);
+    expect(traceReplayCommand(PAUSE, 'pause')).toBe(`fencecheck trace replay ${PAUSE}`);
+    expect(traceReplayCommand(INIT, 'init-limiter')).toBe(`fencecheck trace show ${INIT}`);
   });
 
-  it('the matrix and JUnit name the same command for a mutant cell with a trace: show for pause, replay for fencing', () => {
-    expect(replayCommand('P1', 'model', { verdict: 'killed', tracePath: PAUSE }, 'pause')).toBe(`fencecheck trace show ${PAUSE}`);
+  it('the matrix and JUnit name the same command for a mutant cell with a trace: show for the init limiter, replay for fencing and pause', () => {
+    expect(replayCommand('I1', 'model', { verdict: 'killed', tracePath: INIT }, 'init-limiter')).toBe(`fencecheck trace show ${INIT}`);
+    expect(replayCommand('P1', 'model', { verdict: 'killed', tracePath: PAUSE }, 'pause')).toBe(`fencecheck trace replay ${PAUSE}`);
     expect(replayCommand('M1', 'model', { verdict: 'killed', tracePath: FENCING }, 'fencing')).toBe(`fencecheck trace replay ${FENCING}`);
   });
 });

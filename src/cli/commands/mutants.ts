@@ -126,8 +126,8 @@ export const command: Command = {
     }
     progress.close();
     if (sharding.report) {
-      // The conform stage's report covers every system with a tour, or says which was not run.
-      base.complete('conform', TOUR_NAMES);
+      // The conform stage's report covers every system with a tour that was asked for, or says which was not run.
+      base.complete('conform', TOUR_NAMES.filter((t) => systems === undefined || systems.includes(t)));
       base.write('conform', sharding.report);
     }
     const ran = results.filter((r) => r.verdict !== 'not-run');
