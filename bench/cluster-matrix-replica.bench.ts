@@ -59,7 +59,10 @@ export const section: BenchSection = {
       const red = t.outcomes.length - green - notRun;
       const sum = (figure: string) => numbers(t.outcomes, figure).reduce((a, b) => a + b, 0);
       const byPhase = [0, 0, 0, 0, 0];
-      for (const o of t.outcomes) String(o.figures[PHASES] ?? '').split('/').forEach((x, i) => (byPhase[i] = (byPhase[i] ?? 0) + (Number(x) || 0)));
+      for (const o of t.outcomes)
+        String(o.figures[PHASES] ?? '')
+          .split('/')
+          .forEach((x, i) => (byPhase[i] = (byPhase[i] ?? 0) + (Number(x) || 0)));
       print(
         `${v.padEnd(15)} green ${green}/${runs}, red ${red}/${runs} (a nil read named in ${nilRed}), not run ${notRun}; ` +
           `run s p50/max ${(percentile(t.ms, 50) / 1000).toFixed(1)}/${(Math.max(...t.ms) / 1000).toFixed(1)}; ` +

@@ -73,8 +73,7 @@ function countSent(conns: readonly ValkeyClient[], sent: Map<string, number>): (
 }
 
 const sum = (m: ReadonlyMap<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-const delta = (after: ReadonlyMap<string, number>, before: ReadonlyMap<string, number>) =>
-  new Map([...after].map(([k, n]) => [k, n - (before.get(k) ?? 0)] as const).filter(([, n]) => n > 0));
+const delta = (after: ReadonlyMap<string, number>, before: ReadonlyMap<string, number>) => new Map([...after].map(([k, n]) => [k, n - (before.get(k) ?? 0)] as const).filter(([, n]) => n > 0));
 
 interface Tour {
   readonly result: FencingTourResult;
@@ -164,17 +163,27 @@ export const section: BenchSection = {
       print(`  attempts                    ${fmt(r.attempts).padStart(9)}   ${fmt(perSecond(r.attempts, r.durationMs)).padStart(9)} attempts/s   (+ ${fmt(r.stateChecks)} read-side checks)`);
       print(`  commands sent               ${fmt(sent).padStart(9)}   ${fmt(sentRate).padStart(9)} commands/s   (${(sent / r.attempts).toFixed(1)} an attempt, on the tour's 3 connections)`);
       print(`    ${byCount(main.sent, 8)}`);
-      print(`  calls Valkey executed       ${fmt(executed).padStart(9)}   ${fmt(perSecond(executed, r.durationMs)).padStart(9)} calls/s      (INFO commandstats on all 5 nodes, scripts' own calls included)`);
+      print(
+        `  calls Valkey executed       ${fmt(executed).padStart(9)}   ${fmt(perSecond(executed, r.durationMs)).padStart(9)} calls/s      (INFO commandstats on all 5 nodes, scripts' own calls included)`,
+      );
       print(`    ${byCount(main.executed, 8)}`);
       print(`  CPU during the tour         harness ${main.harnessCpuS.toFixed(1)} s, valkey-servers ${main.valkeyCpuS.toFixed(1)} s, in ${secs(r.durationMs)} on ${availableParallelism()} cores`);
-      print(`  raw ceiling                             ${fmt(raw).padStart(9)} calls/s      (trivial EVALSHA via evalScript, 1 connection, ${DEFAULT_CONCURRENCY} in flight, the tour's standalone node)`);
+      print(
+        `  raw ceiling                             ${fmt(raw).padStart(9)} calls/s      (trivial EVALSHA via evalScript, 1 connection, ${DEFAULT_CONCURRENCY} in flight, the tour's standalone node)`,
+      );
       print(`  ratio commands sent/s ÷ ceiling         ${(sentRate / raw).toFixed(2).padStart(9)}`);
       // The server-side anchor of the same run: valkey-benchmark sending the same trivial EVALSHA.
       const node = rig.topologies.disabled.nodes[0]!;
       const bench = await valkeyBenchmark(node, DEFAULT_CONCURRENCY, Math.max(50_000, Math.round(raw * 3)), ['EVALSHA', TRIVIAL.sha1, '0']).catch((e: Error) => e);
-      print(bench instanceof Error ? `  valkey-benchmark                        not run: ${bench.message}` : `  valkey-benchmark -P ${DEFAULT_CONCURRENCY}                ${fmt(bench).padStart(9)} calls/s      (the same trivial EVALSHA, no client work; ratio commands sent/s ÷ it ${(sentRate / bench).toFixed(2)})`);
+      print(
+        bench instanceof Error
+          ? `  valkey-benchmark                        not run: ${bench.message}`
+          : `  valkey-benchmark -P ${DEFAULT_CONCURRENCY}                ${fmt(bench).padStart(9)} calls/s      (the same trivial EVALSHA, no client work; ratio commands sent/s ÷ it ${(sentRate / bench).toFixed(2)})`,
+      );
       const endToEnd = startMs + r.durationMs;
-      print(`  target: ≤ ${TARGET_S} s → ${endToEnd <= TARGET_S * 1000 ? 'PASS' : 'FAIL'}   (${secs(endToEnd)} with the topologies' start, ${secs(r.durationMs)} the tour alone; information, not an assertion)`);
+      print(
+        `  target: ≤ ${TARGET_S} s → ${endToEnd <= TARGET_S * 1000 ? 'PASS' : 'FAIL'}   (${secs(endToEnd)} with the topologies' start, ${secs(r.durationMs)} the tour alone; information, not an assertion)`,
+      );
 
       // The default's neighbours first, so that a tight budget still shows them.
       const rows = new Map<number, Tour | null>([[DEFAULT_CONCURRENCY, main]]);
@@ -206,7 +215,9 @@ export const section: BenchSection = {
         const digest = (merged.details as TourReportDetails).digest;
         print(`shards (--shard i/${SHARDS}, one after another on one rig; a ${SHARDS}-job CI matrix takes the slowest one plus its start):`);
         for (const p of parts) print(`  ${shardLabel(p.shard).padStart(11)} ${secs(p.durationMs).padStart(8)} ${fmt(p.states).padStart(7)} states ${fmt(p.attempts).padStart(8)} attempts`);
-        print(`  merged: ${merged.status}, digest ${digest === r.digest ? "equal to the unsharded run's" : `DIFFERENT from the unsharded run's (${String(digest).slice(0, 12)}… vs ${String(r.digest).slice(0, 12)}…)`}`);
+        print(
+          `  merged: ${merged.status}, digest ${digest === r.digest ? "equal to the unsharded run's" : `DIFFERENT from the unsharded run's (${String(digest).slice(0, 12)}… vs ${String(r.digest).slice(0, 12)}…)`}`,
+        );
       }
     } finally {
       await rig.close();

@@ -70,7 +70,10 @@ async function callRates(print: (l: string) => void): Promise<void> {
       const label = depth === 1 ? 'sequential' : 'pipelined ';
       // Size the ceiling run to take about as long as ours did.
       const ceiling = await ceilingRate(topo, script, depth, Math.max(depth === 1 ? 2000 : 20_000, Math.round(ours * 4))).catch((e: Error) => e);
-      const beside = ceiling instanceof Error ? `valkey-benchmark not run: ${ceiling.message}` : `valkey-benchmark -P ${String(depth).padEnd(2)} ${fmt(ceiling).padStart(9)}/s   ratio ${(ours / ceiling).toFixed(2)}`;
+      const beside =
+        ceiling instanceof Error
+          ? `valkey-benchmark not run: ${ceiling.message}`
+          : `valkey-benchmark -P ${String(depth).padEnd(2)} ${fmt(ceiling).padStart(9)}/s   ratio ${(ours / ceiling).toFixed(2)}`;
       print(`  ${label}  ${fmt(ours).padStart(9)}/s   ${beside}${depth > 1 ? `  (${depth} in flight)` : ''}`);
     }
   } finally {

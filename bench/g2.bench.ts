@@ -14,6 +14,9 @@ export const section: BenchSection = {
   async run(print) {
     const drills = Number(process.env.FENCECHECK_BENCH_G2_DRILLS ?? 9);
     const rows = await runG2(G2_ROWS, { provider: 'native', repeat: drills });
-    for (const r of rows) print(`${r.name.padEnd(9)} ${(r.durationMs / 1000).toFixed(1).padStart(6)} s  ${r.errors.status}/${r.silentlyWrong.status}  ${r.name === 'failover' || r.name === 'registry' ? figuresText(r) : ''}`);
+    for (const r of rows)
+      print(
+        `${r.name.padEnd(9)} ${(r.durationMs / 1000).toFixed(1).padStart(6)} s  ${r.errors.status}/${r.silentlyWrong.status}  ${r.name === 'failover' || r.name === 'registry' ? figuresText(r) : ''}`,
+      );
   },
 };

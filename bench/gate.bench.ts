@@ -79,8 +79,10 @@ async function measure(topo: Topology, n: number, print: (l: string) => void): P
     const rss = process.memoryUsage().rss / 2 ** 20;
     print(`  ${fmt(n).padStart(9)} sessions  written ${writeS.toFixed(1)} s (pipelined SET)`);
     print(`    discovery (SCAN)            ${scanS.toFixed(1).padStart(6)} s  ${fmt(n / scanS).padStart(10)} sessions/s`);
-    print(`    census + counters, batched  ${censusS.toFixed(1).padStart(6)} s  ${fmt(n / censusS).padStart(10)} sessions/s  (census old ${fmt(ks.oldLeaseCensus)} new ${fmt(ks.newLeaseCensus)}: ${ok ? 'as written' : `WRONG, expected ${fmt(expectOld)}/${fmt(expectNew)} of ${fmt(n)}`})`);
-    print(`    one session at a time       ${fmt(sample / oneS).padStart(17)} sessions/s  (4 round trips each, ${fmt(sample)} sampled; ${((n / (sample / oneS)) / 60).toFixed(1)} min for all)`);
+    print(
+      `    census + counters, batched  ${censusS.toFixed(1).padStart(6)} s  ${fmt(n / censusS).padStart(10)} sessions/s  (census old ${fmt(ks.oldLeaseCensus)} new ${fmt(ks.newLeaseCensus)}: ${ok ? 'as written' : `WRONG, expected ${fmt(expectOld)}/${fmt(expectNew)} of ${fmt(n)}`})`,
+    );
+    print(`    one session at a time       ${fmt(sample / oneS).padStart(17)} sessions/s  (4 round trips each, ${fmt(sample)} sampled; ${(n / (sample / oneS) / 60).toFixed(1)} min for all)`);
     print(`    gate read total             ${(scanS + censusS).toFixed(1).padStart(6)} s  (target for 1M: < 30 s)  harness RSS ${fmt(rss)} MiB`);
   } finally {
     await closeClient(conn);

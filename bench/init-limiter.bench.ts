@@ -98,7 +98,9 @@ async function decisions(print: (line: string) => void): Promise<void> {
       for (const k of kinds) {
         const m = median(rates.get(k.name)!);
         const xs = rates.get(k.name)!;
-        print(`  ${k.name.padEnd(48)} ${Math.round(m).toLocaleString('en-US').padStart(7)} req/s (median of ${ROUNDS} × ${ROUND_MS} ms, range ${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}, ${CONNECTIONS} connections; ${((100 * m) / base).toFixed(0)} % of the disabled /sdk/flags)`);
+        print(
+          `  ${k.name.padEnd(48)} ${Math.round(m).toLocaleString('en-US').padStart(7)} req/s (median of ${ROUNDS} × ${ROUND_MS} ms, range ${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}, ${CONNECTIONS} connections; ${((100 * m) / base).toFixed(0)} % of the disabled /sdk/flags)`,
+        );
       }
     }),
   );
@@ -142,7 +144,12 @@ async function stalledAt(o: InitLimiterServerOptions, n: number): Promise<{ rss:
       }
       await sleep(600);
       const m = await readMetrics(url, true);
-      return { rss: m.value('initlimiter_process_resident_memory_bytes'), bases: m.value('initlimiter_bases_resident'), basisBytes: m.value('initlimiter_basis_bytes_resident'), shed: m.sum('initlimiter_shed_total') };
+      return {
+        rss: m.value('initlimiter_process_resident_memory_bytes'),
+        bases: m.value('initlimiter_bases_resident'),
+        basisBytes: m.value('initlimiter_basis_bytes_resident'),
+        shed: m.sum('initlimiter_shed_total'),
+      };
     } finally {
       for (const c of clients) c.disconnect();
     }
@@ -161,13 +168,22 @@ async function memory(print: (line: string) => void): Promise<void> {
   const payload = stallPayloadBytes();
   const data = { flags: 64, valueBytes: Math.ceil(payload / 64) };
   print(`  payload ${mb(payload)} per basis (beyond the ${mb(stallAbsorptionBound())} a stalled connection's kernel buffers absorb), MaxConcurrent ${SLOTS}`);
-  for (const [name, limiter] of [['enabled', { maxConcurrent: SLOTS }], ['disabled', null]] as const) {
+  for (const [name, limiter] of [
+    ['enabled', { maxConcurrent: SLOTS }],
+    ['disabled', null],
+  ] as const) {
     const rows: Array<{ n: number; rss: number; bases: number; basisBytes: number; shed: number }> = [];
     for (const n of STALLED) rows.push({ n, ...(await stalledAt({ data, heartbeatMs: 0, limiter }, n)) });
     // Beyond MaxConcurrent clients is where the budget must show: the slope over N ≥ SLOTS.
     const beyond = rows.filter((r) => r.n >= SLOTS);
-    const rssSlope = slope(beyond.map((r) => r.n), beyond.map((r) => r.rss));
-    const basesSlope = slope(beyond.map((r) => r.n), beyond.map((r) => r.basisBytes));
+    const rssSlope = slope(
+      beyond.map((r) => r.n),
+      beyond.map((r) => r.rss),
+    );
+    const basesSlope = slope(
+      beyond.map((r) => r.n),
+      beyond.map((r) => r.basisBytes),
+    );
     print(`  limiter ${name}: ${rows.map((r) => `N=${r.n} ${r.bases} bases (${mb(r.basisBytes)}) RSS ${mb(r.rss)}${r.shed ? ` shed ${r.shed}` : ''}`).join('; ')}`);
     print(`    slope per stalled client beyond ${SLOTS}: resident bases ${mb(basesSlope)}, RSS ${mb(rssSlope)} (payload ${mb(payload)}; bound MaxConcurrent × payload = ${mb(SLOTS * payload)})`);
   }

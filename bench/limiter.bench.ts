@@ -80,7 +80,11 @@ async function ceilings(topo: Topology, seq: number, seqRaw: number, conc: numbe
 
 const ROUND_TRIP_DECISIONS = 2000;
 
-const perDecision = (m: ReadonlyMap<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / n).toFixed(2)}`).join(', ') || 'none';
+const perDecision = (m: ReadonlyMap<string, number>, n: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`)
+    .join(', ') || 'none';
 
 /**
  * Seed 000: "one Valkey write round trip" per warm decision. Counted by the servers: INFO
@@ -97,7 +101,9 @@ async function roundTrips(topo: Topology, limiter: Limiter, print: (l: string) =
     const evalsha = warm.clientSent.get('evalsha') ?? 0;
     const other = warm.clientCommands - evalsha - (warm.clientSent.get('eval') ?? 0);
     print(`  round trips, counted by the server (INFO commandstats; MONITOR: who sent each), ${fmt(n)} warm sequential decisions:`);
-    print(`    client commands per decision ${(warm.clientCommands / n).toFixed(3)} (EVALSHA ${fmt(evalsha)}, EVAL ${fmt(warm.clientSent.get('eval') ?? 0)}, other ${fmt(other)}; commandstats EVALSHA calls ${fmt(warm.calls.get('evalsha') ?? 0)}) — seed 000: one round trip per warm decision`);
+    print(
+      `    client commands per decision ${(warm.clientCommands / n).toFixed(3)} (EVALSHA ${fmt(evalsha)}, EVAL ${fmt(warm.clientSent.get('eval') ?? 0)}, other ${fmt(other)}; commandstats EVALSHA calls ${fmt(warm.calls.get('evalsha') ?? 0)}) — seed 000: one round trip per warm decision`,
+    );
     print(`    run inside the script, per decision: ${perDecision(warm.scriptRan, n)}`);
     for (const node of topo.nodes) {
       const admin = nodeClient(node);

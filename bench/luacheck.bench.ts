@@ -27,7 +27,6 @@ function twoKilobyteScripts(): { name: string; source: string }[] {
     });
 }
 
-
 export const section: BenchSection = {
   name: 'luacheck',
   title: 'lua-check: milliseconds per 2 KB script (median; target < 5 ms)',

@@ -70,7 +70,13 @@ async function tlcOnce(tools: TlcTools, bounds: FencingBounds, dir: string): Pro
   if (run.kind === 'timeout') return `TLC did not finish in ${ms(run.timeoutMs)}`;
   const r = run.result;
   if (r.outcome !== 'ok') return `TLC ended with ${r.outcome}${r.errors[0] ? `: ${r.errors[0].split('\n')[0]}` : ''}`;
-  return { wallMs: run.wallMs, ...(cpu0 !== undefined && cpu1 !== undefined && { cpuMs: cpu1 - cpu0 }), ...(r.durationMs !== undefined && { ownMs: r.durationMs }), ...(r.distinct !== undefined && { distinct: r.distinct }), ...(r.generated !== undefined && { generated: r.generated }) };
+  return {
+    wallMs: run.wallMs,
+    ...(cpu0 !== undefined && cpu1 !== undefined && { cpuMs: cpu1 - cpu0 }),
+    ...(r.durationMs !== undefined && { ownMs: r.durationMs }),
+    ...(r.distinct !== undefined && { distinct: r.distinct }),
+    ...(r.generated !== undefined && { generated: r.generated }),
+  };
 }
 
 /** The exploration and (with tools) TLC on one config, RUNS times each, alternating; then the lines to print. */
@@ -110,12 +116,20 @@ async function compare(bounds: FencingBounds, tools: TlcTools | undefined, dir: 
   const cpus = theirs.flatMap((t) => (t.cpuMs === undefined ? [] : [t.cpuMs]));
   const cpu = cpus.length === theirs.length ? median(cpus) : undefined;
   const t = theirs[0]!;
-  print(`  TLC (live)   ${ms(wall).padStart(10)}  median of ${RUNS}, whole process (JVM start included${cpu === undefined ? '' : `; CPU ${ms(cpu)}, every JVM thread`}); TLC's own time ${own === undefined ? 'not reported' : ms(own)}; ${t.distinct ?? '?'} distinct / ${t.generated ?? '?'} generated, 1 worker`);
+  print(
+    `  TLC (live)   ${ms(wall).padStart(10)}  median of ${RUNS}, whole process (JVM start included${cpu === undefined ? '' : `; CPU ${ms(cpu)}, every JVM thread`}); TLC's own time ${own === undefined ? 'not reported' : ms(own)}; ${t.distinct ?? '?'} distinct / ${t.generated ?? '?'} generated, 1 worker`,
+  );
   const same = theirs.every((r) => r.distinct === last.distinct && r.generated === last.generated);
   if (!same) {
-    print(`  !!! MISMATCH: the exploration has ${last.distinct} distinct / ${last.generated} generated, TLC ${theirs.map((r) => `${r.distinct ?? '?'} / ${r.generated ?? '?'}`).join(', ')} — the ratio compares different state spaces`);
+    print(
+      `  !!! MISMATCH: the exploration has ${last.distinct} distinct / ${last.generated} generated, TLC ${theirs.map((r) => `${r.distinct ?? '?'} / ${r.generated ?? '?'}`).join(', ')} — the ratio compares different state spaces`,
+    );
   }
-  const parts = [`${(x / wall).toFixed(2)}× (wall, whole process)`, ...(own === undefined ? [] : [`${(x / own).toFixed(2)}× (TLC's own time)`]), ...(cpu === undefined ? [] : [`${(xc / cpu).toFixed(2)}× (CPU)`])];
+  const parts = [
+    `${(x / wall).toFixed(2)}× (wall, whole process)`,
+    ...(own === undefined ? [] : [`${(x / own).toFixed(2)}× (TLC's own time)`]),
+    ...(cpu === undefined ? [] : [`${(xc / cpu).toFixed(2)}× (CPU)`]),
+  ];
   print(`  ratio        exploration/TLC ${parts.join(', ')}${same ? '; same distinct and generated' : ''}`);
 }
 

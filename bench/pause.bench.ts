@@ -62,7 +62,9 @@ export const section: BenchSection = {
       const dt = performance.now() - t0;
       await sleep(10); // let the observer deliver
       obs.disconnect();
-      print(`hot reads         ${Math.round(HOT_READS / (dt / 1000)).toLocaleString('en-US')} reads/s (${HOT_READS.toLocaleString('en-US')} in ${ms(dt)}, ${served === HOT_READS ? 'every one served' : `${HOT_READS - served} unavailable`}), ${gcs} garbage collections during the loop${gcs === 0 ? ' (no allocation)' : ''}`);
+      print(
+        `hot reads         ${Math.round(HOT_READS / (dt / 1000)).toLocaleString('en-US')} reads/s (${HOT_READS.toLocaleString('en-US')} in ${ms(dt)}, ${served === HOT_READS ? 'every one served' : `${HOT_READS - served} unavailable`}), ${gcs} garbage collections during the loop${gcs === 0 ? ' (no allocation)' : ''}`,
+      );
 
       // Propagation across a fleet, by the event alone (reconciliation never runs).
       const keys = pauseKeys(t.keyPrefix, 'bench-fleet');
@@ -80,7 +82,9 @@ export const section: BenchSection = {
         if (await until(() => fleet.every((r) => r.read() === want), 1_000)) lat.push(performance.now() - s0);
         else missed++;
       }
-      print(`propagation       ${FLEET} replicas, ${PROPAGATIONS} pauses/unpauses: p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, max ${ms(Math.max(...lat))} (SetPaused call to the last replica's answer); ${missed} not everywhere within 1 s by the event alone`);
+      print(
+        `propagation       ${FLEET} replicas, ${PROPAGATIONS} pauses/unpauses: p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, max ${ms(Math.max(...lat))} (SetPaused call to the last replica's answer); ${missed} not everywhere within 1 s by the event alone`,
+      );
 
       // Repair after a dropped event: the reconciler alone brings the replica to the new state.
       const dropAll: Delivery = () => {};
@@ -97,7 +101,9 @@ export const section: BenchSection = {
         rep.push(performance.now() - s0);
       }
       const bound = RECONCILE_MS * 1.2;
-      print(`repair            dropped event, reconcile every ${RECONCILE_MS} ms ±20 %: p50 ${ms(pct(rep, 50))}, max ${ms(Math.max(...rep))}; bound ${ms(bound)} + one MGET → ${Math.max(...rep) <= bound + 50 ? 'within' : 'PAST'} the bound`);
+      print(
+        `repair            dropped event, reconcile every ${RECONCILE_MS} ms ±20 %: p50 ${ms(pct(rep, 50))}, max ${ms(Math.max(...rep))}; bound ${ms(bound)} + one MGET → ${Math.max(...rep) <= bound + 50 ? 'within' : 'PAST'} the bound`,
+      );
       await writer.quit();
     } finally {
       await Promise.all(open.map((r) => r.close()));

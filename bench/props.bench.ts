@@ -37,7 +37,13 @@ async function rawCeiling(kind: 'standalone' | 'cluster'): Promise<number> {
 async function modelBased(topology: PropsTopology, runs: number) {
   const r = await runFencingSuite({ topology, runs, doorRuns: 0, maxCommands: 60, seed: 2026 });
   const p = r.phases[0]!.result;
-  return { rate: (p.commands * 1000) / p.durationMs, commands: p.commands, crossings: p.doorCrossings, cluster: p.clusterCommands, clusterRate: p.clusterMs > 0 ? (p.clusterCommands * 1000) / p.clusterMs : 0 };
+  return {
+    rate: (p.commands * 1000) / p.durationMs,
+    commands: p.commands,
+    crossings: p.doorCrossings,
+    cluster: p.clusterCommands,
+    clusterRate: p.clusterMs > 0 ? (p.clusterCommands * 1000) / p.clusterMs : 0,
+  };
 }
 
 export const section: BenchSection = {
@@ -48,7 +54,9 @@ export const section: BenchSection = {
       const sa = await modelBased('standalone', 200);
       print(`  model-based, standalone            ${fmt(sa.rate).padStart(7)} commands/s  (${sa.commands} commands, 200 runs)`);
       const door = await modelBased('door', 60);
-      print(`  model-based, on the cluster        ${fmt(door.clusterRate).padStart(7)} commands/s  (${door.cluster} commands after ${door.crossings} door crossings; 1 shard, then 3 with a live reshard)`);
+      print(
+        `  model-based, on the cluster        ${fmt(door.clusterRate).padStart(7)} commands/s  (${door.cluster} commands after ${door.crossings} door crossings; 1 shard, then 3 with a live reshard)`,
+      );
       print(`  door runs end to end               ${fmt(door.rate).padStart(7)} commands/s  (${door.commands} commands, 60 runs, incl. carrying the keyspace and resharding)`);
       print(`  raw C/known_generation, standalone ${fmt(await rawCeiling('standalone')).padStart(7)} calls/s    (1 connection, back to back)`);
       print(`  raw C/known_generation, 3 shards   ${fmt(await rawCeiling('cluster')).padStart(7)} calls/s    (1 connection, back to back)`);

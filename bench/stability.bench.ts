@@ -79,7 +79,11 @@ export const section: BenchSection = {
         for (const item of items) {
           // Alternate the user's two ways: SIGTERM to the process, Ctrl-C (SIGINT) to its group.
           const interrupt: Interrupt | undefined =
-            item.kind === 'interrupt' ? (run % 2 === 1 ? { signal: 'SIGTERM', toGroup: false, afterServersMs: Math.floor(rng() * item.maxDelayMs) } : { signal: 'SIGINT', toGroup: true, afterServersMs: Math.floor(rng() * item.maxDelayMs) }) : undefined;
+            item.kind === 'interrupt'
+              ? run % 2 === 1
+                ? { signal: 'SIGTERM', toGroup: false, afterServersMs: Math.floor(rng() * item.maxDelayMs) }
+                : { signal: 'SIGINT', toGroup: true, afterServersMs: Math.floor(rng() * item.maxDelayMs) }
+              : undefined;
           const dir = ownedTempDir('stability-out');
           let r: CommandRun;
           try {
@@ -117,7 +121,9 @@ export const section: BenchSection = {
     const failures = outcomes.filter((o) => o.verdict === 'fail');
     print(`\n${failures.length} failed run(s) of ${outcomes.length}, in ${seconds(performance.now() - t0)}${failures.length ? ':' : ''}`);
     for (const f of failures) {
-      print(`  ${f.item.name} run ${f.run}: fencecheck ${f.r.argv.join(' ')}${f.interrupt ? ` + ${f.interrupt.signal}${f.interrupt.toGroup ? ' to the group' : ''} ${f.interrupt.afterServersMs} ms after the first server` : ''}`);
+      print(
+        `  ${f.item.name} run ${f.run}: fencecheck ${f.r.argv.join(' ')}${f.interrupt ? ` + ${f.interrupt.signal}${f.interrupt.toGroup ? ' to the group' : ''} ${f.interrupt.afterServersMs} ms after the first server` : ''}`,
+      );
       print(`    ${f.problems.join('; ')}; exit ${shellStatus(f.r)}, ${seconds(f.r.ms)}${f.r.stopMs !== null ? `, stop ${Math.round(f.r.stopMs)} ms` : ''}`);
       const seeds = [...new Set([...`${f.r.stdout}\n${f.r.stderr}`.matchAll(/\b(seed[ =:]+-?\d+|replay: .+)/gi)].map((m) => m[1]!))].slice(0, 3);
       if (seeds.length > 0) print(`    ${seeds.join(' · ')}`);

@@ -90,7 +90,16 @@ export const section: BenchSection = {
         const ms = mine.map((s) => s.ms);
         const p99 = mine.length >= 100 ? percentile(ms, 99) : Math.max(...ms);
         const bound = mine[mine.length - 1]!.boundMs;
-        return [n, String(mine.length), String(Math.round(percentile(ms, 50))), String(Math.round(p99)), String(Math.max(...ms)), String(bound), (bound / Math.max(1, p99)).toFixed(1), bound >= 5 * p99 ? '' : `raise to ≥ ${5 * p99}`];
+        return [
+          n,
+          String(mine.length),
+          String(Math.round(percentile(ms, 50))),
+          String(Math.round(p99)),
+          String(Math.max(...ms)),
+          String(bound),
+          (bound / Math.max(1, p99)).toFixed(1),
+          bound >= 5 * p99 ? '' : `raise to ≥ ${5 * p99}`,
+        ];
       });
       print(renderTable(['bound', 'n', 'p50 ms', 'p99 ms', 'max ms', 'bound ms', '× p99', ''], rows, { alignRight: [1, 2, 3, 4, 5, 6] }));
     } finally {

@@ -42,17 +42,25 @@ export const section: BenchSection = {
     for (let i = 1; i <= SHARDS; i++) {
       const p = await conform(['--shard', `${i}/${SHARDS}`]);
       const c = p.report.counts ?? {};
-      print(`  shard ${i}/${SHARDS}: ${formatDuration(p.wallMs).padStart(7)} process (tour ${formatDuration(c.tourMs ?? 0)}), ${c.states ?? '?'} states, ${c.attempts ?? '?'} attempts, ${p.report.status}`);
+      print(
+        `  shard ${i}/${SHARDS}: ${formatDuration(p.wallMs).padStart(7)} process (tour ${formatDuration(c.tourMs ?? 0)}), ${c.states ?? '?'} states, ${c.attempts ?? '?'} attempts, ${p.report.status}`,
+      );
       parts.push(p);
     }
     const whole = await conform([]);
     const merged = mergeTourReports(parts.map((p) => p.report));
     const slowest = Math.max(...parts.map((p) => p.wallMs));
     const sum = parts.reduce((a, p) => a + p.wallMs, 0);
-    print(`  unsharded: ${formatDuration(whole.wallMs)} process (tour ${formatDuration(whole.report.counts?.tourMs ?? 0)}), ${whole.report.counts?.states ?? '?'} states, ${whole.report.counts?.attempts ?? '?'} attempts, ${whole.report.status}`);
-    print(`  matrix wall (slowest shard) ${formatDuration(slowest)} vs unsharded ${formatDuration(whole.wallMs)}: ×${(whole.wallMs / slowest).toFixed(2)}; the shards' sum ${formatDuration(sum)} (each pays its own start and model graph)`);
+    print(
+      `  unsharded: ${formatDuration(whole.wallMs)} process (tour ${formatDuration(whole.report.counts?.tourMs ?? 0)}), ${whole.report.counts?.states ?? '?'} states, ${whole.report.counts?.attempts ?? '?'} attempts, ${whole.report.status}`,
+    );
+    print(
+      `  matrix wall (slowest shard) ${formatDuration(slowest)} vs unsharded ${formatDuration(whole.wallMs)}: ×${(whole.wallMs / slowest).toFixed(2)}; the shards' sum ${formatDuration(sum)} (each pays its own start and model graph)`,
+    );
     const d = digestOf(merged);
     print(`  merged: ${merged.status}, counts ${JSON.stringify({ ...merged.counts, tourMs: undefined })}`);
-    print(`  merged digest ${d === digestOf(whole.report) && d !== null ? "EQUAL to the unsharded run's" : `DIFFERENT from the unsharded run's (${String(d).slice(0, 12)}… vs ${String(digestOf(whole.report)).slice(0, 12)}…)`} (${String(d).slice(0, 16)}…)`);
+    print(
+      `  merged digest ${d === digestOf(whole.report) && d !== null ? "EQUAL to the unsharded run's" : `DIFFERENT from the unsharded run's (${String(d).slice(0, 12)}… vs ${String(digestOf(whole.report)).slice(0, 12)}…)`} (${String(d).slice(0, 16)}…)`,
+    );
   },
 };

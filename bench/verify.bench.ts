@@ -20,7 +20,7 @@ import { cpus } from 'node:os';
  */
 export const section: BenchSection = {
   name: 'verify',
-  title: 'verify: wall time and CPU of a full run and of each stage, beside the run\'s ceilings',
+  title: "verify: wall time and CPU of a full run and of each stage, beside the run's ceilings",
   async run(print) {
     const out = ownedTempDir('bench-verify');
     const extra = (process.env.FENCECHECK_BENCH_VERIFY_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -49,15 +49,22 @@ export const section: BenchSection = {
     const total = cpu0 && cpu1 ? { userMs: cpu1.userMs - cpu0.userMs, systemMs: cpu1.systemMs - cpu0.systemMs } : null;
     const served = doc.options.served ?? {};
     const longest = [...doc.stages].sort((a, b) => b.durationMs - a.durationMs)[0];
-    print(`CPU: ${total ? `${(total.userMs / 1000).toFixed(1)} s user + ${(total.systemMs / 1000).toFixed(1)} s system = ${cpuS(total)!.toFixed(1)} s` : 'not measured here (no /proc)'}; ceiling ${cores} cores × ${formatDuration(wall)} = ${((cores * wall) / 1000).toFixed(1)} CPU s${total ? ` → ${((100 * cpuS(total)!) / ((cores * wall) / 1000)).toFixed(0)} % of it used` : ''}`);
-    if (longest) print(`wall ceilings: the longest stage ${longest.stage} ${formatDuration(longest.durationMs)} (the wall with unlimited slots); the stages' time over ${doc.options.jobs} slots ≈ ${formatDuration(serial / doc.options.jobs)}`);
+    print(
+      `CPU: ${total ? `${(total.userMs / 1000).toFixed(1)} s user + ${(total.systemMs / 1000).toFixed(1)} s system = ${cpuS(total)!.toFixed(1)} s` : 'not measured here (no /proc)'}; ceiling ${cores} cores × ${formatDuration(wall)} = ${((cores * wall) / 1000).toFixed(1)} CPU s${total ? ` → ${((100 * cpuS(total)!) / ((cores * wall) / 1000)).toFixed(0)} % of it used` : ''}`,
+    );
+    if (longest)
+      print(
+        `wall ceilings: the longest stage ${longest.stage} ${formatDuration(longest.durationMs)} (the wall with unlimited slots); the stages' time over ${doc.options.jobs} slots ≈ ${formatDuration(serial / doc.options.jobs)}`,
+      );
     const w = Math.max(...doc.stages.map((s) => s.stage.length));
     print(`  ${'stage'.padEnd(w)}  ${'wall'.padStart(8)}  ${'CPU s'.padStart(6)}  ${'CPU÷wall'.padStart(8)}  status    figures`);
     for (const s of [...doc.stages].sort((a, b) => b.durationMs - a.durationMs)) {
       // A stage without figures says why (e.g. TLC not run: no jar), so a failed verdict is explained.
       const counts = served[s.stage] ? `(run by ${served[s.stage]}: its unpatched tour) ${formatCounts(s.counts)}` : formatCounts(s.counts) || (s.reason ?? '');
       const c = cpuS(s.cpu);
-      print(`  ${s.stage.padEnd(w)}  ${formatDuration(s.durationMs).padStart(8)}  ${(c === null ? '–' : c.toFixed(1)).padStart(6)}  ${(c === null ? '–' : (c / Math.max(0.001, s.durationMs / 1000)).toFixed(2)).padStart(8)}  ${s.status.padEnd(8)}  ${counts.length > 90 ? `${counts.slice(0, 90)}…` : counts}`);
+      print(
+        `  ${s.stage.padEnd(w)}  ${formatDuration(s.durationMs).padStart(8)}  ${(c === null ? '–' : c.toFixed(1)).padStart(6)}  ${(c === null ? '–' : (c / Math.max(0.001, s.durationMs / 1000)).toFixed(2)).padStart(8)}  ${s.status.padEnd(8)}  ${counts.length > 90 ? `${counts.slice(0, 90)}…` : counts}`,
+      );
     }
   },
 };

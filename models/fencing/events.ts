@@ -5,17 +5,7 @@ import type { FencingBounds, Pod } from '../../src/systems/fencing/state.js';
  * (`\E p \in Pods : AcquireB(p)`) carry it as `p`; the others take no parameter.
  */
 export const POD_EVENT_TYPES = ['AcquireO', 'AcquireA', 'AcquireB', 'AcquireC', 'MigrateB', 'UpgradePod', 'DowngradePod'] as const;
-export const GLOBAL_EVENT_TYPES = [
-  'ExpireOld',
-  'ExpireNew',
-  'AdvanceTarget',
-  'Backfill',
-  'RollbackPhase',
-  'ReverseMerge',
-  'EnterCompatible',
-  'RevertDisabled',
-  'Enable',
-] as const;
+export const GLOBAL_EVENT_TYPES = ['ExpireOld', 'ExpireNew', 'AdvanceTarget', 'Backfill', 'RollbackPhase', 'ReverseMerge', 'EnterCompatible', 'RevertDisabled', 'Enable'] as const;
 
 export type PodEventType = (typeof POD_EVENT_TYPES)[number];
 export type GlobalEventType = (typeof GLOBAL_EVENT_TYPES)[number];

@@ -16,7 +16,17 @@ export type InitLimiterEventType = InitLimiterModelEvent['type'];
 
 /** The spec's action names, in Next's order (tla/init-limiter/README.md lists what each does). */
 export const INIT_LIMITER_ACTIONS = [
-  'Connect', 'Decide', 'Poll', 'Admit', 'Handoff', 'CaptureDone', 'Stall', 'IdleTimeout', 'Disconnect', 'Publish', 'Tick',
+  'Connect',
+  'Decide',
+  'Poll',
+  'Admit',
+  'Handoff',
+  'CaptureDone',
+  'Stall',
+  'IdleTimeout',
+  'Disconnect',
+  'Publish',
+  'Tick',
 ] as const satisfies readonly InitLimiterEventType[];
 
 const PER_CLIENT = ['Admit', 'Handoff', 'CaptureDone', 'Stall', 'IdleTimeout', 'Disconnect'] as const;

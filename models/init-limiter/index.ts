@@ -3,7 +3,12 @@ export { basisOf, candidateEvents, clientOf, initLimiterEventLabel, INIT_LIMITER
 export type { InitLimiterModelEvent, InitLimiterEventType } from './events.js';
 export { EFFECTS, GUARDS, INIT_LIMITER_MUTATION_POINTS, release } from './rules.js';
 export type {
-  InitLimiterEffect, InitLimiterEffectName, InitLimiterEnv, InitLimiterGuard, InitLimiterGuardName, InitLimiterMutationPoint,
+  InitLimiterEffect,
+  InitLimiterEffectName,
+  InitLimiterEnv,
+  InitLimiterGuard,
+  InitLimiterGuardName,
+  InitLimiterMutationPoint,
 } from './rules.js';
 export { initLimiterImplementations, initLimiterMachine } from './machine.js';
 export type { InitLimiterMachine, InitLimiterOverrides } from './machine.js';

@@ -3,14 +3,35 @@
  * only the spec's variables (no machine: no invariant depends on a mutation point).
  */
 import {
-  OBSERVATIONS, PHASES, READINGS, clientsOf,
-  type ClientId, type ClientRecord, type InitLimiterBounds, type InitLimiterModelState, type Observation,
+  OBSERVATIONS,
+  PHASES,
+  READINGS,
+  clientsOf,
+  type ClientId,
+  type ClientRecord,
+  type InitLimiterBounds,
+  type InitLimiterModelState,
+  type Observation,
 } from '../../src/systems/init-limiter/model-state.js';
 
 export const INIT_LIMITER_INVARIANT_NAMES = [
-  'TypeOK', 'Inv_SlotsBound', 'Inv_QueueBound', 'Inv_ReleasedOnce', 'Inv_NoLeakedSlot', 'Inv_SendHoldsSlot',
-  'Inv_UpToDateNoSlot', 'Inv_UpToDateRecognised', 'Inv_NoLostDelta', 'Inv_SerializeOwnVersion', 'Inv_DeadlineScoped',
-  'Inv_BoundedHold', 'Inv_SteadyNeverCut', 'Inv_LiveNotCut', 'Inv_KeepAliveNotCut', 'Inv_NoTornBasis', 'Inv_ShedClosed',
+  'TypeOK',
+  'Inv_SlotsBound',
+  'Inv_QueueBound',
+  'Inv_ReleasedOnce',
+  'Inv_NoLeakedSlot',
+  'Inv_SendHoldsSlot',
+  'Inv_UpToDateNoSlot',
+  'Inv_UpToDateRecognised',
+  'Inv_NoLostDelta',
+  'Inv_SerializeOwnVersion',
+  'Inv_DeadlineScoped',
+  'Inv_BoundedHold',
+  'Inv_SteadyNeverCut',
+  'Inv_LiveNotCut',
+  'Inv_KeepAliveNotCut',
+  'Inv_NoTornBasis',
+  'Inv_ShedClosed',
 ] as const;
 export type InitLimiterInvariantName = (typeof INIT_LIMITER_INVARIANT_NAMES)[number];
 
@@ -31,7 +52,10 @@ export function initLimiterInvariants(b: InitLimiterBounds): Readonly<Record<Ini
     (r.dl === null || r.dl === -1 || r.dl === 0 || r.dl === 1) &&
     typeof r.captured === 'boolean';
   const r = (s: InitLimiterModelState, c: ClientId): ClientRecord => s.cl[c]!;
-  const unseen = (o: Observation) => (s: InitLimiterModelState): boolean => !s.observed.includes(o);
+  const unseen =
+    (o: Observation) =>
+    (s: InitLimiterModelState): boolean =>
+      !s.observed.includes(o);
   return {
     TypeOK: (s) =>
       within(s.version, 1, b.maxVersion) &&

@@ -11,10 +11,7 @@
 import { and, assign, not, setup } from 'xstate';
 import { INIT_LIMITER_BASE_BOUNDS, initialInitLimiterState, type InitLimiterBounds, type InitLimiterModelState } from '../../src/systems/init-limiter/model-state.js';
 import type { InitLimiterModelEvent } from './events.js';
-import {
-  EFFECTS, GUARDS,
-  type InitLimiterEffect, type InitLimiterEffectName, type InitLimiterEnv, type InitLimiterGuard, type InitLimiterGuardName,
-} from './rules.js';
+import { EFFECTS, GUARDS, type InitLimiterEffect, type InitLimiterEffectName, type InitLimiterEnv, type InitLimiterGuard, type InitLimiterGuardName } from './rules.js';
 
 /**
  * What a model patch gives: replacements for named guards (the mutants: a mutation point's Kept =

@@ -8,16 +8,35 @@
  * asks `env.kept`, which evaluates the same, possibly overridden, guard.
  */
 import {
-  REST, clientsOf, isStream, normalisedClients, normalisedObservations, sameRecord,
-  type ClientId, type ClientRecord, type InitLimiterBounds, type InitLimiterModelState, type Observation, type PerClient,
+  REST,
+  clientsOf,
+  isStream,
+  normalisedClients,
+  normalisedObservations,
+  sameRecord,
+  type ClientId,
+  type ClientRecord,
+  type InitLimiterBounds,
+  type InitLimiterModelState,
+  type Observation,
+  type PerClient,
 } from '../../src/systems/init-limiter/model-state.js';
 import { basisOf, clientOf, type InitLimiterModelEvent } from './events.js';
 
 /** The spec's twelve mutation points (MutationPoints), each a named guard below. */
 export const INIT_LIMITER_MUTATION_POINTS = [
-  'Stream_HoldSlotAcrossSend', 'Stream_CaptureDoneBeforeClose', 'Serialize_KeyedByVersion', 'Peek_KeyedByBasis',
-  'Serialize_ReadsAfterAdmit', 'Poll_ClearDeadlineOnReturn', 'Deadline_ScopedToDelivery', 'Deadline_ThroughputFloor',
-  'Stream_NoIdleTimeout', 'Shed_ClosesConnection', 'UpToDate_NoSlot', 'Deadline_ReachesSocket',
+  'Stream_HoldSlotAcrossSend',
+  'Stream_CaptureDoneBeforeClose',
+  'Serialize_KeyedByVersion',
+  'Peek_KeyedByBasis',
+  'Serialize_ReadsAfterAdmit',
+  'Poll_ClearDeadlineOnReturn',
+  'Deadline_ScopedToDelivery',
+  'Deadline_ThroughputFloor',
+  'Stream_NoIdleTimeout',
+  'Shed_ClosesConnection',
+  'UpToDate_NoSlot',
+  'Deadline_ReachesSocket',
 ] as const;
 export type InitLimiterMutationPoint = (typeof INIT_LIMITER_MUTATION_POINTS)[number];
 
@@ -56,8 +75,7 @@ function peekRead(s: InitLimiterModelState, ev: InitLimiterModelEvent, env: Init
 }
 
 /** Asked(c): the store read after admission, or the peek's. */
-const asked = (s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId): number =>
-  env.kept('Serialize_ReadsAfterAdmit', s, ev) ? s.version : rec(s, c).pv;
+const asked = (s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId): number => (env.kept('Serialize_ReadsAfterAdmit', s, ev) ? s.version : rec(s, c).pv);
 
 /** Serialized(c, v): a serializing caller of the same key shares its result. */
 function serialized(s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId, v: number): number {
@@ -185,7 +203,10 @@ export const EFFECTS = {
     const cs = clientsOf(env.bounds);
     const ticks = cs.map((c) => ({ c, before: rec(s, c), ...tickOf(s, ev, env, c) }));
     const cl = Object.fromEntries(ticks.map((t) => [t.c, t.next])) as PerClient<ClientRecord>;
-    let next = release({ ...s, cl }, ticks.filter((t) => t.released).map((t) => t.c));
+    let next = release(
+      { ...s, cl },
+      ticks.filter((t) => t.released).map((t) => t.c),
+    );
     if (ticks.some((t) => t.cut && t.before.phase === 'sending' && t.before.reading === 'steady')) next = observe(next, 'cutSteady');
     if (ticks.some((t) => t.cut && t.before.phase === 'live')) next = observe(next, 'cutLive');
     return next;

@@ -23,9 +23,7 @@ export interface Participant {
 
 export type Decision = 0 | 1 | 2;
 
-export type Outcome =
-  | { readonly kind: 'decision'; readonly decision: Decision; readonly delayMs: number }
-  | { readonly kind: 'error'; readonly code: 'WRONGTYPE' | 'CORRUPT' };
+export type Outcome = { readonly kind: 'decision'; readonly decision: Decision; readonly delayMs: number } | { readonly kind: 'error'; readonly code: 'WRONGTYPE' | 'CORRUPT' };
 
 /** The row of the transition table a call exercised. */
 export type Row = 'deny-first' | 'deny-second' | 'allow-both' | 'single-allow' | 'single-deny' | 'error';

@@ -16,9 +16,7 @@ export type PauseModelEvent =
 export type PauseEventType = PauseModelEvent['type'];
 
 /** The spec's action names, in Next's order (Read is not an action). */
-export const PAUSE_ACTIONS = [
-  'Subscribe', 'Load', 'Ready', 'BeginSetPaused', 'CommitSetPaused', 'FailSetPaused', 'Deliver', 'Drop', 'Reconcile', 'Tick',
-] as const satisfies readonly PauseEventType[];
+export const PAUSE_ACTIONS = ['Subscribe', 'Load', 'Ready', 'BeginSetPaused', 'CommitSetPaused', 'FailSetPaused', 'Deliver', 'Drop', 'Reconcile', 'Tick'] as const satisfies readonly PauseEventType[];
 
 /**
  * The action instances TLC tries in `s`, in Next's order: the quantifier domains, some of which are

@@ -6,9 +6,7 @@ import { version, type PauseBounds, type PauseEvent, type PauseModelState, type 
 import type { PauseMachine } from './machine.js';
 import { pauseAnswer } from './step.js';
 
-export const PAUSE_INVARIANT_NAMES = [
-  'TypeOK', 'Inv_NoRevert', 'Inv_OnlyCommitted', 'Inv_FailClosed', 'Inv_ReadyAfterSnapshot', 'Inv_ReconcileFresh', 'Inv_NoMissedEvent',
-] as const;
+export const PAUSE_INVARIANT_NAMES = ['TypeOK', 'Inv_NoRevert', 'Inv_OnlyCommitted', 'Inv_FailClosed', 'Inv_ReadyAfterSnapshot', 'Inv_ReconcileFresh', 'Inv_NoMissedEvent'] as const;
 export type PauseInvariantName = (typeof PAUSE_INVARIANT_NAMES)[number];
 
 export type PauseInvariant = (s: PauseModelState) => boolean;
@@ -17,8 +15,7 @@ const within = (x: number, lo: number, hi: number): boolean => Number.isInteger(
 
 export function pauseInvariants(machine: PauseMachine, b: PauseBounds): Readonly<Record<PauseInvariantName, PauseInvariant>> {
   const rs = b.replicas;
-  const committed = (s: PauseModelState, e: PauseEvent): boolean =>
-    e.version <= version(s) && (e.version === 0 ? e.paused === false : s.history[e.version - 1] === e.paused);
+  const committed = (s: PauseModelState, e: PauseEvent): boolean => e.version <= version(s) && (e.version === 0 ? e.paused === false : s.history[e.version - 1] === e.paused);
   const snapOf = (s: PauseModelState, r: Replica): PauseEvent | null => s.snap[r] ?? null;
   return {
     TypeOK: (s) =>

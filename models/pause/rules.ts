@@ -5,8 +5,18 @@
  * each returns the spec's `Kept(name)` branch, and a mutant returns the other one.
  */
 import {
-  normalisedCalls, normalisedEvents, normalisedVersions, pausedNow, sameCall, sameEvent, version,
-  type PauseBounds, type PauseEvent, type PauseModelState, type PendingCall, type Replica,
+  normalisedCalls,
+  normalisedEvents,
+  normalisedVersions,
+  pausedNow,
+  sameCall,
+  sameEvent,
+  version,
+  type PauseBounds,
+  type PauseEvent,
+  type PauseModelState,
+  type PendingCall,
+  type Replica,
 } from '../../src/systems/pause/model-state.js';
 import type { PauseModelEvent } from './events.js';
 
@@ -44,15 +54,19 @@ export function hold(s: PauseModelState, r: Replica, x: PauseEvent): PauseModelS
     ...s,
     snap: set(s.snap, r, { paused: x.paused, version: x.version }),
     applied: set(s.applied, r, Math.max(s.applied[r]!, x.version)),
-    dropped: set(s.dropped, r, s.dropped[r]!.filter((v) => v > x.version)),
+    dropped: set(
+      s.dropped,
+      r,
+      s.dropped[r]!.filter((v) => v > x.version),
+    ),
   };
 }
 
 /** Publish(e): the event goes to every subscribed replica's channel. */
 export function publish(s: PauseModelState, e: PauseEvent): PauseModelState {
-  const chan = Object.fromEntries(
-    (Object.keys(s.chan) as Replica[]).map((r) => [r, s.subscribed[r] ? normalisedEvents([...s.chan[r]!, e]) : s.chan[r]!]),
-  ) as Readonly<Record<Replica, readonly PauseEvent[]>>;
+  const chan = Object.fromEntries((Object.keys(s.chan) as Replica[]).map((r) => [r, s.subscribed[r] ? normalisedEvents([...s.chan[r]!, e]) : s.chan[r]!])) as Readonly<
+    Record<Replica, readonly PauseEvent[]>
+  >;
   return { ...s, chan };
 }
 
@@ -121,7 +135,14 @@ export const EFFECTS = {
   FailSetPaused_Forget: (s, ev) => ({ ...s, pending: s.pending.filter((x) => !sameCall(x, callOf(ev))) }),
   Channel_Take: (s, ev) => {
     const r = replicaOf(ev);
-    return { ...s, chan: set(s.chan, r, s.chan[r]!.filter((x) => !sameEvent(x, eventOf(ev)))) };
+    return {
+      ...s,
+      chan: set(
+        s.chan,
+        r,
+        s.chan[r]!.filter((x) => !sameEvent(x, eventOf(ev))),
+      ),
+    };
   },
   Deliver_Hold: (s, ev) => hold(s, replicaOf(ev), eventOf(ev)),
   // Only a version newer than the snapshot can be missed (before the load: the load reads a newer state).
@@ -136,9 +157,7 @@ export const EFFECTS = {
   // Ages every loaded snapshot still within the bound (the others stay capped at MaxAge + 1).
   Tick_Age: (s, _ev, env) => ({
     ...s,
-    age: Object.fromEntries(
-      (Object.keys(s.age) as Replica[]).map((r) => [r, s.snap[r] !== null && s.age[r]! <= env.bounds.maxAge ? s.age[r]! + 1 : s.age[r]!]),
-    ) as Readonly<Record<Replica, number>>,
+    age: Object.fromEntries((Object.keys(s.age) as Replica[]).map((r) => [r, s.snap[r] !== null && s.age[r]! <= env.bounds.maxAge ? s.age[r]! + 1 : s.age[r]!])) as Readonly<Record<Replica, number>>,
   }),
 } as const satisfies Record<string, PauseEffect>;
 
@@ -146,6 +165,11 @@ export type PauseEffectName = keyof typeof EFFECTS;
 
 /** The spec's six mutation points (MutationPoints), each a named guard above. */
 export const PAUSE_MUTATION_POINTS = [
-  'Deliver_VersionCheck', 'SetPaused_PublishAfterWrite', 'Reconcile_ReadsValkey', 'Read_FailClosed', 'Ready_AfterSnapshot', 'Subscribe_BeforeLoad',
+  'Deliver_VersionCheck',
+  'SetPaused_PublishAfterWrite',
+  'Reconcile_ReadsValkey',
+  'Read_FailClosed',
+  'Ready_AfterSnapshot',
+  'Subscribe_BeforeLoad',
 ] as const satisfies readonly PauseGuardName[];
 export type PauseMutationPoint = (typeof PAUSE_MUTATION_POINTS)[number];

@@ -47,7 +47,7 @@ export interface PauseAnswer {
 
 /** The spec's `Answer(r)`, read through the machine's Read_FailClosed implementation (so a mutant changes it). */
 export function pauseAnswer(machine: PauseMachine, s: PauseModelState, r: Replica): PauseAnswer {
-  const failClosed = machine.implementations.guards['Read_FailClosed'] as (a: { context: PauseModelState; event: PauseModelEvent }) => boolean;
+  const failClosed = machine.implementations.guards.Read_FailClosed as (a: { context: PauseModelState; event: PauseModelEvent }) => boolean;
   if (failClosed({ context: s, event: { type: 'Read', r } })) return { served: false, paused: false };
   return { served: true, paused: s.snap[r]?.paused ?? false };
 }

@@ -63,7 +63,7 @@ describe('each property check fires on an implementation built to trip it', () =
       const t0 = performance.now();
       const r = await runFencingSuite({ topology: c.topology, runs: c.runs, doorRuns: 0, maxCommands: 60, seed: c.seed, patch: c.patch, checks: c.checks });
       const f = r.failed?.result.failure;
-      console.log(`${c.check}: ${f ? formatFailure(f) : r.failed?.result.error ?? 'passed'} in ${Math.round(performance.now() - t0)} ms`);
+      console.log(`${c.check}: ${f ? formatFailure(f) : (r.failed?.result.error ?? 'passed')} in ${Math.round(performance.now() - t0)} ms`);
       expect(r.notRun, 'an infrastructure fault is not a verdict').toBeUndefined();
       expect(r.failed?.result.error).toBeUndefined();
       expect(r.passed).toBe(false);
@@ -80,7 +80,7 @@ describe('each property check fires on an implementation built to trip it', () =
 // check is shown through the same executeRun/checkStep a suite run uses, on fixed histories: a
 // single-key O script sending an old key, and a two-key O acquire the cluster rejects with CROSSSLOT;
 // every other check stays on.
-describe('T3 on the wire fires through the run\'s own checks after the door', () => {
+describe("T3 on the wire fires through the run's own checks after the door", () => {
   it('T3_SlotBreach: the door opens over an O fleet holding an old lease (three EnterCompatible rules dropped); O/release then sends the old key', async () => {
     const t0 = performance.now();
     const patch: ImplPatch = { dropGateRules: ['EnterCompatible_FleetOnC', 'EnterCompatible_Backfilled', 'EnterCompatible_OldLeaseFree'] };

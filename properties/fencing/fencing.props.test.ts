@@ -35,7 +35,7 @@ describe('fencing properties on real Valkey', () => {
     const seed = SEED;
     const r = await runFencingSuite({ topology: 'both', runs: RUNS, doorRuns: DOOR_RUNS, maxCommands: 60, seed });
     const f = r.failed?.result.failure;
-    expect(r.passed, f ? `${formatFailure(f)} (--topology ${r.failed!.topology})` : r.failed?.result.error ?? `seed ${seed}`).toBe(true);
+    expect(r.passed, f ? `${formatFailure(f)} (--topology ${r.failed!.topology})` : (r.failed?.result.error ?? `seed ${seed}`)).toBe(true);
     expect(r.phases.map((p) => p.result.runs)).toEqual([RUNS, DOOR_RUNS]);
     expect(r.phases.reduce((a, p) => a + p.result.commands, 0)).toBeGreaterThan(RUNS * 5);
     // The share of the model the sampled runs visited, per topology and merged.
@@ -56,7 +56,10 @@ describe('fencing properties on real Valkey', () => {
     // (ASK, TRYAGAIN) may reorder nothing the model sees but is not ours to pin: a floor 10 % below.
     const figures = (c: { states: number; transitions: number }) => ({ states: c.states, transitions: c.transitions });
     expect(figures(cov.perTopology.standalone!), `standalone model coverage, seed ${seed}`).toEqual(COVERAGE.standalone);
-    for (const [name, c] of [['door', cov.perTopology.door!], ['all', cov.all]] as const) {
+    for (const [name, c] of [
+      ['door', cov.perTopology.door!],
+      ['all', cov.all],
+    ] as const) {
       expect(c.states, `${name} states visited, seed ${seed}`).toBeGreaterThanOrEqual(Math.floor(COVERAGE[name].states * 0.9));
       expect(c.transitions, `${name} transitions visited, seed ${seed}`).toBeGreaterThanOrEqual(Math.floor(COVERAGE[name].transitions * 0.9));
     }
@@ -83,5 +86,4 @@ describe('fencing properties on real Valkey', () => {
     expect(owner(trace.steps.at(-1)!.state.newLease)).not.toBe('None');
     expect(trace.steps.at(-1)!.broken).toContain('Inv_SingleAuthority');
   });
-
 });

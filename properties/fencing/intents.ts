@@ -34,12 +34,17 @@ export function isPipelineIntent(i: Intent): i is PipelineIntent {
 
 export function intentLabel(i: Intent): string {
   switch (i.kind) {
-    case 'expire': return `expire(${i.which})`;
-    case 'deploy': return `deploy(${i.p})`;
-    case 'gate': return `gate(${i.step})`;
+    case 'expire':
+      return `expire(${i.which})`;
+    case 'deploy':
+      return `deploy(${i.p})`;
+    case 'gate':
+      return `gate(${i.step})`;
     case 'rollout':
-    case 'retreat': return `${i.kind}${i.canary ? '-canary' : ''}(${i.to},${i.p}${i.pauseAfter !== undefined ? `,pause@${i.pauseAfter}` : ''})`;
-    default: return `${i.kind}(${i.p})`;
+    case 'retreat':
+      return `${i.kind}${i.canary ? '-canary' : ''}(${i.to},${i.p}${i.pauseAfter !== undefined ? `,pause@${i.pauseAfter}` : ''})`;
+    default:
+      return `${i.kind}(${i.p})`;
   }
 }
 
@@ -83,11 +88,7 @@ export function intentArbitrary(pods: readonly Pod[], door: boolean, profile: Pr
     { weight: w.reverseMerge, arbitrary: gate('ReverseMerge') },
   ];
   if (door) {
-    options.push(
-      { weight: w.door, arbitrary: gate('EnterCompatible') },
-      { weight: w.door, arbitrary: gate('RevertDisabled') },
-      { weight: w.door, arbitrary: gate('Enable') },
-    );
+    options.push({ weight: w.door, arbitrary: gate('EnterCompatible') }, { weight: w.door, arbitrary: gate('RevertDisabled') }, { weight: w.door, arbitrary: gate('Enable') });
   }
   return fc.oneof(...options.filter((o) => o.weight > 0));
 }
@@ -99,8 +100,7 @@ export function intentArbitrary(pods: readonly Pod[], door: boolean, profile: Pr
  * pushes for the door (~16 pipeline steps away).
  */
 export function runArbitrary(pods: readonly Pod[], door: boolean, maxCommands: number): fc.Arbitrary<Intent[]> {
-  const run = (profile: Profile, max: number, min = 1) =>
-    fc.array(intentArbitrary(pods, door, profile), { minLength: Math.max(1, Math.min(min, max)), maxLength: Math.max(1, max), size: 'max' });
+  const run = (profile: Profile, max: number, min = 1) => fc.array(intentArbitrary(pods, door, profile), { minLength: Math.max(1, Math.min(min, max)), maxLength: Math.max(1, max), size: 'max' });
   const shipped = Math.ceil(maxCommands / 2);
   const shipThenRetreat = fc
     .tuple(run('ship', shipped, Math.ceil(maxCommands * 0.35)), run('retreat', maxCommands - shipped, Math.ceil(maxCommands / 4)))
@@ -146,11 +146,19 @@ const BURST: readonly Burst[] = ['hold', 'hold', 'cycle', 'cycle', 'release', 'r
 /** One burst element as plain intents: hold = acquire, cycle = acquire then release by the same pod. */
 function burstIntents(what: Burst, p: Pod): Intent[] {
   switch (what) {
-    case 'hold': return [{ kind: 'acquire', p }];
-    case 'cycle': return [{ kind: 'acquire', p }, { kind: 'release', p }];
+    case 'hold':
+      return [{ kind: 'acquire', p }];
+    case 'cycle':
+      return [
+        { kind: 'acquire', p },
+        { kind: 'release', p },
+      ];
     case 'release':
-    case 'renew': return [{ kind: what, p }];
-    case 'expire-old': return [{ kind: 'expire', which: 'old' }];
-    case 'expire-new': return [{ kind: 'expire', which: 'new' }];
+    case 'renew':
+      return [{ kind: what, p }];
+    case 'expire-old':
+      return [{ kind: 'expire', which: 'old' }];
+    case 'expire-new':
+      return [{ kind: 'expire', which: 'new' }];
   }
 }

@@ -22,5 +22,5 @@ export function propsObservedTrace(run: Pick<RunResult, 'initial' | 'records'>, 
     observed: r.observed,
     note: `${r.intent}: ${r.status}${r.note ? ` (${r.note})` : ''}`,
   }));
-  return fencingObservedTrace(run.initial, steps, { ...meta, source: 'props', predictedBy: 'the property run\'s model (the twin\'s step from the observation before)' });
+  return fencingObservedTrace(run.initial, steps, { ...meta, source: 'props', predictedBy: "the property run's model (the twin's step from the observation before)" });
 }

@@ -195,7 +195,9 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
       const g = point();
       const was = gain.at(-1);
       gain.push(g);
-      opts.log?.(`gain after ${g.runs} runs: +${g.states - (was?.states ?? 0)} model states (${g.states}), +${g.transitions - (was?.transitions ?? 0)} transitions (${g.transitions}), +${g.ttlExpiries - (was?.ttlExpiries ?? 0)} real TTL expiries, +${g.doorCrossings - (was?.doorCrossings ?? 0)} door crossings, +${g.reshards - (was?.reshards ?? 0)} live reshards, +${g.askRedirects - (was?.askRedirects ?? 0)} ASK redirects (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      opts.log?.(
+        `gain after ${g.runs} runs: +${g.states - (was?.states ?? 0)} model states (${g.states}), +${g.transitions - (was?.transitions ?? 0)} transitions (${g.transitions}), +${g.ttlExpiries - (was?.ttlExpiries ?? 0)} real TTL expiries, +${g.doorCrossings - (was?.doorCrossings ?? 0)} door crossings, +${g.reshards - (was?.reshards ?? 0)} live reshards, +${g.askRedirects - (was?.askRedirects ?? 0)} ASK redirects (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     }
     if (!r.failure && !box.last) record(r, `run ${runs}`);
     if (r.failure) {
@@ -217,7 +219,22 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   const path = details.counterexamplePath ?? '';
   if (box.last) record(box.last.run, `counterexample path ${path}`);
   const observedPath = opts.record ? writeObserved(opts.record.name, observed, opts.record.dir) : null;
-  const base = { seed, runs, commands, doorCrossings, reshards, askRedirects, clusterCommands, clusterMs, followedGateSteps: followed, durationMs: Date.now() - started, coverage: visited.result(), visited, gain, ...(observedPath !== null && { observedPath }) };
+  const base = {
+    seed,
+    runs,
+    commands,
+    doorCrossings,
+    reshards,
+    askRedirects,
+    clusterCommands,
+    clusterMs,
+    followedGateSteps: followed,
+    durationMs: Date.now() - started,
+    coverage: visited.result(),
+    visited,
+    gain,
+    ...(observedPath !== null && { observedPath }),
+  };
   if (latch.fault) {
     opts.log?.(`props: could not run: ${latch.fault.message}`);
     return { ...base, passed: false, failure: null, fault: latch.fault.fault };
@@ -225,7 +242,7 @@ export async function runFencingProps(ctx: Omit<RunContext, 'checks'>, opts: Pro
   if (!details.failed) return { ...base, passed: true, failure: null };
   const found = box.last;
   if (!found) {
-    const error = details.errorInstance instanceof Error ? details.errorInstance.stack ?? details.errorInstance.message : String(details.errorInstance);
+    const error = details.errorInstance instanceof Error ? (details.errorInstance.stack ?? details.errorInstance.message) : String(details.errorInstance);
     opts.log?.(`props: a run threw — seed=${seed} path=${path}\n${error}`);
     return { ...base, passed: false, failure: null, error: `seed=${seed} path=${path}: ${error}` };
   }
@@ -252,10 +269,7 @@ async function healthFault(ctx: RunContext) {
   const client = ctx.topology.client();
   const only = ctx.topology.nodes.length === 1 ? ctx.topology.nodes[0] : undefined;
   try {
-    return await probeHealth([
-      { ...(only ? { endpoint: `${only.host}:${only.port}` } : {}), ping: () => client.ping() },
-      ...(ctx.door ? [{ ping: () => ctx.door!.askRedirects() }] : []),
-    ]);
+    return await probeHealth([{ ...(only ? { endpoint: `${only.host}:${only.port}` } : {}), ping: () => client.ping() }, ...(ctx.door ? [{ ping: () => ctx.door!.askRedirects() }] : [])]);
   } finally {
     await closeClient(client);
   }

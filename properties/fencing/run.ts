@@ -285,8 +285,7 @@ async function performIntent(ctx: RunContext, d: FencingDriver, intent: StepInte
         return { event: ev, outcome, predicted: applyEffect(model, ev, b), mismatch: null, followed: true };
       }
       if (outcome.status === 'skipped') return { event: ev, outcome, predicted: model, mismatch: null, followed: false };
-      const mismatch =
-        gateStep && outcome.status === 'refused' && next !== null ? `the gate refused ${ev.type}, which the model allows: ${outcome.note}` : null;
+      const mismatch = gateStep && outcome.status === 'refused' && next !== null ? `the gate refused ${ev.type}, which the model allows: ${outcome.note}` : null;
       return { event: ev, outcome, predicted: outcome.status === 'applied' || next === null ? (next ?? model) : model, mismatch, followed: false };
     }
   }

@@ -8,7 +8,10 @@ describe('props --shard i/n', () => {
     for (const runs of [0, 1, 7, 20, 100]) {
       for (const count of [1, 2, 3, 4, 64]) {
         const parts = Array.from({ length: count }, (_, i) => shardRuns(runs, { index: i + 1, count }));
-        expect(parts.reduce((a, b) => a + b, 0), `${runs} over ${count}`).toBe(runs);
+        expect(
+          parts.reduce((a, b) => a + b, 0),
+          `${runs} over ${count}`,
+        ).toBe(runs);
         expect(Math.max(...parts) - Math.min(...parts)).toBeLessThanOrEqual(1);
       }
     }

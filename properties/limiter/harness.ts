@@ -123,7 +123,10 @@ export async function runCase(ctx: CaseContext, c: LimiterCase, keys: readonly [
   } catch (err) {
     const took = clock.last - t0;
     if (err instanceof LimiterViolation && took >= CASE_TIME_BOUND_MS) {
-      throw new LimiterViolation(err.check, `${err.message.slice(err.check.length + 2)} [this case took ${took} ms of real time, above the ${CASE_TIME_BOUND_MS} ms bound: a replay may decide differently]`);
+      throw new LimiterViolation(
+        err.check,
+        `${err.message.slice(err.check.length + 2)} [this case took ${took} ms of real time, above the ${CASE_TIME_BOUND_MS} ms bound: a replay may decide differently]`,
+      );
     }
     throw err;
   } finally {
@@ -180,8 +183,10 @@ async function runCall(
     const fault = asInfrastructureFault(outcome.err, { during: `${where}: the limiter call` });
     if (fault) throw fault;
   } else if (!drop && outcome.ok.kind === 'unknown' && outcome.ok.reason === 'connection-lost') {
-    throw asInfrastructureFault(new Error(outcome.ok.message), { during: `${where}: a reply was lost with no fault injected` }) ??
-      new InfrastructureFault({ kind: 'connection-lost', reason: oneLine(`${where}: a reply was lost with no fault injected: ${outcome.ok.message}`) });
+    throw (
+      asInfrastructureFault(new Error(outcome.ok.message), { during: `${where}: a reply was lost with no fault injected` }) ??
+      new InfrastructureFault({ kind: 'connection-lost', reason: oneLine(`${where}: a reply was lost with no fault injected: ${outcome.ok.message}`) })
+    );
   }
   const after = await serverTimeMs(ctx.admin);
   clock.last = after;
@@ -253,7 +258,10 @@ async function runCall(
   const { s, commit } = modelStep(res.serverNowMs);
   const want = s.outcome.kind === 'decision' ? { decision: s.outcome.decision, delayMs: s.outcome.delayMs } : s.outcome;
   if (s.outcome.kind !== 'decision' || s.outcome.decision !== res.decision || s.outcome.delayMs !== res.delayMs) {
-    throw new LimiterViolation('limiter.transition_table', `${where} at now=${res.serverNowMs}: real ${JSON.stringify({ decision: res.decision, delayMs: res.delayMs })}, model ${JSON.stringify(want)}`);
+    throw new LimiterViolation(
+      'limiter.transition_table',
+      `${where} at now=${res.serverNowMs}: real ${JSON.stringify({ decision: res.decision, delayMs: res.delayMs })}, model ${JSON.stringify(want)}`,
+    );
   }
   commit();
   clock.lastWrite = res.serverNowMs;

@@ -8,7 +8,19 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOKEN } from '../../models/limiter/index.js';
 import { evalScript, type LuaScript } from '../../src/valkey/scripts/index.js';
-import { bucketSpec, Limiter, LimiterError, limiterOptions, orderedLimiterScript, pairSlots, type BucketSpecInput, type LimiterPatch, type LimiterResult, type Request, type ScriptCall } from '../../src/systems/limiter/index.js';
+import {
+  bucketSpec,
+  Limiter,
+  LimiterError,
+  limiterOptions,
+  orderedLimiterScript,
+  pairSlots,
+  type BucketSpecInput,
+  type LimiterPatch,
+  type LimiterResult,
+  type Request,
+  type ScriptCall,
+} from '../../src/systems/limiter/index.js';
 import { closeClient, createClient, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
 import type { InitialState, LimiterCase } from './arbitraries.js';
 import { startReplyDropper } from './reply-dropper.js';
@@ -207,7 +219,10 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
         assert.ok(Math.abs(server - ts) < 10_000, `host offset ${offset}: stored ts ${ts} is not server time ${server}`);
         runs.push(decisions.join(''));
       }
-      assert.ok(runs.every((r) => r === runs[0]), `decisions differ with the host clock: ${runs.join(' vs ')}`);
+      assert.ok(
+        runs.every((r) => r === runs[0]),
+        `decisions differ with the host clock: ${runs.join(' vs ')}`,
+      );
       return `decisions ${runs[0]} identical with host clock offsets 0, ±1 h, ±1 day; stored ts is server time`;
     },
   },
@@ -362,7 +377,10 @@ export const LIMITER_INVARIANTS: readonly LimiterInvariant[] = [
       let b = `lim:untagged:${tag}:b`;
       for (let i = 0; pairSlots(a, b, ctx.topology.keyPrefix).sameSlot; i++) b = `lim:untagged:${tag}:b${i}`;
       const untagged = pairSlots(a, b, ctx.topology.keyPrefix);
-      const reqs: [Request, Request] = [{ key: a, spec: s }, { key: b, spec: s }];
+      const reqs: [Request, Request] = [
+        { key: a, spec: s },
+        { key: b, spec: s },
+      ];
       await assert.rejects(ctx.limiter.allowOrdered(...reqs), (e: unknown) => e instanceof LimiterError && e.code === 'CROSSSLOT');
       assert.equal((await ctx.admin.exists(a)) + (await ctx.admin.exists(b)), 0, 'a CROSSSLOT call wrote something');
       return `tagged pair: slot ${tagged.first}=${tagged.second}, ran; untagged pair: slots ${untagged.first}≠${untagged.second}, CROSSSLOT, nothing written`;
@@ -393,7 +411,13 @@ export async function runInvariants(topology: Topology, only?: readonly string[]
   const out: InvariantOutcome[] = [];
   // Faults are not verdicts: after the first, every later check is not-run with it at once.
   let fault: InfrastructureFault | null = null;
-  const faulted = (inv: LimiterInvariant, f: InfrastructureFault): InvariantOutcome => ({ name: inv.name, title: inv.title, status: 'not-run', detail: `could not run: ${describeFault(f.fault)}`, fault: f.fault });
+  const faulted = (inv: LimiterInvariant, f: InfrastructureFault): InvariantOutcome => ({
+    name: inv.name,
+    title: inv.title,
+    status: 'not-run',
+    detail: `could not run: ${describeFault(f.fault)}`,
+    fault: f.fault,
+  });
   try {
     for (const inv of LIMITER_INVARIANTS) {
       if (only && !only.includes(inv.name)) continue;

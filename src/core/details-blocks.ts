@@ -41,7 +41,13 @@ export function detailsBlocks(details: unknown, depth = 2): ReportBlock[] {
 }
 
 /** A stage's section of its counts and its details, shown generically. */
-export function detailsSection(o: { readonly id: string; readonly title: string; readonly intro?: string; readonly counts?: Readonly<Record<string, number>>; readonly details?: unknown }): ReportSection {
+export function detailsSection(o: {
+  readonly id: string;
+  readonly title: string;
+  readonly intro?: string;
+  readonly counts?: Readonly<Record<string, number>>;
+  readonly details?: unknown;
+}): ReportSection {
   const counts = o.counts && Object.keys(o.counts).length > 0 ? [{ kind: 'kv', rows: Object.entries(o.counts).map(([k, v]) => [k, String(v)] as const) } as ReportBlock] : [];
   return { id: o.id, title: o.title, ...(o.intro !== undefined ? { intro: o.intro } : {}), blocks: [...counts, ...(o.details !== undefined ? detailsBlocks(o.details) : [])] };
 }

@@ -108,7 +108,8 @@ function parseShown(t: string, shown: string): EndpointUrl {
   let scheme: EndpointScheme | undefined;
   if (m) {
     const s = m[1]!.toLowerCase();
-    if (![...PLAIN_SCHEMES, ...TLS_SCHEMES].includes(s as EndpointScheme)) throw new EndpointSyntaxError(`unknown scheme '${m[1]}://' in ${shown} (redis://, valkey://, or rediss://, valkeys:// for TLS)`);
+    if (![...PLAIN_SCHEMES, ...TLS_SCHEMES].includes(s as EndpointScheme))
+      throw new EndpointSyntaxError(`unknown scheme '${m[1]}://' in ${shown} (redis://, valkey://, or rediss://, valkeys:// for TLS)`);
     scheme = s as EndpointScheme;
   }
   const rest = m ? t.slice(m[0].length) : t;

@@ -69,7 +69,7 @@ export const ENV_VARS = {
   FENCECHECK_BENCH_TIMING_FILES: { spec: { kind: 'text' }, what: 'bench timing: comma-separated test files to measure' },
   FENCECHECK_BENCH_TIMING_LOG: { spec: { kind: 'text' }, what: 'bench timing: keep the samples in this file (appended across sittings)' },
   FENCECHECK_TIMING_LOG: { spec: { kind: 'text' }, what: "tests: append every timed bound's measured value to this file (JSON lines)" },
-  FENCECHECK_BOUNDS_SCALE: { spec: { kind: 'int', min: 1, max: 1000, unit: 'times' }, what: "tests: multiply every timed bound (bench timing sets 10)" },
+  FENCECHECK_BOUNDS_SCALE: { spec: { kind: 'int', min: 1, max: 1000, unit: 'times' }, what: 'tests: multiply every timed bound (bench timing sets 10)' },
   FENCECHECK_TRACE_DIR: { spec: { kind: 'text' }, what: 'where counterexample traces are saved (default reports/traces; verify sets <out>/traces for its stages)' },
   FENCECHECK_OBSERVED_DIR: { spec: { kind: 'text' }, what: 'where sampled runs write their observed traces and tracecheck --observed reads them (default observed/ in the trace folder)' },
   FENCECHECK_DOCKER_PROBE: { spec: { kind: 'internal' }, what: "the container probe's answer, cached for child processes" },
@@ -219,7 +219,9 @@ const TLS_VARS = ['FENCECHECK_TLS_CA', 'FENCECHECK_TLS_CERT', 'FENCECHECK_TLS_KE
 export function environmentProblems(env: Env = process.env): string[] {
   const problems: string[] = [];
   const endpoints: Partial<Record<EnvName, EndpointUrl[]>> = {};
-  for (const name of Object.keys(env).filter((k) => k.startsWith('FENCECHECK_')).sort()) {
+  for (const name of Object.keys(env)
+    .filter((k) => k.startsWith('FENCECHECK_'))
+    .sort()) {
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     if (!(name in ENV_VARS)) {
@@ -236,7 +238,10 @@ export function environmentProblems(env: Env = process.env): string[] {
   }
   const cert = envValue('FENCECHECK_TLS_CERT', env);
   const key = envValue('FENCECHECK_TLS_KEY', env);
-  if ((cert === undefined) !== (key === undefined)) problems.push(`${cert === undefined ? 'FENCECHECK_TLS_KEY' : 'FENCECHECK_TLS_CERT'} is set without ${cert === undefined ? 'FENCECHECK_TLS_CERT' : 'FENCECHECK_TLS_KEY'}: a client certificate needs both`);
+  if ((cert === undefined) !== (key === undefined))
+    problems.push(
+      `${cert === undefined ? 'FENCECHECK_TLS_KEY' : 'FENCECHECK_TLS_CERT'} is set without ${cert === undefined ? 'FENCECHECK_TLS_CERT' : 'FENCECHECK_TLS_KEY'}: a client certificate needs both`,
+    );
   const tlsSet = TLS_VARS.filter((v) => envValue(v, env) !== undefined);
   for (const name of ['FENCECHECK_VALKEY_URL', 'FENCECHECK_VALKEY_CLUSTER'] as const) {
     const list = endpoints[name];

@@ -100,7 +100,9 @@ function showItf(v: ItfValue, str: (s: string) => string): string {
     const pairs = o['#map'] as [ItfValue, ItfValue][];
     return pairs.length === 0 ? '<<>>' : `(${pairs.map(([k, x]) => `${show(k)} :> ${show(x)}`).join(' @@ ')})`;
   }
-  return `[${Object.entries(o).map(([k, x]) => `${k} |-> ${show(x as ItfValue)}`).join(', ')}]`;
+  return `[${Object.entries(o)
+    .map(([k, x]) => `${k} |-> ${show(x as ItfValue)}`)
+    .join(', ')}]`;
 }
 
 /** The value in TLA+ syntax, every string quoted. */

@@ -28,7 +28,13 @@ export interface SuiteExtra {
 }
 
 /** A JUnit document: suites of cases, each suite with optional properties and system-out (the one writer of JUnit). */
-export function testsuitesXml(title: string, startedAt: string, seconds: number, suites: readonly (readonly [string, readonly Case[]])[], suiteExtras: Readonly<Record<string, SuiteExtra>> = {}): string {
+export function testsuitesXml(
+  title: string,
+  startedAt: string,
+  seconds: number,
+  suites: readonly (readonly [string, readonly Case[]])[],
+  suiteExtras: Readonly<Record<string, SuiteExtra>> = {},
+): string {
   const count = (cs: readonly Case[], kind: string) => cs.filter((c) => c.result.kind === kind).length;
   const all = suites.flatMap(([, cs]) => cs);
   const lines = [
@@ -42,18 +48,13 @@ export function testsuitesXml(title: string, startedAt: string, seconds: number,
     );
     const extra = suiteExtras[name];
     // The schema's order: properties, then the testcases, then the suite's system-out.
-    if (extra && extra.properties.length > 0)
-      lines.push('    <properties>', ...extra.properties.map(([k, v]) => `      <property name="${xmlText(k)}" value="${xmlText(v)}"/>`), '    </properties>');
+    if (extra && extra.properties.length > 0) lines.push('    <properties>', ...extra.properties.map(([k, v]) => `      <property name="${xmlText(k)}" value="${xmlText(v)}"/>`), '    </properties>');
     for (const c of cases) {
       const open = `    <testcase classname="${xmlText(c.classname)}" name="${xmlText(c.name)}" time="${c.seconds.toFixed(3)}"`;
       const inner: string[] = [];
       if (c.result.kind !== 'pass') {
         const tag = c.result.kind;
-        inner.push(
-          c.result.body
-            ? `      <${tag} message="${xmlText(c.result.message)}">${xmlText(c.result.body)}</${tag}>`
-            : `      <${tag} message="${xmlText(c.result.message)}"/>`,
-        );
+        inner.push(c.result.body ? `      <${tag} message="${xmlText(c.result.message)}">${xmlText(c.result.body)}</${tag}>` : `      <${tag} message="${xmlText(c.result.message)}"/>`);
       }
       if (c.out) inner.push(`      <system-out>${xmlText(c.out)}</system-out>`);
       lines.push(inner.length === 0 ? `${open}/>` : `${open}>\n${inner.join('\n')}\n    </testcase>`);

@@ -142,6 +142,7 @@ function blockOf(v: unknown): ReportBlock | null {
     case 'table': {
       if (!Array.isArray(v.columns) || !v.columns.every(isStr) || !Array.isArray(v.rows)) return null;
       const rows = v.rows.map((r) => (Array.isArray(r) ? r.map(cellOf) : null));
+      // biome-ignore lint/complexity/useOptionalChain: a type predicate must return a boolean, not undefined
       if (!rows.every((r): r is ReportCell[] => r !== null && r.every((c) => c !== null))) return null;
       return { kind: 'table', columns: v.columns, rows, ...pickOptional(v, { id: isStr, nowrap: (b) => typeof b === 'boolean' }) } as ReportBlock;
     }

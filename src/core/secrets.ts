@@ -31,7 +31,14 @@ function htmlEscape(s: string): string {
 /** The forms a secret takes in the outputs: as is, percent-encoded, inside a JSON string, HTML/XML-escaped. */
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
-  return [secret, encodeURIComponent(secret), json, htmlEscape(secret), htmlEscape(json), secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')];
+  return [
+    secret,
+    encodeURIComponent(secret),
+    json,
+    htmlEscape(secret),
+    htmlEscape(json),
+    secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+  ];
 }
 
 function remember(form: string, replacement: string): boolean {

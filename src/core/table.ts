@@ -54,7 +54,12 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   };
   emit(header, -1);
   lines.push(widths.map((w) => '-'.repeat(w)).join(GAP));
-  rows.forEach((r, i) => emit(Array.from({ length: n }, (_, c) => cellOf(r, c)), i));
+  rows.forEach((r, i) =>
+    emit(
+      Array.from({ length: n }, (_, c) => cellOf(r, c)),
+      i,
+    ),
+  );
   return lines.join('\n');
 }
 

@@ -216,7 +216,9 @@ export function formatTlaValue(v: TlaValue): string {
     case 'interval':
       return `${v.lo}..${v.hi}`;
     case 'record':
-      return `[${Object.entries(v.fields).map(([k, x]) => `${k} |-> ${formatTlaValue(x)}`).join(', ')}]`;
+      return `[${Object.entries(v.fields)
+        .map(([k, x]) => `${k} |-> ${formatTlaValue(x)}`)
+        .join(', ')}]`;
     case 'fn':
       return `(${v.entries.map(([k, x]) => `${formatTlaValue(k)} :> ${formatTlaValue(x)}`).join(' @@ ')})`;
     case 'set':

@@ -66,20 +66,26 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
             if (isFn(f)) callFn(rec, f, fnArgs, rec.spread);
             else if (isCallFn(f) && a === 'b:pcall')
               edge(rec, 'pcall-call', () =>
-                viaPcall.push({ node: rec.node, callee: rec.args[0]!, args: rec.args.slice(1), argNodes: rec.argNodes.slice(1), spread: rec.spread, linked: new Set(), ...(rec.inFn && { inFn: rec.inFn }) }),
+                viaPcall.push({
+                  node: rec.node,
+                  callee: rec.args[0]!,
+                  args: rec.args.slice(1),
+                  argNodes: rec.argNodes.slice(1),
+                  spread: rec.spread,
+                  linked: new Set(),
+                  ...(rec.inFn && { inFn: rec.inFn }),
+                }),
               );
           }
           sink = false;
         } else if (a === 'b:table.insert' || a === 'b:rawset') {
           const target = rec.args[0];
           const value = rec.args[rec.args.length - 1];
-          if (target && value)
-            for (const t of c.atoms(target)) if (typeof t === 'object' && t.kind === 'table') edge(rec, t, () => t.items.push(value));
+          if (target && value) for (const t of c.atoms(target)) if (typeof t === 'object' && t.kind === 'table') edge(rec, t, () => t.items.push(value));
         }
       }
       // Arguments handed to code the walk cannot follow: functions there can be called with anything.
-      if (sink)
-        for (const arg of rec.args) for (const a of c.atoms(arg)) if (isFn(a) && !a.escaped) edge(rec, `escape:${a.name}`, () => (a.escaped = true));
+      if (sink) for (const arg of rec.args) for (const a of c.atoms(arg)) if (isFn(a) && !a.escaped) edge(rec, `escape:${a.name}`, () => (a.escaped = true));
     }
     for (const s of facts.stores) {
       for (const t of c.atoms(s.base)) {
@@ -115,7 +121,8 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
   };
   for (const node of facts.keysAssigned) reportOnce({ node, kind: 'keys-write', message: 'KEYS is reassigned: the keys the server checked are not the keys the script uses' });
   for (const s of facts.stores)
-    if (c.atoms(s.base).has('keys-table')) within(s.inFn)({ node: s.node, kind: 'keys-write', message: `\`${text(s.node)} = …\` writes into KEYS: the keys the server checked are not the keys the script uses` });
+    if (c.atoms(s.base).has('keys-table'))
+      within(s.inFn)({ node: s.node, kind: 'keys-write', message: `\`${text(s.node)} = …\` writes into KEYS: the keys the server checked are not the keys the script uses` });
 
   for (const rec of [...facts.calls, ...viaPcall]) {
     const callee = c.atoms(rec.callee);
@@ -196,11 +203,19 @@ function judgeCall(rec: CallRec, c: Classifier, snapshot: KeySpecSnapshot, text:
     }
     const cmd = lookupCommand(snapshot, view);
     if (cmd.kind === 'unknown') {
-      report({ node: rec.node, kind: 'unknown-command', command: cmd.name, message: `${cmd.name} is not a command of ${snapshot.server}: its keys cannot be checked` }, `unknown@${loc(rec.node)}:${cmd.name}`);
+      report(
+        { node: rec.node, kind: 'unknown-command', command: cmd.name, message: `${cmd.name} is not a command of ${snapshot.server}: its keys cannot be checked` },
+        `unknown@${loc(rec.node)}:${cmd.name}`,
+      );
       continue;
     }
     if (cmd.kind === 'dynamic-subcommand') {
-      report({ node: rec.node, kind: 'dynamic-command', command: cmd.name, message: `the ${cmd.name} subcommand \`${text(rec.argNodes[1] ?? rec.node)}\` is not a string literal, so its keys cannot be checked` });
+      report({
+        node: rec.node,
+        kind: 'dynamic-command',
+        command: cmd.name,
+        message: `the ${cmd.name} subcommand \`${text(rec.argNodes[1] ?? rec.node)}\` is not a string literal, so its keys cannot be checked`,
+      });
       continue;
     }
     if (cmd.spec.flags.includes('noscript')) {
@@ -222,8 +237,21 @@ function judgeCall(rec: CallRec, c: Classifier, snapshot: KeySpecSnapshot, text:
       const param = v.t === 'ref' && v.b.paramOf ? ` (a parameter of ${v.b.paramOf.name}: not every call passes a declared key)` : '';
       const note = pos.note ? ` (${pos.note})` : '';
       if (st === 'same-tag')
-        report({ node, keyNode: node, kind: 'same-tag-key', command: cmd.name, message: `${cmd.name} key \`${key}\` is not from KEYS: it is built from a declared key (slot-safe only while that key carries a hash tag)${param}; declare it in KEYS` });
-      else report({ node, keyNode: node, kind: 'undeclared-key', command: cmd.name, message: `${cmd.name} key \`${key}\` is not from KEYS: it may live in any slot${param}${note}; declare every key the script touches in KEYS` });
+        report({
+          node,
+          keyNode: node,
+          kind: 'same-tag-key',
+          command: cmd.name,
+          message: `${cmd.name} key \`${key}\` is not from KEYS: it is built from a declared key (slot-safe only while that key carries a hash tag)${param}; declare it in KEYS`,
+        });
+      else
+        report({
+          node,
+          keyNode: node,
+          kind: 'undeclared-key',
+          command: cmd.name,
+          message: `${cmd.name} key \`${key}\` is not from KEYS: it may live in any slot${param}${note}; declare every key the script touches in KEYS`,
+        });
     }
   }
 }

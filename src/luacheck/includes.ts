@@ -95,7 +95,8 @@ export function expandIncludes(file: string, text: string, opts: IncludeOptions)
       const ref = Buffer.from(m[1], 'latin1').toString('utf8');
       const shownRef = displayBytes(m[1]);
       if (/[*?[\]{}]/.test(ref)) throw new IncludeError(`include ${shownRef}: glob patterns are not supported (name each file)`, from, i + 1);
-      if (/^(~|<[^>]*>)\//.test(ref)) throw new IncludeError(`include ${shownRef}: mapped paths (~/…, <name>/…) are not supported: give the folder with --include-path and include the path under it`, from, i + 1);
+      if (/^(~|<[^>]*>)\//.test(ref))
+        throw new IncludeError(`include ${shownRef}: mapped paths (~/…, <name>/…) are not supported: give the folder with --include-path and include the path under it`, from, i + 1);
       const target = resolveInclude(ref, dirname(from), opts.searchPath);
       if (target === undefined) {
         const where = [dirname(from), ...(opts.searchPath ?? [])].map((d) => displayText(d)).join(', ');

@@ -17,9 +17,7 @@ export interface ArgvView {
   literal(i: number): string | undefined;
 }
 
-export type KeyPositions =
-  | { readonly kind: 'keys'; readonly positions: readonly number[]; readonly note?: string }
-  | { readonly kind: 'unchecked'; readonly why: string };
+export type KeyPositions = { readonly kind: 'keys'; readonly positions: readonly number[]; readonly note?: string } | { readonly kind: 'unchecked'; readonly why: string };
 
 export type CommandLookup =
   | { readonly kind: 'command'; readonly name: string; readonly spec: CommandSpec }

@@ -87,7 +87,13 @@ function findKeys(r: Reply): FindKeys {
 
 function keySpec(r: Reply): KeySpec {
   const k = pairs(r);
-  return { flags: strings(k.flags).map((f) => f.toLowerCase()).sort(), begin: beginSearch(k.begin_search), find: findKeys(k.find_keys) };
+  return {
+    flags: strings(k.flags)
+      .map((f) => f.toLowerCase())
+      .sort(),
+    begin: beginSearch(k.begin_search),
+    find: findKeys(k.find_keys),
+  };
 }
 
 /** One COMMAND INFO entry: [name, arity, flags, first, last, step, acl, tips, key specs, subcommands]. */
@@ -95,7 +101,9 @@ function commandSpec(entry: readonly Reply[]): CommandSpec {
   const subs = Array.isArray(entry[9]) ? (entry[9] as Reply[][]) : [];
   const spec: CommandSpec = {
     arity: num(entry[1]),
-    flags: strings(entry[2]).map((f) => f.toLowerCase()).sort(),
+    flags: strings(entry[2])
+      .map((f) => f.toLowerCase())
+      .sort(),
     keySpecs: Array.isArray(entry[8]) ? entry[8].map(keySpec) : [],
   };
   if (subs.length === 0) return spec;

@@ -54,7 +54,12 @@ function checkFile(file: string, opts: RunOptions): FileResult {
   const got = readScript(file);
   if (!got.ok) return { file, status: 'unparseable', findings: [], error: { file, line: 0, column: 0, message: got.message } };
   try {
-    const r = checkLuaSource(got.text, { file, snapshot: opts.snapshot, ...(opts.includePattern && { includePattern: opts.includePattern }), ...(opts.includePath && { includePath: opts.includePath }) });
+    const r = checkLuaSource(got.text, {
+      file,
+      snapshot: opts.snapshot,
+      ...(opts.includePattern && { includePattern: opts.includePattern }),
+      ...(opts.includePath && { includePath: opts.includePath }),
+    });
     if (!r.ok) return { file, status: 'unparseable', findings: [], error: r.error };
     return { file, status: r.findings.length === 0 ? 'clean' : 'findings', findings: r.findings };
   } catch (err) {

@@ -115,4 +115,3 @@ function safeDecode(seq: Buffer, len: number): string | undefined {
     return undefined;
   }
 }
-

@@ -232,11 +232,11 @@ export class Classifier {
       } else if (a === 'b:string.format') {
         // string.format('%s:suffix', KEYS[1]) begins with the key.
         const fmt = rec.args[0] ? this.literal(rec.args[0]) : undefined;
-        out.add(fmt !== undefined && fmt.startsWith('%s') && rec.args[1] && this.keyish(rec.args[1]) ? 'derived' : 'other');
+        out.add(fmt?.startsWith('%s') && rec.args[1] && this.keyish(rec.args[1]) ? 'derived' : 'other');
       } else if (a === 'b:string.match') {
         // string.match(KEYS[1], '{.-}') is the key's own hash tag.
         const pat = rec.args[1] ? this.literal(rec.args[1]) : undefined;
-        out.add(pat !== undefined && pat.includes('{') && rec.args[0] && this.keyish(rec.args[0]) ? 'derived' : 'other');
+        out.add(pat?.includes('{') && rec.args[0] && this.keyish(rec.args[0]) ? 'derived' : 'other');
       } else out.add('other');
     }
     if (out.size === 0) out.add('other');

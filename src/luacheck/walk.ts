@@ -65,7 +65,8 @@ export function walk(chunk: { body: Statement[] }): Facts {
     }
   };
 
-  const isMulti = (e: Expression | undefined) => e !== undefined && (e.type === 'CallExpression' || e.type === 'StringCallExpression' || e.type === 'TableCallExpression' || e.type === 'VarargLiteral');
+  const isMulti = (e: Expression | undefined) =>
+    e !== undefined && (e.type === 'CallExpression' || e.type === 'StringCallExpression' || e.type === 'TableCallExpression' || e.type === 'VarargLiteral');
 
   const call = (node: Node, base: Expression, args: Expression[]): Val => {
     const callee = expr(base);
@@ -150,7 +151,15 @@ export function walk(chunk: { body: Statement[] }): Facts {
           const self = expr(e.base.base);
           const callee: Val = { t: 'index', base: self, key: atom(`s:${e.base.identifier.name}`) };
           const inFn = here();
-          const rec: CallRec = { node: e, callee, args: [self, ...e.arguments.map(expr)], argNodes: [e.base.base, ...e.arguments], spread: isMulti(e.arguments[e.arguments.length - 1]), linked: new Set(), ...(inFn && { inFn }) };
+          const rec: CallRec = {
+            node: e,
+            callee,
+            args: [self, ...e.arguments.map(expr)],
+            argNodes: [e.base.base, ...e.arguments],
+            spread: isMulti(e.arguments[e.arguments.length - 1]),
+            linked: new Set(),
+            ...(inFn && { inFn }),
+          };
           facts.calls.push(rec);
           return { t: 'result', rec };
         }

@@ -64,7 +64,9 @@ export async function runImplOnWorkers(entries: readonly MutantEntry[], workers:
   } finally {
     removeTempDir(dir);
   }
-  return entries.map((m) => byId.get(m.id) ?? { id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: `the worker of ${m.system} reported no result for ${m.id}` });
+  return entries.map(
+    (m) => byId.get(m.id) ?? { id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: `the worker of ${m.system} reported no result for ${m.id}` },
+  );
 }
 
 function runWorker(group: readonly MutantEntry[], o: LayerRunOptions & { readonly reportFile: string }): Promise<WorkerOutput> {

@@ -53,7 +53,10 @@ export function diffReports(a: VerifyReport, b: VerifyReport): Change[] {
 type Put = (kind: ChangeKind, subject: string, x: Value | undefined, y: Value | undefined) => void;
 
 function diffStages(a: readonly StageOutcome[], b: readonly StageOutcome[], put: Put): void {
-  const names = union(a.map((s) => s.stage), b.map((s) => s.stage));
+  const names = union(
+    a.map((s) => s.stage),
+    b.map((s) => s.stage),
+  );
   for (const name of names) {
     const x = a.find((s) => s.stage === name);
     const y = b.find((s) => s.stage === name);
@@ -67,7 +70,10 @@ function diffStages(a: readonly StageOutcome[], b: readonly StageOutcome[], put:
 
 function diffMatrix(a: VerifyReport, b: VerifyReport, put: Put): void {
   const layers = union(a.mutationMatrix.layers, b.mutationMatrix.layers);
-  const ids = union(a.mutationMatrix.rows.map((r) => r.id), b.mutationMatrix.rows.map((r) => r.id));
+  const ids = union(
+    a.mutationMatrix.rows.map((r) => r.id),
+    b.mutationMatrix.rows.map((r) => r.id),
+  );
   for (const id of ids) {
     const x = a.mutationMatrix.rows.find((r) => r.id === id);
     const y = b.mutationMatrix.rows.find((r) => r.id === id);
@@ -93,7 +99,10 @@ function diffScore(a: MutationScore | undefined, b: MutationScore | undefined, p
 
 /** Per model (by its module name): where the figures come from, the hashes, TLC's figures and flags. */
 function diffTlc(a: readonly TlcSummary[], b: readonly TlcSummary[], put: Put): void {
-  for (const model of union(a.map((t) => t.model), b.map((t) => t.model))) {
+  for (const model of union(
+    a.map((t) => t.model),
+    b.map((t) => t.model),
+  )) {
     const x = a.find((t) => t.model === model);
     const y = b.find((t) => t.model === model);
     const at = `tlc ${model}`;

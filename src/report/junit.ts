@@ -26,8 +26,7 @@ export function junitXml(report: VerifyReport): string {
           : { kind: o.status === 'failed' ? 'failure' : 'error', message: o.reason ?? o.summary, body: `${o.summary}\nreplay: ${stageReplayCommand(o)}` },
     out: [`command: fencecheck ${o.command.join(' ')}`, o.summary, o.logPath ? `log: ${o.logPath}` : ''].filter(Boolean).join('\n'),
   }));
-  for (const name of report.options.notSelected)
-    stageCases.push({ classname: 'fencecheck.stage', name, seconds: 0, result: { kind: 'skipped', message: 'not selected (--stages/--skip)' } });
+  for (const name of report.options.notSelected) stageCases.push({ classname: 'fencecheck.stage', name, seconds: 0, result: { kind: 'skipped', message: 'not selected (--stages/--skip)' } });
 
   // A mutant its stage reported not run: a failure unless --allow-not-run names the stage.
   const notRun = new Map(notRunCells(report.mutationMatrix, report.stages).map((c) => [`${c.id} ${c.layer}`, c.allowed]));
@@ -43,7 +42,15 @@ export function junitXml(report: VerifyReport): string {
         name: mutantCaseName(row.id, layer, row.target, row.expectedInvariant),
         seconds: (cell.durationMs ?? 0) / 1000,
         result: result.kind === 'failure' || result.kind === 'error' ? { ...result, body: failureBody(cell, replay) } : result,
-        out: [cellText(cell), cell.tracePath ? `trace: ${cell.tracePath}` : '', cell.seed !== undefined ? `seed: ${cell.seed}` : '', cell.path ? `path: ${cell.path}` : '', replay ? `replay: ${replay}` : ''].filter(Boolean).join('\n'),
+        out: [
+          cellText(cell),
+          cell.tracePath ? `trace: ${cell.tracePath}` : '',
+          cell.seed !== undefined ? `seed: ${cell.seed}` : '',
+          cell.path ? `path: ${cell.path}` : '',
+          replay ? `replay: ${replay}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
       });
     }
 
@@ -62,12 +69,7 @@ export function junitXml(report: VerifyReport): string {
   const suiteExtras: Readonly<Record<string, SuiteExtra>> = {
     'fencecheck.mutants': { properties: scoreProperties(score), out: scoreLines(score).join('\n') },
   };
-  const suites: [string, Case[]][] = [
-    ['fencecheck.stages', stageCases],
-    ['fencecheck.mutants', mutantCases],
-    ...stageSuites(report),
-    ['fencecheck.verify', [gate]],
-  ];
+  const suites: [string, Case[]][] = [['fencecheck.stages', stageCases], ['fencecheck.mutants', mutantCases], ...stageSuites(report), ['fencecheck.verify', [gate]]];
   return testsuitesXml('fencecheck verify', report.startedAt, report.durationMs / 1000, suites, suiteExtras);
 }
 
@@ -78,14 +80,7 @@ export function mutantCaseName(id: string, layer: string, target: string, expect
 
 /** What a failing mutant case shows: the verdict, why, its trace, and the one command that reproduces it. */
 function failureBody(cell: MatrixCell, replay: string | undefined): string {
-  return [
-    cellText(cell),
-    cell.reason ? `reason: ${cell.reason}` : '',
-    cell.tracePath ? `trace: ${cell.tracePath}` : '',
-    replay ? `replay: ${replay}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+  return [cellText(cell), cell.reason ? `reason: ${cell.reason}` : '', cell.tracePath ? `trace: ${cell.tracePath}` : '', replay ? `replay: ${replay}` : ''].filter(Boolean).join('\n');
 }
 
 /** `mutation-score.<layer>` = percent (or `none`), plus the killed / counted / not-run figures. */

@@ -29,9 +29,21 @@ function block(b: Block): string[] {
     case 'list':
       return [...b.items.map((i) => `- ${i}`), ''];
     case 'kv':
-      return [...table(['', ''], b.rows.map(([k, v]) => [`**${esc(k)}**`, esc(v)])), ''];
+      return [
+        ...table(
+          ['', ''],
+          b.rows.map(([k, v]) => [`**${esc(k)}**`, esc(v)]),
+        ),
+        '',
+      ];
     case 'table':
-      return [...table(b.columns, b.rows.map((r) => r.map(cell))), ''];
+      return [
+        ...table(
+          b.columns,
+          b.rows.map((r) => r.map(cell)),
+        ),
+        '',
+      ];
     case 'code':
       return [...(b.anchor !== undefined ? [`<a id="${b.anchor}"></a>`, `### ${b.title ?? ''}`, ''] : []), '```', b.text, '```', ''];
     case 'trace': {

@@ -53,7 +53,13 @@ export function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, li
       table,
       ...scoreBlocks(m.score ?? mutationScore(m)),
       ...(m.rows.some((row) => m.layers.some((l) => row.cells[l].from === 'evidence'))
-        ? [{ kind: 'p', text: '(evidence): TLC did not run here; the verdict is the committed TLC evidence, whose spec and config hashes the evidence stage checked in this run.', tone: 'muted' } as Block]
+        ? [
+            {
+              kind: 'p',
+              text: '(evidence): TLC did not run here; the verdict is the committed TLC evidence, whose spec and config hashes the evidence stage checked in this run.',
+              tone: 'muted',
+            } as Block,
+          ]
         : []),
       ...(unique.length > 0 ? [{ kind: 'p', text: 'Why cells are not killed:' } as Block, { kind: 'list', items: unique } as Block] : []),
     ],
@@ -64,7 +70,10 @@ export function matrixSection(r: VerifyReport, embedded: ReadonlySet<string>, li
 export function scoreBlocks(s: MutationScore): Block[] {
   const row = (name: string, f: ScoreFigure): Cell[] => [
     { text: name },
-    { text: f.percent === null ? '—' : `${f.percent.toFixed(1)} %`, tone: f.percent === 100 && f.notRun === 0 ? 'ok' : f.notRun > 0 && f.killed + f.notRun + f.equivalent === f.total ? 'warn' : 'bad' },
+    {
+      text: f.percent === null ? '—' : `${f.percent.toFixed(1)} %`,
+      tone: f.percent === 100 && f.notRun === 0 ? 'ok' : f.notRun > 0 && f.killed + f.notRun + f.equivalent === f.total ? 'warn' : 'bad',
+    },
     { text: `${f.killed} / ${f.total - f.equivalent}` },
     { text: String(f.equivalent) },
     { text: f.notRun > 0 ? `${f.notRun} not run` : '0', ...(f.notRun > 0 ? { tone: 'warn' as const } : {}) },

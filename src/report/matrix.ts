@@ -34,8 +34,7 @@ export function mutationMatrix(
       else if (recorded && fallback && outcome?.status !== 'passed' && outcome?.status !== 'failed')
         cells[layer] = { ...cellOf(recorded, fallback), from: 'evidence', reason: `${why}; verdict from the committed evidence` };
       else if (!outcome) cells[layer] = { verdict: 'not-selected', stage, reason: `stage ${stage} not selected` };
-      else if (outcome.status === 'not-run' || outcome.status === 'error')
-        cells[layer] = { verdict: 'not-run', stage, reason: outcome.reason ?? `stage ${stage} ${outcome.status}` };
+      else if (outcome.status === 'not-run' || outcome.status === 'error') cells[layer] = { verdict: 'not-run', stage, reason: outcome.reason ?? `stage ${stage} ${outcome.status}` };
       else cells[layer] = { verdict: 'missing', stage, reason: `stage ${stage} ${outcome.status} but reported no result for ${m.id}` };
       const replay = replayCommand(m.id, layer, cells[layer], m.system);
       if (replay !== undefined) cells[layer] = { ...cells[layer], replay };

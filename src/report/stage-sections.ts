@@ -74,9 +74,7 @@ function viewBlock(b: ReportBlock, ctx: SectionContext): Block {
         columns: b.columns,
         ...(b.id !== undefined ? { id: b.id } : {}),
         ...(b.nowrap ? { nowrap: true } : {}),
-        rows: b.rows.map((row) =>
-          row.map(({ trace, ...cell }) => (trace === undefined ? cell : { ...cell, href: ctx.embedded.has(trace) ? `#${traceAnchor(trace)}` : ctx.link(trace) })),
-        ),
+        rows: b.rows.map((row) => row.map(({ trace, ...cell }) => (trace === undefined ? cell : { ...cell, href: ctx.embedded.has(trace) ? `#${traceAnchor(trace)}` : ctx.link(trace) }))),
       };
     case 'coverage':
       return {
@@ -84,14 +82,20 @@ function viewBlock(b: ReportBlock, ctx: SectionContext): Block {
         columns: [b.label, 'executed', 'model total', '%'],
         ...(b.id !== undefined ? { id: b.id } : {}),
         nowrap: true,
-        rows: b.rows.map((f) => [{ text: f.name }, { text: String(f.executed) }, { text: String(f.model) }, { text: `${coveragePercent(f.executed, f.model).toFixed(1)} %`, tone: f.executed >= f.model ? 'ok' : 'bad' }]),
+        rows: b.rows.map((f) => [
+          { text: f.name },
+          { text: String(f.executed) },
+          { text: String(f.model) },
+          { text: `${coveragePercent(f.executed, f.model).toFixed(1)} %`, tone: f.executed >= f.model ? 'ok' : 'bad' },
+        ]),
       };
     case 'trace': {
       const loaded = ctx.traces.get(b.path);
       if (!loaded || 'error' in loaded) return { kind: 'p', text: `The trace could not be read: ${loaded && 'error' in loaded ? loaded.error : 'not found'}`, tone: 'warn' };
       const anchor = traceAnchor(b.path);
       // Another spec's trace: its step table (it replays through TLC, not on the real system).
-      if (loaded.trace.system === 'tla') return { kind: 'code', anchor, title: `${b.path} · ${tlaHeadline(loaded.trace)}`, text: `${formatTlaStepTable(loaded.trace, { color: false })}\n\nshow it: fencecheck trace show ${b.path}` };
+      if (loaded.trace.system === 'tla')
+        return { kind: 'code', anchor, title: `${b.path} · ${tlaHeadline(loaded.trace)}`, text: `${formatTlaStepTable(loaded.trace, { color: false })}\n\nshow it: fencecheck trace show ${b.path}` };
       return { kind: 'trace', anchor, path: b.path, trace: loaded.trace, replay: b.replay ?? traceReplayCommand(b.path, loaded.trace.system) };
     }
   }

@@ -6,7 +6,24 @@
 import type { TlcFlags } from './verify-doc.js';
 
 /** TLC options that take a value (the value is not a flag of its own). */
-const WITH_VALUE = new Set(['-workers', '-metadir', '-config', '-dump', '-depth', '-seed', '-fp', '-fpbits', '-fpmem', '-maxSetSize', '-coverage', '-checkpoint', '-dumpTrace', '-simulate', '-userFile', '-recover']);
+const WITH_VALUE = new Set([
+  '-workers',
+  '-metadir',
+  '-config',
+  '-dump',
+  '-depth',
+  '-seed',
+  '-fp',
+  '-fpbits',
+  '-fpmem',
+  '-maxSetSize',
+  '-coverage',
+  '-checkpoint',
+  '-dumpTrace',
+  '-simulate',
+  '-userFile',
+  '-recover',
+]);
 
 export function tlcFlags(command: string): TlcFlags | undefined {
   const words = command.trim().split(/\s+/);

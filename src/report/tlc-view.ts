@@ -60,5 +60,9 @@ export function boundsText(b: unknown): string {
   if (b === undefined) return '?';
   if (typeof b !== 'object' || b === null || Array.isArray(b)) return JSON.stringify(b);
   const value = (v: unknown): string => (Array.isArray(v) ? `{${v.map(value).join(', ')}}` : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
-  return Object.entries(b).map(([k, v]) => `${k} = ${value(v)}`).join(', ') || '(none)';
+  return (
+    Object.entries(b)
+      .map(([k, v]) => `${k} = ${value(v)}`)
+      .join(', ') || '(none)'
+  );
 }

@@ -49,7 +49,21 @@ export function traceAnchor(path: string): string {
   return `trace-${path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }
 
-const STATUS_TONE: Readonly<Record<string, Tone>> = { passed: 'ok', killed: 'ok', failed: 'bad', error: 'bad', survived: 'bad', 'wrong-invariant': 'bad', missing: 'bad', invalid: 'bad', timeout: 'bad', equivalent: 'warn', 'not-run': 'warn', 'not-selected': 'muted', 'n/a': 'muted' };
+const STATUS_TONE: Readonly<Record<string, Tone>> = {
+  passed: 'ok',
+  killed: 'ok',
+  failed: 'bad',
+  error: 'bad',
+  survived: 'bad',
+  'wrong-invariant': 'bad',
+  missing: 'bad',
+  invalid: 'bad',
+  timeout: 'bad',
+  equivalent: 'warn',
+  'not-run': 'warn',
+  'not-selected': 'muted',
+  'n/a': 'muted',
+};
 
 /** The tone of a stage status or a mutant verdict. */
 export function statusTone(status: string): Tone {

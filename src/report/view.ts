@@ -34,9 +34,7 @@ export function buildView(r: VerifyReport, traces: TraceSet, link: (fromRoot: st
 }
 
 function verdictSection(r: VerifyReport): Section {
-  const blocks: Block[] = [
-    { kind: 'p', text: `Verdict: ${r.verdict.status.toUpperCase()} (exit ${r.verdict.exitCode})`, tone: r.verdict.status === 'passed' ? 'ok' : 'bad' },
-  ];
+  const blocks: Block[] = [{ kind: 'p', text: `Verdict: ${r.verdict.status.toUpperCase()} (exit ${r.verdict.exitCode})`, tone: r.verdict.status === 'passed' ? 'ok' : 'bad' }];
   if (r.verdict.reasons.length > 0) blocks.push({ kind: 'list', items: r.verdict.reasons });
   if (r.verdict.waived.length > 0) blocks.push({ kind: 'p', text: 'Waived with --allow-not-run:', tone: 'warn' }, { kind: 'list', items: r.verdict.waived });
   const o = r.options;
@@ -90,12 +88,19 @@ function tracesSection(traces: TraceSet, embedded: readonly [string, { trace: An
   const blocks: Block[] = [];
   const unreadable = [...traces.entries()].filter(([, t]) => 'error' in t).map(([p, t]) => `${p}: ${'error' in t ? t.error : ''}`);
   const readable = [...traces.entries()].filter(([p, t]) => 'trace' in t && !elsewhere.has(p)).length;
-  if (readable > embedded.length) blocks.push({ kind: 'p', text: `${readable - embedded.length} more traces are not embedded (limit ${MAX_EMBEDDED_TRACES}); verify.json lists every one (traces).`, tone: 'muted' });
+  if (readable > embedded.length)
+    blocks.push({ kind: 'p', text: `${readable - embedded.length} more traces are not embedded (limit ${MAX_EMBEDDED_TRACES}); verify.json lists every one (traces).`, tone: 'muted' });
   if (unreadable.length > 0) blocks.push({ kind: 'p', text: 'Traces that could not be read:', tone: 'warn' }, { kind: 'list', items: unreadable });
   for (const [path, t] of embedded) {
     if (!('trace' in t)) continue;
     // Another spec's TLC counterexample: its step table (it replays through TLC, not on the real system).
-    if (t.trace.system === FOREIGN_SYSTEM) blocks.push({ kind: 'code', anchor: traceAnchor(path), title: `${path} · ${tlaHeadline(t.trace)}`, text: `${formatTlaStepTable(t.trace, { color: false })}\n\nshow it: fencecheck trace show ${path}` });
+    if (t.trace.system === FOREIGN_SYSTEM)
+      blocks.push({
+        kind: 'code',
+        anchor: traceAnchor(path),
+        title: `${path} · ${tlaHeadline(t.trace)}`,
+        text: `${formatTlaStepTable(t.trace, { color: false })}\n\nshow it: fencecheck trace show ${path}`,
+      });
     else blocks.push({ kind: 'trace', anchor: traceAnchor(path), path, trace: t.trace, replay: traceReplayCommand(path, t.trace.system) });
   }
   return { id: 'traces', title: 'Counterexample traces', blocks };

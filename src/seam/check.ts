@@ -47,7 +47,8 @@ export async function checkSystem(sys: AnySystem, root = projectRoot, mutants: r
   const t0 = performance.now();
   const rows: SystemCheckRow[] = [];
   const run = exploreSystem(sys, { edges: true });
-  for (const v of run.verdicts) rows.push({ check: `invariant ${v.name}`, status: v.holds ? 'passed' : 'failed', detail: v.holds ? `holds in all ${run.distinct} states` : `broken in ${v.violatingStates} states` });
+  for (const v of run.verdicts)
+    rows.push({ check: `invariant ${v.name}`, status: v.holds ? 'passed' : 'failed', detail: v.holds ? `holds in all ${run.distinct} states` : `broken in ${v.violatingStates} states` });
   const base = readSystemEvidence(sys.name, 'base', root);
   const committed = readBaseGraph(sys.name, root);
   if ('reason' in committed) {
@@ -85,7 +86,15 @@ export async function checkSystem(sys: AnySystem, root = projectRoot, mutants: r
     status: overall(rows),
     distinct: run.distinct,
     generated: run.generated,
-    ...(base.evidence ? { tlc: { ...(base.evidence.distinct !== undefined ? { distinct: base.evidence.distinct } : {}), ...(base.evidence.generated !== undefined ? { generated: base.evidence.generated } : {}), version: base.evidence.tlcVersion } } : {}),
+    ...(base.evidence
+      ? {
+          tlc: {
+            ...(base.evidence.distinct !== undefined ? { distinct: base.evidence.distinct } : {}),
+            ...(base.evidence.generated !== undefined ? { generated: base.evidence.generated } : {}),
+            version: base.evidence.tlcVersion,
+          },
+        }
+      : {}),
     rows,
     durationMs: performance.now() - t0,
   };

@@ -73,7 +73,16 @@ export function systemCommandLine(spec: string, config: string, dump: 'none' | '
 }
 
 function common<S, E>(sys: ModelSystem<S, E>, name: string, config: string, run: TlcRun, dump: 'none' | 'states' | 'graph', root: string): SystemEvidence {
-  const core = evidenceCore({ name, run, spec: sys.spec, config, bounds: sys.bounds, invariants: cfgInvariants(readFileSync(join(root, config), 'utf8')), command: systemCommandLine(sys.spec, config, dump), root });
+  const core = evidenceCore({
+    name,
+    run,
+    spec: sys.spec,
+    config,
+    bounds: sys.bounds,
+    invariants: cfgInvariants(readFileSync(join(root, config), 'utf8')),
+    command: systemCommandLine(sys.spec, config, dump),
+    root,
+  });
   // `system` second, as every committed record has it.
   const { schema, ...rest } = core;
   return { schema, system: sys.name, ...rest };
@@ -114,7 +123,14 @@ export interface MutantRunFields {
   readonly reason?: string;
 }
 
-export function mutantSystemEvidence<S, E>(sys: ModelSystem<S, E>, m: Pick<MutantEntry, 'id' | 'target' | 'expectedInvariant'>, config: string, run: TlcRun, fields: MutantRunFields, root = projectRoot): SystemEvidence {
+export function mutantSystemEvidence<S, E>(
+  sys: ModelSystem<S, E>,
+  m: Pick<MutantEntry, 'id' | 'target' | 'expectedInvariant'>,
+  config: string,
+  run: TlcRun,
+  fields: MutantRunFields,
+  root = projectRoot,
+): SystemEvidence {
   return {
     ...common(sys, m.id, config, run, 'none', root),
     mutant: { id: m.id, target: m.target, expectedInvariant: m.expectedInvariant },
@@ -157,7 +173,10 @@ export function readSystemEvidence(system: string, run: string, root = projectRo
   if (evidence.schema !== SYSTEM_EVIDENCE_SCHEMA || evidence.system !== system || evidence.run !== run) {
     throw new TlcOutputError(`${rel}: not ${system}'s ${run} evidence`);
   }
-  for (const [file, sha] of [[evidence.spec, evidence.specSha256], [evidence.config, evidence.configSha256]] as const) {
+  for (const [file, sha] of [
+    [evidence.spec, evidence.specSha256],
+    [evidence.config, evidence.configSha256],
+  ] as const) {
     if (!existsSync(join(root, file))) return { evidence, freshness: { fresh: false, reason: `${file} is gone` } };
     if (sha256File(join(root, file)) !== sha) return { evidence, freshness: { fresh: false, reason: `${file} changed since TLC ran (stale evidence): ${RERUN}` } };
   }
@@ -171,7 +190,9 @@ export function readSystemEvidence(system: string, run: string, root = projectRo
 
 /** A committed canonical state list (one key a line, sorted, no duplicates); throws TlcOutputError otherwise. */
 export function readCanonicalStateList(path: string, root = projectRoot): string[] {
-  const lines = readFileSync(join(root, path), 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(join(root, path), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   for (let i = 1; i < lines.length; i++) if (!(lines[i - 1]! < lines[i]!)) throw new TlcOutputError(`${path}: line ${i + 1} is not sorted after line ${i} (or repeats it)`);
   if (lines.length === 0) throw new TlcOutputError(`${path}: no states`);
   return lines;
@@ -185,12 +206,14 @@ export function readBaseGraph(system: string, root = projectRoot): { graph: Stat
   if (!evidence.edges) return { reason: `${systemEvidencePath(system, 'base')} names no edge list: ${RERUN}` };
   try {
     const states = readCanonicalStateList(evidence.states.file, root);
-    if (states.length !== evidence.states.count || (evidence.distinct !== undefined && states.length !== evidence.distinct)) return { reason: `${evidence.states.file} holds ${states.length} states, the record says ${evidence.distinct}` };
+    if (states.length !== evidence.states.count || (evidence.distinct !== undefined && states.length !== evidence.distinct))
+      return { reason: `${evidence.states.file} holds ${states.length} states, the record says ${evidence.distinct}` };
     const edges = indexedTextToEdges(readFileSync(join(root, evidence.edges.file), 'utf8'), states, evidence.edges.file);
     const e = evidence.edges;
     if (edges.length !== e.count) return { reason: `${e.file} holds ${edges.length} edges, the record says ${e.count}` };
     if (linesSha256(edges) !== e.canonicalSha256) return { reason: `the edge lines of ${e.file} do not match canonicalSha256` };
-    if (evidence.generated !== undefined && evidence.generated !== e.initialStates + e.generatedEdges) return { reason: `TLC generated ${evidence.generated} states, but ${e.initialStates} initial + ${e.generatedEdges} edges were dumped` };
+    if (evidence.generated !== undefined && evidence.generated !== e.initialStates + e.generatedEdges)
+      return { reason: `TLC generated ${evidence.generated} states, but ${e.initialStates} initial + ${e.generatedEdges} edges were dumped` };
     const selfLoops = edges.filter((l) => l.slice(0, l.indexOf('|')) === l.slice(l.lastIndexOf('|') + 1)).length;
     return { evidence, graph: { states, edges, selfLoops, generatedEdges: e.generatedEdges, initialStates: e.initialStates } };
   } catch (err) {
@@ -208,10 +231,16 @@ export function evidenceMutantResults(entries: readonly MutantEntry[], root = pr
     const base = { id: m.id, layer: 'tla' as const, expectedInvariant: m.expectedInvariant };
     const { evidence, freshness } = readSystemEvidence(m.system, m.id, root);
     if (!evidence || !freshness.fresh) return { ...base, verdict: 'not-run', reason: freshness.fresh ? 'no evidence' : freshness.reason };
-    if (evidence.config !== m.layers.tla?.config) return { ...base, verdict: 'not-run', reason: `${systemEvidencePath(m.system, m.id)} was made with ${evidence.config}, the manifest names ${m.layers.tla?.config}` };
-    if (evidence.mutant?.target !== m.target || evidence.mutant.expectedInvariant !== m.expectedInvariant) return { ...base, verdict: 'not-run', reason: `${systemEvidencePath(m.system, m.id)} was made for another manifest entry` };
+    if (evidence.config !== m.layers.tla?.config)
+      return { ...base, verdict: 'not-run', reason: `${systemEvidencePath(m.system, m.id)} was made with ${evidence.config}, the manifest names ${m.layers.tla?.config}` };
+    if (evidence.mutant?.target !== m.target || evidence.mutant.expectedInvariant !== m.expectedInvariant)
+      return { ...base, verdict: 'not-run', reason: `${systemEvidencePath(m.system, m.id)} was made for another manifest entry` };
     const tracePath = systemEvidencePath(m.system, m.id);
-    const extra = { ...(evidence.traceLength !== undefined && { traceLength: evidence.traceLength }), ...(evidence.durationMs !== undefined && { durationMs: evidence.durationMs }), ...(evidence.trace !== undefined && { tracePath }) };
+    const extra = {
+      ...(evidence.traceLength !== undefined && { traceLength: evidence.traceLength }),
+      ...(evidence.durationMs !== undefined && { durationMs: evidence.durationMs }),
+      ...(evidence.trace !== undefined && { tracePath }),
+    };
     if (evidence.violated === undefined) return { ...base, verdict: evidence.outcome === 'ok' ? 'survived' : 'invalid', reason: `TLC ${evidence.outcome} (${tracePath})` };
     return evidence.violated === m.expectedInvariant
       ? { ...base, verdict: 'killed', violated: evidence.violated, ...(evidence.alsoBroken && { alsoBroken: evidence.alsoBroken }), ...extra }

@@ -93,7 +93,8 @@ export async function runImplEntries<Rig, Patch>(entries: readonly MutantEntry[]
       results.push(r);
       // After a fault the rig is not to be trusted: the remaining entries are not run, with its reason.
       if (r.verdict === 'not-run') {
-        for (const rest of entries.slice(i + 1)) results.push({ id: rest.id, layer: 'impl', verdict: 'not-run', expectedInvariant: rest.expectedInvariant, reason: `after a fault: ${r.reason ?? ''}` });
+        for (const rest of entries.slice(i + 1))
+          results.push({ id: rest.id, layer: 'impl', verdict: 'not-run', expectedInvariant: rest.expectedInvariant, reason: `after a fault: ${r.reason ?? ''}` });
         break;
       }
     }

@@ -51,7 +51,7 @@ export async function runSeamModelMutant(entry: MutantEntry, sys: AnySystem, bas
     return { violated, alsoBroken: all.filter((n) => n !== violated && !inv[n]!(last)), traceLength: path.length, tracePath };
   };
   try {
-    const checked = expected === 'TypeOK' || !inv['TypeOK'] ? [expected] : ['TypeOK', expected];
+    const checked = expected === 'TypeOK' || !inv.TypeOK ? [expected] : ['TypeOK', expected];
     const found = counterexample(checked);
     if (found !== null) {
       const killed = found.violated === expected;

@@ -39,6 +39,10 @@ export interface GraphParity {
 export function compareGraphs(model: StateGraph, tlc: StateGraph, show = 5): GraphParity {
   const states = compareStateSets(model.states, tlc.states, show);
   const edges = compareStateSets(model.edges, tlc.edges, show);
-  const generated = { model: model.initialStates + model.generatedEdges, tlc: tlc.initialStates + tlc.generatedEdges, equal: model.initialStates + model.generatedEdges === tlc.initialStates + tlc.generatedEdges };
+  const generated = {
+    model: model.initialStates + model.generatedEdges,
+    tlc: tlc.initialStates + tlc.generatedEdges,
+    equal: model.initialStates + model.generatedEdges === tlc.initialStates + tlc.generatedEdges,
+  };
   return { equal: states.equal && edges.equal && generated.equal, states, edges, generated, selfLoops: { model: model.selfLoops, tlc: tlc.selfLoops } };
 }

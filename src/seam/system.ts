@@ -101,7 +101,11 @@ export interface ModelSystem<S, E> {
 
 /** `pods={p1, p2, p3} maxGen=4`: a system's bounds in one line, for reports. */
 export function boundsLabel(b: unknown): string {
-  return typeof b === 'object' && b !== null ? Object.entries(b).map(([k, v]) => `${k}=${Array.isArray(v) ? `{${v.join(', ')}}` : String(v)}`).join(' ') : String(b);
+  return typeof b === 'object' && b !== null
+    ? Object.entries(b)
+        .map(([k, v]) => `${k}=${Array.isArray(v) ? `{${v.join(', ')}}` : String(v)}`)
+        .join(' ')
+    : String(b);
 }
 
 /** A table of text cells, for reports. */

@@ -19,11 +19,13 @@ export { DEFAULT_TRACE_DIR } from '../core/trace-dir.js';
 /** S as the trace's state: each of the system's variables → its ITF value. */
 export function stateToItf<S, E>(sys: ModelSystem<S, E>, s: S): Record<string, ItfValue> {
   const tla = sys.toTla(s);
-  return Object.fromEntries(sys.variables.map((v) => {
-    const x = tla[v];
-    if (x === undefined) throw new Error(`${sys.name}: toTla gives no ${v}`);
-    return [v, tlaToItf(x)];
-  }));
+  return Object.fromEntries(
+    sys.variables.map((v) => {
+      const x = tla[v];
+      if (x === undefined) throw new Error(`${sys.name}: toTla gives no ${v}`);
+      return [v, tlaToItf(x)];
+    }),
+  );
 }
 
 /** A trace's state (its ITF values; variables the system lacks are ignored) as S; throws TlcOutputError naming what does not fit. */
@@ -39,7 +41,9 @@ export function stateFromItf<S, E>(sys: ModelSystem<S, E>, state: Readonly<Recor
 
 /** The invariants of the system's model `s` breaks, in the system's order. */
 export function brokenInvariants<S, E>(sys: ModelSystem<S, E>, s: S): string[] {
-  return Object.entries(sys.invariants).filter(([, inv]) => !inv(s)).map(([n]) => n);
+  return Object.entries(sys.invariants)
+    .filter(([, inv]) => !inv(s))
+    .map(([n]) => n);
 }
 
 /** An argument as TLC or a label prints it (`p1`, `[a |-> 1]`), as ITF; kept as text when it is no value. */
@@ -138,7 +142,10 @@ export function pathToTrace<S, E>(sys: ModelSystem<S, E>, path: readonly PathSte
  */
 export function paramsFromTwin<S, E>(sys: ModelSystem<S, E>, prev: S, action: string, next: S): Readonly<Record<string, ItfValue>> | undefined {
   const want = sys.key(next);
-  const fits = sys.successors(prev).map((x) => ({ a: eventAction(sys, x.event), key: sys.key(x.state) })).filter((x) => x.a.action === action && x.key === want);
+  const fits = sys
+    .successors(prev)
+    .map((x) => ({ a: eventAction(sys, x.event), key: sys.key(x.state) }))
+    .filter((x) => x.a.action === action && x.key === want);
   return fits.length === 1 ? fits[0]!.a.params : undefined;
 }
 
@@ -168,10 +175,14 @@ export function tlcTrace<S, E>(sys: ModelSystem<S, E>, r: TlcResult, meta: { mut
   // state's own set (`\E c \in pending : Commit(c)`) is labelled by the enclosing `Next`. Such a step
   // takes the one action instance of the twin that leads there, and says so.
   const stepOf = (t: TlcResult['trace'][number], prev: S | undefined, next: S | undefined): Pick<Step, 'action' | 'params' | 'note'> => {
-    if (prev === undefined || next === undefined || (sys.actions ?? []).includes(t.action) || sys.paramNames?.[t.action] !== undefined) return { action: t.action, params: argsOf(t.action, t.args, prev, next) };
+    if (prev === undefined || next === undefined || (sys.actions ?? []).includes(t.action) || sys.paramNames?.[t.action] !== undefined)
+      return { action: t.action, params: argsOf(t.action, t.args, prev, next) };
     const want = sys.key(next);
     const twin = meta.twin ?? sys;
-    const fits = twin.successors(prev).filter((x) => twin.key(x.state) === want).map((x) => eventAction(twin, x.event));
+    const fits = twin
+      .successors(prev)
+      .filter((x) => twin.key(x.state) === want)
+      .map((x) => eventAction(twin, x.event));
     const names = new Set(fits.map((f) => f.action));
     if (names.has(t.action) || fits.length === 0 || names.size > 1) return { action: t.action, params: argsOf(t.action, t.args, prev, next) };
     const one = fits[0]!;

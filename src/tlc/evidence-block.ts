@@ -9,7 +9,10 @@ import type { TlcDump, TlcModelBlock } from '../core/report-details.js';
 import type { EvidenceCore } from './evidence-core.js';
 
 /** The fields of an evidence record the block needs; a base record may add its labelled edge list. */
-export type EvidenceRecord = Pick<EvidenceCore, 'spec' | 'specSha256' | 'config' | 'configSha256' | 'tlcVersion' | 'bounds' | 'invariants' | 'command' | 'outcome' | 'generated' | 'distinct' | 'depth' | 'durationMs' | 'states'> & {
+export type EvidenceRecord = Pick<
+  EvidenceCore,
+  'spec' | 'specSha256' | 'config' | 'configSha256' | 'tlcVersion' | 'bounds' | 'invariants' | 'command' | 'outcome' | 'generated' | 'distinct' | 'depth' | 'durationMs' | 'states'
+> & {
   readonly edges?: { readonly file?: string; readonly sha256: string; readonly count?: number };
 };
 

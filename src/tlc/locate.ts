@@ -26,11 +26,12 @@ type Found<K extends string> = ({ readonly ok: true } & Readonly<Record<K, strin
  * every entry must exist), then `.tools/tla2tools.jar`.
  */
 export function findJar(env: NodeJS.ProcessEnv = process.env, root = projectRoot): (Found<'jar'> & { readonly classpath?: readonly string[] }) | { readonly ok: false; readonly reason: string } {
-  const fromEnv = env['TLA2TOOLS_JAR'];
+  const fromEnv = env.TLA2TOOLS_JAR;
   if (fromEnv !== undefined && fromEnv !== '') {
     const entries = fromEnv.split(delimiter).filter((e) => e !== '');
     const missing = entries.find((e) => !existsSync(resolve(e)));
-    if (missing !== undefined || entries.length === 0) return { ok: false, reason: entries.length > 1 ? `TLA2TOOLS_JAR=${fromEnv}: ${missing} does not exist` : `TLA2TOOLS_JAR=${fromEnv} does not exist` };
+    if (missing !== undefined || entries.length === 0)
+      return { ok: false, reason: entries.length > 1 ? `TLA2TOOLS_JAR=${fromEnv}: ${missing} does not exist` : `TLA2TOOLS_JAR=${fromEnv} does not exist` };
     const [jar, ...rest] = entries.map((e) => resolve(e));
     return { ok: true, jar: jar!, ...(rest.length > 0 && { classpath: rest }) };
   }
@@ -40,7 +41,7 @@ export function findJar(env: NodeJS.ProcessEnv = process.env, root = projectRoot
 
 /** `$JAVA_HOME/bin/java`, then `java` on PATH; probed with `-version`. */
 export function findJava(env: NodeJS.ProcessEnv = process.env): Found<'java'> {
-  const home = env['JAVA_HOME'];
+  const home = env.JAVA_HOME;
   const candidates = [...(home ? [join(home, 'bin', 'java')] : []), 'java'];
   for (const java of candidates) {
     const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });

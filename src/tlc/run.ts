@@ -68,20 +68,35 @@ export function tlcArgs(
   jar: string,
   config: string,
   spec: string,
-  o: { dumpPath?: string; dotPath?: string; checkDeadlock?: boolean; workers?: number; metadir: string; libDirs?: readonly string[]; extraArgs?: readonly string[]; classpath?: readonly string[]; javaOptions?: readonly string[] },
+  o: {
+    dumpPath?: string;
+    dotPath?: string;
+    checkDeadlock?: boolean;
+    workers?: number;
+    metadir: string;
+    libDirs?: readonly string[];
+    extraArgs?: readonly string[];
+    classpath?: readonly string[];
+    javaOptions?: readonly string[];
+  },
 ): string[] {
   return [
     ...(o.javaOptions ?? []),
     '-XX:+UseParallelGC',
     ...(o.libDirs && o.libDirs.length > 0 ? [`-DTLA-Library=${o.libDirs.join(delimiter)}`] : []),
-    '-cp', [jar, ...(o.classpath ?? [])].join(delimiter), 'tlc2.TLC',
+    '-cp',
+    [jar, ...(o.classpath ?? [])].join(delimiter),
+    'tlc2.TLC',
     '-tool',
     ...(o.checkDeadlock ? [] : ['-deadlock']),
-    '-workers', String(o.workers ?? 1),
-    '-metadir', o.metadir,
+    '-workers',
+    String(o.workers ?? 1),
+    '-metadir',
+    o.metadir,
     ...(o.dotPath ? ['-dump', DOT_FLAGS, o.dotPath] : o.dumpPath ? ['-dump', o.dumpPath] : []),
     ...(o.extraArgs ?? []),
-    '-config', config,
+    '-config',
+    config,
     spec,
   ];
 }

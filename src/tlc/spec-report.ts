@@ -38,8 +38,13 @@ export function describeSpecRun(c: SpecCheck, spec: string, config: string, show
   const r = c.run.result;
   if (r.version) lines.push(r.version);
   lines.push(`${spec} with ${config}`);
-  lines.push(`outcome: ${r.outcome}${r.violated ? ` (${r.violationKind ?? 'violated'} ${r.violated})` : ''}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms`);
-  if (r.exit) lines.push(`TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : r.exit.decided ? ' decides the outcome (its messages read otherwise)' : ' — DISAGREES with its output'}`);
+  lines.push(
+    `outcome: ${r.outcome}${r.violated ? ` (${r.violationKind ?? 'violated'} ${r.violated})` : ''}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms`,
+  );
+  if (r.exit)
+    lines.push(
+      `TLC exit status ${r.exit.code} (${r.exit.meaning})${r.exit.agrees ? ', as its output says' : r.exit.decided ? ' decides the outcome (its messages read otherwise)' : ' — DISAGREES with its output'}`,
+    );
   for (const u of r.unreadable ?? []) lines.push(`cannot read the value of ${u.variable} in state ${u.step}: ${u.message}`);
   if (c.trace) lines.push('', ...showTrace(c.trace));
   if (c.traceProblem) lines.push(`trace: ${c.traceProblem}`);

@@ -97,16 +97,7 @@ export function splitToolOutput(text: string): ToolOutput {
   return { messages, stray };
 }
 
-export type TlcOutcome =
-  | 'ok'
-  | 'invariant-violation'
-  | 'property-violation'
-  | 'deadlock'
-  | 'assumption-false'
-  | 'parse-error'
-  | 'config-error'
-  | 'eval-error'
-  | 'crash';
+export type TlcOutcome = 'ok' | 'invariant-violation' | 'property-violation' | 'deadlock' | 'assumption-false' | 'parse-error' | 'config-error' | 'eval-error' | 'crash';
 
 /**
  * TLC's config-file errors: the CFG_* codes (5001..5099, a .cfg TLC cannot read) and the
@@ -115,8 +106,7 @@ export type TlcOutcome =
  * 1000 and exits 255.
  */
 const CONFIG_CODES: ReadonlySet<number> = new Set([
-  2222, 2223, 2224, 2225, 2226, 2227, 2228, 2229, 2230, 2231, 2232, 2233, 2234, 2235, 2236, 2237, 2241, 2242, 2243,
-  2257, 2259, 2272, 2273, 2274, 2280, 2281,
+  2222, 2223, 2224, 2225, 2226, 2227, 2228, 2229, 2230, 2231, 2232, 2233, 2234, 2235, 2236, 2237, 2241, 2242, 2243, 2257, 2259, 2272, 2273, 2274, 2280, 2281,
 ]);
 export function isConfigErrorCode(code: number): boolean {
   return CONFIG_CODES.has(code) || (code >= 5001 && code <= 5099);
@@ -194,7 +184,10 @@ export interface TlcResult {
 export function parseToolOutput(text: string): TlcResult {
   const { messages, stray } = splitToolOutput(text);
   if (messages.length === 0) {
-    const head = stray.filter((l) => l.trim()).slice(0, 3).join(' | ');
+    const head = stray
+      .filter((l) => l.trim())
+      .slice(0, 3)
+      .join(' | ');
     throw new TlcOutputError(`not TLC -tool output (no @!@!@STARTMSG frames)${head ? `: ${head}` : ''}`);
   }
   const first = (code: number) => messages.find((m) => m.code === code);
@@ -220,7 +213,12 @@ export function parseToolOutput(text: string): TlcResult {
     // "Property P is violated by the initial state" (2108), "Temporal properties A, B, and C were
     // violated." (several; tlc2/output/MP.java).
     const several = /Temporal properties (.+?) were violated/.exec(prop.body);
-    const names = several ? several[1]!.split(/,\s*(?:and\s+)?|\s+and\s+/).map((s) => s.trim()).filter(Boolean) : [];
+    const names = several
+      ? several[1]!
+          .split(/,\s*(?:and\s+)?|\s+and\s+/)
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
     violated = names.length > 0 ? names.join(', ') : (/[Pp]roperty (\S+?)\.? (?:is|was) violated/.exec(prop.body)?.[1] ?? 'temporal property');
     violationKind = prop.code === EC.ACTION_PROPERTY_VIOLATED_BEHAVIOR ? 'action-property' : 'temporal-property';
   }
@@ -304,9 +302,7 @@ export function parseFinished(body: string): number | undefined {
 
 const LABEL = /^(\d+): <(.*?)(?: line \d+, col \d+ to line \d+, col \d+ of module \S+)?>\s*$/;
 
-type ParsedTraceMessage =
-  | { readonly step: TlcTraceStep; readonly unreadable: readonly { variable: string; message: string }[] }
-  | { readonly loop: TlcLoop };
+type ParsedTraceMessage = { readonly step: TlcTraceStep; readonly unreadable: readonly { variable: string; message: string }[] } | { readonly loop: TlcLoop };
 
 function parseTraceMessage(m: TlcMessage): ParsedTraceMessage {
   const [head = '', ...rest] = m.body.split('\n');
@@ -424,7 +420,11 @@ export function parseSanyDiagnostics(stray: readonly string[]): SanyDiagnostic[]
       message.push(lines[j]!);
     }
     if (message.length === 0) continue;
-    out.push(m ? { file: `${m[3]}.tla`, line: Number(m[1]), column: Number(m[2]), message: message.join(' ') } : { file: module ? `${module}.tla` : 'unknown', line: 0, column: 0, message: message.join(' ') });
+    out.push(
+      m
+        ? { file: `${m[3]}.tla`, line: Number(m[1]), column: Number(m[2]), message: message.join(' ') }
+        : { file: module ? `${module}.tla` : 'unknown', line: 0, column: 0, message: message.join(' ') },
+    );
     i = j - 1;
   }
   if (out.length === 0) {

@@ -126,7 +126,8 @@ function fromTlcJson(raw: Record<string, unknown>, where: string, stripped: { n:
   const cx = raw.counterexample as Record<string, unknown>;
   const vars = (raw.vars as unknown[]).map(String);
   const states = (cx.state as unknown[]).map((entry, k) => {
-    if (!Array.isArray(entry) || entry.length !== 2 || !Number.isInteger(entry[0]) || !isObject(entry[1])) throw new TraceFormatError(`${where}: counterexample.state[${k}] is not [index, {var: value}]`);
+    if (!Array.isArray(entry) || entry.length !== 2 || !Number.isInteger(entry[0]) || !isObject(entry[1]))
+      throw new TraceFormatError(`${where}: counterexample.state[${k}] is not [index, {var: value}]`);
     return Object.fromEntries(Object.entries(entry[1]).map(([v, x]) => [v, itf(x, `state ${k + 1}: ${v}`, where, stripped)]));
   });
   if (states.length === 0) throw new TraceFormatError(`${where}: the counterexample has no states`);
@@ -135,7 +136,8 @@ function fromTlcJson(raw: Record<string, unknown>, where: string, stripped: { n:
   let loopAction: LoopAction | undefined;
   const list = Array.isArray(cx.action) ? cx.action : [];
   for (const [k, a] of list.entries()) {
-    if (!Array.isArray(a) || a.length !== 3 || !Array.isArray(a[0]) || !Array.isArray(a[2]) || !isObject(a[1])) throw new TraceFormatError(`${where}: counterexample.action[${k}] is not [[i, s], {name}, [j, s']]`);
+    if (!Array.isArray(a) || a.length !== 3 || !Array.isArray(a[0]) || !Array.isArray(a[2]) || !isObject(a[1]))
+      throw new TraceFormatError(`${where}: counterexample.action[${k}] is not [[i, s], {name}, [j, s']]`);
     const from = Number(a[0][0]);
     const to = Number(a[2][0]);
     const info = a[1];
@@ -200,7 +202,9 @@ function fromItf(raw: Record<string, unknown>, where: string, stripped: { n: num
   const has = (k: string) => list.every((s) => isObject(s) && k in s);
   const takenKey = ACTION_TAKEN.find(has);
   const picksKey = NONDET_PICKS.find(has);
-  const actionVar = ACTION_VARIABLES.find((v) => vars.includes(v) && sample !== undefined && tagged(stripTypes((toItfValue(sample[fileName(v)]) as { value?: ItfValue }).value ?? '', { n: 0 })) !== undefined);
+  const actionVar = ACTION_VARIABLES.find(
+    (v) => vars.includes(v) && sample !== undefined && tagged(stripTypes((toItfValue(sample[fileName(v)]) as { value?: ItfValue }).value ?? '', { n: 0 })) !== undefined,
+  );
   const conventionVars = vars.filter((v) => v.startsWith('mbt::') || v === takenKey || v === picksKey || v === actionVar);
   const states: Record<string, ItfValue>[] = [];
   const actions: Neutral['actions'] = [];
@@ -294,10 +298,11 @@ function twinsFor(base: AnySystem, mutant: string | undefined): { own: () => Pro
     others: () =>
       (others ??= (async () => {
         const out: AnySystem[] = [];
-        for (const e of entries()) if (e.id !== mutant) {
-          const m = await load(e);
-          if (m) out.push(m);
-        }
+        for (const e of entries())
+          if (e.id !== mutant) {
+            const m = await load(e);
+            if (m) out.push(m);
+          }
         return out;
       })()),
   };

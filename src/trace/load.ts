@@ -9,9 +9,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { toItfValue, type ItfValue } from '../core/itf-value.js';
-import {
-  FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SCHEMA_V1, TRACE_SOURCES, isTrace, type TraceLike, type Trace, type TraceImport,
-} from '../core/trace-format.js';
+import { FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SCHEMA_V1, TRACE_SOURCES, isTrace, type TraceLike, type Trace, type TraceImport } from '../core/trace-format.js';
 
 /** A trace file that is missing, not JSON, or not a fencecheck trace (the CLI maps it to exit 3). */
 export class TraceFormatError extends Error {
@@ -182,9 +180,10 @@ function fromV1(raw: Record<string, unknown>, where: string): Record<string, unk
   const steps = Array.isArray(raw.steps) ? (raw.steps as unknown[]) : [];
   if (steps.length === 0) throw new TraceFormatError(`${where}: steps must be a non-empty array`);
   const notes = ['converted from fencecheck.trace/1'];
-  const imported: TraceImport = isObject(raw.imported) && Array.isArray(raw.imported.notes)
-    ? { ...(raw.imported as unknown as TraceImport), notes: [...(raw.imported.notes as string[]), ...notes] }
-    : { format: 'trace/1', notes };
+  const imported: TraceImport =
+    isObject(raw.imported) && Array.isArray(raw.imported.notes)
+      ? { ...(raw.imported as unknown as TraceImport), notes: [...(raw.imported.notes as string[]), ...notes] }
+      : { format: 'trace/1', notes };
   const { schema: _s, ...rest } = raw;
   if (raw.system === FOREIGN_SYSTEM) return { ...rest, schema: TRACE_SCHEMA, imported };
   if (typeof raw.system !== 'string') throw new TraceFormatError(`${where}: system must be a string`);
@@ -201,9 +200,10 @@ function fromV1(raw: Record<string, unknown>, where: string): Record<string, unk
     const state = Object.fromEntries(Object.entries(step.state).map(([k, v]) => [k, plainItf(v, `steps[${i}].state.${k}`, where)]));
     return { ...step, params, state };
   });
-  const loopAction = isObject(raw.loopAction) && isObject(raw.loopAction.params)
-    ? { ...raw.loopAction, params: Object.fromEntries(Object.entries(raw.loopAction.params).map(([k, v]) => [k, plainItf(v, `loopAction.params.${k}`, where)])) }
-    : raw.loopAction;
+  const loopAction =
+    isObject(raw.loopAction) && isObject(raw.loopAction.params)
+      ? { ...raw.loopAction, params: Object.fromEntries(Object.entries(raw.loopAction.params).map(([k, v]) => [k, plainItf(v, `loopAction.params.${k}`, where)])) }
+      : raw.loopAction;
   return { ...rest, schema: TRACE_SCHEMA, vars, steps: converted, ...(loopAction !== undefined && { loopAction }), imported };
 }
 

@@ -3,7 +3,10 @@ import { sequenceDiagram, type DiagramOptions, type SequenceDiagram } from './se
 
 /** Mermaid forbids `;` (statement end) and `#` (entity escapes) in message text. */
 function text(s: string): string {
-  return s.replace(/;/g, ',').replace(/#/g, 'no.').replace(/[\r\n]+/g, ' ');
+  return s
+    .replace(/;/g, ',')
+    .replace(/#/g, 'no.')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 export function mermaidFromDiagram(d: SequenceDiagram): string {

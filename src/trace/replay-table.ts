@@ -9,7 +9,10 @@ const RESET = '\x1b[0m';
 
 /** The trace's and the real states of a replay as one trace, for the columns (a function split the same way on both sides). */
 function sides(result: ReplayResult, vars: readonly string[]): Trace {
-  const steps = result.steps.flatMap((s) => [{ action: s.action, params: s.params, state: s.model }, { action: s.action, params: s.params, state: s.real }]);
+  const steps = result.steps.flatMap((s) => [
+    { action: s.action, params: s.params, state: s.model },
+    { action: s.action, params: s.params, state: s.real },
+  ]);
   return { schema: TRACE_SCHEMA, system: result.system, source: 'model', vars, steps };
 }
 
@@ -36,7 +39,11 @@ export function formatReplayTable(result: ReplayResult, vars: readonly string[],
     if (r.alarm && i === header.length - 2) return `${RED}${padded}${RESET}`;
     return padded;
   };
-  return renderTable(header, rows.map((r) => r.cells), { style });
+  return renderTable(
+    header,
+    rows.map((r) => r.cells),
+    { style },
+  );
 }
 
 /** The closing lines: where the real system broke, against where the trace predicted it would. */

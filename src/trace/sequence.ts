@@ -42,13 +42,16 @@ const lifeline = (actor: string) => `a_${actor.replace(/[^A-Za-z0-9_]/g, '_')}`;
 export function sequenceDiagram(any: TraceLike, opts: DiagramOptions = {}): SequenceDiagram {
   const trace = asTrace(any);
   const table = stepTable(trace);
-  const actors = [...new Set(table.rows.slice(1).map((r) => r.pod).filter((a) => a !== ''))];
-  const env = table.rows.slice(1).some((r) => r.pod === '');
-  const participants: Participant[] = [
-    ...(env ? [{ id: ENV, label: 'environment' }] : []),
-    ...actors.map((a) => ({ id: lifeline(a), label: a })),
-    { id: STATE, label: `${trace.system} state` },
+  const actors = [
+    ...new Set(
+      table.rows
+        .slice(1)
+        .map((r) => r.pod)
+        .filter((a) => a !== ''),
+    ),
   ];
+  const env = table.rows.slice(1).some((r) => r.pod === '');
+  const participants: Participant[] = [...(env ? [{ id: ENV, label: 'environment' }] : []), ...actors.map((a) => ({ id: lifeline(a), label: a })), { id: STATE, label: `${trace.system} state` }];
   const first = participants[0]!.id;
   const items: SequenceItem[] = [];
   trace.steps.forEach((step, i) => {

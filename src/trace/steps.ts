@@ -73,12 +73,34 @@ export function traceColumns(trace: Trace): Column[] {
   for (const v of trace.vars) {
     const values = trace.steps.map((s) => s.state[v]);
     const keys = mapPairs(values[0])?.map(([k]) => k);
-    if (keys && keys.length > 0 && keys.length <= MAX_SPLIT && keys.every(atomKey) && values.every((x) => { const p = mapPairs(x); return p !== undefined && sameList(p.map(([k]) => k), keys); })) {
+    if (
+      keys &&
+      keys.length > 0 &&
+      keys.length <= MAX_SPLIT &&
+      keys.every(atomKey) &&
+      values.every((x) => {
+        const p = mapPairs(x);
+        return (
+          p !== undefined &&
+          sameList(
+            p.map(([k]) => k),
+            keys,
+          )
+        );
+      })
+    ) {
       for (const k of keys) out.push({ name: `${v}[${cellText(k)}]`, variable: v, key: k });
       continue;
     }
     const fields = recordFields(values[0]) && Object.keys(recordFields(values[0])!);
-    if (fields && fields.length <= MAX_SPLIT && values.every((x) => { const r = recordFields(x); return r !== undefined && sameList(Object.keys(r), fields); })) {
+    if (
+      fields &&
+      fields.length <= MAX_SPLIT &&
+      values.every((x) => {
+        const r = recordFields(x);
+        return r !== undefined && sameList(Object.keys(r), fields);
+      })
+    ) {
       for (const f of fields) out.push({ name: `${v}.${f}`, variable: v, field: f });
       continue;
     }
@@ -108,7 +130,9 @@ function firstAtom(v: ItfValue): string | undefined {
   const o = v as Record<string, unknown>;
   if ('#bigint' in o || '#unserializable' in o || '#set' in o || '#map' in o) return undefined;
   if ('#tup' in o) return (o['#tup'] as ItfValue[]).map(firstAtom).find((x) => x !== undefined);
-  return Object.values(o).map((x) => firstAtom(x as ItfValue)).find((x) => x !== undefined);
+  return Object.values(o)
+    .map((x) => firstAtom(x as ItfValue))
+    .find((x) => x !== undefined);
 }
 
 /** Who takes a step: the first model value among its parameters (`p1` of AcquireB(p1), `r1` of Deliver(r1, e)), or ''. */

@@ -140,7 +140,22 @@ export function createClient(target: ClientTarget, extras: ClientExtras = {}): V
   return client;
 }
 
-const CLUSTER_READ_ONLY = new Set(['INFO', 'NODES', 'SLOTS', 'SHARDS', 'KEYSLOT', 'MYID', 'MYSHARDID', 'COUNTKEYSINSLOT', 'GETKEYSINSLOT', 'LINKS', 'REPLICAS', 'SLAVES', 'HELP', 'COUNT-FAILURE-REPORTS']);
+const CLUSTER_READ_ONLY = new Set([
+  'INFO',
+  'NODES',
+  'SLOTS',
+  'SHARDS',
+  'KEYSLOT',
+  'MYID',
+  'MYSHARDID',
+  'COUNTKEYSINSLOT',
+  'GETKEYSINSLOT',
+  'LINKS',
+  'REPLICAS',
+  'SLAVES',
+  'HELP',
+  'COUNT-FAILURE-REPORTS',
+]);
 const ACL_CHANGES = new Set(['SETUSER', 'DELUSER', 'LOAD', 'SAVE']);
 
 function argText(a: unknown): string {
@@ -154,7 +169,8 @@ export function destructiveReason(name: string, args: readonly unknown[]): strin
   if (cmd === 'FLUSHALL' || cmd === 'FLUSHDB' || cmd === 'SWAPDB') return `${cmd} would delete data that is not the harness's`;
   if (cmd === 'CONFIG' && sub !== 'GET') return `CONFIG ${sub} would reconfigure a server the harness does not own`;
   if (cmd === 'CLUSTER' && !CLUSTER_READ_ONLY.has(sub)) return `CLUSTER ${sub} would change a cluster the harness does not own`;
-  if (cmd === 'SCRIPT' && (sub === 'FLUSH' || sub === 'KILL')) return `SCRIPT ${sub} would ${sub === 'FLUSH' ? 'drop every script cached on' : 'kill a script running on'} a server the harness does not own`;
+  if (cmd === 'SCRIPT' && (sub === 'FLUSH' || sub === 'KILL'))
+    return `SCRIPT ${sub} would ${sub === 'FLUSH' ? 'drop every script cached on' : 'kill a script running on'} a server the harness does not own`;
   if (cmd === 'FUNCTION' && (sub === 'FLUSH' || sub === 'DELETE' || sub === 'RESTORE' || sub === 'KILL' || (sub === 'LOAD' && args.some((a) => argText(a) === 'REPLACE')))) {
     return `FUNCTION ${sub} would change the functions of a server the harness does not own`;
   }
@@ -241,7 +257,10 @@ function wrapSendCommand(client: Redis | Cluster, o: WrapOptions): void {
 /** A direct connection to one node (admin, probes, reading the keyspace of one shard), no-resend options and timeouts. */
 export function nodeClient(node: { host: string; port: number } & Credentials, extras: Pick<ClientExtras, 'destructive' | 'announce'> = {}): Redis {
   const { username, password, tls } = node;
-  return createClient({ kind: 'standalone', host: node.host, port: node.port, ...(username ? { username } : {}), ...(password !== undefined ? { password } : {}), ...(tls ? { tls } : {}) }, extras) as Redis;
+  return createClient(
+    { kind: 'standalone', host: node.host, port: node.port, ...(username ? { username } : {}), ...(password !== undefined ? { password } : {}), ...(tls ? { tls } : {}) },
+    extras,
+  ) as Redis;
 }
 
 /** Closes a client without waiting on a server that may be gone. */

@@ -35,40 +35,54 @@ export async function formCluster(shards: readonly ShardPlan[]): Promise<void> {
     const first = all[0]!;
     await Promise.all(all.slice(1).map((n) => c(n).call('CLUSTER', 'MEET', first.host, first.port, ...(first.busPort !== undefined ? [first.busPort] : []))));
     if (all.length > 1) {
-      await waitUntil('every node to know every other node', async () => {
-        for (const n of all) {
-          const lines = String(await c(n).call('CLUSTER', 'NODES')).trim().split('\n');
-          if (lines.length !== all.length || lines.some((l) => /handshake|noaddr/.test(l))) return false;
-        }
-        return true;
-      }, FORM_TIMEOUT_MS);
+      await waitUntil(
+        'every node to know every other node',
+        async () => {
+          for (const n of all) {
+            const lines = String(await c(n).call('CLUSTER', 'NODES'))
+              .trim()
+              .split('\n');
+            if (lines.length !== all.length || lines.some((l) => /handshake|noaddr/.test(l))) return false;
+          }
+          return true;
+        },
+        FORM_TIMEOUT_MS,
+      );
     }
     const ids = new Map<LaunchedNode, string>();
     for (const n of all) ids.set(n, String(await c(n).call('CLUSTER', 'MYID')));
     for (const s of shards) {
       for (const r of s.replicas) await c(r).call('CLUSTER', 'REPLICATE', ids.get(s.primary)!);
     }
-    await waitUntil('cluster_state:ok and the same view on every node', async () => {
-      for (const n of all) {
-        if (!/cluster_state:ok/.test(String(await c(n).call('CLUSTER', 'INFO')))) return false;
-        const nodes = String(await c(n).call('CLUSTER', 'NODES'));
-        for (const s of shards) {
-          for (const r of s.replicas) {
-            const line = nodes.split('\n').find((l) => l.startsWith(ids.get(r)!));
-            if (!line || !line.includes(`slave ${ids.get(s.primary)!}`)) return false;
+    await waitUntil(
+      'cluster_state:ok and the same view on every node',
+      async () => {
+        for (const n of all) {
+          if (!/cluster_state:ok/.test(String(await c(n).call('CLUSTER', 'INFO')))) return false;
+          const nodes = String(await c(n).call('CLUSTER', 'NODES'));
+          for (const s of shards) {
+            for (const r of s.replicas) {
+              const line = nodes.split('\n').find((l) => l.startsWith(ids.get(r)!));
+              if (!line?.includes(`slave ${ids.get(s.primary)!}`)) return false;
+            }
           }
         }
-      }
-      return true;
-    }, FORM_TIMEOUT_MS);
-    if (all.length > 1) {
-      await waitUntil('a two-way, answered cluster-bus link between every pair of nodes', async () => {
-        for (const n of all) {
-          const others = all.filter((o) => o !== n).map((o) => ids.get(o)!);
-          if (!busLinksUp(await c(n).call('CLUSTER', 'LINKS'), String(await c(n).call('CLUSTER', 'NODES')), others)) return false;
-        }
         return true;
-      }, FORM_TIMEOUT_MS);
+      },
+      FORM_TIMEOUT_MS,
+    );
+    if (all.length > 1) {
+      await waitUntil(
+        'a two-way, answered cluster-bus link between every pair of nodes',
+        async () => {
+          for (const n of all) {
+            const others = all.filter((o) => o !== n).map((o) => ids.get(o)!);
+            if (!busLinksUp(await c(n).call('CLUSTER', 'LINKS'), String(await c(n).call('CLUSTER', 'NODES')), others)) return false;
+          }
+          return true;
+        },
+        FORM_TIMEOUT_MS,
+      );
     }
     await Promise.all(shards.map((s, i) => waitWritable(c(s.primary), ranges[i]!)));
     await Promise.all(shards.map((s) => waitReplicasCaughtUp(c(s.primary), s.replicas.length)));
@@ -91,7 +105,13 @@ export function busLinksUp(linksReply: unknown, nodesText: string, others: reado
     const field = (k: string) => f[f.indexOf(k) + 1];
     return { direction: String(field('direction')), node: String(field('node')), created: Number(field('create-time')) };
   });
-  const pongAt = new Map(nodesText.trim().split('\n').map((l) => l.split(' ')).map((w) => [w[0]!, Number(w[5])] as const));
+  const pongAt = new Map(
+    nodesText
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '))
+      .map((w) => [w[0]!, Number(w[5])] as const),
+  );
   return others.every((id) => {
     const to = links.find((l) => l.direction === 'to' && l.node === id);
     const from = links.some((l) => l.direction === 'from' && l.node === id);

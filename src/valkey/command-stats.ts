@@ -79,9 +79,13 @@ export class CommandCounter {
       // The readers' addresses as the server sees them (MONITOR names a client by it).
       const own = new Set(await Promise.all(readers.map(async (r) => /(?:^|\s)addr=(\S+)/.exec(String(await r.call('CLIENT', 'INFO')))?.[1] ?? '')));
       const tally = { sent: new Map<string, number>(), ran: new Map<string, number>() };
-      const monitors = await Promise.all(nodes.map((n) => openMonitor(n, (source, args) => {
-        if (!own.has(source)) add(source === 'lua' ? tally.ran : tally.sent, monitorCommand(args));
-      })));
+      const monitors = await Promise.all(
+        nodes.map((n) =>
+          openMonitor(n, (source, args) => {
+            if (!own.has(source)) add(source === 'lua' ? tally.ran : tally.sent, monitorCommand(args));
+          }),
+        ),
+      );
       const c = new CommandCounter(readers, monitors, tally);
       c.start = (await c.stats()).calls;
       c.readings = 1;
@@ -158,7 +162,11 @@ function openMonitor(node: Pick<NodeInfo, 'host' | 'port'>, onCommand: (source: 
           continue;
         }
         const m = /^\+\d+\.\d+ \[\d+ (\S+)\] (.*)$/.exec(line);
-        if (m) onCommand(m[1]!, [...m[2]!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((a) => a[1]!));
+        if (m)
+          onCommand(
+            m[1]!,
+            [...m[2]!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((a) => a[1]!),
+          );
       }
     });
   });

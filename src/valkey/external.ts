@@ -31,7 +31,13 @@ export function parseEndpoint(text: string): Endpoint {
 
 function endpointOf(e: EndpointUrl): Endpoint {
   rememberEndpointSecrets(e);
-  return { host: e.host, port: e.port, ...(e.username !== undefined && { username: e.username }), ...(e.password !== undefined && { password: e.password }), ...(e.tls && { tls: tlsFromEnvironment() }) };
+  return {
+    host: e.host,
+    port: e.port,
+    ...(e.username !== undefined && { username: e.username }),
+    ...(e.password !== undefined && { password: e.password }),
+    ...(e.tls && { tls: tlsFromEnvironment() }),
+  };
 }
 
 /**
@@ -148,7 +154,12 @@ export async function startExternal(spec: TopologySpec): Promise<Topology> {
     if (err instanceof ValkeyUnavailableError) throw err;
     const why = connectionError && /max retries per request/i.test(String((err as Error).message)) ? connectionError : err;
     // One line: OpenSSL's messages end with a line break.
-    throw new ValkeyUnavailableError(`cannot reach ${shown} (${endpointName(first)}${tls ? ', TLS' : ''}): ${maskedMessage(why).replace(/\s*\n\s*/g, ' ').trim()}`, { cause: err });
+    throw new ValkeyUnavailableError(
+      `cannot reach ${shown} (${endpointName(first)}${tls ? ', TLS' : ''}): ${maskedMessage(why)
+        .replace(/\s*\n\s*/g, ' ')
+        .trim()}`,
+      { cause: err },
+    );
   } finally {
     await closeClient(probe);
   }
@@ -252,7 +263,7 @@ function clusterNodeAddresses(text: string): NodeAddress[] {
     const addr = line.split(' ')[1];
     const m = addr ? /^(.*):(\d+)@/.exec(addr) : null;
     // A node without an address cannot be asked: port 0 makes the ownership check fail.
-    out.push(m && m[1] ? { host: m[1], port: Number(m[2]) } : { host: '', port: 0 });
+    out.push(m?.[1] ? { host: m[1], port: Number(m[2]) } : { host: '', port: 0 });
   }
   return out;
 }

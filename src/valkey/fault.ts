@@ -67,7 +67,12 @@ export function describeFault(f: Fault): string {
 
 /** First line of a message, passwords masked, trimmed to REASON_MAX characters. */
 export function oneLine(text: string, max = REASON_MAX): string {
-  const first = maskSecrets(text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '');
+  const first = maskSecrets(
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '',
+  );
   return first.length > max ? `${first.slice(0, max - 1)}…` : first;
 }
 
@@ -92,7 +97,10 @@ const CLIENT_RULES: readonly Rule[] = [
   { kind: 'server-gone', test: /ECONNREFUSED|Failed to refresh slots cache|None of startup nodes is available|ENOTFOUND|EHOSTUNREACH|ENETUNREACH/ },
   // ioredis' bare "Command timed out"; client.ts' CommandTimeoutError ("… got no reply from H:P within N ms").
   // The harness waiting for its own topology to converge (door: "timed out waiting for every node to …").
-  { kind: 'timeout', test: /Command timed out|got no reply from \S+ within \d+ ms|ETIMEDOUT|connect timed out|timed out after \d+ ?ms|timeout of \d+ ?ms|timed out waiting for (every node|the cluster|cluster)/i },
+  {
+    kind: 'timeout',
+    test: /Command timed out|got no reply from \S+ within \d+ ms|ETIMEDOUT|connect timed out|timed out after \d+ ?ms|timeout of \d+ ?ms|timed out waiting for (every node|the cluster|cluster)/i,
+  },
   {
     kind: 'connection-lost',
     test: /Connection is closed|Command aborted due to connection close|ECONNRESET|EPIPE|ECONNABORTED|socket hang up|Reached the max retries per request limit|Stream isn't writeable|enableOfflineQueue options is false|Cluster isn't ready|the connection failed before the reply arrived/,
@@ -250,13 +258,18 @@ export async function probeHealth(pings: readonly { endpoint?: string; ping: () 
         await Promise.race([
           p.ping(),
           new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new InfrastructureFault({ kind: 'timeout', reason: `no answer to a health probe within ${timeoutMs} ms`, ...(p.endpoint ? { endpoint: p.endpoint } : {}) })), timeoutMs);
+            timer = setTimeout(
+              () => reject(new InfrastructureFault({ kind: 'timeout', reason: `no answer to a health probe within ${timeoutMs} ms`, ...(p.endpoint ? { endpoint: p.endpoint } : {}) })),
+              timeoutMs,
+            );
           }),
         ]);
         return null;
       } catch (err) {
-        return asInfrastructureFault(err, { during: 'health probe', ...(p.endpoint ? { endpoint: p.endpoint } : {}) }) ??
-          new InfrastructureFault({ kind: 'connection-lost', reason: oneLine(`health probe failed: ${messageOf(err) || String(err)}`), ...(p.endpoint ? { endpoint: p.endpoint } : {}) });
+        return (
+          asInfrastructureFault(err, { during: 'health probe', ...(p.endpoint ? { endpoint: p.endpoint } : {}) }) ??
+          new InfrastructureFault({ kind: 'connection-lost', reason: oneLine(`health probe failed: ${messageOf(err) || String(err)}`), ...(p.endpoint ? { endpoint: p.endpoint } : {}) })
+        );
       } finally {
         if (timer) clearTimeout(timer);
       }

@@ -40,35 +40,54 @@ export interface NodeLauncher {
 
 export function valkeyArgs(c: NodeConfig): string[] {
   const args = [
-    '--bind', '127.0.0.1',
-    '--port', String(c.port),
-    '--dir', c.dir,
-    '--save', '',
-    '--appendonly', 'no',
-    '--daemonize', 'no',
-    '--logfile', '',
-    '--enable-debug-command', 'local',
+    '--bind',
+    '127.0.0.1',
+    '--port',
+    String(c.port),
+    '--dir',
+    c.dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
+    '--enable-debug-command',
+    'local',
     // Replicas sync at once instead of waiting 5 s for more replicas to batch.
-    '--repl-diskless-sync-delay', '0',
+    '--repl-diskless-sync-delay',
+    '0',
   ];
   if (c.cluster) {
     args.push(
-      '--cluster-enabled', 'yes',
-      '--cluster-config-file', `${c.dir}/nodes.conf`,
-      '--cluster-node-timeout', String(c.nodeTimeoutMs),
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `${c.dir}/nodes.conf`,
+      '--cluster-node-timeout',
+      String(c.nodeTimeoutMs),
       // Without it a one-node cluster announces an empty address and ioredis cannot route.
-      '--cluster-announce-ip', '127.0.0.1',
+      '--cluster-announce-ip',
+      '127.0.0.1',
     );
     if (c.busPort !== undefined) args.push('--cluster-port', String(c.busPort));
   }
   if (c.tls) {
     args.push(
-      '--tls-port', String(c.tls.port),
-      '--tls-cert-file', c.tls.certFile,
-      '--tls-key-file', c.tls.keyFile,
-      '--tls-ca-cert-file', c.tls.caFile,
-      '--tls-auth-clients', 'yes',
-      '--tls-replication', 'yes',
+      '--tls-port',
+      String(c.tls.port),
+      '--tls-cert-file',
+      c.tls.certFile,
+      '--tls-key-file',
+      c.tls.keyFile,
+      '--tls-ca-cert-file',
+      c.tls.caFile,
+      '--tls-auth-clients',
+      'yes',
+      '--tls-replication',
+      'yes',
     );
     // The bus too: with it, a TLS client is told TLS ports (CLUSTER SLOTS, MOVED, ASK), a plain one plain ports.
     if (c.cluster) args.push('--tls-cluster', 'yes');

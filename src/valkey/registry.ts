@@ -71,8 +71,7 @@ function privateDirProblem(path: string): string | undefined | 'absent' {
 
 function refuse(path: string, what: string, problem: string): never {
   throw new ValkeyUnavailableError(
-    `refusing to use ${path} as fencecheck's ${what}: ${problem}. Nothing in it was touched; ` +
-      `remove it, or set FENCECHECK_REGISTRY_DIR to a folder of yours with mode 700`,
+    `refusing to use ${path} as fencecheck's ${what}: ${problem}. Nothing in it was touched; ` + `remove it, or set FENCECHECK_REGISTRY_DIR to a folder of yours with mode 700`,
   );
 }
 
@@ -82,7 +81,10 @@ function checkRoot(): boolean {
   const p = privateDirProblem(root);
   if (p === 'absent') return false;
   if (p !== undefined) refuse(root, 'temporary root', p);
-  for (const [sub, what] of [['registry', 'process registry'], ['nodes', 'node folder']] as const) {
+  for (const [sub, what] of [
+    ['registry', 'process registry'],
+    ['nodes', 'node folder'],
+  ] as const) {
     const q = privateDirProblem(join(root, sub));
     if (q !== undefined && q !== 'absent') refuse(join(root, sub), what, q);
   }
@@ -277,7 +279,12 @@ function configuredValkeyExe(): string | null {
   if (configuredExe !== undefined) return configuredExe;
   const name = envValue('FENCECHECK_VALKEY_SERVER') ?? 'valkey-server';
   configuredExe = null;
-  const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, name));
+  const candidates = name.includes('/')
+    ? [name]
+    : (process.env.PATH ?? '')
+        .split(':')
+        .filter(Boolean)
+        .map((d) => join(d, name));
   for (const c of candidates) {
     try {
       configuredExe = realpathSync(c);

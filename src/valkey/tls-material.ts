@@ -67,7 +67,10 @@ export function writeServerTlsFiles(material: TlsMaterial, dir: string): { certF
  * certificate logs "Failed to configure TLS"); undefined otherwise.
  */
 export function tlsStartFailure(log: string): string | undefined {
-  const line = log.split('\n').reverse().find((l) => /\btls\b|TLS/.test(l));
+  const line = log
+    .split('\n')
+    .reverse()
+    .find((l) => /\btls\b|TLS/.test(l));
   if (line === undefined) return undefined;
   const text = line.replace(/^\d+:[A-Z] [^*#]*[*#] /, '').trim();
   return /connection listener of tls|Unsupported|not supported|Bad directive/i.test(text)

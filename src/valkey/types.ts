@@ -62,9 +62,7 @@ export interface Credentials {
   readonly tls?: TlsSettings;
 }
 
-export type ClientTarget =
-  | ({ kind: 'standalone'; host: string; port: number } & Credentials)
-  | ({ kind: 'cluster'; seeds: readonly { host: string; port: number }[] } & Credentials);
+export type ClientTarget = ({ kind: 'standalone'; host: string; port: number } & Credentials) | ({ kind: 'cluster'; seeds: readonly { host: string; port: number }[] } & Credentials);
 
 export function describeSpec(spec: TopologySpec): string {
   if (spec.kind === 'standalone') return spec.tls ? 'standalone over TLS' : 'standalone';

@@ -52,7 +52,18 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
   const t0 = performance.now();
   return new Promise((resolvePromise) => {
     if (spec.signal?.aborted) {
-      resolvePromise({ exitCode: null, signal: null, stdout: '', stderr: '', startedAt: startedAt.toISOString(), durationMs: 0, timedOut: false, spawnError: 'not started: verify was interrupted', leftoverProcesses: 0, interrupted: true });
+      resolvePromise({
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        startedAt: startedAt.toISOString(),
+        durationMs: 0,
+        timedOut: false,
+        spawnError: 'not started: verify was interrupted',
+        leftoverProcesses: 0,
+        interrupted: true,
+      });
       return;
     }
     const [file, ...args] = spec.command;
@@ -111,7 +122,12 @@ export function runChild(spec: ChildSpec): Promise<ChildResult> {
           // The stage masks what it prints; this is the second lock, for anything printed before it could (the logs and reports are written from these).
           stdout: maskSecrets(stdout),
           // Without the CPU line: the stage's last line of its own is what a reason quotes.
-          stderr: maskSecrets(stderr.split('\n').filter((l) => parseStageCpu(l) === null).join('\n')),
+          stderr: maskSecrets(
+            stderr
+              .split('\n')
+              .filter((l) => parseStageCpu(l) === null)
+              .join('\n'),
+          ),
           startedAt: startedAt.toISOString(),
           durationMs,
           timedOut,

@@ -45,8 +45,7 @@ export function interpretStage(input: InterpretInput): StageOutcome {
 
   if (report) {
     const expected = EXPECTED_EXIT[report.status];
-    if (report.status === 'passed' && child.exitCode !== expected)
-      return err(`report says passed but the command exited ${child.exitCode}${tail ? `: ${tail}` : ''}`);
+    if (report.status === 'passed' && child.exitCode !== expected) return err(`report says passed but the command exited ${child.exitCode}${tail ? `: ${tail}` : ''}`);
     const status: OutcomeStatus = report.status;
     const mismatch = child.exitCode !== expected ? ` (exit code ${child.exitCode})` : '';
     const reason = report.reason ?? (status === 'not-run' ? `not run (the stage gave no reason)${tail ? `: ${tail}` : ''}` : status === 'failed' ? report.summary : undefined);
@@ -123,7 +122,8 @@ function wrapMutantResults(stage: string, results: MutantResult[], child: Pick<C
   const notRunReason = results.find((r) => r.verdict === 'not-run')?.reason;
   // One mutant not run (Valkey lost mid-run) makes the stage not run, whatever the exit code said.
   const notRunIds = results.filter((r) => r.verdict === 'not-run').map((r) => r.id);
-  const status: StageStatus = notKilled.length > 0 || child.exitCode === ExitCode.Failed ? 'failed' : notRunIds.length > 0 || ran.length === 0 || child.exitCode === ExitCode.NotRun ? 'not-run' : 'passed';
+  const status: StageStatus =
+    notKilled.length > 0 || child.exitCode === ExitCode.Failed ? 'failed' : notRunIds.length > 0 || ran.length === 0 || child.exitCode === ExitCode.NotRun ? 'not-run' : 'passed';
   const summary =
     status === 'not-run'
       ? ran.length > 0
@@ -146,11 +146,17 @@ function wrapMutantResults(stage: string, results: MutantResult[], child: Pick<C
 }
 
 function lastLine(s: string): string {
-  const lines = s.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? '';
 }
 
 /** `fencecheck props: not run: no valkey-server` → `no valkey-server`. */
 function stripPrefix(line: string): string {
-  return line.replace(/^fencecheck [^:]+:\s*/, '').replace(/^(\[[^\]]+\]\s*)?not run:\s*/, '').trim();
+  return line
+    .replace(/^fencecheck [^:]+:\s*/, '')
+    .replace(/^(\[[^\]]+\]\s*)?not run:\s*/, '')
+    .trim();
 }

@@ -41,7 +41,8 @@ function part(raw: unknown, where: string): Part {
   const doc = raw as unknown as VerifyReport;
   if (!isObj(doc.options) || !Array.isArray(doc.stages)) throw new MergeError(`${where}: a verify report without options or stages`);
   const s = doc.options.shard;
-  if (!isObj(s) || !Number.isInteger(s.index) || !Number.isInteger(s.count) || s.index < 1 || s.index > s.count) throw new MergeError(`${where}: not a shard's report (run it with verify --shard i/n)`);
+  if (!isObj(s) || !Number.isInteger(s.index) || !Number.isInteger(s.count) || s.index < 1 || s.index > s.count)
+    throw new MergeError(`${where}: not a shard's report (run it with verify --shard i/n)`);
   return { where, doc, index: s.index, count: s.count };
 }
 
@@ -74,7 +75,10 @@ export function mergeVerifyReports(input: MergeInput): VerifyReport {
     byIndex.set(p.index, p);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length > 0) throw new MergeError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing (${parts.length} of ${count} reports given): a merge of some parts is no verdict`);
+  if (missing.length > 0)
+    throw new MergeError(
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing (${parts.length} of ${count} reports given): a merge of some parts is no verdict`,
+    );
   const ordered = [...byIndex.values()].sort((a, b) => a.index - b.index);
   const commits = new Set(ordered.map((p) => p.doc.git?.commit ?? 'unknown'));
   if (commits.size > 1) throw new MergeError(`the parts are of different commits (${[...commits].join(', ')}): one matrix run is one commit`);
@@ -89,7 +93,10 @@ export function mergeVerifyReports(input: MergeInput): VerifyReport {
     const of = (p: Part) => p.doc.stages.find((s) => s.stage === name)!;
     if (sharded.has(name)) {
       const lacking = ordered.filter((p) => !holders.includes(p) || !(p.doc.options.sharded ?? []).includes(name));
-      if (lacking.length > 0) throw new MergeError(`stage ${name} ran as parts, but shard${lacking.length > 1 ? 's' : ''} ${lacking.map((p) => `${p.index}/${count}`).join(', ')} ${lacking.length > 1 ? 'have' : 'has'} no part of it`);
+      if (lacking.length > 0)
+        throw new MergeError(
+          `stage ${name} ran as parts, but shard${lacking.length > 1 ? 's' : ''} ${lacking.map((p) => `${p.index}/${count}`).join(', ')} ${lacking.length > 1 ? 'have' : 'has'} no part of it`,
+        );
       outcomes.push(mergedOutcome(name, holders.map(of)));
     } else {
       if (holders.length > 1) throw new MergeError(`stage ${name} ran whole in more than one shard (${holders.map((p) => `${p.index}/${count}`).join(', ')}): a duplicated part`);
@@ -97,13 +104,17 @@ export function mergeVerifyReports(input: MergeInput): VerifyReport {
     }
   }
   // Every stage one part says another part runs must be in the merge.
-  for (const p of ordered) for (const s of p.doc.options.otherShards ?? []) if (!names.has(s)) throw new MergeError(`stage ${s} was to run in another shard than ${p.index}/${count}, and no part has it`);
+  for (const p of ordered)
+    for (const s of p.doc.options.otherShards ?? []) if (!names.has(s)) throw new MergeError(`stage ${s} was to run in another shard than ${p.index}/${count}, and no part has it`);
 
   const manifest = input.manifest ?? loadManifest();
   const matrix = mutationMatrix(manifest, outcomes, STAGE_OF_LAYER, FALLBACK_OF_LAYER);
   const first = ordered[0]!.doc;
   const startedAt = ordered.map((p) => p.doc.startedAt).sort()[0]!;
-  const finishedAt = ordered.map((p) => p.doc.finishedAt).sort().at(-1)!;
+  const finishedAt = ordered
+    .map((p) => p.doc.finishedAt)
+    .sort()
+    .at(-1)!;
   const traces = [...new Set(ordered.flatMap((p) => p.doc.traces))].sort();
   const served = Object.assign({}, ...ordered.map((p) => p.doc.options.served ?? {})) as Record<string, string>;
   return {
@@ -190,7 +201,8 @@ function mergeMutantReports(stage: string, reports: readonly StageReport[]): Sta
   const killed = results.filter((r) => r.verdict === 'killed').length;
   const notRun = results.filter((r) => r.verdict === 'not-run');
   const failedPart = reports.some((r) => r.status === 'failed');
-  const status: StageStatus = failedPart || (ran.length > 0 && !allKilled(ran)) ? 'failed' : notRun.length > 0 || ran.length === 0 || reports.some((r) => r.status === 'not-run') ? 'not-run' : 'passed';
+  const status: StageStatus =
+    failedPart || (ran.length > 0 && !allKilled(ran)) ? 'failed' : notRun.length > 0 || ran.length === 0 || reports.some((r) => r.status === 'not-run') ? 'not-run' : 'passed';
   const notKilled = ran.filter((r) => r.verdict !== 'killed');
   const summary = `${killed}/${results.length} mutants killed${notKilled.length > 0 ? `; not killed: ${notKilled.map((r) => `${r.id} ${r.verdict}`).join(', ')}` : ''}${notRun.length > 0 ? `; not run: ${notRun.map((r) => r.id).join(', ')}` : ''} (${reports.length} parts merged)`;
   const score = mutantScore(results);
@@ -204,14 +216,23 @@ function mergeMutantReports(stage: string, reports: readonly StageReport[]): Sta
     startedAt: reports.map((r) => r.startedAt).sort()[0]!,
     durationMs: Math.max(...reports.map((r) => r.durationMs)),
     summary,
-    counts: { mutants: results.length, killed, notKilled: notKilled.length, notRun: notRun.length, ...(f.percent !== null ? { scorePercent: f.percent } : {}), scoreKilled: f.killed, scoreCounted: f.total - f.equivalent, equivalent: f.equivalent },
+    counts: {
+      mutants: results.length,
+      killed,
+      notKilled: notKilled.length,
+      notRun: notRun.length,
+      ...(f.percent !== null ? { scorePercent: f.percent } : {}),
+      scoreKilled: f.killed,
+      scoreCounted: f.total - f.equivalent,
+      equivalent: f.equivalent,
+    },
     mutants: results,
     details: { mutationScore: score },
     ...(traces.length > 0 ? { traces } : {}),
   });
 }
 
-function mergeCountReports(stage: string, reports: readonly StageReport[]): StageReport {
+function mergeCountReports(_stage: string, reports: readonly StageReport[]): StageReport {
   const keys = [...new Set(reports.flatMap((r) => Object.keys(r.counts ?? {})))];
   const counts: Record<string, number> = {};
   for (const k of keys) {

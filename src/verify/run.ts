@@ -67,7 +67,12 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const t0 = performance.now();
   const catalogue = o.catalogue ?? STAGES;
   const manifest = o.manifest ?? loadManifest();
-  const plan = planVerify(catalogue.filter((s) => o.stages.includes(s.name)), o.stageOptions, o.shard ?? WHOLE, manifest);
+  const plan = planVerify(
+    catalogue.filter((s) => o.stages.includes(s.name)),
+    o.stageOptions,
+    o.shard ?? WHOLE,
+    manifest,
+  );
   const out = RunOutput.open(o.outDir, o.writeFile);
   try {
     const report = await runStages(o, plan, catalogue, manifest, out, startedAt, t0);
@@ -160,10 +165,7 @@ async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: reado
       done(next.name);
     }
   };
-  await Promise.all([
-    ...light.map(runWhenReady),
-    ...Array.from({ length: Math.max(1, o.jobs) }, pool),
-  ]);
+  await Promise.all([...light.map(runWhenReady), ...Array.from({ length: Math.max(1, o.jobs) }, pool)]);
   o.progress.close();
   // An interrupted run has no verdict: its stages were cut short or never started.
   if (o.signal?.aborted) throw new VerifyInterruptedError(`interrupted${typeof o.signal.reason === 'string' ? ` by ${o.signal.reason}` : ''}`);
@@ -188,7 +190,13 @@ async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: reado
     options: {
       stages: all.map((s) => s.name),
       notSelected: catalogue.filter((s) => !all.some((x) => x.name === s.name)).map((s) => s.name),
-      ...(shard.count > 1 ? { shard: { index: shard.index, count: shard.count }, sharded: [...plan.sharded], otherShards: catalogue.filter((s) => o.stages.includes(s.name) && !all.some((x) => x.name === s.name)).map((s) => s.name) } : {}),
+      ...(shard.count > 1
+        ? {
+            shard: { index: shard.index, count: shard.count },
+            sharded: [...plan.sharded],
+            otherShards: catalogue.filter((s) => o.stages.includes(s.name) && !all.some((x) => x.name === s.name)).map((s) => s.name),
+          }
+        : {}),
       ...(plan.served.size > 0 ? { served: Object.fromEntries([...plan.served.values()].map((s) => [s.stage, s.by])) } : {}),
       ...o.stageOptions,
       allowNotRun: [...o.allowNotRun],

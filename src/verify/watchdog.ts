@@ -24,7 +24,10 @@ export interface StageCpu {
 export function processTreeCpu(): StageCpu | null {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     // Fields 14–17 of proc(5) are rest[11..14]; clock ticks are 100 a second on Linux.
     const tick = 10;
     return { userMs: (f[11]! + f[13]!) * tick, systemMs: (f[12]! + f[14]!) * tick };

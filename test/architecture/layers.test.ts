@@ -68,8 +68,11 @@ describe('the dependency rules', () => {
 describe('system names', () => {
   const names = [...new Set([...SYSTEM_NAMES, ...PACKAGES.map((p) => p.name)])];
 
-  it('appear in no source file outside the systems\' own folders and the registry', () => {
-    const files = execSync("git ls-files 'src/*.ts'", { cwd: projectRoot, encoding: 'utf8' }).trim().split('\n').filter((f) => !/^src\/(systems|registry)\//.test(f));
+  it("appear in no source file outside the systems' own folders and the registry", () => {
+    const files = execSync("git ls-files 'src/*.ts'", { cwd: projectRoot, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter((f) => !/^src\/(systems|registry)\//.test(f));
     const found = files.flatMap((f) => systemNamesIn(join(projectRoot, f), names)).map((x) => `${x.file.slice(projectRoot.length + 1)}:${x.line}: ${x.text}`);
     expect(found).toEqual([]);
   });
@@ -78,14 +81,17 @@ describe('system names', () => {
     const dir = ownedTempDir('names');
     temps.push(dir);
     const f = join(dir, 'x.ts');
-    writeFileSync(f, [
-      "import { a } from '../systems/pause/keys.js';",
-      "const s = 'fencing';",
-      'const t = pauseSystem();',
-      '// the fencing system, described',
-      "await c.call('CLIENT', 'PAUSE', '10');",
-      'const clientPauseMs = 3;',
-    ].join('\n'));
+    writeFileSync(
+      f,
+      [
+        "import { a } from '../systems/pause/keys.js';",
+        "const s = 'fencing';",
+        'const t = pauseSystem();',
+        '// the fencing system, described',
+        "await c.call('CLIENT', 'PAUSE', '10');",
+        'const clientPauseMs = 3;',
+      ].join('\n'),
+    );
     expect(systemNamesIn(f, names).map((x) => x.line)).toEqual([1, 2, 3]);
   });
 });

@@ -109,8 +109,7 @@ async function withChild(mode: string, provider: Provider, body: (c: Awaited<Ret
 }
 
 /** The child ended with the signal's meaning: killed by it, or exit code 128 + its number. */
-const endedBy = (r: { code: number | null; signal: NodeJS.Signals | null }, sig: 'SIGINT' | 'SIGTERM' | 'SIGHUP') =>
-  r.signal === sig || r.code === { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[sig];
+const endedBy = (r: { code: number | null; signal: NodeJS.Signals | null }, sig: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => r.signal === sig || r.code === { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[sig];
 
 describe('no valkey-server outlives the process that started it', () => {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -133,8 +132,13 @@ describe('no valkey-server outlives the process that started it', () => {
       const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
       const { late } = JSON.parse(line) as { late: number[] | string };
       expect(typeof late, 'the topology started as if nothing were stopping').toBe('string');
-      expect(listRecords().filter((rec) => isRunning(rec.pid)).map((r) => r.pid).filter((p) => !child.pid || p !== child.pid)).toHaveLength(2); // the first two only
-      expect(serversWorkingUnder(root).length, 'valkey-server processes running in the fixture\'s registry root').toBe(2);
+      expect(
+        listRecords()
+          .filter((rec) => isRunning(rec.pid))
+          .map((r) => r.pid)
+          .filter((p) => !child.pid || p !== child.pid),
+      ).toHaveLength(2); // the first two only
+      expect(serversWorkingUnder(root).length, "valkey-server processes running in the fixture's registry root").toBe(2);
     });
   });
 
@@ -147,7 +151,10 @@ describe('no valkey-server outlives the process that started it', () => {
       process.kill(child.pid!, 'SIGTERM');
       const r = await exited(child);
       expect(r.signal).toBe('SIGTERM');
-      expect(pids.filter((p) => isAlive(p)), 'servers still in the process table when their owner ended').toEqual([]);
+      expect(
+        pids.filter((p) => isAlive(p)),
+        'servers still in the process table when their owner ended',
+      ).toEqual([]);
     });
   });
 

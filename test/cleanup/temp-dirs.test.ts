@@ -42,7 +42,10 @@ describe('owned temporary folders are removed when the process ends', () => {
       const { dirs } = await next<{ dirs: string[] }>(lines);
       const r = await ended;
       expect(r.code, mode).toBe(mode === 'exit' ? 0 : 1);
-      expect(dirs.filter((d) => existsSync(d)), mode).toEqual([]);
+      expect(
+        dirs.filter((d) => existsSync(d)),
+        mode,
+      ).toEqual([]);
     }
   });
 

@@ -46,73 +46,120 @@ describe.sequential('conform --patch FILE on real Valkey', () => {
   let killed: CliRun;
   let tracePath = '';
 
-  it('kills a patch of what the gate records: the finding, its path through the patched rollback, exit 1', async () => {
-    killed = await cli(['conform', '--patch', file('rollbackKeepsBackfill'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
-    expect(killed.code, killed.err).toBe(1);
-    expect(killed.out).toMatch(/^unpatched: 189 states, 2818 attempts, the model's graph/m);
-    expect(killed.out).toMatch(/^killed: Inv_LeaseGenBounded broken after 11 steps of the real graph \(at renew\(p1@1\)\)/m);
-    expect(killed.out).toMatch(/RollbackPhase +target → A; backfill record cleared \(the patch records target A, backfilled true\)/);
-    tracePath = /^trace: (.+)$/m.exec(killed.out)?.[1] ?? '';
-    expect(killed.out).toContain(`replay: fencecheck trace replay ${tracePath}`);
-    const trace = JSON.parse(readFileSync(resolve(tracePath), 'utf8')) as Record<string, unknown>;
-    expect(trace).toMatchObject({ system: 'fencing', source: 'conform', violated: 'Inv_LeaseGenBounded', patch: { path: file('rollbackKeepsBackfill'), sha256: sha256(file('rollbackKeepsBackfill')) } });
-    expect(trace.mutant).toBeUndefined();
-  }, RUN_MS);
+  it(
+    'kills a patch of what the gate records: the finding, its path through the patched rollback, exit 1',
+    async () => {
+      killed = await cli(['conform', '--patch', file('rollbackKeepsBackfill'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
+      expect(killed.code, killed.err).toBe(1);
+      expect(killed.out).toMatch(/^unpatched: 189 states, 2818 attempts, the model's graph/m);
+      expect(killed.out).toMatch(/^killed: Inv_LeaseGenBounded broken after 11 steps of the real graph \(at renew\(p1@1\)\)/m);
+      expect(killed.out).toMatch(/RollbackPhase +target → A; backfill record cleared \(the patch records target A, backfilled true\)/);
+      tracePath = /^trace: (.+)$/m.exec(killed.out)?.[1] ?? '';
+      expect(killed.out).toContain(`replay: fencecheck trace replay ${tracePath}`);
+      const trace = JSON.parse(readFileSync(resolve(tracePath), 'utf8')) as Record<string, unknown>;
+      expect(trace).toMatchObject({
+        system: 'fencing',
+        source: 'conform',
+        violated: 'Inv_LeaseGenBounded',
+        patch: { path: file('rollbackKeepsBackfill'), sha256: sha256(file('rollbackKeepsBackfill')) },
+      });
+      expect(trace.mutant).toBeUndefined();
+    },
+    RUN_MS,
+  );
 
-  it('trace replay applies the recorded patch and breaks the same invariant at the same step', async () => {
-    const r = await cli(['trace', 'replay', tracePath]);
-    expect(r.code, r.err).toBe(1);
-    expect(r.out).toContain(`with ${file('rollbackKeepsBackfill')} from Init`);
-    expect(r.out).toContain('the real system breaks Inv_LeaseGenBounded at step 11 (MigrateB(p1, 1)); the trace predicted step 11.');
-  }, RUN_MS);
+  it(
+    'trace replay applies the recorded patch and breaks the same invariant at the same step',
+    async () => {
+      const r = await cli(['trace', 'replay', tracePath]);
+      expect(r.code, r.err).toBe(1);
+      expect(r.out).toContain(`with ${file('rollbackKeepsBackfill')} from Init`);
+      expect(r.out).toContain('the real system breaks Inv_LeaseGenBounded at step 11 (MigrateB(p1, 1)); the trace predicted step 11.');
+    },
+    RUN_MS,
+  );
 
-  it('trace replay refuses the patch file once it changed: one line, exit 3', async () => {
-    appendFileSync(file('rollbackKeepsBackfill'), '// edited\n');
-    const r = await cli(['trace', 'replay', tracePath]);
-    expect({ code: r.code, lines: errLines(r) }).toEqual({ code: 3, lines: [expect.stringMatching(/^fencecheck trace: patch file .*rollbackKeepsBackfill\.mts changed since the trace was made \(sha256 [0-9a-f]{12}…, the trace recorded [0-9a-f]{12}…\)$/)] });
-  }, RUN_MS);
+  it(
+    'trace replay refuses the patch file once it changed: one line, exit 3',
+    async () => {
+      appendFileSync(file('rollbackKeepsBackfill'), '// edited\n');
+      const r = await cli(['trace', 'replay', tracePath]);
+      expect({ code: r.code, lines: errLines(r) }).toEqual({
+        code: 3,
+        lines: [expect.stringMatching(/^fencecheck trace: patch file .*rollbackKeepsBackfill\.mts changed since the trace was made \(sha256 [0-9a-f]{12}…, the trace recorded [0-9a-f]{12}…\)$/)],
+      });
+    },
+    RUN_MS,
+  );
 
-  it('calls a patch whose real graph is the unpatched one equivalent (exit 0)', async () => {
-    const r = await cli(['conform', '--patch', file('sameRecords'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
-    expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^equivalent: the patched real graph is the unpatched one \(189 states, 2818 attempts/m);
-  }, RUN_MS);
+  it(
+    'calls a patch whose real graph is the unpatched one equivalent (exit 0)',
+    async () => {
+      const r = await cli(['conform', '--patch', file('sameRecords'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/^equivalent: the patched real graph is the unpatched one \(189 states, 2818 attempts/m);
+    },
+    RUN_MS,
+  );
 
-  it('calls a patch with another graph where every invariant holds survived (exit 0, --json)', async () => {
-    const r = await cli(['conform', '--patch', file('stopsAtA'), '--const', 'Pods=1', '--const', 'MaxGen=2', '--json']);
-    expect(r.code, r.err).toBe(0);
-    const report = JSON.parse(r.out) as { status: string; details: { patch: Record<string, unknown> } };
-    expect(report.status).toBe('passed');
-    expect(report.details.patch).toEqual({ path: file('stopsAtA'), sha256: sha256(file('stopsAtA')), verdict: 'survived' });
-    expect(r.err).toMatch(/^survived: the patched real graph differs from the unpatched one \(\d+ states/m);
-  }, RUN_MS);
+  it(
+    'calls a patch with another graph where every invariant holds survived (exit 0, --json)',
+    async () => {
+      const r = await cli(['conform', '--patch', file('stopsAtA'), '--const', 'Pods=1', '--const', 'MaxGen=2', '--json']);
+      expect(r.code, r.err).toBe(0);
+      const report = JSON.parse(r.out) as { status: string; details: { patch: Record<string, unknown> } };
+      expect(report.status).toBe('passed');
+      expect(report.details.patch).toEqual({ path: file('stopsAtA'), sha256: sha256(file('stopsAtA')), verdict: 'survived' });
+      expect(r.err).toMatch(/^survived: the patched real graph differs from the unpatched one \(\d+ states/m);
+    },
+    RUN_MS,
+  );
 });
 
 describe('conform --patch FILE whose code cannot run', () => {
-  it('is bad input: one line naming the patch and what failed, exit 3, after the unpatched tour passed', async () => {
-    const r = await cli(['conform', '--patch', file('brokenLua'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
-    expect(r.out).toMatch(/^unpatched: 189 states/m);
-    expect({ code: r.code, lines: errLines(r) }).toEqual({ code: 3, lines: [expect.stringMatching(/^fencecheck conform: .*brokenLua\.mts: the patched code cannot run: fencing\/B\/acquire: line \d+: Lua syntax error/)] });
-  }, RUN_MS);
+  it(
+    'is bad input: one line naming the patch and what failed, exit 3, after the unpatched tour passed',
+    async () => {
+      const r = await cli(['conform', '--patch', file('brokenLua'), '--const', 'Pods=1', '--const', 'MaxGen=2']);
+      expect(r.out).toMatch(/^unpatched: 189 states/m);
+      expect({ code: r.code, lines: errLines(r) }).toEqual({
+        code: 3,
+        lines: [expect.stringMatching(/^fencecheck conform: .*brokenLua\.mts: the patched code cannot run: fencing\/B\/acquire: line \d+: Lua syntax error/)],
+      });
+    },
+    RUN_MS,
+  );
 });
 
 describe('mutants --patch FILE on real Valkey', () => {
-  it('runs the patch through the impl layer like a manifest mutant: killed by its expected invariant, exit 0, a trace that records the file', async () => {
-    writeFileSync(file('rollbackKeepsBackfill'), PATCHES.rollbackKeepsBackfill);
-    const r = await cli(['mutants', '--patch', file('rollbackKeepsBackfill'), '--expect', 'Inv_LeaseGenBounded', '--json']);
-    expect(r.code, r.err).toBe(0);
-    const report = JSON.parse(r.out) as { status: string; mutants: { id: string; verdict: string; violated?: string; tracePath?: string }[] };
-    expect(report.status).toBe('passed');
-    expect(report.mutants).toEqual([expect.objectContaining({ id: 'patch:rollbackKeepsBackfill.mts', layer: 'impl', verdict: 'killed', violated: 'Inv_LeaseGenBounded', expectedInvariant: 'Inv_LeaseGenBounded' })]);
-    const trace = JSON.parse(readFileSync(resolve(report.mutants[0]!.tracePath!), 'utf8')) as Record<string, unknown>;
-    expect(trace.patch).toEqual({ path: file('rollbackKeepsBackfill'), sha256: sha256(file('rollbackKeepsBackfill')) });
-    expect(trace.mutant, 'a user patch has no manifest id').toBeUndefined();
-  }, RUN_MS);
+  it(
+    'runs the patch through the impl layer like a manifest mutant: killed by its expected invariant, exit 0, a trace that records the file',
+    async () => {
+      writeFileSync(file('rollbackKeepsBackfill'), PATCHES.rollbackKeepsBackfill);
+      const r = await cli(['mutants', '--patch', file('rollbackKeepsBackfill'), '--expect', 'Inv_LeaseGenBounded', '--json']);
+      expect(r.code, r.err).toBe(0);
+      const report = JSON.parse(r.out) as { status: string; mutants: { id: string; verdict: string; violated?: string; tracePath?: string }[] };
+      expect(report.status).toBe('passed');
+      expect(report.mutants).toEqual([
+        expect.objectContaining({ id: 'patch:rollbackKeepsBackfill.mts', layer: 'impl', verdict: 'killed', violated: 'Inv_LeaseGenBounded', expectedInvariant: 'Inv_LeaseGenBounded' }),
+      ]);
+      const trace = JSON.parse(readFileSync(resolve(report.mutants[0]!.tracePath!), 'utf8')) as Record<string, unknown>;
+      expect(trace.patch).toEqual({ path: file('rollbackKeepsBackfill'), sha256: sha256(file('rollbackKeepsBackfill')) });
+      expect(trace.mutant, 'a user patch has no manifest id').toBeUndefined();
+    },
+    RUN_MS,
+  );
 
-  it('calls a patch whose code cannot run bad input: one line, no stack, exit 3 (not a verdict)', async () => {
-    const r = await cli(['mutants', '--patch', file('brokenLua')]);
-    expect(`${r.out}\n${r.err}`, 'a stack trace was printed').not.toMatch(/^\s{4}at /m);
-    expect(r.code, r.err).toBe(3);
-    expect(r.err.split('\n').filter((l) => l.startsWith('fencecheck mutants:'))).toEqual([expect.stringMatching(/^fencecheck mutants: .*brokenLua\.mts: the patched code cannot run: fencing\/B\/acquire: line \d+: Lua syntax error/)]);
-  }, RUN_MS);
+  it(
+    'calls a patch whose code cannot run bad input: one line, no stack, exit 3 (not a verdict)',
+    async () => {
+      const r = await cli(['mutants', '--patch', file('brokenLua')]);
+      expect(`${r.out}\n${r.err}`, 'a stack trace was printed').not.toMatch(/^\s{4}at /m);
+      expect(r.code, r.err).toBe(3);
+      expect(r.err.split('\n').filter((l) => l.startsWith('fencecheck mutants:'))).toEqual([
+        expect.stringMatching(/^fencecheck mutants: .*brokenLua\.mts: the patched code cannot run: fencing\/B\/acquire: line \d+: Lua syntax error/),
+      ]);
+    },
+    RUN_MS,
+  );
 });

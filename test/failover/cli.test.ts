@@ -16,7 +16,10 @@ it.each([
   [['--bogus'], /Unknown option '--bogus'/],
   [['extra'], /positional/i],
 ])('usage %j → UsageError', async (args, message) => {
-  const err = await command.run(args).then(() => null, (e: unknown) => e);
+  const err = await command.run(args).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(UsageError);
   expect((err as Error).message).toMatch(message);
 });

@@ -62,7 +62,10 @@ it('WAIT short of its count: unknown (an OutcomeUnknownError), though the script
   const session = { community: 'cf', session: 'b' };
   const c = cClient({ conn, scripts, session, confirmReplicas: { replicas: 2, timeoutMs: 150 } });
   const t = Date.now();
-  const err = await c.acquire('p1', { ttlMs: 60_000, maxGen: 1000 }).then(() => null, (e: unknown) => e);
+  const err = await c.acquire('p1', { ttlMs: 60_000, maxGen: 1000 }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ReplicaUnconfirmedError);
   expect(err).toBeInstanceOf(OutcomeUnknownError);
   expect((err as ReplicaUnconfirmedError).confirmed).toBe(1);

@@ -29,7 +29,11 @@ describe('the drill checks, by the spec names', () => {
     expect(brokenChecks({ monotonicBreaks: 0, releasedLeasesBack: 0, findings: ['s1: generation 4 issued twice (call 9)'] })).toEqual(['Inv_Monotonic']);
     expect(brokenChecks({ monotonicBreaks: 2, releasedLeasesBack: 0, findings: [] })).toEqual(['Inv_Monotonic']);
     expect(brokenChecks({ monotonicBreaks: 0, releasedLeasesBack: 1, findings: [] })).toEqual(['Inv_SingleAuthority']);
-    expect(brokenChecks({ monotonicBreaks: 3, releasedLeasesBack: 1, findings: ['s1: the final keyspace {} is not explained by the reported outcomes'] })).toEqual(['Inv_Monotonic', 'Inv_SingleAuthority', 'Outcome_Truthful']);
+    expect(brokenChecks({ monotonicBreaks: 3, releasedLeasesBack: 1, findings: ['s1: the final keyspace {} is not explained by the reported outcomes'] })).toEqual([
+      'Inv_Monotonic',
+      'Inv_SingleAuthority',
+      'Outcome_Truthful',
+    ]);
   });
 });
 

@@ -12,7 +12,10 @@ const sys = failoverSystem();
 const R1 = mutantsFor(loadManifest(), 'model', 'failover').find((m) => m.id === 'R1')!;
 const init = initialFailoverState(FAILOVER_BASE_BOUNDS);
 const after = (s: FailoverModelState, label: string, system: FailoverSystem = sys): FailoverModelState[] =>
-  system.successors(s).filter((x) => system.label(x.event) === label).map((x) => x.state);
+  system
+    .successors(s)
+    .filter((x) => system.label(x.event) === label)
+    .map((x) => x.state);
 const one = (s: FailoverModelState, label: string, system: FailoverSystem = sys): FailoverModelState => {
   const next = after(s, label, system);
   if (next.length === 0) throw new Error(`${label} is not enabled in ${failoverKey(s)}`);
@@ -24,7 +27,7 @@ const P1_WAITS = 'WaitAcked([pod |-> p1, gen |-> 1])';
 const P1_HOLDS = ['Acquire(p1)', 'Replicate', P1_WAITS];
 
 describe('the failover twin (models/fencing/failover) at the base bounds', () => {
-  it('reaches exactly TLC\'s 742 distinct states, 2,206 generated, depth 15, and breaks no invariant', () => {
+  it("reaches exactly TLC's 742 distinct states, 2,206 generated, depth 15, and breaks no invariant", () => {
     const x = exploreSystem(sys);
     expect({ distinct: x.distinct, generated: x.generated, depth: x.depth }).toEqual({ distinct: 742, generated: 2206, depth: 15 });
     expect(x.verdicts.filter((v) => !v.holds)).toEqual([]);
@@ -64,7 +67,7 @@ describe('the failover twin (models/fencing/failover) at the base bounds', () =>
     expect(after(one(h, 'Release(p1)'), 'Expire(p1)')).toHaveLength(1); // only the replica's copy is left
   });
 
-  it('release is a compare-and-delete: it leaves a lease that is not the caller\'s (reachable without the remedy)', async () => {
+  it("release is a compare-and-delete: it leaves a lease that is not the caller's (reachable without the remedy)", async () => {
     const m = await mutatedSystem(sys, R1);
     const s = walk(['Acquire(p1)', 'Failover', 'Acquire(p2)'], m);
     const r = one(s, 'Release(p1)', m);
@@ -91,7 +94,7 @@ describe('R1 on the twin: Acquire_WaitReplica dropped (machine.provide() of one 
     it(`R1 breaks ${m.expected} (evidence/tlc/failover/${m.evidence}.json), shortest counterexample 4 states like TLC's: Acquire(p1), Failover, Acquire(p2)`, async () => {
       const ms = await mutatedSystem(sys, R1);
       expect(ms.name).toBe('failover/R1');
-      const typeOk = ms.invariants['TypeOK']!;
+      const typeOk = ms.invariants.TypeOK!;
       const expected = ms.invariants[m.expected]!;
       // As the mutant's config: TypeOK and the expected invariant, the first broken state breadth-first.
       const x = exploreSystem(ms, { invariants: [], until: (s) => !typeOk(s) || !expected(s) });

@@ -43,7 +43,7 @@ describe('failover twin vs TLC: state-set parity (offline, evidence/tlc/failover
     expect(evidence!.states!.count).toBe(742);
   });
 
-  it('the twin reaches exactly TLC\'s state set, with TLC\'s generated count', () => {
+  it("the twin reaches exactly TLC's state set, with TLC's generated count", () => {
     const x = exploreSystem(sys, { invariants: [] });
     const p = compareStateSets(x.keys, readCanonicalStateList(evidence!.states!.file));
     expect(p).toMatchObject({ equal: true, modelCount: 742, tlcCount: 742 });
@@ -61,7 +61,7 @@ describe('failover twin vs TLC: state-set parity (offline, evidence/tlc/failover
     expect(p).toMatchObject({ equal: false, modelCount: 198, tlcCount: 742, onlyModelCount: 0, onlyTlcCount: 544 });
   });
 
-  it('TLC\'s dump is read into the same canonical keys (record fields in any order, None as no owner)', () => {
+  it("TLC's dump is read into the same canonical keys (record fields in any order, None as no owner)", () => {
     const keys = dumpToSystemKeys(sys, DUMP_EXCERPT);
     expect(keys).toHaveLength(2);
     const committed = new Set(readCanonicalStateList(evidence!.states!.file));
@@ -82,13 +82,17 @@ const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe(`failover twin vs a live TLC run${why}`, () => {
-  it.skipIf(!located.ok)(`TLC's -dump of the base config equals the committed list and the twin${why}`, async () => {
-    if (!located.ok) return;
-    const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), dump: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
-    expect(run.kind).toBe('completed');
-    if (run.kind !== 'completed') return;
-    expect(run.result).toMatchObject({ outcome: 'ok', distinct: 742, generated: 2206 });
-    const live = dumpToSystemKeys(sys, run.dumpText!);
-    expect(compareStateSets(live, readCanonicalStateList('evidence/tlc/failover/base.states.txt')).equal).toBe(true);
-  }, 300_000);
+  it.skipIf(!located.ok)(
+    `TLC's -dump of the base config equals the committed list and the twin${why}`,
+    async () => {
+      if (!located.ok) return;
+      const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), dump: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
+      expect(run.kind).toBe('completed');
+      if (run.kind !== 'completed') return;
+      expect(run.result).toMatchObject({ outcome: 'ok', distinct: 742, generated: 2206 });
+      const live = dumpToSystemKeys(sys, run.dumpText!);
+      expect(compareStateSets(live, readCanonicalStateList('evidence/tlc/failover/base.states.txt')).equal).toBe(true);
+    },
+    300_000,
+  );
 });

@@ -13,7 +13,13 @@ import { asInfrastructureFault, classifyFault, FaultLatch, InfrastructureFault }
 const SOURCE_MARK = 'fencecheck-secret-lua-source-marker';
 const boom = luaScript('boom', `-- ${SOURCE_MARK}\nreturn redis.error_reply('FENCE_BADVALUE lease holds garbage')`);
 const spin = luaScript('spin', "redis.call('INCR', KEYS[1]); local x = 0; for i = 1, 300000000 do x = x + i end; return x");
-const catchIt = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e: unknown) => e);
+const catchIt = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
 
 describe('classifyFault on a standalone node', () => {
   let topo: Topology;

@@ -34,33 +34,41 @@ describe('fencecheck limiter: a fault is "could not run", never a counterexample
   it.each([
     ['SCRIPT LOAD', ['-evalsha', '-eval', '-script'], []],
     ['EVALSHA/EVAL', ['-evalsha', '-eval'], ['--no-invariants']],
-  ])('NOPERM on %s → exit 2, the reason names NOPERM, no Lua source', async (_what, rules, extra) => {
-    const { url, admin } = await own();
-    await admin.call('ACL', 'SETUSER', 'default', ...rules);
-    const r = await runLive(['limiter', '--topology', 'standalone', '--runs', '50', ...extra, '--json'], { env: pointAt(url), timeoutMs: hardLimitMs('limiter-fault-noperm') });
-    expect(r.timedOut, r.stderr).toBe(false);
-    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(2);
-    expectWithin('limiter-fault-noperm', r.ms);
-    expect(r.stdout + r.stderr).not.toMatch(LUA);
-    expect(r.stdout + r.stderr).not.toMatch(COUNTEREXAMPLE);
-    const report = JSON.parse(r.stdout) as StageReport;
-    expect(report).toMatchObject({ stage: 'limiter', status: 'not-run' });
-    expect(report.reason).toMatch(/^standalone: permission.*NOPERM/);
-  }, testTimeoutFor('limiter-fault-noperm'));
+  ])(
+    'NOPERM on %s → exit 2, the reason names NOPERM, no Lua source',
+    async (_what, rules, extra) => {
+      const { url, admin } = await own();
+      await admin.call('ACL', 'SETUSER', 'default', ...rules);
+      const r = await runLive(['limiter', '--topology', 'standalone', '--runs', '50', ...extra, '--json'], { env: pointAt(url), timeoutMs: hardLimitMs('limiter-fault-noperm') });
+      expect(r.timedOut, r.stderr).toBe(false);
+      expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(2);
+      expectWithin('limiter-fault-noperm', r.ms);
+      expect(r.stdout + r.stderr).not.toMatch(LUA);
+      expect(r.stdout + r.stderr).not.toMatch(COUNTEREXAMPLE);
+      const report = JSON.parse(r.stdout) as StageReport;
+      expect(report).toMatchObject({ stage: 'limiter', status: 'not-run' });
+      expect(report.reason).toMatch(/^standalone: permission.*NOPERM/);
+    },
+    testTimeoutFor('limiter-fault-noperm'),
+  );
 
-  it('the server SIGKILLed during the property → exit 2', async () => {
-    const { url, pid } = await own();
-    const r = await runLive(['limiter', '--topology', 'standalone', '--runs', '2000', '--json'], {
-      env: pointAt(url),
-      timeoutMs: hardLimitMs('limiter-fault-server-killed'),
-      onLine: { when: /property: \d+ generated cases/, then: () => setTimeout(() => process.kill(pid, 'SIGKILL'), 1500) },
-    });
-    expect(r.timedOut, r.stderr).toBe(false);
-    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(2);
-    expectWithin('limiter-fault-server-killed', r.ms);
-    expect(r.stdout + r.stderr).not.toMatch(COUNTEREXAMPLE);
-    const report = JSON.parse(r.stdout) as StageReport;
-    expect(report).toMatchObject({ stage: 'limiter', status: 'not-run' });
-    expect(report.reason).toMatch(/connection-lost|server-gone/);
-  }, testTimeoutFor('limiter-fault-server-killed'));
+  it(
+    'the server SIGKILLed during the property → exit 2',
+    async () => {
+      const { url, pid } = await own();
+      const r = await runLive(['limiter', '--topology', 'standalone', '--runs', '2000', '--json'], {
+        env: pointAt(url),
+        timeoutMs: hardLimitMs('limiter-fault-server-killed'),
+        onLine: { when: /property: \d+ generated cases/, then: () => setTimeout(() => process.kill(pid, 'SIGKILL'), 1500) },
+      });
+      expect(r.timedOut, r.stderr).toBe(false);
+      expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(2);
+      expectWithin('limiter-fault-server-killed', r.ms);
+      expect(r.stdout + r.stderr).not.toMatch(COUNTEREXAMPLE);
+      const report = JSON.parse(r.stdout) as StageReport;
+      expect(report).toMatchObject({ stage: 'limiter', status: 'not-run' });
+      expect(report.reason).toMatch(/connection-lost|server-gone/);
+    },
+    testTimeoutFor('limiter-fault-server-killed'),
+  );
 });

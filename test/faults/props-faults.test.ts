@@ -41,82 +41,102 @@ function expectNotRun(r: Awaited<ReturnType<typeof runLive>>, bound: BoundName):
 }
 
 describe('fencecheck props: a fault is "could not run", never a counterexample', () => {
-  it('the standalone server SIGKILLed mid-run → exit 2', async () => {
-    const { url, pid } = await own();
-    const r = await runLive(['props', '--topology', 'standalone', '--runs', '400', '--json'], {
-      env: pointAt(url, EVERY_RUN),
-      timeoutMs: hardLimitMs('props-fault-server-killed'),
-      onLine: { when: PROGRESS, then: () => process.kill(pid, 'SIGKILL') },
-    });
-    expect(r.stderr).toMatch(PROGRESS);
-    // Typically ≈4 s. The bound leaves room for the step driver's 30 s settle loop (an acquire cut
-    // mid-flight re-reads the keyspace while the connection "may be re-establishing"); without the
-    // fault latch, shrinking against the dead server takes over a minute.
-    const report = expectNotRun(r, 'props-fault-server-killed');
-    expect(report.reason).toMatch(/connection-lost|server-gone/);
-  }, testTimeoutFor('props-fault-server-killed'));
+  it(
+    'the standalone server SIGKILLed mid-run → exit 2',
+    async () => {
+      const { url, pid } = await own();
+      const r = await runLive(['props', '--topology', 'standalone', '--runs', '400', '--json'], {
+        env: pointAt(url, EVERY_RUN),
+        timeoutMs: hardLimitMs('props-fault-server-killed'),
+        onLine: { when: PROGRESS, then: () => process.kill(pid, 'SIGKILL') },
+      });
+      expect(r.stderr).toMatch(PROGRESS);
+      // Typically ≈4 s. The bound leaves room for the step driver's 30 s settle loop (an acquire cut
+      // mid-flight re-reads the keyspace while the connection "may be re-establishing"); without the
+      // fault latch, shrinking against the dead server takes over a minute.
+      const report = expectNotRun(r, 'props-fault-server-killed');
+      expect(report.reason).toMatch(/connection-lost|server-gone/);
+    },
+    testTimeoutFor('props-fault-server-killed'),
+  );
 
-  it("CLIENT KILL of the run's connections → exit 2", async () => {
-    const { url, admin } = await own();
-    let killing = true;
-    const killer = async () => {
-      while (killing) {
-        await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes').catch(() => {});
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    let loop: Promise<void> | undefined;
-    cleanups.push(async () => {
+  it(
+    "CLIENT KILL of the run's connections → exit 2",
+    async () => {
+      const { url, admin } = await own();
+      let killing = true;
+      const killer = async () => {
+        while (killing) {
+          await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes').catch(() => {});
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      };
+      let loop: Promise<void> | undefined;
+      cleanups.push(async () => {
+        killing = false;
+        await loop;
+      });
+      const r = await runLive(['props', '--topology', 'standalone', '--runs', '400', '--json'], {
+        env: pointAt(url, EVERY_RUN),
+        timeoutMs: hardLimitMs('props-fault-client-kill'),
+        onLine: { when: PROGRESS, then: () => void (loop = killer()) },
+      });
       killing = false;
       await loop;
-    });
-    const r = await runLive(['props', '--topology', 'standalone', '--runs', '400', '--json'], {
-      env: pointAt(url, EVERY_RUN),
-      timeoutMs: hardLimitMs('props-fault-client-kill'),
-      onLine: { when: PROGRESS, then: () => void (loop = killer()) },
-    });
-    killing = false;
-    await loop;
-    const report = expectNotRun(r, 'props-fault-client-kill');
-    expect(report.reason).toMatch(/connection-lost/);
-  }, testTimeoutFor('props-fault-client-kill'));
+      const report = expectNotRun(r, 'props-fault-client-kill');
+      expect(report.reason).toMatch(/connection-lost/);
+    },
+    testTimeoutFor('props-fault-client-kill'),
+  );
 
-  it('NOPERM: a user that may not run EVALSHA/EVAL/SCRIPT → exit 2, no Lua source', async () => {
-    const { url, admin } = await own();
-    await admin.call('ACL', 'SETUSER', 'default', '-evalsha', '-eval', '-script');
-    const r = await runLive(['props', '--topology', 'standalone', '--runs', '50', '--json'], { env: pointAt(url), timeoutMs: hardLimitMs('props-fault-noperm') });
-    const report = expectNotRun(r, 'props-fault-noperm');
-    expect(report.reason).toMatch(/^standalone: permission.*NOPERM/);
-    expect(r.stdout + r.stderr).not.toMatch(/redis\.call|KEYS\[1\]|local /);
-  }, testTimeoutFor('props-fault-noperm'));
+  it(
+    'NOPERM: a user that may not run EVALSHA/EVAL/SCRIPT → exit 2, no Lua source',
+    async () => {
+      const { url, admin } = await own();
+      await admin.call('ACL', 'SETUSER', 'default', '-evalsha', '-eval', '-script');
+      const r = await runLive(['props', '--topology', 'standalone', '--runs', '50', '--json'], { env: pointAt(url), timeoutMs: hardLimitMs('props-fault-noperm') });
+      const report = expectNotRun(r, 'props-fault-noperm');
+      expect(report.reason).toMatch(/^standalone: permission.*NOPERM/);
+      expect(r.stdout + r.stderr).not.toMatch(/redis\.call|KEYS\[1\]|local /);
+    },
+    testTimeoutFor('props-fault-noperm'),
+  );
 
-  it('a silent endpoint (accepts, never answers) → exit 2 within seconds', async () => {
-    const sockets: Socket[] = [];
-    const server: Server = createServer((s) => sockets.push(s));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(async () => {
-      sockets.forEach((s) => s.destroy());
-      await new Promise((r) => server.close(r));
-    });
-    const port = (server.address() as { port: number }).port;
-    const r = await runLive(['props', '--topology', 'standalone', '--runs', '20', '--json'], {
-      env: pointAt(`127.0.0.1:${port}`, { ...EVERY_RUN, FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
-      timeoutMs: hardLimitMs('props-fault-silent'),
-    });
-    expectNotRun(r, 'props-fault-silent');
-  }, testTimeoutFor('props-fault-silent'));
+  it(
+    'a silent endpoint (accepts, never answers) → exit 2 within seconds',
+    async () => {
+      const sockets: Socket[] = [];
+      const server: Server = createServer((s) => sockets.push(s));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      cleanups.push(async () => {
+        sockets.forEach((s) => s.destroy());
+        await new Promise((r) => server.close(r));
+      });
+      const port = (server.address() as { port: number }).port;
+      const r = await runLive(['props', '--topology', 'standalone', '--runs', '20', '--json'], {
+        env: pointAt(`127.0.0.1:${port}`, { ...EVERY_RUN, FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
+        timeoutMs: hardLimitMs('props-fault-silent'),
+      });
+      expectNotRun(r, 'props-fault-silent');
+    },
+    testTimeoutFor('props-fault-silent'),
+  );
 
-  it('the endpoint goes silent mid-run (no close, no reset) → exit 2 within seconds', async () => {
-    const { topo } = await own();
-    const relay = await stallableRelay(topo.nodes[0]!);
-    cleanups.push(() => relay.stop());
-    const r = await runLive(['props', '--topology', 'standalone', '--runs', '100', '--json'], {
-      env: pointAt(`127.0.0.1:${relay.port}`, { ...EVERY_RUN, FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
-      timeoutMs: hardLimitMs('props-fault-stall'),
-      onLine: { when: PROGRESS, then: () => relay.stall() },
-    });
-    expect(r.stderr).toMatch(PROGRESS);
-    const report = expectNotRun(r, 'props-fault-stall');
-    expect(report.reason).toMatch(/timeout/);
-  }, testTimeoutFor('props-fault-stall'));
+  it(
+    'the endpoint goes silent mid-run (no close, no reset) → exit 2 within seconds',
+    async () => {
+      const { topo } = await own();
+      const relay = await stallableRelay(topo.nodes[0]!);
+      cleanups.push(() => relay.stop());
+      const r = await runLive(['props', '--topology', 'standalone', '--runs', '100', '--json'], {
+        env: pointAt(`127.0.0.1:${relay.port}`, { ...EVERY_RUN, FENCECHECK_COMMAND_TIMEOUT_MS: '500', FENCECHECK_CONNECT_TIMEOUT_MS: '500' }),
+        timeoutMs: hardLimitMs('props-fault-stall'),
+        onLine: { when: PROGRESS, then: () => relay.stall() },
+      });
+      expect(r.stderr).toMatch(PROGRESS);
+      const report = expectNotRun(r, 'props-fault-stall');
+      expect(report.reason).toMatch(/timeout/);
+    },
+    testTimeoutFor('props-fault-stall'),
+  );
 });

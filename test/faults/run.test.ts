@@ -59,7 +59,14 @@ describe('executeRun meets a fault', () => {
     try {
       const { topology, clients } = recording(proxy.port);
       const ctx: RunContext = { topology, scripts: slowed, bounds: DEFAULT_BOUNDS, checks: ALL_CHECKS };
-      const run = executeRun(ctx, [{ kind: 'acquire', p: 'p1' }, { kind: 'release', p: 'p1' }], 'release').then(
+      const run = executeRun(
+        ctx,
+        [
+          { kind: 'acquire', p: 'p1' },
+          { kind: 'release', p: 'p1' },
+        ],
+        'release',
+      ).then(
         (r) => ({ ok: true as const, r }),
         (error: unknown) => ({ ok: false as const, error }),
       );

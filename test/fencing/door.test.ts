@@ -52,8 +52,7 @@ async function everyOp(c: FencingClient): Promise<Record<string, string>> {
 }
 
 /** The operations whose declared KEYS span the old and new keyspaces (or both old keys): cross-slot. */
-const crossSlotOps = (v: Phase) =>
-  FENCING_OPS.filter((op) => new Set(KEYS_OF[v][op].map((r) => keySlot(keys[r]))).size > 1);
+const crossSlotOps = (v: Phase) => FENCING_OPS.filter((op) => new Set(KEYS_OF[v][op].map((r) => keySlot(keys[r]))).size > 1);
 
 describe('the mode door on real cluster-enabled nodes', () => {
   it('pre-G3: CLUSTER KEYSLOT agrees on a real tagged pair, and differs on the old pair', async () => {

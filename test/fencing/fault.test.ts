@@ -36,7 +36,10 @@ afterAll(async () => {
 });
 
 async function cutWhileRunning<T>(call: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  const settled = call.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+  const settled = call.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
   await waitUntil('the acquire to be running', () => node.ping().then(() => false, isBusy), 30_000, 5);
   expect(proxy.cutAll()).toBeGreaterThan(0);
   const out = await settled;

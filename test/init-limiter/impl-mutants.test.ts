@@ -16,7 +16,7 @@ const entries = (): MutantEntry[] => mutantsFor(loadManifest(), 'impl', 'init-li
 const check = (id: string): Check => CHECKS.find((c) => c.id === id)!;
 
 describe('init-limiter mutants at the impl layer (the reference server over real HTTP)', () => {
-  it('the manifest names an impl patch for I1–I12, each expecting one of the spec\'s invariants', () => {
+  it("the manifest names an impl patch for I1–I12, each expecting one of the spec's invariants", () => {
     const list = entries();
     expect(list.map((e) => e.id)).toEqual(Array.from({ length: 12 }, (_, i) => `I${i + 1}`));
     const names = Object.keys(initLimiterSystem().invariants);
@@ -29,7 +29,10 @@ describe('init-limiter mutants at the impl layer (the reference server over real
   it('the unpatched server passes every check, then I1–I12 are each killed by the expected invariant', async () => {
     const lines: string[] = [];
     const results = await initLimiterImplRunner.run(entries(), { log: (l) => lines.push(l) });
-    expect(lines.some((l) => new RegExp(`unpatched: ${CHECKS.length} checks held over real HTTP`).test(l)), lines.join('\n')).toBe(true);
+    expect(
+      lines.some((l) => new RegExp(`unpatched: ${CHECKS.length} checks held over real HTTP`).test(l)),
+      lines.join('\n'),
+    ).toBe(true);
     for (const [i, r] of results.entries()) {
       const e = entries()[i]!;
       expect({ id: r.id, verdict: r.verdict, violated: r.violated }, r.reason).toEqual({ id: e.id, verdict: 'killed', violated: e.expectedInvariant });
@@ -63,7 +66,13 @@ describe('init-limiter mutants at the impl layer (the reference server over real
     expect(reportedNames(check('peek-single-flight-per-basis'))).toEqual(['check:peek-single-flight-per-basis']);
     expect(reportedNames(check('serialize-per-version'))).toEqual(['Inv_SerializeOwnVersion']);
     const base = { ms: 1, observed: 'x' };
-    const out = outcomeOf([{ ...base, id: 'peek-single-flight-per-basis', names: ['check:peek-single-flight-per-basis'], status: 'broken' }, { ...base, id: 'b', names: ['Inv_X'], status: 'not-run' }], 'mutants/init-limiter/impl/I4.ts');
+    const out = outcomeOf(
+      [
+        { ...base, id: 'peek-single-flight-per-basis', names: ['check:peek-single-flight-per-basis'], status: 'broken' },
+        { ...base, id: 'b', names: ['Inv_X'], status: 'not-run' },
+      ],
+      'mutants/init-limiter/impl/I4.ts',
+    );
     expect(out).toMatchObject({ kind: 'violated', checks: ['check:peek-single-flight-per-basis'] });
     expect(out.detail).toMatch(/not run: b \(x\)/);
     expect(outcomeOf([{ ...base, id: 'b', names: ['Inv_X'], status: 'not-run' }]).kind).toBe('invalid');

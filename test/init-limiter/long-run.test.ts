@@ -21,9 +21,13 @@ describe('the seeded long run: a herd of hundreds on real deadlines', () => {
   it.each([
     ['I10', /left open without a complete basis/],
     ['I11', /an up-to-date poll shed/],
-  ])('%s breaks it', async (id, line) => {
-    const patch = await loadInitLimiterPatch(`mutants/init-limiter/impl/${id}.ts`, projectRoot);
-    const r = await runLongHerd({ seed: 1, clients: 200, patch });
-    expect(r.failures.join('\n'), r.summary).toMatch(line);
-  }, 120_000);
+  ])(
+    '%s breaks it',
+    async (id, line) => {
+      const patch = await loadInitLimiterPatch(`mutants/init-limiter/impl/${id}.ts`, projectRoot);
+      const r = await runLongHerd({ seed: 1, clients: 200, patch });
+      expect(r.failures.join('\n'), r.summary).toMatch(line);
+    },
+    120_000,
+  );
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  EFFECTS, INIT_LIMITER_INVARIANT_NAMES, INIT_LIMITER_MUTATION_POINTS,
-  type InitLimiterEffect, type InitLimiterInvariantName, type InitLimiterModelEvent, type InitLimiterOverrides,
+  EFFECTS,
+  INIT_LIMITER_INVARIANT_NAMES,
+  INIT_LIMITER_MUTATION_POINTS,
+  type InitLimiterEffect,
+  type InitLimiterInvariantName,
+  type InitLimiterModelEvent,
+  type InitLimiterOverrides,
 } from '../../models/init-limiter/index.js';
 import { INIT_LIMITER_BASE_BOUNDS, initialInitLimiterState, initLimiterKey, type InitLimiterModelState } from '../../src/systems/init-limiter/model-state.js';
 import { initLimiterSystem } from '../../src/systems/init-limiter/system.js';
@@ -17,7 +22,10 @@ const sys = initLimiterSystem();
 const MUTANTS = mutantsFor(loadManifest(), 'model', 'init-limiter');
 const init = initialInitLimiterState(INIT_LIMITER_BASE_BOUNDS);
 const after = (s: InitLimiterModelState, label: string, system: Sys = sys): InitLimiterModelState[] =>
-  system.successors(s).filter((x) => system.label(x.event) === label).map((x) => x.state);
+  system
+    .successors(s)
+    .filter((x) => system.label(x.event) === label)
+    .map((x) => x.state);
 const one = (s: InitLimiterModelState, label: string, system: Sys = sys): InitLimiterModelState => {
   const next = after(s, label, system);
   if (next.length !== 1) throw new Error(`${label}: ${next.length} successors in ${initLimiterKey(s)}`);
@@ -31,7 +39,7 @@ const TLC_TRACE_LENGTH: Readonly<Record<string, number>> = { I1: 4, I2: 6, I3: 6
 
 /** As a mutant's TLC config: TypeOK and `invariant` checked alone, the first broken state breadth-first. */
 function firstViolation(system: Sys, invariant: string) {
-  const typeOk = system.invariants['TypeOK']!;
+  const typeOk = system.invariants.TypeOK!;
   const inv = system.invariants[invariant]!;
   const x = exploreSystem(system, { invariants: [], until: (s) => (invariant !== 'TypeOK' && !typeOk(s)) || !inv(s) });
   if (x.found < 0) return null;
@@ -41,14 +49,14 @@ function firstViolation(system: Sys, invariant: string) {
 }
 
 describe('the init-limiter twin (models/init-limiter) at the base bounds', () => {
-  it('reaches exactly TLC\'s 2,455 distinct states, 19,746 generated, depth 12, and breaks no invariant', () => {
+  it("reaches exactly TLC's 2,455 distinct states, 19,746 generated, depth 12, and breaks no invariant", () => {
     const x = exploreSystem(sys);
     expect({ distinct: x.distinct, generated: x.generated, depth: x.depth }).toEqual({ distinct: 2455, generated: 19746, depth: 12 });
     expect(x.verdicts.filter((v) => !v.holds)).toEqual([]);
     expect(x.verdicts.map((v) => v.name)).toEqual(readSystemEvidence('init-limiter', 'base').evidence!.invariants);
   });
 
-  it('gives TLC\'s figures at larger bounds too (tla/init-limiter/README.md, growth table), every invariant holding', () => {
+  it("gives TLC's figures at larger bounds too (tla/init-limiter/README.md, growth table), every invariant holding", () => {
     const at = (b: Partial<typeof INIT_LIMITER_BASE_BOUNDS>) => exploreSystem(initLimiterSystem({ ...INIT_LIMITER_BASE_BOUNDS, ...b }));
     for (const [b, figures] of [
       [{ maxVersion: 3 }, { distinct: 4918, generated: 40554, depth: 13 }],
@@ -57,7 +65,10 @@ describe('the init-limiter twin (models/init-limiter) at the base bounds', () =>
     ] as const) {
       const x = at(b);
       expect({ distinct: x.distinct, generated: x.generated, depth: x.depth }, JSON.stringify(b)).toEqual(figures);
-      expect(x.verdicts.filter((v) => !v.holds), JSON.stringify(b)).toEqual([]);
+      expect(
+        x.verdicts.filter((v) => !v.holds),
+        JSON.stringify(b),
+      ).toEqual([]);
     }
   });
 
@@ -69,25 +80,25 @@ describe('the init-limiter twin (models/init-limiter) at the base bounds', () =>
   });
 
   it('single-flights the peek per basis: a caller of the same basis joins the waiting read, one at the current version reads now', () => {
-    expect(walk(['Connect(s1,0)', 'Publish', 'Connect(s2,0)']).cl['s2']).toMatchObject({ phase: 'peeking', pv: 1 });
+    expect(walk(['Connect(s1,0)', 'Publish', 'Connect(s2,0)']).cl.s2).toMatchObject({ phase: 'peeking', pv: 1 });
     const current = walk(['Connect(s1,0)', 'Publish', 'Connect(s2,2)']);
-    expect(current.cl['s2']).toMatchObject({ phase: 'peeking', pv: 2 });
+    expect(current.cl.s2).toMatchObject({ phase: 'peeking', pv: 2 });
     expect(one(current, 'Decide(s2)')).toMatchObject({ cl: { s2: { phase: 'live' } }, inUse: 0 });
   });
 
   it('reads the basis after admission and shares a serialization only between callers of one version', () => {
-    expect(walk(['Connect(s1,0)', 'Publish', 'Decide(s1)']).cl['s1']).toMatchObject({ pv: 0, adm: 2, asked: 2, sent: 2 });
+    expect(walk(['Connect(s1,0)', 'Publish', 'Decide(s1)']).cl.s1).toMatchObject({ pv: 0, adm: 2, asked: 2, sent: 2 });
     const same = walk(['Connect(s1,0)', 'Connect(s2,0)', 'Decide(s1)', 'Decide(s2)']);
-    expect([same.cl['s1']!.sent, same.cl['s2']!.sent]).toEqual([1, 1]);
+    expect([same.cl.s1!.sent, same.cl.s2!.sent]).toEqual([1, 1]);
     const apart = walk(['Connect(s1,0)', 'Decide(s1)', 'Publish', 'Connect(s2,0)', 'Decide(s2)']);
-    expect([apart.cl['s1']!.sent, apart.cl['s2']!.sent]).toEqual([1, 2]);
+    expect([apart.cl.s1!.sent, apart.cl.s2!.sent]).toEqual([1, 2]);
   });
 
   it('queues a full delivery when the slots are taken (without keeping its peek), sheds the next: a stream closed, a poll answered 503', () => {
     const busy = walk(['Poll(p1,0)', 'Poll(p2,0)', 'Connect(s1,0)', 'Decide(s1)']);
     expect(busy).toMatchObject({ cl: { s1: { phase: 'queued', pv: 0 } }, queue: ['s1'], inUse: 2 });
     const closed = one(one(busy, 'Connect(s2,0)'), 'Decide(s2)');
-    expect(closed.cl['s2']!.phase).toBe('off');
+    expect(closed.cl.s2!.phase).toBe('off');
     expect(closed.holders).toEqual(['p1', 'p2']);
     const full = walk(['Connect(s1,0)', 'Connect(s2,0)', 'Decide(s1)', 'Decide(s2)', 'Poll(p1,0)']);
     expect(full.queue).toEqual(['p1']);
@@ -101,20 +112,20 @@ describe('the init-limiter twin (models/init-limiter) at the base bounds', () =>
     const sending = walk(['Connect(s1,0)', 'Decide(s1)', 'Handoff(s1)']);
     expect(sending).toMatchObject({ cl: { s1: { phase: 'sending', written: 0, dl: 1, captured: true } }, holders: ['s1'], inUse: 1 });
     const half = one(sending, 'Tick');
-    expect(half.cl['s1']).toMatchObject({ phase: 'sending', written: 1, dl: 1 });
+    expect(half.cl.s1).toMatchObject({ phase: 'sending', written: 1, dl: 1 });
     const live = one(half, 'Tick');
     expect(live).toMatchObject({ cl: { s1: { phase: 'live', dl: null } }, holders: [], inUse: 0 });
     expect(enabled(live, 'Tick')).toBe(false); // no deadline armed anywhere: no time step
     expect(one(live, 'Disconnect(s1)')).toMatchObject({ holders: [], inUse: 0 });
   });
 
-  it('cuts a stalled send when its chunk\'s deadline passes, and releases its slot; a disconnect mid-send releases it too', () => {
+  it("cuts a stalled send when its chunk's deadline passes, and releases its slot; a disconnect mid-send releases it too", () => {
     const sending = walk(['Connect(s1,0)', 'Decide(s1)', 'Handoff(s1)']);
     expect(one(one(sending, 'Stall(s1)'), 'Tick')).toMatchObject({ cl: { s1: { phase: 'off' } }, holders: [], inUse: 0, observed: [] });
     expect(one(sending, 'Disconnect(s1)')).toMatchObject({ cl: { s1: { phase: 'off' } }, holders: [], inUse: 0 });
   });
 
-  it('arms a poll\'s deadline around its held slot and clears it when the handler returns; an up-to-date poll changes nothing', () => {
+  it("arms a poll's deadline around its held slot and clears it when the handler returns; an up-to-date poll changes nothing", () => {
     const polling = walk(['Poll(p1,0)']);
     expect(polling).toMatchObject({ cl: { p1: { phase: 'sending', dl: 1 } }, holders: ['p1'], inUse: 1 });
     const back = one(polling, 'Tick');
@@ -127,7 +138,11 @@ describe('the init-limiter twin (models/init-limiter) at the base bounds', () =>
     expect(MUTANTS.map((m) => m.target)).toEqual([...INIT_LIMITER_MUTATION_POINTS]);
     expect(new Set(MUTANTS.map((m) => m.expectedInvariant)).size).toBe(12); // no two share one
     for (const m of MUTANTS) {
-      expect(m.layers).toEqual({ tla: { config: `tla/init-limiter/mutants/${m.id}.cfg` }, model: { patch: `mutants/init-limiter/model/${m.id}.ts` }, impl: { patch: `mutants/init-limiter/impl/${m.id}.ts` } });
+      expect(m.layers).toEqual({
+        tla: { config: `tla/init-limiter/mutants/${m.id}.cfg` },
+        model: { patch: `mutants/init-limiter/model/${m.id}.ts` },
+        impl: { patch: `mutants/init-limiter/impl/${m.id}.ts` },
+      });
       const o = (await importModelPatch(m, sys.overridable)) as InitLimiterOverrides;
       expect(Object.keys(o.guards ?? {})).toEqual([m.target]);
       expect(o.actions).toBeUndefined();
@@ -173,11 +188,11 @@ const BUGS: Readonly<Record<InitLimiterInvariantName, { readonly why: string } &
   Inv_UpToDateRecognised: { why: 'peek keyed by a fixed key', mutant: 'I4' },
   Inv_NoLostDelta: { why: 'the peek served after the wait', mutant: 'I5' },
   Inv_SerializeOwnVersion: { why: 'serialization keyed without the version', mutant: 'I3' },
-  Inv_DeadlineScoped: { why: 'a poll\'s deadline not cleared at return (I6; I7 breaks it too)', mutant: 'I6' },
+  Inv_DeadlineScoped: { why: "a poll's deadline not cleared at return (I6; I7 breaks it too)", mutant: 'I6' },
   Inv_BoundedHold: { why: 'the deadline never reaches the socket', mutant: 'I12' },
   Inv_SteadyNeverCut: { why: 'flat per-write deadline', mutant: 'I8' },
   Inv_LiveNotCut: { why: 'deadline armed for the whole connection', mutant: 'I7' },
-  Inv_KeepAliveNotCut: { why: 'a poll\'s deadline not cleared at return', mutant: 'I6' },
+  Inv_KeepAliveNotCut: { why: "a poll's deadline not cleared at return", mutant: 'I6' },
   Inv_NoTornBasis: { why: 'idle timeout in the send loop', mutant: 'I9' },
   Inv_ShedClosed: { why: 'shed without closing', mutant: 'I10' },
 };

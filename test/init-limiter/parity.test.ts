@@ -68,7 +68,7 @@ describe('init-limiter twin vs TLC: state-set parity (offline, evidence/tlc/init
     expect(evidence!.states!.count).toBe(2455);
   });
 
-  it('the twin reaches exactly TLC\'s state set, with TLC\'s generated count and depth', () => {
+  it("the twin reaches exactly TLC's state set, with TLC's generated count and depth", () => {
     const x = exploreSystem(sys, { invariants: [] });
     const p = compareStateSets(x.keys, readCanonicalStateList(evidence!.states!.file));
     expect(p).toMatchObject({ equal: true, modelCount: 2455, tlcCount: 2455 });
@@ -76,13 +76,20 @@ describe('init-limiter twin vs TLC: state-set parity (offline, evidence/tlc/init
     expect(x.depth).toBe(evidence!.depth);
   });
 
-  it('TLC\'s dump is read into the same canonical keys (wrapped records, sets, model values, None)', () => {
+  it("TLC's dump is read into the same canonical keys (wrapped records, sets, model values, None)", () => {
     const keys = dumpToSystemKeys(sys, DUMP_EXCERPT);
     expect(keys).toHaveLength(2);
     const committed = new Set(readCanonicalStateList(evidence!.states!.file));
     for (const k of keys) expect(committed.has(k)).toBe(true);
     const s = initLimiterStateFromTlc(parseTlaState(DUMP_EXCERPT.split('State 1800:')[1]!));
-    expect(s).toMatchObject({ version: 2, holders: ['p1'], inUse: 1, queue: ['p2'], observed: [], cl: { p1: { phase: 'sending', reading: 'stalled', dl: 1 }, s1: { phase: 'peeking', basis: 1, pv: 1, dl: null } } });
+    expect(s).toMatchObject({
+      version: 2,
+      holders: ['p1'],
+      inUse: 1,
+      queue: ['p2'],
+      observed: [],
+      cl: { p1: { phase: 'sending', reading: 'stalled', dl: 1 }, s1: { phase: 'peeking', basis: 1, pv: 1, dl: null } },
+    });
   });
 
   it('refuses a TLC state that is not one of this spec, naming what failed', () => {
@@ -102,27 +109,35 @@ const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe(`init-limiter twin vs a live TLC run${why}`, () => {
-  it.skipIf(!located.ok)(`TLC's -dump of the base config equals the committed list and the twin's states${why}`, async () => {
-    if (!located.ok) return;
-    const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), dump: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
-    expect(run.kind).toBe('completed');
-    if (run.kind !== 'completed') return;
-    expect(run.result).toMatchObject({ outcome: 'ok', distinct: 2455, generated: 19746 });
-    expect(compareStateSets(dumpToSystemKeys(sys, run.dumpText!), readCanonicalStateList('evidence/tlc/init-limiter/base.states.txt')).equal).toBe(true);
-  }, 300_000);
+  it.skipIf(!located.ok)(
+    `TLC's -dump of the base config equals the committed list and the twin's states${why}`,
+    async () => {
+      if (!located.ok) return;
+      const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), dump: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
+      expect(run.kind).toBe('completed');
+      if (run.kind !== 'completed') return;
+      expect(run.result).toMatchObject({ outcome: 'ok', distinct: 2455, generated: 19746 });
+      expect(compareStateSets(dumpToSystemKeys(sys, run.dumpText!), readCanonicalStateList('evidence/tlc/init-limiter/base.states.txt')).equal).toBe(true);
+    },
+    300_000,
+  );
 
-  it.skipIf(!located.ok)(`TLC's labelled state graph equals the twin's, edge for edge (from, action instance, to)${why}`, async () => {
-    if (!located.ok) return;
-    const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), graph: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
-    expect(run.kind).toBe('completed');
-    if (run.kind !== 'completed') return;
-    const g = parseDotStateGraph(run.dotText!);
-    const keyOf = new Map([...g.nodes].map(([fp, text]) => [fp, sys.key(sys.fromTlc(parseTlaState(text)))]));
-    const tlc = g.edges.map((e) => `${keyOf.get(e.from)}|${e.label}|${keyOf.get(e.to)}`).sort();
-    const twin = twinEdges(sys);
-    expect(tlc).toHaveLength(19745); // generated minus the initial state
-    expect(twin).toHaveLength(tlc.length);
-    const firstDiff = tlc.findIndex((l, i) => l !== twin[i]);
-    expect(firstDiff, firstDiff < 0 ? '' : `TLC ${tlc[firstDiff]} vs twin ${twin[firstDiff]}`).toBe(-1);
-  }, 300_000);
+  it.skipIf(!located.ok)(
+    `TLC's labelled state graph equals the twin's, edge for edge (from, action instance, to)${why}`,
+    async () => {
+      if (!located.ok) return;
+      const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), graph: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
+      expect(run.kind).toBe('completed');
+      if (run.kind !== 'completed') return;
+      const g = parseDotStateGraph(run.dotText!);
+      const keyOf = new Map([...g.nodes].map(([fp, text]) => [fp, sys.key(sys.fromTlc(parseTlaState(text)))]));
+      const tlc = g.edges.map((e) => `${keyOf.get(e.from)}|${e.label}|${keyOf.get(e.to)}`).sort();
+      const twin = twinEdges(sys);
+      expect(tlc).toHaveLength(19745); // generated minus the initial state
+      expect(twin).toHaveLength(tlc.length);
+      const firstDiff = tlc.findIndex((l, i) => l !== twin[i]);
+      expect(firstDiff, firstDiff < 0 ? '' : `TLC ${tlc[firstDiff]} vs twin ${twin[firstDiff]}`).toBe(-1);
+    },
+    300_000,
+  );
 });

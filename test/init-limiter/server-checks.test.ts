@@ -18,7 +18,11 @@ describe('the unpatched reference server', () => {
 
 describe('each impl patch breaks what its mutation point guards', () => {
   it('every mutation point is guarded by at least one check', () => {
-    for (const part of PART_NAMES) expect(CHECKS.filter((c) => c.catches.includes(part)).map((c) => c.id), part).not.toEqual([]);
+    for (const part of PART_NAMES)
+      expect(
+        CHECKS.filter((c) => c.catches.includes(part)).map((c) => c.id),
+        part,
+      ).not.toEqual([]);
   });
 
   const cases = PART_NAMES.flatMap((part, i) => CHECKS.filter((c) => c.catches.includes(part)).map((c) => [`I${i + 1}`, part, c.id, c] as const));

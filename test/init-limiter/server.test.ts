@@ -11,7 +11,16 @@ import { SocketDeadlines } from '../../src/systems/init-limiter/server/socket-de
 import { describe, expect, it } from 'vitest';
 import { ControlClient, KeptAliveConnection, pollOnce, readMetrics, stallPayloadBytes, StreamClient } from '../../src/systems/init-limiter/drive/index.js';
 import { CHECKS, runCheck } from '../../src/systems/init-limiter/drive/checks.js';
-import { InitLimiterOptionsError, loadInitLimiterPatch, PART_NAMES, PatchError, startInitLimiterServer, validatePatch, type InitLimiterServerOptions, type LogLevel } from '../../src/systems/init-limiter/server/index.js';
+import {
+  InitLimiterOptionsError,
+  loadInitLimiterPatch,
+  PART_NAMES,
+  PatchError,
+  startInitLimiterServer,
+  validatePatch,
+  type InitLimiterServerOptions,
+  type LogLevel,
+} from '../../src/systems/init-limiter/server/index.js';
 import { projectRoot } from '../../src/core/project-root.js';
 import { withServer } from './server-support.js';
 
@@ -46,8 +55,13 @@ describe('a disabled limiter is the base behaviour, byte for byte', () => {
         withServer(o, async (s) => {
           const out: Record<string, Buffer> = {};
           const closed = () => false;
-          for (const p of ['/sdk/flags', '/sdk/poll', '/sdk/poll?basis=1', '/sdk/poll?basis=0', '/sdk/poll/eval', '/sdk/poll/eval?basis=1', '/sdk/poll?basis=x', '/nowhere', '/metrics']) out[p] = await rawBytes(s.url, p, closed);
-          const streams = [rawBytes(s.url, '/sdk/stream', (t) => t.includes('event: patch')), rawBytes(s.url, '/sdk/stream?basis=1', (t) => t.includes('event: patch')), rawBytes(s.url, '/all', (t) => t.includes('event: patch'))];
+          for (const p of ['/sdk/flags', '/sdk/poll', '/sdk/poll?basis=1', '/sdk/poll?basis=0', '/sdk/poll/eval', '/sdk/poll/eval?basis=1', '/sdk/poll?basis=x', '/nowhere', '/metrics'])
+            out[p] = await rawBytes(s.url, p, closed);
+          const streams = [
+            rawBytes(s.url, '/sdk/stream', (t) => t.includes('event: patch')),
+            rawBytes(s.url, '/sdk/stream?basis=1', (t) => t.includes('event: patch')),
+            rawBytes(s.url, '/all', (t) => t.includes('event: patch')),
+          ];
           // Every stream is live before the publish (its basis or up-to-date reply, then the delta).
           await (async () => {
             for (;;) {

@@ -63,13 +63,24 @@ describe('limiter arbitraries', () => {
 
   it('the simulation does see real time: beyond the bound a decision flips', () => {
     const c: LimiterCase = {
-      specs: [{ capacity: 1, refillPerSecond: 0.2, idleTtlMs: 10_000 }, { capacity: 1, refillPerSecond: 0.2, idleTtlMs: 10_000 }],
+      specs: [
+        { capacity: 1, refillPerSecond: 0.2, idleTtlMs: 10_000 },
+        { capacity: 1, refillPerSecond: 0.2, idleTtlMs: 10_000 },
+      ],
       initial: [{ kind: 'bucket', tokens: 0, ageMs: 0 }, { kind: 'absent' }],
       commands: [{ op: 'call', order: 'A' }],
     };
     expect(decisions(c, () => 1)).toEqual(['single-deny:1']);
     expect(decisions(c, () => 5000)).toEqual(['single-allow:0']);
-    const expiring: LimiterCase = { ...c, specs: [{ capacity: 1, refillPerSecond: 0.001, idleTtlMs: 10_000 }, c.specs[1]], initial: [{ kind: 'bucket', tokens: 0, ageMs: 0 }, { kind: 'absent' }], commands: [{ op: 'advance', ms: 5000 }, { op: 'call', order: 'A' }] };
+    const expiring: LimiterCase = {
+      ...c,
+      specs: [{ capacity: 1, refillPerSecond: 0.001, idleTtlMs: 10_000 }, c.specs[1]],
+      initial: [{ kind: 'bucket', tokens: 0, ageMs: 0 }, { kind: 'absent' }],
+      commands: [
+        { op: 'advance', ms: 5000 },
+        { op: 'call', order: 'A' },
+      ],
+    };
     expect(decisions(expiring, (i) => i + 1)).toEqual(['single-deny:1']); // kept: expires 5 s later
     expect(decisions(expiring, (i) => 3000 + i)).toEqual(['single-allow:0']); // deleted within the margin: fresh
   });

@@ -22,7 +22,11 @@ describeOnTopologies('round trips per limiter decision', (topology) => {
     const counter = await CommandCounter.open(t.nodes);
     try {
       const limiter = new Limiter(client);
-      const pair = (i: number) => [{ key: `rt:{c${i % 10}}:standard`, spec: SPEC }, { key: `rt:{c${i % 10}}:shared`, spec: SECOND }] as const;
+      const pair = (i: number) =>
+        [
+          { key: `rt:{c${i % 10}}:standard`, spec: SPEC },
+          { key: `rt:{c${i % 10}}:shared`, spec: SECOND },
+        ] as const;
       // Warm: the script loaded on every node a decision will reach, the cluster's slot map known.
       for (let i = 0; i < 10; i++) await limiter.allowOrdered(...pair(i));
       const before = await counter.read();
@@ -58,7 +62,12 @@ describeOnTopologies('round trips per limiter decision', (topology) => {
       expect((await limiter.allowOrdered({ key: 'rt:{cold}:a', spec: SPEC }, { key: 'rt:{cold}:b', spec: SECOND })).kind).toBe('decided');
       const d = counter.between(before, await counter.read());
       expect(d.clientCommands, JSON.stringify([...d.clientSent])).toBe(2);
-      expect(new Map(d.clientSent)).toEqual(new Map([['evalsha', 1], ['eval', 1]]));
+      expect(new Map(d.clientSent)).toEqual(
+        new Map([
+          ['evalsha', 1],
+          ['eval', 1],
+        ]),
+      );
       expect(d.calls.get('evalsha')).toBe(1);
       expect(d.calls.get('eval')).toBe(1);
     } finally {

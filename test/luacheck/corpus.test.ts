@@ -10,7 +10,9 @@ import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../src/luacheck/incl
  * of a line says, independently of it, which findings the line must give.
  */
 const DIR = join(import.meta.dirname, 'corpus');
-const scripts = readdirSync(DIR).filter((f) => f.endsWith('.lua')).sort();
+const scripts = readdirSync(DIR)
+  .filter((f) => f.endsWith('.lua'))
+  .sort();
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8')) as Record<string, unknown[]>;
 const pattern = includePattern(DEFAULT_INCLUDE_PATTERN);
 
@@ -18,7 +20,15 @@ const actual = (name: string) => {
   const file = join(DIR, name);
   const r = checkLuaSource(readFileSync(file, 'utf8'), { file, includePattern: pattern });
   if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
-  return r.findings.map((x) => ({ file: relative(DIR, x.file), line: x.line, column: x.column, kind: x.kind, severity: x.severity, ...(x.command && { command: x.command }), ...(x.key && { key: x.key }) }));
+  return r.findings.map((x) => ({
+    file: relative(DIR, x.file),
+    line: x.line,
+    column: x.column,
+    kind: x.kind,
+    severity: x.severity,
+    ...(x.command && { command: x.command }),
+    ...(x.key && { key: x.key }),
+  }));
 };
 
 describe('lua-check corpus', () => {

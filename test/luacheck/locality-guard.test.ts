@@ -56,8 +56,20 @@ describe('runtime locality guard (FENCECHECK_LOCALITY_GUARD=1) on a 3-shard clus
   it('refuses a pipeline with a cross-slot command, a cross-slot transaction; single-slot ones run', async () => {
     await expect(guarded.pipeline().get(TAGGED[0]).mget(A, B).exec()).rejects.toThrow(naming(A, B));
     await expect(guarded.multi().set(TAGGED[0], '1').get(A).exec()).rejects.toThrow(/transaction \(MULTI\/EXEC\): keys in 2 slots/);
-    expect(await guarded.pipeline().get(TAGGED[0]).mget(...TAGGED).exec()).toEqual([[null, '1'], [null, ['1', '2']]]);
-    expect(await guarded.multi().get(TAGGED[0]).get(TAGGED[1]).exec()).toEqual([[null, '1'], [null, '2']]);
+    expect(
+      await guarded
+        .pipeline()
+        .get(TAGGED[0])
+        .mget(...TAGGED)
+        .exec(),
+    ).toEqual([
+      [null, '1'],
+      [null, ['1', '2']],
+    ]);
+    expect(await guarded.multi().get(TAGGED[0]).get(TAGGED[1]).exec()).toEqual([
+      [null, '1'],
+      [null, '2'],
+    ]);
   });
 
   it('refuses evalsha with KEYS in two slots (before NOSCRIPT, as the server), and runs a one-slot one', async () => {

@@ -41,14 +41,14 @@ function cli(args: readonly string[]) {
 
 describe('includes as queue libraries write them', () => {
   it('an include named without .lua is found (it was exit 3: cannot read include)', () => {
-    const file = write('a-1.lua', "local rcall = redis.call\n--- @include \"includes/removeLock\"\nreturn removeLock(KEYS[1])\n");
+    const file = write('a-1.lua', 'local rcall = redis.call\n--- @include "includes/removeLock"\nreturn removeLock(KEYS[1])\n');
     const r = cli(['--includes', file]);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/^lua-check: 1 file, 0 errors, 0 warnings/m);
   });
 
   it('two-dash directives, and a search path for includes not beside the script', () => {
-    const file = write('sub/b.lua', "local rcall = redis.call\n-- @include \"onPath\"\nreturn onPath(KEYS[1])\n");
+    const file = write('sub/b.lua', 'local rcall = redis.call\n-- @include "onPath"\nreturn onPath(KEYS[1])\n');
     expect(cli(['--includes', file]).err).toMatch(/cannot find include onPath \(looked for it and with \.lua in .*sub\)/);
     const r = cli(['--include-path', join(dir, 'lib'), file]);
     expect(r.code, r.out + r.err).toBe(0);
@@ -99,7 +99,7 @@ describe('findings only where the script runs', () => {
   });
 
   it('the CLI: info is printed and never fails, under --fail-on warning too', () => {
-    const file = write('f.lua', "local rcall = redis.call\n--- @include \"includes/unused\"\nreturn rcall('GET', KEYS[1])\n");
+    const file = write('f.lua', 'local rcall = redis.call\n--- @include "includes/unused"\nreturn rcall(\'GET\', KEYS[1])\n');
     const r = cli(['--includes', '--fail-on', 'warning', file]);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/includes\/unused\.lua:2:23: info \[undeclared-key\] GET key `'literal:key'` .* \[unreachable: neverCalled is never used by the script\]/);

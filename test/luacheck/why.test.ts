@@ -17,7 +17,7 @@ const brief = (src: string) => check(src).map((f) => `${f.line} ${f.kind}${f.key
 describe('lua-check: the cases the hand-listed checker got wrong', () => {
   it('keeps checking after `local rcall = redis.call`: every call through the alias', () => {
     const src = ['local rcall = redis.call', "rcall('GET', KEYS[1])", "rcall('SET', ARGV[1], 1)", "return rcall('DEL', 'jobs')"].join('\n');
-    expect(brief(src)).toEqual(['3 undeclared-key ARGV[1]', '4 undeclared-key \'jobs\'']);
+    expect(brief(src)).toEqual(['3 undeclared-key ARGV[1]', "4 undeclared-key 'jobs'"]);
   });
 
   it("finds redis['call'](…), `local r = redis; r.call(…)` and pcall(redis.call, …)", () => {

@@ -7,12 +7,13 @@ import { projectRoot } from '../../src/core/project-root.js';
 function cli(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile('node', [join(projectRoot, 'bin/fencecheck.mjs'), ...argv], { cwd: projectRoot, timeout: 60_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }));
+      done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+    );
   });
 }
 
 describe('fencecheck mutants --system', () => {
-  it('runs only the named systems\' mutants: --system failover --layer model is R1 alone, killed', async () => {
+  it("runs only the named systems' mutants: --system failover --layer model is R1 alone, killed", async () => {
     const r = await cli(['mutants', '--layer', 'model', '--system', 'failover', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { mutants: { id: string; verdict: string }[]; counts: Record<string, number> };

@@ -17,7 +17,9 @@ function double(system: string, why: string | null = null, drop: readonly string
     unavailable: async () => why,
     run: async (mutants) => {
       got.push(mutants.map((m) => m.id));
-      return mutants.filter((m) => !drop.includes(m.id)).map((m) => ({ id: m.id, layer: 'impl' as const, verdict: 'killed' as const, expectedInvariant: m.expectedInvariant, violated: m.expectedInvariant }));
+      return mutants
+        .filter((m) => !drop.includes(m.id))
+        .map((m) => ({ id: m.id, layer: 'impl' as const, verdict: 'killed' as const, expectedInvariant: m.expectedInvariant, violated: m.expectedInvariant }));
     },
   };
   return { runner, got };
@@ -48,7 +50,13 @@ describe('impl layer dispatch', () => {
     const pause = double('pause');
     const p = packages({ fencing: fencing.runner, pause: pause.runner });
     const results = await implLayerRunner(p.list, p.packageFor).run(['P1', 'M1', 'R1', 'P6', 'M4'].map(byId), {});
-    expect(results.map((r) => [r.id, r.verdict])).toEqual([['P1', 'killed'], ['M1', 'killed'], ['R1', 'killed'], ['P6', 'killed'], ['M4', 'killed']]);
+    expect(results.map((r) => [r.id, r.verdict])).toEqual([
+      ['P1', 'killed'],
+      ['M1', 'killed'],
+      ['R1', 'killed'],
+      ['P6', 'killed'],
+      ['M4', 'killed'],
+    ]);
     // Fencing's package holds both of its models: the migration mutants and the failover one.
     expect({ fencing: fencing.got, pause: pause.got }).toEqual({ fencing: [['M1', 'R1', 'M4']], pause: [['P1', 'P6']] });
   });
@@ -67,14 +75,22 @@ describe('impl layer dispatch', () => {
     const layer = implLayerRunner(p.list, p.packageFor);
     expect(await layer.unavailable()).toBeNull();
     const results = await layer.run([byId('M1'), byId('P3'), byId('R1')], {});
-    expect(results.map((r) => [r.id, r.verdict, r.reason])).toEqual([['M1', 'killed', undefined], ['P3', 'not-run', 'no valkey-server for pause'], ['R1', 'killed', undefined]]);
+    expect(results.map((r) => [r.id, r.verdict, r.reason])).toEqual([
+      ['M1', 'killed', undefined],
+      ['P3', 'not-run', 'no valkey-server for pause'],
+      ['R1', 'killed', undefined],
+    ]);
   });
 
   it('a runner that cannot be loaded, or leaves an entry out, makes those entries invalid, never passed', async () => {
     const p = packages({ pause: new Error('Cannot find module src/systems/pause/impl-layer.js'), fencing: double('fencing', null, ['R1']).runner });
     const layer = implLayerRunner(p.list, p.packageFor);
     const results = await layer.run([byId('P1'), byId('R1'), byId('M2')], {});
-    expect(results.map((r) => [r.id, r.verdict])).toEqual([['P1', 'invalid'], ['R1', 'invalid'], ['M2', 'killed']]);
+    expect(results.map((r) => [r.id, r.verdict])).toEqual([
+      ['P1', 'invalid'],
+      ['R1', 'invalid'],
+      ['M2', 'killed'],
+    ]);
     expect(results[0]!.reason).toBe('cannot load the pause impl runner: Cannot find module src/systems/pause/impl-layer.js');
     expect(results[1]!.reason).toBe('the failover impl runner reported no result for R1');
     // The unloadable runner counts as unavailable, the others are not: the layer still runs.

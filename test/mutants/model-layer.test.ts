@@ -16,7 +16,7 @@ const r1 = byId('R1');
 const withPatch = (entry: MutantEntry, patch: string, fields: Partial<MutantEntry> = {}): MutantEntry => ({ ...entry, ...fields, layers: { model: { patch: `test/mutants/fixtures/${patch}` } } });
 
 describe('the model layer on the seam', () => {
-  it('kills P1–P6 and R1, each by its expected invariant after as many states as TLC\'s counterexample', async () => {
+  it("kills P1–P6 and R1, each by its expected invariant after as many states as TLC's counterexample", async () => {
     const lines: string[] = [];
     const results = await runSeamModelMutants(seamEntries, { log: (l) => lines.push(l) }, SYSTEMS);
     expect(results.map((r) => r.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'R1']);
@@ -24,16 +24,24 @@ describe('the model layer on the seam', () => {
       const entry = byId(r.id);
       const tlc = readSystemEvidence(entry.system, r.id);
       expect(tlc.freshness, r.id).toEqual({ fresh: true });
-      expect({ id: r.id, layer: r.layer, verdict: r.verdict, violated: r.violated, traceLength: r.traceLength }).toEqual({ id: r.id, layer: 'model', verdict: 'killed', violated: entry.expectedInvariant, traceLength: tlc.evidence!.traceLength });
+      expect({ id: r.id, layer: r.layer, verdict: r.verdict, violated: r.violated, traceLength: r.traceLength }).toEqual({
+        id: r.id,
+        layer: 'model',
+        verdict: 'killed',
+        violated: entry.expectedInvariant,
+        traceLength: tlc.evidence!.traceLength,
+      });
       // Every system's counterexample is saved as a trace/2 file (src/seam/trace.ts).
       expect(r.tracePath, r.id).toMatch(new RegExp(`model-${r.id}\\.json$`));
     }
     // R1 re-issues generation 1 to p2 while p1 still fences with it: T2 and T1 at once.
     expect(results.at(-1)!.alsoBroken).toEqual(['Inv_SingleAuthority']);
-    expect(lines.join('\n')).toMatch(/\[model\] R1: Inv_Monotonic violated after 3 actions \(\S*model-R1\.json\)\n\s+0\. Init\n\s+1\. Acquire\(p1\) .*\n\s+2\. Failover .*\n\s+3\. Acquire\(p2\) .*breaks Inv_SingleAuthority,Inv_Monotonic/);
+    expect(lines.join('\n')).toMatch(
+      /\[model\] R1: Inv_Monotonic violated after 3 actions \(\S*model-R1\.json\)\n\s+0\. Init\n\s+1\. Acquire\(p1\) .*\n\s+2\. Failover .*\n\s+3\. Acquire\(p2\) .*breaks Inv_SingleAuthority,Inv_Monotonic/,
+    );
   });
 
-  it('keeps the entries\' order across systems, fencing included', async () => {
+  it("keeps the entries' order across systems, fencing included", async () => {
     const results = await modelLayer.run([byId('R1'), byId('M9'), byId('P5')], {});
     expect(results.map((r) => [r.id, r.verdict, r.violated])).toEqual([
       ['R1', 'killed', 'Inv_Monotonic'],
@@ -43,8 +51,7 @@ describe('the model layer on the seam', () => {
   });
 
   describe('verdicts other than killed, on the replication twin', () => {
-
-    it('a patch that leaves the reachable set as the base\'s is equivalent, not a survivor', async () => {
+    it("a patch that leaves the reachable set as the base's is equivalent, not a survivor", async () => {
       const r = await runSeamModelMutant(withPatch(r1, 'replication-same-guard.ts'), sys, base);
       expect(r).toMatchObject({ verdict: 'equivalent', reason: `same reachable state set as the base (${base.distinct} states)` });
     });
@@ -83,7 +90,10 @@ describe('the model layer on the seam', () => {
 
     it('a system without a model layer on the seam: every entry of it invalid, the others run', async () => {
       const results = await runSeamModelMutants([byId('P5'), r1], {}, { failover: SYSTEMS.failover! });
-      expect(results.map((r) => [r.id, r.verdict])).toEqual([['P5', 'invalid'], ['R1', 'killed']]);
+      expect(results.map((r) => [r.id, r.verdict])).toEqual([
+        ['P5', 'invalid'],
+        ['R1', 'killed'],
+      ]);
       expect(results[0]!.reason).toMatch(/no model layer for system pause/);
     });
   });

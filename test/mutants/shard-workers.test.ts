@@ -19,7 +19,7 @@ const manifest = loadManifest();
 const impl = mutantsFor(manifest, 'impl');
 
 describe('a shard of the impl layer', () => {
-  it('deals each system\'s entries round-robin: every entry in exactly one of n shards', () => {
+  it("deals each system's entries round-robin: every entry in exactly one of n shards", () => {
     for (const n of [1, 2, 3, 4, 9]) {
       const parts = Array.from({ length: n }, (_, i) => impl.filter((m) => inMutantShard(m, manifest, 'impl', { index: i + 1, count: n })).map((m) => m.id));
       expect(parts.flat().sort()).toEqual(impl.map((m) => m.id).sort());
@@ -80,7 +80,10 @@ describe('mutants --layer impl on real Valkey', () => {
     const one = await runCli(['mutants', '--layer', 'impl', '--only', 'L1,P5', '--workers', '1', '--json']);
     expect(one.code, one.stderr).toBe(0);
     const verdicts = (out: string) => (JSON.parse(out) as StageReport).mutants!.map((m) => [m.id, m.verdict, m.violated]);
-    expect(verdicts(two.stdout)).toEqual([['L1', 'killed', 'limiter.transition_table'], ['P5', 'killed', 'Inv_ReadyAfterSnapshot']]);
+    expect(verdicts(two.stdout)).toEqual([
+      ['L1', 'killed', 'limiter.transition_table'],
+      ['P5', 'killed', 'Inv_ReadyAfterSnapshot'],
+    ]);
     expect(verdicts(two.stdout)).toEqual(verdicts(one.stdout));
     // The workers' own lines reach the stage's log.
     expect(two.stderr).toMatch(/mutants:impl: .*workers/);

@@ -12,7 +12,12 @@ const implRunner = pauseImplRunner();
 import { REAL_INVARIANTS } from '../../src/systems/pause/drive/index.js';
 
 const EXPECTED: Readonly<Record<string, string>> = {
-  P1: 'Inv_NoRevert', P2: 'Inv_OnlyCommitted', P3: 'Inv_ReconcileFresh', P4: 'Inv_FailClosed', P5: 'Inv_ReadyAfterSnapshot', P6: 'Inv_NoMissedEvent',
+  P1: 'Inv_NoRevert',
+  P2: 'Inv_OnlyCommitted',
+  P3: 'Inv_ReconcileFresh',
+  P4: 'Inv_FailClosed',
+  P5: 'Inv_ReadyAfterSnapshot',
+  P6: 'Inv_NoMissedEvent',
 };
 
 /** The manifest's pause entries with an impl patch; built here when the manifest does not list them yet. */
@@ -20,7 +25,13 @@ function entries(): MutantEntry[] {
   const listed = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => m.id in EXPECTED);
   if (listed.length === 6) return listed;
   return Object.entries(EXPECTED).map(([id, expectedInvariant]) => ({
-    id, system: 'pause', target: id, kind: 'guard', description: id, realBug: id, expectedInvariant,
+    id,
+    system: 'pause',
+    target: id,
+    kind: 'guard',
+    description: id,
+    realBug: id,
+    expectedInvariant,
     layers: { impl: { patch: `mutants/pause/impl/${id}.ts` } },
   }));
 }

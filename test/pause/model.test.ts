@@ -12,7 +12,10 @@ const sys = pauseSystem();
 const PAUSE_MUTANTS = mutantsFor(loadManifest(), 'model', 'pause');
 const init = initialPauseState(PAUSE_BASE_BOUNDS);
 const after = (s: PauseModelState, label: string, system = sys): PauseModelState[] =>
-  system.successors(s).filter((x) => system.label(x.event) === label).map((x) => x.state);
+  system
+    .successors(s)
+    .filter((x) => system.label(x.event) === label)
+    .map((x) => x.state);
 const one = (s: PauseModelState, label: string, system = sys): PauseModelState => {
   const next = after(s, label, system);
   if (next.length === 0) throw new Error(`${label} is not enabled in ${pauseKey(s)}`);
@@ -26,7 +29,7 @@ const READY_R1 = ['Subscribe(r1)', 'Load(r1)', 'Ready(r1)'];
 const TLC_TRACE_LENGTH: Readonly<Record<string, number>> = { P1: 9, P2: 5, P3: 9, P4: 5, P5: 2, P6: 9 };
 
 describe('the pause twin (models/pause) at the base bounds', () => {
-  it('reaches exactly TLC\'s 15,268 distinct states, 108,901 generated, depth 17, and breaks no invariant', () => {
+  it("reaches exactly TLC's 15,268 distinct states, 108,901 generated, depth 17, and breaks no invariant", () => {
     const x = exploreSystem(sys);
     expect({ distinct: x.distinct, generated: x.generated, depth: x.depth }).toEqual({ distinct: 15268, generated: 108901, depth: 17 });
     expect(x.verdicts.filter((v) => !v.holds)).toEqual([]);
@@ -46,7 +49,7 @@ describe('the pause twin (models/pause) at the base bounds', () => {
     const c = one(begun, 'CommitSetPaused([by |-> r1, paused |-> TRUE, version |-> 0])');
     expect(c.history).toEqual([true]);
     expect(c.chan).toEqual({ r1: [{ paused: true, version: 1 }], r2: [{ paused: true, version: 1 }] });
-    expect(c.snap['r1']).toEqual({ paused: true, version: 1 });
+    expect(c.snap.r1).toEqual({ paused: true, version: 1 });
     const f = one(begun, 'FailSetPaused([by |-> r1, paused |-> TRUE, version |-> 0])');
     expect(f).toMatchObject({ history: [], pending: [], chan: { r1: [], r2: [] } });
   });
@@ -54,9 +57,9 @@ describe('the pause twin (models/pause) at the base bounds', () => {
   it('does not apply (or record as dropped) an event before the initial load', () => {
     const s = walk([...READY_R1, 'Subscribe(r2)', 'BeginSetPaused(r1, TRUE)', 'CommitSetPaused([by |-> r1, paused |-> TRUE, version |-> 0])']);
     const delivered = one(s, 'Deliver(r2, [paused |-> TRUE, version |-> 1])');
-    expect(delivered.snap['r2']).toBeNull();
-    expect(delivered.chan['r2']).toEqual([]);
-    expect(one(s, 'Drop(r2, [paused |-> TRUE, version |-> 1])').dropped['r2']).toEqual([]);
+    expect(delivered.snap.r2).toBeNull();
+    expect(delivered.chan.r2).toEqual([]);
+    expect(one(s, 'Drop(r2, [paused |-> TRUE, version |-> 1])').dropped.r2).toEqual([]);
   });
 
   it('keeps in dropped only versions newer than the snapshot (pruned by Hold)', () => {
@@ -66,7 +69,7 @@ describe('the pause twin (models/pause) at the base bounds', () => {
       chan: { r1: [{ paused: true, version: 1 }], r2: [] },
       dropped: { r1: [1, 2], r2: [] },
     };
-    expect(one(s, 'Deliver(r1, [paused |-> TRUE, version |-> 1])').dropped['r1']).toEqual([2]);
+    expect(one(s, 'Deliver(r1, [paused |-> TRUE, version |-> 1])').dropped.r1).toEqual([2]);
     expect(one(s, 'Reconcile(r1)')).toMatchObject({ snap: { r1: { paused: false, version: 2 } }, dropped: { r1: [] }, synced: { r1: 2 }, age: { r1: 0 } });
   });
 
@@ -105,7 +108,7 @@ describe('P1–P6 on the twin (machine.provide() of one override)', () => {
     it(`${m.id} (${m.target}) is killed by ${m.expectedInvariant}, shortest counterexample ${TLC_TRACE_LENGTH[m.id]} states like TLC's`, async () => {
       const ms = await mutatedSystem(sys, m);
       expect(ms.name).toBe(`pause/${m.id}`);
-      const typeOk = ms.invariants['TypeOK']!;
+      const typeOk = ms.invariants.TypeOK!;
       const expected = ms.invariants[m.expectedInvariant]!;
       // As tla/pause/mutants/<id>.cfg: TypeOK and the expected invariant, the first broken state breadth-first.
       const x = exploreSystem(ms, { invariants: [], until: (s) => !typeOk(s) || !expected(s) });

@@ -53,7 +53,7 @@ describe('pause twin vs TLC: state-set parity (offline, evidence/tlc/pause/)', (
     expect(evidence!.states!.count).toBe(15268);
   });
 
-  it('the twin reaches exactly TLC\'s state set, with TLC\'s generated count', () => {
+  it("the twin reaches exactly TLC's state set, with TLC's generated count", () => {
     const x = exploreSystem(sys, { invariants: [] });
     const tlc = readCanonicalStateList(evidence!.states!.file);
     const p = compareStateSets(x.keys, tlc);
@@ -62,7 +62,7 @@ describe('pause twin vs TLC: state-set parity (offline, evidence/tlc/pause/)', (
     expect(x.depth).toBe(evidence!.depth);
   });
 
-  it('TLC\'s dump is read into the same canonical keys (sets in any order, wrapped values)', () => {
+  it("TLC's dump is read into the same canonical keys (sets in any order, wrapped values)", () => {
     const keys = dumpToSystemKeys(sys, DUMP_EXCERPT);
     expect(keys).toHaveLength(2);
     const committed = new Set(readCanonicalStateList(evidence!.states!.file));
@@ -84,13 +84,17 @@ const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe(`pause twin vs a live TLC run${why}`, () => {
-  it.skipIf(!located.ok)(`TLC's -dump of the base config equals the committed list and the twin${why}`, async () => {
-    if (!located.ok) return;
-    const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), dump: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
-    expect(run.kind).toBe('completed');
-    if (run.kind !== 'completed') return;
-    expect(run.result).toMatchObject({ outcome: 'ok', distinct: 15268, generated: 108901 });
-    const live = dumpToSystemKeys(sys, run.dumpText!);
-    expect(compareStateSets(live, readCanonicalStateList('evidence/tlc/pause/base.states.txt')).equal).toBe(true);
-  }, 300_000);
+  it.skipIf(!located.ok)(
+    `TLC's -dump of the base config equals the committed list and the twin${why}`,
+    async () => {
+      if (!located.ok) return;
+      const run = await runTlc({ spec: join(projectRoot, sys.spec), config: join(projectRoot, sys.config), dump: true, workers: 1, tools: located.tools, timeoutMs: 300_000 });
+      expect(run.kind).toBe('completed');
+      if (run.kind !== 'completed') return;
+      expect(run.result).toMatchObject({ outcome: 'ok', distinct: 15268, generated: 108901 });
+      const live = dumpToSystemKeys(sys, run.dumpText!);
+      expect(compareStateSets(live, readCanonicalStateList('evidence/tlc/pause/base.states.txt')).equal).toBe(true);
+    },
+    300_000,
+  );
 });

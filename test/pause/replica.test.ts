@@ -116,10 +116,12 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
         return total;
       };
       const before = await calls();
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        for (let i = 0; i < 100_000; i++) if (r.read() === 'unavailable') throw new Error('unavailable');
-        await sleep(0);
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let i = 0; i < 100_000; i++) if (r.read() === 'unavailable') throw new Error('unavailable');
+          await sleep(0);
+        }),
+      );
       expect(await calls()).toBe(before);
     });
 
@@ -151,9 +153,10 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
         await c.call('ACL', 'SETUSER', 'noincr', 'on', '>pw', '~*', '&*', '+@all', '-incr');
         c.disconnect();
       }
-      const limited = spec.kind === 'standalone'
-        ? createClient({ kind: 'standalone', host: admin[0]!.host, port: admin[0]!.port, username: 'noincr', password: 'pw' })
-        : createClient({ kind: 'cluster', seeds: admin.map((x) => ({ host: x.host, port: x.port })), username: 'noincr', password: 'pw' });
+      const limited =
+        spec.kind === 'standalone'
+          ? createClient({ kind: 'standalone', host: admin[0]!.host, port: admin[0]!.port, username: 'noincr', password: 'pw' })
+          : createClient({ kind: 'cluster', seeds: admin.map((x) => ({ host: x.host, port: x.port })), username: 'noincr', password: 'pw' });
       try {
         await expect(setPaused(limited, keys, true)).rejects.toThrow();
       } finally {

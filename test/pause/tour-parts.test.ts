@@ -62,7 +62,12 @@ describe('the tour model', () => {
     expect(tourKey(failed.next)).toBe(tourKey(s));
     const o = step(s, 'ReconcileOverlapped(r1, [by |-> r1, paused |-> TRUE, version |-> 0])');
     expect(o.decision.kind).toBe('transition');
-    expect({ snap: o.next.model.snap['r1'], synced: o.next.model.synced['r1'], chan: o.next.model.chan['r1'], answer: o.next.replicas['r1']!.answer }).toEqual({ snap: { paused: true, version: 1 }, synced: 0, chan: [], answer: 'paused' });
+    expect({ snap: o.next.model.snap.r1, synced: o.next.model.synced.r1, chan: o.next.model.chan.r1, answer: o.next.replicas.r1!.answer }).toEqual({
+      snap: { paused: true, version: 1 },
+      synced: 0,
+      chan: [],
+      answer: 'paused',
+    });
     expect(step(s, 'FailLoad(r1)').decision).toEqual({ kind: 'refused' });
   });
 });

@@ -38,15 +38,19 @@ describe('the pause tour (real Valkey)', () => {
     expect({ states: result.states, attempts: result.attempts, errors: result.errors, equal: result.equalToModel }).toEqual({ states: 180, attempts: 2008, errors: 0, equal: true });
     expect(result.covered).toEqual({ states: result.model.states, transitions: result.model.transitions, refused: result.model.refused });
     // The faults the spec has no action for were really taken (failed reads, overlapped reconciliations), not only refused.
-    expect(result.model.byAction['FailLoad']!.refused).toBeGreaterThan(0);
-    expect(result.model.byAction['FailReconcile']!.refused).toBeGreaterThan(0);
-    expect(result.model.byAction['ReconcileOverlapped']!.transitions).toBeGreaterThan(0);
+    expect(result.model.byAction.FailLoad!.refused).toBeGreaterThan(0);
+    expect(result.model.byAction.FailReconcile!.refused).toBeGreaterThan(0);
+    expect(result.model.byAction.ReconcileOverlapped!.transitions).toBeGreaterThan(0);
     expect(result.transitions).toBeGreaterThan(result.covered.transitions);
   });
 
   it('P7–P9 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
     const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9'].includes(m.id));
-    expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([['P7', 'Inv_FailClosed'], ['P8', 'Inv_OnlyCommitted'], ['P9', 'Inv_NoRevert']]);
+    expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([
+      ['P7', 'Inv_FailClosed'],
+      ['P8', 'Inv_OnlyCommitted'],
+      ['P9', 'Inv_NoRevert'],
+    ]);
     const last: Record<string, string> = {};
     for (const m of entries) {
       const { result } = await runPauseTour({ bounds: SMALL, mutant: m, saveTrace: false });
@@ -54,9 +58,9 @@ describe('the pause tour (real Valkey)', () => {
       const step = result.failure!.path.at(-1)!;
       last[m.id] = step.attempt === null ? 'Init' : attemptLabel(step.attempt);
     }
-    expect(last['P7']).toBe('FailReconcile(r1)');
-    expect(last['P8']).toMatch(/^CommitSetPaused\(/);
-    expect(last['P9']).toMatch(/^ReconcileOverlapped\(r1, /);
+    expect(last.P7).toBe('FailReconcile(r1)');
+    expect(last.P8).toMatch(/^CommitSetPaused\(/);
+    expect(last.P9).toMatch(/^ReconcileOverlapped\(r1, /);
   });
 
   it("a counterexample replays: P9's trace breaks Inv_NoRevert on the real code at the step it predicted; a step the tour cannot take is refused before anything starts", async () => {
@@ -128,7 +132,10 @@ describe('the pause tour (real Valkey)', () => {
     expect(ok.out).toMatch(/states +180 \/ 180 \(100\.0 %\)/);
     expect(ok.out).toMatch(/conformance: the real graph is the model's \(180 states, 663 transitions, 1301 refused attempts\)/);
     const age = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Replicas=1', '--const', 'MaxAge=1']);
-    expect({ code: age.code, err: age.err.trim().split('\n').at(-1) }).toEqual({ code: 3, err: "fencecheck conform: the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = 1" });
+    expect({ code: age.code, err: age.err.trim().split('\n').at(-1) }).toEqual({
+      code: 3,
+      err: "fencecheck conform: the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = 1",
+    });
     const unknown = await fencecheckCli(['conform', '--system', 'pause', '--const', 'Nope=1']);
     expect(unknown.code).toBe(64);
     expect(unknown.err).toMatch(/pause has no constant Nope \(constants: Replicas, MaxCalls, MaxAge\)/);

@@ -44,7 +44,7 @@ function htmlTrace(html: string, path: string): string {
   return html.slice(start, html.indexOf('</table>', start));
 }
 
-describe('the report view draws every system\'s trace', async () => {
+describe("the report view draws every system's trace", async () => {
   const pause = await counterexample('pause', 'P1');
   const init = await counterexample('init-limiter', 'I1');
   const traces = new Map([
@@ -56,7 +56,10 @@ describe('the report view draws every system\'s trace', async () => {
   const md = renderMarkdown(view);
   const html = renderHtml(view);
 
-  for (const [path, trace, system] of [[PAUSE, pause, 'pause'], [INIT, init, 'init-limiter']] as const) {
+  for (const [path, trace, system] of [
+    [PAUSE, pause, 'pause'],
+    [INIT, init, 'init-limiter'],
+  ] as const) {
     it(`${system}: its variables as columns, its actions and actors, the broken invariant at its step (Markdown)`, () => {
       const t = stepTable(trace);
       const part = mdTrace(md, path);

@@ -66,7 +66,10 @@ describe('HTML report in headless Chromium', () => {
     await expect(page.title()).resolves.toBe('fencecheck verify — FAILED');
     const matrix = page.locator('#mutation-matrix-table');
     const row = (id: string) => matrix.locator('tbody tr').filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${id}$`) }) });
-    const cell = (id: string, layerIndex: number) => row(id).locator('td').nth(3 + layerIndex);
+    const cell = (id: string, layerIndex: number) =>
+      row(id)
+        .locator('td')
+        .nth(3 + layerIndex);
     await expect(cell('M1', 1).textContent()).resolves.toBe('killed: Inv_SingleAuthority');
     await expect(cell('M3', 1).textContent()).resolves.toBe('survived');
     await expect(cell('M1', 0).textContent()).resolves.toBe('not run');
@@ -130,7 +133,12 @@ describe('HTML report in headless Chromium', () => {
     await expect(section.locator('#conform-coverage tbody tr').first().locator('td').allTextContents()).resolves.toEqual(['states', '220', '4117', '5.3 %']);
     const acquireB = section.locator('#conform-actions tbody tr').filter({ has: page.locator('td:first-child', { hasText: /^AcquireB$/ }) });
     await expect(acquireB.locator('td').nth(1).textContent()).resolves.toBe('3 / 624 (0.5 %)');
-    await expect(acquireB.locator('td').nth(1).evaluate((el) => getComputedStyle(el).color)).resolves.toBe('rgb(201, 42, 42)');
+    await expect(
+      acquireB
+        .locator('td')
+        .nth(1)
+        .evaluate((el) => getComputedStyle(el).color),
+    ).resolves.toBe('rgb(201, 42, 42)');
     await expect(section.locator('pre').first().textContent()).resolves.toBe(`fencecheck trace replay ${CONFORM_M1_TRACE_PATH}`);
     // Collapsed, the replay command still shows in its summary; a click opens it.
     const summary = section.locator('details.trace > summary');
@@ -203,7 +211,9 @@ describe('HTML report in headless Chromium', () => {
     const traces = page.locator('section#traces details.trace');
     await expect(traces.count()).resolves.toBe(FULL_TRACE_COUNT);
     await expect(traces.evaluateAll((els) => els.filter((el) => (el as HTMLDetailsElement).open).length)).resolves.toBe(0);
-    await expect(page.locator('section#traces details.trace > summary code.replay').evaluateAll((els) => els.filter((el) => (el as HTMLElement).offsetHeight > 0).length)).resolves.toBe(FULL_TRACE_COUNT);
+    await expect(page.locator('section#traces details.trace > summary code.replay').evaluateAll((els) => els.filter((el) => (el as HTMLElement).offsetHeight > 0).length)).resolves.toBe(
+      FULL_TRACE_COUNT,
+    );
     // Every link in the matrix lands on a trace body inside one of those details.
     const hrefs = await page.locator('#mutation-matrix-table a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs).toHaveLength(FULL_TRACE_COUNT);

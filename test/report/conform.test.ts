@@ -50,13 +50,28 @@ function figuresOf(raw: any): ConformFigures {
 function edited(which: 'pass' | 'M1', edit: (raw: any) => void): VerifyReport {
   const raw = JSON.parse(conformStdout(which));
   edit(raw);
-  const shown = conformReportDetails(figuresOf(raw), { passed: raw.status === 'passed', summary: raw.summary, ...(raw.reason ? { reason: raw.reason } : {}), ...(raw.traces ? { tracePath: raw.traces[0] } : {}), ...(raw.details.replay ? { replay: raw.details.replay } : {}) });
+  const shown = conformReportDetails(figuresOf(raw), {
+    passed: raw.status === 'passed',
+    summary: raw.summary,
+    ...(raw.reason ? { reason: raw.reason } : {}),
+    ...(raw.traces ? { tracePath: raw.traces[0] } : {}),
+    ...(raw.details.replay ? { replay: raw.details.replay } : {}),
+  });
   raw.details = { ...raw.details, ...shown };
   return fixtureReport({ conform: conformOutcome({ stdout: JSON.stringify(raw), exitCode: raw.status === 'passed' ? 0 : 1 }) });
 }
 
 /** What `conform --json` prints when no Valkey can be started. */
-const NOT_RUN = JSON.stringify({ schema: 'fencecheck.stage/1', stage: 'conform', status: 'not-run', reason: 'no valkey-server on PATH', startedAt: '', durationMs: 5, summary: 'conform not run: no valkey-server on PATH', details: conformNotRunDetails('no valkey-server on PATH') });
+const NOT_RUN = JSON.stringify({
+  schema: 'fencecheck.stage/1',
+  stage: 'conform',
+  status: 'not-run',
+  reason: 'no valkey-server on PATH',
+  startedAt: '',
+  durationMs: 5,
+  summary: 'conform not run: no valkey-server on PATH',
+  details: conformNotRunDetails('no valkey-server on PATH'),
+});
 
 /** The conform stage's Conformance section, as its report carries it. */
 function conformSection(r: VerifyReport): ReportSection {
@@ -131,7 +146,13 @@ describe('verify JSON', () => {
     const r = fixtureReport({ conform: 'M1' });
     const s = conformSection(r);
     expect(blocksOf(s, 'coverage')[0]!.rows[0]).toEqual({ name: 'states', executed: 220, model: 4117 });
-    expect(fields(s)).toMatchObject({ checks: 'Inv_SingleAuthority alone', 'real states reached': '221 (1 the model never reaches)', "real graph = model's": 'unknown (the tour stopped at the first failure)', path: '8 steps from Init', trace: CONFORM_M1_TRACE_PATH });
+    expect(fields(s)).toMatchObject({
+      checks: 'Inv_SingleAuthority alone',
+      'real states reached': '221 (1 the model never reaches)',
+      "real graph = model's": 'unknown (the tour stopped at the first failure)',
+      path: '8 steps from Init',
+      trace: CONFORM_M1_TRACE_PATH,
+    });
     expect(s.blocks).toContainEqual({ kind: 'p', text: 'Inv_SingleAuthority: Inv_SingleAuthority violated on the real keyspace', tone: 'bad' });
     expect(s.blocks).toContainEqual({ kind: 'code', text: REPLAY });
     expect(blocksOf(s, 'trace')).toEqual([{ kind: 'trace', path: CONFORM_M1_TRACE_PATH, replay: REPLAY }]);
@@ -195,13 +216,22 @@ describe('JUnit: the fencecheck.conform suite', () => {
     expect(testcase(refused, 'renew')).toContain('<failure message="renew: executed 99.9 % of the model (refused attempts 12779 / 12780 (99.9 %))">');
     // Coverage short of the model's totals fails the tour case, whatever the stage said.
     const short = junitXml(edited('pass', (raw) => (raw.details.covered.refused -= 1)));
-    expect(testcase(short, 'conformance tour')).toContain('<failure message="the stage passed but the tour executed only states 4117 / 4117 (100.0 %), transitions 15636 / 15636 (100.0 %), refused attempts 84377 / 84378 (99.9 %)">');
+    expect(testcase(short, 'conformance tour')).toContain(
+      '<failure message="the stage passed but the tour executed only states 4117 / 4117 (100.0 %), transitions 15636 / 15636 (100.0 %), refused attempts 84377 / 84378 (99.9 %)">',
+    );
   });
 
   it('marks the action of a conformance mismatch, with the real outcome and the model prediction', () => {
     const r = edited('M1', (raw) => {
       raw.details.checks = { kind: 'conformance' };
-      raw.details.failure = { check: 'Conformance', message: 'renew(p1@1): the real system did refused (no lease), the model predicts renewed old', attempt: 'renew(p1@1)', real: 'refused → k1', predicted: 'renewed old → k1', path: 3 };
+      raw.details.failure = {
+        check: 'Conformance',
+        message: 'renew(p1@1): the real system did refused (no lease), the model predicts renewed old',
+        attempt: 'renew(p1@1)',
+        real: 'refused → k1',
+        predicted: 'renewed old → k1',
+        path: 3,
+      };
     });
     const actions = blocksOf(conformSection(r), 'table').find((t) => t.id === 'conform-actions')!;
     expect(actions.columns.at(-1)).toBe('first mismatch');
@@ -269,7 +299,9 @@ describe('Markdown and HTML: the Conformance section', () => {
     expect(md).toContain(`<a id="${traceAnchor(CONFORM_M1_TRACE_PATH)}"></a>`);
     // The steps are the model's actions, and what the real system did at each. (The captured trace is
     // fencecheck.trace/1, read without its system here: the pods' versions are a record, split per field.)
-    expect(md).toContain('| # | action | actor | version.p1 | version.p2 | version.p3 | target | oldLease.owner | oldLease.gen | newLease.owner | newLease.gen | oldGen | newGen | backfilled | mode | lastIssued | monoOk | broken | real system |');
+    expect(md).toContain(
+      '| # | action | actor | version.p1 | version.p2 | version.p3 | target | oldLease.owner | oldLease.gen | newLease.owner | newLease.gen | oldGen | newGen | backfilled | mode | lastIssued | monoOk | broken | real system |',
+    );
     expect(md).toMatch(/\| 8 \| AcquireB\(p1\) \| p1 \| B \| A \| A \| B \| p1 \| 1 \| \*\*p1\*\* \| \*\*2\*\* \|.*\| ❌ Inv_SingleAuthority \| acquire: issued 2 \|/);
     expect(md).toContain('```mermaid\nsequenceDiagram\n  title fencing conform trace under M1 violating Inv_SingleAuthority');
     // Drawn once, in its section, not again among the other traces.
@@ -313,9 +345,23 @@ describe('conform traces with attempt steps render', () => {
     const base = await withSystem(validateTrace(JSON.parse(conformTraceText())));
     const last = base.steps[base.steps.length - 1]!;
     const s = last.state;
-    const step = (action: string, params: Step['params'], state: Step['state'], decision: string, note: string): Step => ({ action, params, state, observed: { attempt: action.toLowerCase(), decision, note } });
+    const step = (action: string, params: Step['params'], state: Step['state'], decision: string, note: string): Step => ({
+      action,
+      params,
+      state,
+      observed: { attempt: action.toLowerCase(), decision, note },
+    });
     const free = { owner: 'None', gen: { '#bigint': '0' } };
-    const withP3 = (st: Step['state'], phase: string): Step['state'] => ({ ...st, version: { '#map': [['p1', 'B'], ['p2', 'A'], ['p3', phase]] } });
+    const withP3 = (st: Step['state'], phase: string): Step['state'] => ({
+      ...st,
+      version: {
+        '#map': [
+          ['p1', 'B'],
+          ['p2', 'A'],
+          ['p3', phase],
+        ],
+      },
+    });
     const released = { ...s, oldLease: free };
     const expired = { ...released, newLease: free };
     const upgraded = withP3(expired, 'B');
@@ -355,7 +401,9 @@ describe('conform traces with attempt steps render', () => {
     const view = buildView(r, new Map([[CONFORM_M1_TRACE_PATH, { trace }]]));
     const h = section(renderHtml(view), 'conformance');
     // The refused renew is drawn as refused: struck through, no state repeated, its note instead.
-    expect(h).toMatch(/<tr class="refused" data-step="9"><td>9<\/td><td class="action">Renew\(p2, 1\)<\/td><td>p2<\/td><td class="refusal" colspan="14">refused: not the owner — state unchanged<\/td>.*<td class="observed">renew \(refused\): not the owner<\/td><\/tr>/);
+    expect(h).toMatch(
+      /<tr class="refused" data-step="9"><td>9<\/td><td class="action">Renew\(p2, 1\)<\/td><td>p2<\/td><td class="refusal" colspan="14">refused: not the owner — state unchanged<\/td>.*<td class="observed">renew \(refused\): not the owner<\/td><\/tr>/,
+    );
     expect(h).toMatch(/<g class="message refused" data-step="9">\n<line [^>]*stroke-dasharray="5 4" stroke="#333"\/>\n<text [^>]*>9\. ✗ refused: Renew\(p2, 1\) — not the owner<\/text>/);
     expect(h).toMatch(/<tr data-step="11"><td>11<\/td><td>Expire\(new\)<\/td><td>new<\/td>/);
     expect(h).toContain('<g class="message" data-step="13">');

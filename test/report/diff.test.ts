@@ -31,7 +31,13 @@ describe('diffReports', () => {
   const base = writtenDoc();
 
   it('finds nothing between a run and itself, whatever the times and hosts', () => {
-    const later = { ...base, startedAt: '2027-01-01T00:00:00.000Z', durationMs: 1, host: { ...base.host, cpus: 64 }, stages: base.stages.map((s) => ({ ...s, durationMs: s.durationMs + 5, logPath: 'elsewhere.log' })) };
+    const later = {
+      ...base,
+      startedAt: '2027-01-01T00:00:00.000Z',
+      durationMs: 1,
+      host: { ...base.host, cpus: 64 },
+      stages: base.stages.map((s) => ({ ...s, durationMs: s.durationMs + 5, logPath: 'elsewhere.log' })),
+    };
     expect(diffReports(base, later)).toEqual([]);
   });
 
@@ -60,7 +66,10 @@ describe('diffReports', () => {
     const a: VerifyReport = { ...base, tlc: [{ ...tlc, specSha256: 'ab'.repeat(32) }] };
     const b: VerifyReport = {
       ...base,
-      tlc: [{ ...tlc, specSha256: 'cd'.repeat(32), dumps: { states: { sha256: '22'.repeat(32) } }, flags: { deadlockChecking: true, flags: [] } }, { model: 'PauseSnapshot', from: 'evidence' }],
+      tlc: [
+        { ...tlc, specSha256: 'cd'.repeat(32), dumps: { states: { sha256: '22'.repeat(32) } }, flags: { deadlockChecking: true, flags: [] } },
+        { model: 'PauseSnapshot', from: 'evidence' },
+      ],
       stages: base.stages.filter((s) => s.stage !== 'limiter'),
     };
     expect(lines(a, b)).toEqual([
@@ -87,7 +96,9 @@ describe('diffReports', () => {
   it('the stored mutation score, when both runs carry one', () => {
     const s = base.mutationMatrix.score!;
     const b = { ...base, mutationMatrix: { ...base.mutationMatrix, score: { ...s, overall: { ...s.overall, killed: s.overall.killed + 1, percent: 50 } } } };
-    expect(lines(base, b)).toEqual([`mutation score overall: ${s.overall.percent!.toFixed(1)} % (${s.overall.killed}/${s.overall.total - s.overall.equivalent}, ${s.overall.notRun} not run) → 50.0 % (${s.overall.killed + 1}/${s.overall.total - s.overall.equivalent}, ${s.overall.notRun} not run)`]);
+    expect(lines(base, b)).toEqual([
+      `mutation score overall: ${s.overall.percent!.toFixed(1)} % (${s.overall.killed}/${s.overall.total - s.overall.equivalent}, ${s.overall.notRun} not run) → 50.0 % (${s.overall.killed + 1}/${s.overall.total - s.overall.equivalent}, ${s.overall.notRun} not run)`,
+    ]);
   });
 });
 
@@ -114,7 +125,13 @@ describe('fencecheck diff (CLI)', () => {
   it('--json: a StageReport with the changes', () => {
     const r = run(oldPath, newPath, '--json');
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as { schema: string; stage: string; status: string; counts: Record<string, number>; details: { changes: { subject: string; old: string; new: string; line: string }[] } };
+    const report = JSON.parse(r.stdout) as {
+      schema: string;
+      stage: string;
+      status: string;
+      counts: Record<string, number>;
+      details: { changes: { subject: string; old: string; new: string; line: string }[] };
+    };
     expect(report).toMatchObject({ schema: 'fencecheck.stage/1', stage: 'diff', status: 'failed', counts: { changes: 1, mutant: 1 } });
     expect(report.details.changes).toEqual([{ kind: 'mutant', subject: 'mutant M3 model', old: 'survived', new: 'killed', line: 'mutant M3 model: survived → killed' }]);
   });
@@ -123,7 +140,10 @@ describe('fencecheck diff (CLI)', () => {
     const cases: [string, RegExp][] = [
       [write('schema.json', { ...base, schema: 'fencecheck.verify/3' }), /^fencecheck diff: .*schema\.json: not a fencecheck\.verify\/2 document \(schema "fencecheck\.verify\/3"\)\n$/],
       [write('broken.json', '{"schema": "fencecheck.verify/2",'), /^fencecheck diff: .*broken\.json: not JSON: .*\n$/],
-      [write('stage-report.json', JSON.parse(readFileSync(join(projectRoot, 'test/report/fixtures/conform-pass.json'), 'utf8'))), /^fencecheck diff: .*stage-report\.json: not a fencecheck\.verify\/2 document \(schema "fencecheck\.stage\/1"\)\n$/],
+      [
+        write('stage-report.json', JSON.parse(readFileSync(join(projectRoot, 'test/report/fixtures/conform-pass.json'), 'utf8'))),
+        /^fencecheck diff: .*stage-report\.json: not a fencecheck\.verify\/2 document \(schema "fencecheck\.stage\/1"\)\n$/,
+      ],
       [write('no-matrix.json', { ...base, mutationMatrix: null }), /^fencecheck diff: .*no-matrix\.json: "mutationMatrix" must have "layers" and "rows" arrays\n$/],
       [join(dir, 'missing.json'), /^fencecheck diff: .*missing\.json: cannot read: ENOENT.*\n$/],
       [dir, /^fencecheck diff: .*: not a regular file\n$/],

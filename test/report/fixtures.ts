@@ -101,7 +101,18 @@ export const EVIDENCE_BASE: EvidenceRecord = {
 
 const parityCounts = { machine: 3637, tlc: 3637, onlyMachine: 0, onlyTlc: 0 };
 const parityRaw = { actions: [{ action: 'AcquireB', event: 'AcquireB', script: 'src/systems/fencing/lua/B/acquire.lua' }] };
-const parityDetails = { ...parityRaw, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: "The XState machine's reachable states against the TLC state dump, and the action ↔ event ↔ script table.", counts: parityCounts, details: parityRaw })] };
+const parityDetails = {
+  ...parityRaw,
+  sections: [
+    detailsSection({
+      id: 'stage-parity',
+      title: 'Parity report',
+      intro: "The XState machine's reachable states against the TLC state dump, and the action ↔ event ↔ script table.",
+      counts: parityCounts,
+      details: parityRaw,
+    }),
+  ],
+};
 
 const rowStats = (n: number) => ({
   cases: 3 * n,
@@ -113,12 +124,30 @@ const rowStats = (n: number) => ({
 
 /** The limiter stage's runs as `fencecheck limiter` reports them: both topologies held. */
 export const LIMITER_RUNS: TopologyRun[] = [
-  { topology: 'standalone', status: 'ran', property: { passed: true, topology: 'standalone', numRuns: 1000, seed: 7, faults: true, stats: rowStats(311) }, invariants: [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status: 'passed', detail: 'one EVAL' }] },
-  { topology: 'cluster', status: 'ran', property: { passed: true, topology: 'cluster', numRuns: 1000, seed: 8, faults: false, stats: rowStats(0) }, invariants: [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status: 'not-run', detail: 'needs an owned topology' }] },
+  {
+    topology: 'standalone',
+    status: 'ran',
+    property: { passed: true, topology: 'standalone', numRuns: 1000, seed: 7, faults: true, stats: rowStats(311) },
+    invariants: [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status: 'passed', detail: 'one EVAL' }],
+  },
+  {
+    topology: 'cluster',
+    status: 'ran',
+    property: { passed: true, topology: 'cluster', numRuns: 1000, seed: 8, faults: false, stats: rowStats(0) },
+    invariants: [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status: 'not-run', detail: 'needs an owned topology' }],
+  },
 ];
 
 export function fixtureOutcomes(): StageOutcome[] {
-  const killed = (id: string, inv: string, extra: Partial<MutantResult> = {}): MutantResult => ({ id, layer: 'model', verdict: 'killed', expectedInvariant: inv, violated: inv, traceLength: 9, ...extra });
+  const killed = (id: string, inv: string, extra: Partial<MutantResult> = {}): MutantResult => ({
+    id,
+    layer: 'model',
+    verdict: 'killed',
+    expectedInvariant: inv,
+    violated: inv,
+    traceLength: 9,
+    ...extra,
+  });
   const modelResults: MutantResult[] = [
     killed('M1', 'Inv_SingleAuthority', { tracePath: M1_TRACE_PATH, alsoBroken: [] }),
     killed('M2', 'Inv_SingleAuthority'),
@@ -153,9 +182,32 @@ export function fixtureOutcomes(): StageOutcome[] {
         details: { tlcModels: [tlcModelBlock(EVIDENCE_BASE, 'evidence')], sections: [detailsSection({ id: 'stage-evidence', title: 'Stage: evidence', counts: { configs: 10 } })] },
       }),
     ),
-    outcome('mutants:model', stageReport({ stage: 'mutants:model', status: 'failed', reason: '15/16 mutants killed; not killed: M3 survived', startedAt: at, durationMs: 5200, summary: '15/16 mutants killed', counts: { mutants: 16, killed: 15 }, mutants: modelResults, traces: [M1_TRACE_PATH] })),
+    outcome(
+      'mutants:model',
+      stageReport({
+        stage: 'mutants:model',
+        status: 'failed',
+        reason: '15/16 mutants killed; not killed: M3 survived',
+        startedAt: at,
+        durationMs: 5200,
+        summary: '15/16 mutants killed',
+        counts: { mutants: 16, killed: 15 },
+        mutants: modelResults,
+        traces: [M1_TRACE_PATH],
+      }),
+    ),
     outcome('parity', stageReport({ stage: 'parity', status: 'passed', startedAt: at, durationMs: 2100, summary: 'machine states = TLC states (3637)', counts: parityCounts, details: parityDetails })),
-    outcome('limiter', stageReport({ stage: 'limiter', status: 'passed', startedAt: at, durationMs: 9100, summary: '1000 cases, every row exercised', details: { runs: LIMITER_RUNS, sections: [limiterSection(LIMITER_RUNS)] } })),
+    outcome(
+      'limiter',
+      stageReport({
+        stage: 'limiter',
+        status: 'passed',
+        startedAt: at,
+        durationMs: 9100,
+        summary: '1000 cases, every row exercised',
+        details: { runs: LIMITER_RUNS, sections: [limiterSection(LIMITER_RUNS)] },
+      }),
+    ),
     outcome('props', stageReport({ stage: 'props', status: 'passed', startedAt: at, durationMs: 1, summary: '' }), {
       status: 'error',
       reason: 'killed by SIGSEGV',
@@ -224,13 +276,37 @@ export function fullReport(): { report: VerifyReport; root: string } {
       .map((m, i) => {
         // The limiter's impl layer names its replay: the patched limiter at that seed and path (src/systems/limiter/impl-runner.ts).
         const limiter = m.system === 'limiter';
-        const seedPath = limiter ? { seed: -17 - i, path: `${i}:3:1`, replay: `fencecheck limiter --topology standalone --no-invariants --patch ${m.layers.impl!.patch} --seed=${-17 - i} --path=${i}:3:1` } : {};
+        const seedPath = limiter
+          ? { seed: -17 - i, path: `${i}:3:1`, replay: `fencecheck limiter --topology standalone --no-invariants --patch ${m.layers.impl!.patch} --seed=${-17 - i} --path=${i}:3:1` }
+          : {};
         const tracePath = limiter || (layer === 'model' && m.system !== 'fencing') ? undefined : `${dir}/${layer}-${m.id}.json`;
         if (tracePath) writeFileSync(join(root, tracePath), JSON.stringify({ ...m1Trace(layer === 'tla' ? 'tlc' : layer === 'impl' ? 'conform' : 'model'), mutant: m.id }));
-        return { id: m.id, layer, verdict: 'killed', expectedInvariant: m.expectedInvariant, violated: m.expectedInvariant, traceLength: 9, durationMs: 1200, ...seedPath, ...(tracePath ? { tracePath } : {}) };
+        return {
+          id: m.id,
+          layer,
+          verdict: 'killed',
+          expectedInvariant: m.expectedInvariant,
+          violated: m.expectedInvariant,
+          traceLength: 9,
+          durationMs: 1200,
+          ...seedPath,
+          ...(tracePath ? { tracePath } : {}),
+        };
       });
   const stage = (name: string, mutants: MutantResult[], extra: Partial<StageReport> = {}) =>
-    outcome(name, stageReport({ stage: name, status: 'passed', startedAt: at, durationMs: 60_000, summary: `${mutants.length}/${mutants.length} mutants killed`, counts: { mutants: mutants.length, killed: mutants.length }, mutants, ...extra }));
+    outcome(
+      name,
+      stageReport({
+        stage: name,
+        status: 'passed',
+        startedAt: at,
+        durationMs: 60_000,
+        summary: `${mutants.length}/${mutants.length} mutants killed`,
+        counts: { mutants: mutants.length, killed: mutants.length },
+        mutants,
+        ...extra,
+      }),
+    );
   const tlcReason = 'no tla2tools.jar (set TLA2TOOLS_JAR)';
   const outcomes: StageOutcome[] = [
     outcome('tlc', stageReport({ stage: 'tlc', status: 'not-run', reason: tlcReason, startedAt: at, durationMs: 310, summary: `not run: ${tlcReason}` }), { allowedNotRun: true }),

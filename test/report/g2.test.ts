@@ -25,8 +25,18 @@ const row = (name: string, errors: RowResult['errors'], silentlyWrong: RowResult
 function outcomeOf(rows: readonly RowResult[]): StageOutcome {
   const report = clusterMatrixReport(rows, new Date('2026-11-30T06:00:00Z'), 3000);
   return {
-    stage: 'g2', command: ['g2', '--json'], status: report.status, ...(report.reason ? { reason: report.reason } : {}), allowedNotRun: false,
-    exitCode: report.status === 'passed' ? 0 : 1, signal: null, startedAt: report.startedAt, durationMs: 3000, summary: report.summary, leftoverProcesses: 0, report,
+    stage: 'g2',
+    command: ['g2', '--json'],
+    status: report.status,
+    ...(report.reason ? { reason: report.reason } : {}),
+    allowedNotRun: false,
+    exitCode: report.status === 'passed' ? 0 : 1,
+    signal: null,
+    startedAt: report.startedAt,
+    durationMs: 3000,
+    summary: report.summary,
+    leftoverProcesses: 0,
+    report,
   };
 }
 
@@ -56,8 +66,12 @@ describe('the cluster client matrix in the verify reports', () => {
   it('JUnit: one case per row, a silently-wrong row fails with its reason and a replay, an unrun row is skipped', () => {
     const xml = junitXml(r);
     expect(xml).toMatch(/<testcase classname="fencecheck\.cluster-matrix" name="cluster-matrix registry"[^>]*>/);
-    expect(xml).toMatch(/<testcase classname="fencecheck\.cluster-matrix" name="cluster-matrix pubsub"[^>]*>\s*<failure message="silently wrong: 12 messages never delivered after CLIENT KILL"[^>]*>[^<]*replay: fencecheck cluster-matrix --row pubsub/);
-    expect(xml).toMatch(/<testcase classname="fencecheck\.cluster-matrix" name="cluster-matrix failover"[^>]*>\s*<skipped message="not run: errors: no replica topology; silently wrong: no replica topology"/);
+    expect(xml).toMatch(
+      /<testcase classname="fencecheck\.cluster-matrix" name="cluster-matrix pubsub"[^>]*>\s*<failure message="silently wrong: 12 messages never delivered after CLIENT KILL"[^>]*>[^<]*replay: fencecheck cluster-matrix --row pubsub/,
+    );
+    expect(xml).toMatch(
+      /<testcase classname="fencecheck\.cluster-matrix" name="cluster-matrix failover"[^>]*>\s*<skipped message="not run: errors: no replica topology; silently wrong: no replica topology"/,
+    );
   });
 
   it('HTML/Markdown: one table, row by row, with the two verdict columns', () => {

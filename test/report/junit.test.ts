@@ -21,7 +21,9 @@ function cases(xml: string): { classname: string; name: string; failure: string 
 describe('JUnit mutant cases', () => {
   it('names are unique across layers: the layer is in the name, not only in the classname', () => {
     const { report } = fullReport();
-    const names = cases(junitXml(report)).filter((c) => c.classname.startsWith('fencecheck.mutants.')).map((c) => c.name);
+    const names = cases(junitXml(report))
+      .filter((c) => c.classname.startsWith('fencecheck.mutants.'))
+      .map((c) => c.name);
     // M1–M9, P1–P6 and R1 at tla, model and impl; L1–L6 at the limiter.
     expect(names).toHaveLength(16 * 3 + 6);
     expect(new Set(names).size).toBe(names.length);
@@ -50,13 +52,18 @@ describe('JUnit mutant cases', () => {
       ...report,
       mutationMatrix: {
         ...report.mutationMatrix,
-        rows: report.mutationMatrix.rows.map((row) => ({ ...row, cells: Object.fromEntries(Object.entries(row.cells).map(([l, c]) => [l, c.verdict === 'killed' ? { ...c, verdict: 'wrong-invariant' as const } : c])) as typeof row.cells })),
+        rows: report.mutationMatrix.rows.map((row) => ({
+          ...row,
+          cells: Object.fromEntries(Object.entries(row.cells).map(([l, c]) => [l, c.verdict === 'killed' ? { ...c, verdict: 'wrong-invariant' as const } : c])) as typeof row.cells,
+        })),
       },
     };
     const failing = cases(junitXml(broken)).filter((c) => c.failure !== null);
     expect(failing.find((c) => c.name.startsWith('M1 [model]'))!.failure).toMatch(/\nreplay: fencecheck trace replay reports\/traces\/model-M1\.json$/);
     expect(failing.find((c) => c.name.startsWith('M1 [tla]'))!.failure).toMatch(/\nreplay: fencecheck trace replay evidence\/tlc\/fencing\/tla-M1\.json$/);
-    expect(failing.find((c) => c.name.startsWith('L2 [impl]'))!.failure).toMatch(/\nreplay: fencecheck limiter --topology standalone --no-invariants --patch mutants\/limiter\/impl\/L2\.ts --seed=-27 --path=10:3:1$/);
+    expect(failing.find((c) => c.name.startsWith('L2 [impl]'))!.failure).toMatch(
+      /\nreplay: fencecheck limiter --topology standalone --no-invariants --patch mutants\/limiter\/impl\/L2\.ts --seed=-27 --path=10:3:1$/,
+    );
   });
 
   it('the mutants suite carries the mutation score per layer and overall, never counting a not-run cell as killed', () => {
@@ -65,7 +72,13 @@ describe('JUnit mutant cases', () => {
     expect(suite).not.toBeNull();
     const props = Object.fromEntries([...suite![1]!.matchAll(/<property name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]));
     // model: 15 of 16 killed; tla: TLC not run here (16 not run); impl, limiter not selected.
-    expect(props).toMatchObject({ 'mutation-score.model': '93.7', 'mutation-score.model.killed': '15', 'mutation-score.model.not-run': '0', 'mutation-score.tla': '0.0', 'mutation-score.tla.not-run': '16' });
+    expect(props).toMatchObject({
+      'mutation-score.model': '93.7',
+      'mutation-score.model.killed': '15',
+      'mutation-score.model.not-run': '0',
+      'mutation-score.tla': '0.0',
+      'mutation-score.tla.not-run': '16',
+    });
     expect(props['mutation-score.overall']).toBe('27.7');
     expect(suite![2]).toContain('mutation score model: 93.7 % (15/16 killed)');
     expect(suite![2]).toContain('mutation score overall: 27.7 % (15/54 killed, 38 not run)');

@@ -28,7 +28,12 @@ const offending = (text: string) => text.split('\n').filter((l) => GATE_IDS.test
 
 describe('no planning-document ids in outputs', () => {
   it('the pattern finds what it must', () => {
-    expect(offending('Seed 003, gate G2: each surface\npre-G3 check\nissue 17\nseed "Phase 1"\nfine: M2, L3, P5, R1, 2 shards')).toEqual(['Seed 003, gate G2: each surface', 'pre-G3 check', 'issue 17', 'seed "Phase 1"']);
+    expect(offending('Seed 003, gate G2: each surface\npre-G3 check\nissue 17\nseed "Phase 1"\nfine: M2, L3, P5, R1, 2 shards')).toEqual([
+      'Seed 003, gate G2: each surface',
+      'pre-G3 check',
+      'issue 17',
+      'seed "Phase 1"',
+    ]);
   });
 
   it("every command's help and summary, and the verify stage catalogue", async () => {
@@ -40,7 +45,17 @@ describe('no planning-document ids in outputs', () => {
   });
 
   it('the cluster client matrix, the limiter and the gate say what they are', () => {
-    const row = { name: 'pubsub', surface: 'Sharded pub/sub', variant: '', topology: 'cluster 3 shards', durationMs: 10, errors: { status: 'passed' as const }, silentlyWrong: { status: 'not-run' as const, reason: 'x' }, figures: {}, notes: [] };
+    const row = {
+      name: 'pubsub',
+      surface: 'Sharded pub/sub',
+      variant: '',
+      topology: 'cluster 3 shards',
+      durationMs: 10,
+      errors: { status: 'passed' as const },
+      silentlyWrong: { status: 'not-run' as const, reason: 'x' },
+      figures: {},
+      notes: [],
+    };
     expect(offending(JSON.stringify(clusterMatrixReport([row], new Date(0), 10)))).toEqual([]);
     expect(offending(limiterText(LIMITER_RUNS, 'summary'))).toEqual([]);
     const keyslot = GATE_RULES.find((r) => r.name === 'EnterCompatible_KeyslotPair')!;
@@ -48,14 +63,41 @@ describe('no planning-document ids in outputs', () => {
   });
 
   it('the verify reports of a run with every kind of section', () => {
-    const row = { name: 'registry', surface: 'Registry discovery', variant: '', topology: 'cluster 3 shards', durationMs: 10, errors: { status: 'passed' as const }, silentlyWrong: { status: 'passed' as const }, figures: {}, notes: [] };
+    const row = {
+      name: 'registry',
+      surface: 'Registry discovery',
+      variant: '',
+      topology: 'cluster 3 shards',
+      durationMs: 10,
+      errors: { status: 'passed' as const },
+      silentlyWrong: { status: 'passed' as const },
+      figures: {},
+      notes: [],
+    };
     const matrix = clusterMatrixReport([row], new Date(0), 10);
-    const o: StageOutcome = { stage: 'g2', command: ['g2', '--json'], status: 'passed', allowedNotRun: false, exitCode: 0, signal: null, startedAt: matrix.startedAt, durationMs: 10, summary: matrix.summary, leftoverProcesses: 0, report: matrix };
+    const o: StageOutcome = {
+      stage: 'g2',
+      command: ['g2', '--json'],
+      status: 'passed',
+      allowedNotRun: false,
+      exitCode: 0,
+      signal: null,
+      startedAt: matrix.startedAt,
+      durationMs: 10,
+      summary: matrix.summary,
+      leftoverProcesses: 0,
+      report: matrix,
+    };
     const base = fixtureReport({ conform: 'M1' });
     const r = { ...base, stages: [...base.stages, o] };
     const view = buildView(r, loadReportTraces(r, fixtureRoot()));
     expect(view.sections.map((s) => s.id)).toEqual(expect.arrayContaining(['conformance', 'cluster-matrix', 'stage-limiter', 'stage-parity', 'tlc']));
-    for (const [what, text] of [['markdown', renderMarkdown(view)], ['html', renderHtml(view)], ['junit', junitXml(r)], ['json', JSON.stringify(r)]] as const)
+    for (const [what, text] of [
+      ['markdown', renderMarkdown(view)],
+      ['html', renderHtml(view)],
+      ['junit', junitXml(r)],
+      ['json', JSON.stringify(r)],
+    ] as const)
       expect({ what, lines: offending(text) }).toEqual({ what, lines: [] });
   });
 });

@@ -61,7 +61,9 @@ describe('refused attempts', () => {
     const r = { ...fixtureReport(), traces: [PATH] };
     const view = buildView(r, new Map([[PATH, { trace }]]));
     const html = renderHtml(view);
-    expect(html).toMatch(/<tr class="refused" data-step="8"><td>8<\/td><td class="action">AcquireA\(p3\)<\/td><td>p3<\/td><td class="refusal" colspan="14">refused: held by p2\/1 — state unchanged<\/td>/);
+    expect(html).toMatch(
+      /<tr class="refused" data-step="8"><td>8<\/td><td class="action">AcquireA\(p3\)<\/td><td>p3<\/td><td class="refusal" colspan="14">refused: held by p2\/1 — state unchanged<\/td>/,
+    );
     expect(html).toContain('· 1 refused attempt<code class="replay">');
     expect(html).toContain(`id="${traceAnchor(PATH)}"`);
     const md = renderMarkdown(view);

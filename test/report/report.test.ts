@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
@@ -58,7 +58,16 @@ describe('verify document', () => {
 
   it('takes the TLC figures from the evidence stage when TLC did not run here', () => {
     expect(r.tlc).toHaveLength(1);
-    expect(r.tlc[0]).toMatchObject({ model: 'RedisClusterFencingMigration', from: 'evidence', specSha256: 'ab'.repeat(32), tlcVersion: '2.19 of 08 August 2024', generated: 12636, distinct: 3637, depth: 27, durationMs: 4200 });
+    expect(r.tlc[0]).toMatchObject({
+      model: 'RedisClusterFencingMigration',
+      from: 'evidence',
+      specSha256: 'ab'.repeat(32),
+      tlcVersion: '2.19 of 08 August 2024',
+      generated: 12636,
+      distinct: 3637,
+      depth: 27,
+      durationMs: 4200,
+    });
   });
 });
 
@@ -152,7 +161,13 @@ describe('Markdown and HTML reports', () => {
 });
 
 describe('limiter table', () => {
-  const stats = (n: number) => ({ cases: 10, maxCaseMs: 1, slowCases: 0, casesPerRow: { 'deny-first': n, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 }, calls: { 'deny-first': n * 2, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 } });
+  const stats = (n: number) => ({
+    cases: 10,
+    maxCaseMs: 1,
+    slowCases: 0,
+    casesPerRow: { 'deny-first': n, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 },
+    calls: { 'deny-first': n * 2, 'deny-second': 2, 'allow-both': 3, 'single-allow': 4, 'single-deny': 5, error: 6, unknown: 0 },
+  });
   const inv = (status: 'passed' | 'not-run', detail: string) => [{ name: 'script_flush_fallback', title: 'SCRIPT FLUSH exercises the fallback', status, detail }];
   it('lays the transition table out per topology, with the invariant tests', () => {
     const section = limiterSection([

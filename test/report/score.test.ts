@@ -46,20 +46,34 @@ describe('mutation score', () => {
   });
 
   it('fencecheck mutants: score lines below the table, per layer run and overall', () => {
-    const r = (id: string, layer: MutantResult['layer'], verdict: MutantResult['verdict']): MutantResult => ({ id, layer, verdict, expectedInvariant: 'Inv_SingleAuthority', ...(verdict === 'killed' ? { violated: 'Inv_SingleAuthority' } : { reason: 'why' }) });
+    const r = (id: string, layer: MutantResult['layer'], verdict: MutantResult['verdict']): MutantResult => ({
+      id,
+      layer,
+      verdict,
+      expectedInvariant: 'Inv_SingleAuthority',
+      ...(verdict === 'killed' ? { violated: 'Inv_SingleAuthority' } : { reason: 'why' }),
+    });
     const results = [r('M1', 'model', 'killed'), r('M2', 'model', 'survived'), r('M1', 'impl', 'killed'), r('M2', 'impl', 'not-run'), r('M3', 'impl', 'equivalent')];
-    expect(formatMutationScore(results)).toBe(['mutation score model: 50.0 % (1/2 killed)', 'mutation score impl: 50.0 % (1/2 killed, 1 equivalent, 1 not run)', 'mutation score overall: 50.0 % (2/4 killed, 1 equivalent, 1 not run)'].join('\n'));
+    expect(formatMutationScore(results)).toBe(
+      ['mutation score model: 50.0 % (1/2 killed)', 'mutation score impl: 50.0 % (1/2 killed, 1 equivalent, 1 not run)', 'mutation score overall: 50.0 % (2/4 killed, 1 equivalent, 1 not run)'].join(
+        '\n',
+      ),
+    );
     expect(mutantScore(results).overall.percent).toBe(50);
     expect(formatMutantTable(results)).not.toContain('mutation score');
   });
 
   it('the real command prints them, and --json carries them in counts and details', () => {
-    const run = (...argv: string[]) => spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'mutants', '--layer', 'model', '--only', 'M1', ...argv], { encoding: 'utf8', timeout: 60_000 });
+    const run = (...argv: string[]) =>
+      spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'mutants', '--layer', 'model', '--only', 'M1', ...argv], { encoding: 'utf8', timeout: 60_000 });
     const text = run();
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/\n\nmutation score model: 100\.0 % \(1\/1 killed\)\nmutation score overall: 100\.0 % \(1\/1 killed\)\n$/);
     const json = JSON.parse(run('--json').stdout) as { counts: Record<string, number>; details: { mutationScore: unknown } };
     expect(json.counts).toMatchObject({ scorePercent: 100, scoreKilled: 1, scoreCounted: 1, equivalent: 0 });
-    expect(json.details.mutationScore).toEqual({ layers: { model: { total: 1, killed: 1, equivalent: 0, notRun: 0, percent: 100 } }, overall: { total: 1, killed: 1, equivalent: 0, notRun: 0, percent: 100 } });
+    expect(json.details.mutationScore).toEqual({
+      layers: { model: { total: 1, killed: 1, equivalent: 0, notRun: 0, percent: 100 } },
+      overall: { total: 1, killed: 1, equivalent: 0, notRun: 0, percent: 100 },
+    });
   });
 });

@@ -11,7 +11,14 @@ const rows = [
 
 describe('renderTable (the one table renderer)', () => {
   it('pads every column to its widest cell when there is no width limit', () => {
-    const out = renderTable(['a', 'bb'], [['xxx', 'y'], ['z', 'wwww']], { width: Number.POSITIVE_INFINITY });
+    const out = renderTable(
+      ['a', 'bb'],
+      [
+        ['xxx', 'y'],
+        ['z', 'wwww'],
+      ],
+      { width: Number.POSITIVE_INFINITY },
+    );
     expect(out).toBe(['a    bb', '---  ----', 'xxx  y', 'z    wwww'].join('\n'));
   });
 
@@ -40,7 +47,11 @@ describe('renderTable (the one table renderer)', () => {
   });
 
   it('right-aligns figures', () => {
-    expect(renderTable(['n'], [['1'], ['100']], { alignRight: [0] }).split('\n').slice(2)).toEqual(['  1', '100']);
+    expect(
+      renderTable(['n'], [['1'], ['100']], { alignRight: [0] })
+        .split('\n')
+        .slice(2),
+    ).toEqual(['  1', '100']);
   });
 
   it('wraps at spaces and commas, cutting only a word longer than the column', () => {

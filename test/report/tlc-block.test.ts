@@ -1,9 +1,3 @@
-/**
- * The TLC block: the config and dump hashes the evidence pins, and TLC's flags in words — deadlock
- * checking off (`-deadlock`) is said, and so is not knowing.
- */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -11,9 +5,10 @@ import { tlcFlagRows, tlcFlags } from '../../src/report/tlc-flags.js';
 import { tlcSummary } from '../../src/report/tlc-summary.js';
 import { tlcModelBlock } from '../../src/tlc/evidence-block.js';
 import { buildView } from '../../src/report/view.js';
-import { fixtureReport, fixtureRoot } from './fixtures.js';
+import { fixtureReport } from './fixtures.js';
 
-const COMMAND = 'java -XX:+UseParallelGC -cp tla2tools.jar tlc2.TLC -tool -deadlock -workers 1 -metadir <tmp> -dump dot,actionlabels <tmp>/states.dot -config tla/fencing/RedisClusterFencingMigration.cfg tla/fencing/RedisClusterFencingMigration.tla';
+const COMMAND =
+  'java -XX:+UseParallelGC -cp tla2tools.jar tlc2.TLC -tool -deadlock -workers 1 -metadir <tmp> -dump dot,actionlabels <tmp>/states.dot -config tla/fencing/RedisClusterFencingMigration.cfg tla/fencing/RedisClusterFencingMigration.tla';
 const RECORD = {
   specSha256: '93'.repeat(32),
   config: 'tla/fencing/RedisClusterFencingMigration.cfg',
@@ -49,7 +44,22 @@ describe('TLC flags', () => {
 describe('TLC block', () => {
   // The evidence stage's report carries the committed record as its TLC block (as `fencecheck evidence` builds it).
   const base = fixtureReport();
-  const outcomes = base.stages.map((o) => (o.stage === 'evidence' && o.report ? { ...o, report: { ...o.report, details: { tlcModels: [tlcModelBlock({ ...RECORD, bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, invariants: ['TypeOK'], outcome: 'ok', spec: 'tla/fencing/RedisClusterFencingMigration.tla' }, 'evidence')] }, counts: { edges: 15636, generated: 15637 } } } : o));
+  const outcomes = base.stages.map((o) =>
+    o.stage === 'evidence' && o.report
+      ? {
+          ...o,
+          report: {
+            ...o.report,
+            details: {
+              tlcModels: [
+                tlcModelBlock({ ...RECORD, bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, invariants: ['TypeOK'], outcome: 'ok', spec: 'tla/fencing/RedisClusterFencingMigration.tla' }, 'evidence'),
+              ],
+            },
+            counts: { edges: 15636, generated: 15637 },
+          },
+        }
+      : o,
+  );
   const tlc = tlcSummary(outcomes);
 
   it('gathers the config hash, both dump hashes, the command and its flags', () => {

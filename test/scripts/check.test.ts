@@ -9,7 +9,7 @@ const lines = (src: string) => checkDeclaredKeys(src).map((f) => f.line);
 describe('checkDeclaredKeys (G2: every key from KEYS)', () => {
   it('accepts KEYS[n], local aliases, ipairs(KEYS) and unpack(KEYS)', () => {
     const src = [
-      "local lease, gen = KEYS[1], KEYS[2]",
+      'local lease, gen = KEYS[1], KEYS[2]',
       "local cur = redis.call('GET', lease)",
       "if not cur then redis.call('SET', lease, ARGV[1], 'PX', ARGV[2]) end",
       "local n = redis.call('INCR', gen)",
@@ -18,22 +18,22 @@ describe('checkDeclaredKeys (G2: every key from KEYS)', () => {
       "redis.call('MSET', KEYS[1], 'a', KEYS[2], 'b')",
       "local t = redis.call('TIME')",
       "local ok = redis.pcall('HSET', KEYS[3], 'f', ARGV[1])",
-      "return n",
+      'return n',
     ].join('\n');
     expect(checkDeclaredKeys(src)).toEqual([]);
   });
 
   it('rejects a literal key, a built key, an ARGV key and a reassigned alias, with their lines', () => {
     const src = [
-      "local k = KEYS[1]",                                     // 1
-      "redis.call('GET', 'buzz:c1:tunnel:s1:lease')",          // 2 literal
-      "redis.call('INCR', KEYS[1] .. ':generation')",          // 3 concatenation
-      "redis.call('SET', ARGV[1], 1)",                         // 4 ARGV
-      "local j = KEYS[2]",                                     // 5
-      "j = ARGV[2]",                                           // 6 alias tainted
-      "redis.call('DEL', j)",                                  // 7
-      "redis.call('MSET', KEYS[1], 'v', 'other', 'w')",        // 8 second key literal
-      "return redis.call('GET', k)",                           // 9 fine
+      'local k = KEYS[1]', // 1
+      "redis.call('GET', 'buzz:c1:tunnel:s1:lease')", // 2 literal
+      "redis.call('INCR', KEYS[1] .. ':generation')", // 3 concatenation
+      "redis.call('SET', ARGV[1], 1)", // 4 ARGV
+      'local j = KEYS[2]', // 5
+      'j = ARGV[2]', // 6 alias tainted
+      "redis.call('DEL', j)", // 7
+      "redis.call('MSET', KEYS[1], 'v', 'other', 'w')", // 8 second key literal
+      "return redis.call('GET', k)", // 9 fine
     ].join('\n');
     expect(lines(src)).toEqual([2, 3, 4, 7, 8]);
     expect(checkDeclaredKeys(src)[0]!.message).toMatch(/not from KEYS/);
@@ -42,10 +42,10 @@ describe('checkDeclaredKeys (G2: every key from KEYS)', () => {
   it('rejects key enumeration and dynamic command names; follows an alias of redis.call to its calls', () => {
     expect(lines("return redis.call('SCAN', 0)")).toEqual([1]);
     expect(lines("return redis.call('KEYS', '*')")).toEqual([1]);
-    expect(lines("local c = ARGV[1]\nreturn redis.call(c, KEYS[1])")).toEqual([2]);
+    expect(lines('local c = ARGV[1]\nreturn redis.call(c, KEYS[1])')).toEqual([2]);
     expect(lines("local call = redis.call\nreturn call('GET', 'x')")).toEqual([2]);
     expect(lines("local call = redis.call\nreturn call('GET', KEYS[1])")).toEqual([]);
-    expect(lines("local t = {}\nt.f = redis.call\nunknown(redis.call)")).toEqual([3]);
+    expect(lines('local t = {}\nt.f = redis.call\nunknown(redis.call)')).toEqual([3]);
   });
 
   it('does not let a shadowing local named KEYS pass', () => {

@@ -72,7 +72,10 @@ describe('committed TLC evidence of every system', () => {
     const dir = copyTree();
     const cfg = join(dir, 'tla/pause/mutants/P3.cfg');
     writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('MaxCalls = 2', 'MaxCalls = 1'));
-    const [p3] = evidenceMutantResults(mutantsFor(loadSystemManifest(), 'tla', 'pause').filter((m) => m.id === 'P3'), dir);
+    const [p3] = evidenceMutantResults(
+      mutantsFor(loadSystemManifest(), 'tla', 'pause').filter((m) => m.id === 'P3'),
+      dir,
+    );
     expect(p3).toMatchObject({ verdict: 'not-run', reason: expect.stringMatching(/tla\/pause\/mutants\/P3\.cfg changed/) });
     const entry = { ...mutantsFor(loadSystemManifest(), 'tla', 'fencing').find((m) => m.id === 'M5')!, target: 'Another_Guard' };
     expect(evidenceMutantResults([entry])[0]).toMatchObject({ verdict: 'not-run', reason: expect.stringMatching(/made for another manifest entry/) });
@@ -92,7 +95,7 @@ describe('committed TLC evidence of every system', () => {
 });
 
 describe('`fencecheck evidence` (no Java)', () => {
-  it('passes on the committed evidence and prints a StageReport with every system\'s figures', () => {
+  it("passes on the committed evidence and prints a StageReport with every system's figures", () => {
     const r = spawnSync(process.execPath, ['bin/fencecheck.mjs', 'evidence', '--json'], {
       cwd: projectRoot,
       encoding: 'utf8',
@@ -100,7 +103,11 @@ describe('`fencecheck evidence` (no Java)', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { stage: string; status: string; counts: Record<string, number>; mutants: { verdict: string }[] };
-    expect(report).toMatchObject({ stage: 'evidence', status: 'passed', counts: { 'fencing.distinct': 4117, 'fencing.edges': 15636, 'pause.distinct': 15268, 'failover.distinct': 742, 'init-limiter.distinct': 2455, mutants: 28, killed: 28 } });
+    expect(report).toMatchObject({
+      stage: 'evidence',
+      status: 'passed',
+      counts: { 'fencing.distinct': 4117, 'fencing.edges': 15636, 'pause.distinct': 15268, 'failover.distinct': 742, 'init-limiter.distinct': 2455, mutants: 28, killed: 28 },
+    });
     expect(report.mutants.every((m) => m.verdict === 'killed')).toBe(true);
   });
 });

@@ -35,7 +35,7 @@ describe.each(MODEL_NAMES)('%s: the TypeScript invariants agree with TLC', (syst
       const vars = Object.fromEntries(Object.entries(last).map(([k, v]) => [k, parseTlaValue(v)])) as Record<string, TlaValue>;
       const s = sys.fromTlc(vars);
       expect(sys.invariants[e.violated!]!(s), `${m.id} ${e.violated}`).toBe(false);
-      if (sys.invariants['TypeOK']) expect(sys.invariants['TypeOK']!(s), `${m.id} TypeOK`).toBe(true);
+      if (sys.invariants.TypeOK) expect(sys.invariants.TypeOK!(s), `${m.id} TypeOK`).toBe(true);
     }
   });
 });

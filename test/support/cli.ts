@@ -11,7 +11,15 @@ export interface CliRun {
 }
 
 /** Variables a test must set itself when it wants them (never inherited from the test's own environment). */
-const ENDPOINT_VARS = ['FENCECHECK_VALKEY_URL', 'FENCECHECK_VALKEY_CLUSTER', 'FENCECHECK_ALLOW_DESTRUCTIVE', 'FENCECHECK_TLS_CA', 'FENCECHECK_TLS_CERT', 'FENCECHECK_TLS_KEY', 'FENCECHECK_TLS_SERVERNAME'];
+const ENDPOINT_VARS = [
+  'FENCECHECK_VALKEY_URL',
+  'FENCECHECK_VALKEY_CLUSTER',
+  'FENCECHECK_ALLOW_DESTRUCTIVE',
+  'FENCECHECK_TLS_CA',
+  'FENCECHECK_TLS_CERT',
+  'FENCECHECK_TLS_KEY',
+  'FENCECHECK_TLS_SERVERNAME',
+];
 
 export function fencecheckCli(args: readonly string[], vars: Readonly<Record<string, string>> = {}, opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FENCECHECK_VALKEY_PROVIDER: 'auto', FENCECHECK_DOCKER_PROBE: process.env.FENCECHECK_DOCKER_PROBE ?? 'not probed (test)' };

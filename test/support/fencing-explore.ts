@@ -9,7 +9,10 @@ import type { FencingEvent, FencingOverrides } from '../../models/fencing/index.
 
 export type FencingExploration = SystemExploration<FencingState, FencingEvent> & { readonly states_: ReadonlyMap<string, FencingState> };
 
-export function fencingExplore(bounds: FencingBounds, opts: { overrides?: FencingOverrides; limit?: number; edges?: boolean } = {}): SystemExploration<FencingState, FencingEvent> & { byKey: ReadonlyMap<string, FencingState> } {
+export function fencingExplore(
+  bounds: FencingBounds,
+  opts: { overrides?: FencingOverrides; limit?: number; edges?: boolean } = {},
+): SystemExploration<FencingState, FencingEvent> & { byKey: ReadonlyMap<string, FencingState> } {
   const sys = opts.overrides ? fencingSystem(bounds, opts.overrides, 'test') : fencingSystem(bounds);
   const run = exploreSystem(sys, { ...(opts.limit !== undefined && { limit: opts.limit }), ...(opts.edges && { edges: true }) });
   return Object.assign(run, { byKey: new Map(run.keys.map((k, i) => [k, run.states[i]!])) });

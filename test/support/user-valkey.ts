@@ -47,7 +47,15 @@ export async function startUserValkey(o: UserValkeyOptions = {}): Promise<UserVa
   const admin = (): Redis => {
     // The test's own admin line: the CA is checked, the name is not (a certificate may name another host on purpose).
     const tls = o.tls && port === 0 ? { tls: { ca: o.tls.material.caCert, cert: o.tls.material.clientCert, key: o.tls.material.clientKey, checkServerIdentity: () => undefined } } : {};
-    const c = new Redis({ host: '127.0.0.1', port: port || tlsPort!, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(o.password !== undefined && { password: o.password }), ...tls });
+    const c = new Redis({
+      host: '127.0.0.1',
+      port: port || tlsPort!,
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      ...(o.password !== undefined && { password: o.password }),
+      ...tls,
+    });
     c.on('error', () => {});
     return c;
   };
@@ -68,17 +76,21 @@ export async function startUserValkey(o: UserValkeyOptions = {}): Promise<UserVa
   };
   running.add(server);
   try {
-    await waitUntil(`user valkey-server on ${port || tlsPort}`, async () => {
-      const c = admin();
-      try {
-        await c.connect();
-        return (await c.ping()) === 'PONG';
-      } catch {
-        return false;
-      } finally {
-        c.disconnect();
-      }
-    }, 15_000);
+    await waitUntil(
+      `user valkey-server on ${port || tlsPort}`,
+      async () => {
+        const c = admin();
+        try {
+          await c.connect();
+          return (await c.ping()) === 'PONG';
+        } catch {
+          return false;
+        } finally {
+          c.disconnect();
+        }
+      },
+      15_000,
+    );
   } catch (err) {
     await server.stop();
     throw err;

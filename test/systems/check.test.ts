@@ -24,7 +24,10 @@ describe('checkSystem', () => {
   for (const name of Object.keys(SYSTEMS)) {
     it(`${name}: every invariant holds, parity with TLC, every mutant killed as TLC kills it`, async () => {
       const c = await checkSystem(await SYSTEMS[name]!());
-      expect(c.rows.filter((r) => r.status !== 'passed'), JSON.stringify(c.rows)).toEqual([]);
+      expect(
+        c.rows.filter((r) => r.status !== 'passed'),
+        JSON.stringify(c.rows),
+      ).toEqual([]);
       expect(c.status).toBe('passed');
       expect(c.distinct).toBe(c.tlc?.distinct);
       expect(c.generated).toBe(c.tlc?.generated);
@@ -52,7 +55,10 @@ describe('checkSystem', () => {
     ev.edges.canonicalSha256 = linesSha256(indexedTextToEdges(readFileSync(join(root, ev.edges.file), 'utf8'), lines));
     writeFileSync(evFile, JSON.stringify(ev));
     const c = await checkSystem(await SYSTEMS.failover!(), root);
-    expect(c.rows.find((r) => r.check === 'parity with TLC'), JSON.stringify(c.rows)).toMatchObject({ status: 'failed' });
+    expect(
+      c.rows.find((r) => r.check === 'parity with TLC'),
+      JSON.stringify(c.rows),
+    ).toMatchObject({ status: 'failed' });
   });
 
   it('a mutant whose override changes nothing survives: failed, never killed', async () => {
@@ -72,7 +78,10 @@ describe('checkSystem', () => {
     const root = copyRoot();
     rmSync(join(root, 'evidence/tlc/failover/R1.json'));
     const c = await checkSystem(await SYSTEMS.failover!(), root);
-    expect(c.rows.find((r) => r.check.startsWith('mutant R1'))).toMatchObject({ status: 'not-run', detail: 'killed after 4 states (no fresh TLC evidence to compare: no evidence evidence/tlc/failover/R1.json)' });
+    expect(c.rows.find((r) => r.check.startsWith('mutant R1'))).toMatchObject({
+      status: 'not-run',
+      detail: 'killed after 4 states (no fresh TLC evidence to compare: no evidence evidence/tlc/failover/R1.json)',
+    });
     expect(c.rows.filter((r) => r.status !== 'passed')).toHaveLength(1);
     expect(c.status).toBe('not-run');
   });

@@ -20,10 +20,11 @@ function toy(bad = 3): ModelSystem<number, Ev> {
     variables: ['x'],
     bounds: {},
     initialStates: () => [0],
-    successors: (x) => (['Inc', 'Reset', 'Double'] as const).flatMap((event) => {
-      const state = step(x, event);
-      return state === null ? [] : [{ event, state }];
-    }),
+    successors: (x) =>
+      (['Inc', 'Reset', 'Double'] as const).flatMap((event) => {
+        const state = step(x, event);
+        return state === null ? [] : [{ event, state }];
+      }),
     key: (x) => `x=${x}`,
     label: (e) => e,
     invariants: { Small: (x) => x < bad, NonNegative: (x) => x >= 0 },
@@ -52,7 +53,11 @@ describe('exploreSystem (generic BFS)', () => {
     const x = exploreSystem(toy(2));
     const v = x.verdicts.find((d) => d.name === 'Small')!;
     expect(v).toMatchObject({ holds: false, violatingStates: 2, counterexampleLength: 3 });
-    expect(x.counterexample('Small')!.map((p) => [p.event, p.state])).toEqual([[null, 0], ['Inc', 1], ['Inc', 2]]);
+    expect(x.counterexample('Small')!.map((p) => [p.event, p.state])).toEqual([
+      [null, 0],
+      ['Inc', 1],
+      ['Inc', 2],
+    ]);
     expect(x.counterexample('NonNegative')).toBeNull();
     expect(shortestSystemCounterexample(toy(2), 'Small')!.length).toBe(3);
     expect(shortestSystemCounterexample(toy(9), 'Small')).toBeNull();
@@ -73,7 +78,7 @@ describe('compareStateSets', () => {
 });
 
 describe('system evidence', () => {
-  it('reads a config\'s INVARIANTS', () => {
+  it("reads a config's INVARIANTS", () => {
     expect(cfgInvariants('SPECIFICATION Spec\n\\* INVARIANT Nope\nINVARIANTS\n    TypeOK\n    Inv_A\n')).toEqual(['TypeOK', 'Inv_A']);
   });
 
@@ -83,15 +88,29 @@ describe('system evidence', () => {
       writeFileSync(join(root, 'Toy.tla'), 'spec v1');
       writeFileSync(join(root, 'Toy.cfg'), 'INVARIANT Small');
       const ev: SystemEvidence = {
-        schema: 'fencecheck.tlc-evidence/1', system: 'toy', run: 'base', spec: 'Toy.tla', specSha256: sha256Text('spec v1'),
-        config: 'Toy.cfg', configSha256: sha256Text('INVARIANT Small'), tlcVersion: 'x', bounds: {}, invariants: ['Small'],
-        command: 'java', outcome: 'ok', wallMs: 1, recordedAt: 'now',
+        schema: 'fencecheck.tlc-evidence/1',
+        system: 'toy',
+        run: 'base',
+        spec: 'Toy.tla',
+        specSha256: sha256Text('spec v1'),
+        config: 'Toy.cfg',
+        configSha256: sha256Text('INVARIANT Small'),
+        tlcVersion: 'x',
+        bounds: {},
+        invariants: ['Small'],
+        command: 'java',
+        outcome: 'ok',
+        wallMs: 1,
+        recordedAt: 'now',
       };
       mkdirSync(dirname(join(root, systemEvidencePath('toy', 'base'))), { recursive: true });
       writeFileSync(join(root, systemEvidencePath('toy', 'base')), JSON.stringify(ev));
       expect(readSystemEvidence('toy', 'base', root).freshness).toEqual({ fresh: true });
       writeFileSync(join(root, 'Toy.tla'), 'spec v2');
-      expect(readSystemEvidence('toy', 'base', root).freshness).toEqual({ fresh: false, reason: expect.stringMatching(/^Toy\.tla changed since TLC ran \(stale evidence\): rerun `fencecheck tlc --system NAME --mutants --write-evidence`/) });
+      expect(readSystemEvidence('toy', 'base', root).freshness).toEqual({
+        fresh: false,
+        reason: expect.stringMatching(/^Toy\.tla changed since TLC ran \(stale evidence\): rerun `fencecheck tlc --system NAME --mutants --write-evidence`/),
+      });
       expect(readSystemEvidence('toy', 'P1', root).freshness.fresh).toBe(false);
       writeFileSync(join(root, systemEvidencePath('toy', 'base')), JSON.stringify({ ...ev, system: 'other' }));
       expect(() => readSystemEvidence('toy', 'base', root)).toThrow(TlcOutputError);

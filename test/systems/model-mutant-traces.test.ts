@@ -21,7 +21,7 @@ const traceDir = mkdtempSync(join(tmpdir(), 'fencecheck-model-traces-'));
 afterAll(() => rmSync(traceDir, { recursive: true, force: true }));
 
 describe('model-layer counterexamples of every system', () => {
-  it('are saved as each system\'s trace, which the mutated twin replays step by step', { timeout: 300_000 }, async () => {
+  it("are saved as each system's trace, which the mutated twin replays step by step", { timeout: 300_000 }, async () => {
     const manifest = loadSystemManifest();
     const entries = mutantsFor(manifest, 'model').filter((m) => ['M1', 'M9', 'P1', 'P5', 'R1'].includes(m.id));
     const lines: string[] = [];
@@ -37,7 +37,10 @@ describe('model-layer counterexamples of every system', () => {
       const twin = await mutatedSystem(await SYSTEMS[entry.system]!(), entry);
       for (let i = 1; i < t.steps.length; i++) {
         const next = twin.key(stateFromItf(twin, t.steps[i]!.state));
-        const took = twin.successors(stateFromItf(twin, t.steps[i - 1]!.state)).filter((x) => twin.key(x.state) === next).map((x) => eventAction(twin, x.event));
+        const took = twin
+          .successors(stateFromItf(twin, t.steps[i - 1]!.state))
+          .filter((x) => twin.key(x.state) === next)
+          .map((x) => eventAction(twin, x.event));
         expect(took, `${r.id} step ${i}`).toContainEqual({ action: t.steps[i]!.action, params: t.steps[i]!.params });
       }
     }

@@ -43,18 +43,23 @@ describe.each(MODEL_NAMES)('%s: toTla inverts fromTlc', (name) => {
       expect(sys.key(sys.fromTlc(viaJson))).toBe(k);
     }
   });
-
 });
 
 /** A TLA+ value with record fields, set members and function entries in one order (TLC's and a twin's may differ). */
 function normal(v: TlaValue): string {
   switch (v.kind) {
     case 'record':
-      return `[${Object.keys(v.fields).sort().map((k) => `${k} |-> ${normal(v.fields[k]!)}`).join(', ')}]`;
+      return `[${Object.keys(v.fields)
+        .sort()
+        .map((k) => `${k} |-> ${normal(v.fields[k]!)}`)
+        .join(', ')}]`;
     case 'set':
       return `{${v.items.map(normal).sort().join(', ')}}`;
     case 'fn':
-      return `(${v.entries.map(([k, x]) => `${normal(k)} :> ${normal(x)}`).sort().join(' @@ ')})`;
+      return `(${v.entries
+        .map(([k, x]) => `${normal(k)} :> ${normal(x)}`)
+        .sort()
+        .join(' @@ ')})`;
     case 'seq':
       return `<<${v.items.map(normal).join(', ')}>>`;
     default:
@@ -74,9 +79,7 @@ describe("toTla gives TLC's own values", () => {
   it.each(TLC_STATES)('%s: every variable of every state in %s, model values as model values', async (name, file) => {
     const base = await SYSTEMS[name]!();
     const text = readFileSync(join(projectRoot, file), 'utf8');
-    const blocks = file.endsWith('.dump')
-      ? text.split(/^State \d+:\s*$/m).slice(1)
-      : [...text.matchAll(/^@!@!@STARTMSG 2217:4 @!@!@\n[^\n]*\n([\s\S]*?)@!@!@ENDMSG 2217 @!@!@/gm)].map((m) => m[1]!);
+    const blocks = file.endsWith('.dump') ? text.split(/^State \d+:\s*$/m).slice(1) : [...text.matchAll(/^@!@!@STARTMSG 2217:4 @!@!@\n[^\n]*\n([\s\S]*?)@!@!@ENDMSG 2217 @!@!@/gm)].map((m) => m[1]!);
     expect(blocks.length).toBeGreaterThan(1);
     for (const b of blocks) {
       const vars = parseTlaState(b);

@@ -36,5 +36,6 @@ for (const c of CAPTURES) {
   records.push({ ...record, tlcVersion: run.result.version ?? 'unknown' });
   process.stdout.write(`${c.name}: exit ${run.exitCode}, ${run.result.outcome}\n`);
 }
-const comment = 'Real TLC output captured by test/tlc/capture-fixtures.ts: each <name>.out is the unedited stdout+stderr of src/tlc/run.ts running TLC with the flags shown; tlcExit is TLC\'s exit status; the SHA-256 pin the inputs (test/tlc/live-captures.test.ts re-runs them).';
+const comment =
+  "Real TLC output captured by test/tlc/capture-fixtures.ts: each <name>.out is the unedited stdout+stderr of src/tlc/run.ts running TLC with the flags shown; tlcExit is TLC's exit status; the SHA-256 pin the inputs (test/tlc/live-captures.test.ts re-runs them).";
 writeFileSync(join(projectRoot, CAPTURE_INDEX), `${JSON.stringify({ comment, captures: records }, null, 2)}\n`);

@@ -76,7 +76,19 @@ describe('TLC values (values.out: Values.tla)', () => {
     expect(s2!.s).toEqual({ kind: 'set', items: [{ kind: 'int', value: -1 }] });
     expect(s1!.q).toEqual({ kind: 'seq', items: [] });
     expect(formatTlaValue(s2!.q!)).toBe('<<[p |-> a, v |-> -7]>>');
-    expect(s1!.f).toEqual({ kind: 'fn', entries: [[{ kind: 'mv', name: 'a' }, { kind: 'int', value: 1 }], [{ kind: 'mv', name: 'b' }, { kind: 'int', value: 2 }]] });
+    expect(s1!.f).toEqual({
+      kind: 'fn',
+      entries: [
+        [
+          { kind: 'mv', name: 'a' },
+          { kind: 'int', value: 1 },
+        ],
+        [
+          { kind: 'mv', name: 'b' },
+          { kind: 'int', value: 2 },
+        ],
+      ],
+    });
     expect(formatTlaValue(s1!.g!)).toBe('<<10, 20>>');
     expect(s1!.mv).toEqual({ kind: 'mv', name: 'a' });
     expect(s2!.str).toEqual({ kind: 'str', value: 'quote " backslash \\ end' });
@@ -104,7 +116,13 @@ describe('TLC values (values.out: Values.tla)', () => {
   });
 
   it('parses intervals anywhere a value goes, and prints them back', () => {
-    expect(parseTlaValue('{1..3, -2..0}')).toEqual({ kind: 'set', items: [{ kind: 'interval', lo: 1, hi: 3 }, { kind: 'interval', lo: -2, hi: 0 }] });
+    expect(parseTlaValue('{1..3, -2..0}')).toEqual({
+      kind: 'set',
+      items: [
+        { kind: 'interval', lo: 1, hi: 3 },
+        { kind: 'interval', lo: -2, hi: 0 },
+      ],
+    });
     expect(formatTlaValue(parseTlaValue('[a |-> 1..2]'))).toBe('[a |-> 1..2]');
     // Every escape TLC's StringValue.PrintVersion writes.
     expect(parseTlaValue('"q\\" b\\\\ t\\t n\\n f\\f r\\r"')).toEqual({ kind: 'str', value: 'q" b\\ t\t n\n f\f r\r' });
@@ -141,7 +159,9 @@ describe('temporal properties and lassos (Liveness.tla)', () => {
     const r = parseToolOutput(readFileSync(fixturePath('violation-M1.out'), 'utf8'));
     const t = tlcTrace(fencingSystem(), { ...r, trace: r.trace.slice(0, 2), loop: { kind: 'back-to-state', toIndex: 1, action: 'ExpireOld', args: [] } });
     expect(t).toMatchObject({ system: 'fencing', loop: 0, loopAction: { action: 'ExpireOld', params: {} } });
-    expect(() => tlcTrace(fencingSystem(), { ...r, trace: r.trace.slice(0, 2), loop: { kind: 'back-to-state', toIndex: 5, action: 'ExpireOld', args: [] } })).toThrow(/back to state 5, but the trace has 2/);
+    expect(() => tlcTrace(fencingSystem(), { ...r, trace: r.trace.slice(0, 2), loop: { kind: 'back-to-state', toIndex: 5, action: 'ExpireOld', args: [] } })).toThrow(
+      /back to state 5, but the trace has 2/,
+    );
   });
 });
 

@@ -44,7 +44,7 @@ describe("TLC's dot state graph (real -dump dot,actionlabels output)", () => {
     expect(() => parseDotAttributes('label="open')).toThrow(TlcOutputError);
   });
 
-  it('turns it into canonical states and labelled edges, each label TLC\'s action with its pod', () => {
+  it("turns it into canonical states and labelled edges, each label TLC's action with its pod", () => {
     const g = dotToFencingGraph(DOT);
     expect(g.states).toHaveLength(233);
     expect(g.initialStates).toBe(1);
@@ -69,7 +69,7 @@ describe("TLC's dot state graph (real -dump dot,actionlabels output)", () => {
     expect(run.generated).toBe(OUT.generated);
   });
 
-  it('tells an edge TLC labels with another pod from the twin\'s (the labels are compared)', () => {
+  it("tells an edge TLC labels with another pod from the twin's (the labels are compared)", () => {
     const lying = dotToFencingGraph(DOT.replace('label="AcquireO(p1)"', 'label="AcquireO(p2)"'));
     const c = compareGraphs(twinGraph(SYS, exploreSystem(SYS, { edges: true })), lying);
     expect(c.equal).toBe(false);
@@ -92,7 +92,10 @@ describe('the committed edge-list form (FROM<TAB>label<TAB>TO, 1-based state lin
   it('round-trips and is sorted by FROM, TO, label', () => {
     const text = edgesToIndexedText(g.edges, g.states);
     expect(indexedTextToEdges(text, g.states)).toEqual(g.edges);
-    const rows = text.trimEnd().split('\n').map((l) => l.split('\t'));
+    const rows = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const sorted = [...rows].sort((a, b) => Number(a[0]) - Number(b[0]) || Number(a[2]) - Number(b[2]) || (a[1]! < b[1]! ? -1 : 1));
     expect(rows).toEqual(sorted);
     expect(rows[0]![0]).toBe('1');

@@ -16,7 +16,12 @@ describe('growth table', () => {
   });
 
   it('walks the grid with the first constant slowest', () => {
-    expect(gridCells({ Pods: ['2', '3'], MaxGen: ['3', '4'] })).toEqual([{ Pods: '2', MaxGen: '3' }, { Pods: '2', MaxGen: '4' }, { Pods: '3', MaxGen: '3' }, { Pods: '3', MaxGen: '4' }]);
+    expect(gridCells({ Pods: ['2', '3'], MaxGen: ['3', '4'] })).toEqual([
+      { Pods: '2', MaxGen: '3' },
+      { Pods: '2', MaxGen: '4' },
+      { Pods: '3', MaxGen: '3' },
+      { Pods: '3', MaxGen: '4' },
+    ]);
   });
 
   it('marks a run that hit the cap as "not finished", never as a count', () => {

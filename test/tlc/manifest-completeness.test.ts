@@ -67,7 +67,7 @@ describe('TLC configs and the mutant manifest', () => {
 /** The `Dropped` constant of a seam system's config. */
 const droppedOf = (text: string): string[] => [...(/Dropped\s*=\s*\{([^}]*)\}/.exec(text)?.[1] ?? '').matchAll(/"(\w+)"/g)].map((x) => x[1]!);
 
-describe('every system\'s TLC configs and the manifest', () => {
+describe("every system's TLC configs and the manifest", () => {
   for (const system of MODEL_NAMES.filter((n) => n !== 'fencing')) {
     const entries = mutantsFor(manifest, 'tla', system);
     it(`${system}: every manifest config exists, drops exactly its target and checks its expected invariant alone with TypeOK`, () => {

@@ -58,8 +58,8 @@ function copyRoot(name: string): string {
 }
 
 beforeAll(async () => {
-  failover = await SYSTEMS['failover']!();
-  pause = await SYSTEMS['pause']!();
+  failover = await SYSTEMS.failover!();
+  pause = await SYSTEMS.pause!();
   tmp = ownedTempDir('system-tlc');
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -88,7 +88,8 @@ describe('the failover base run (fixtures/replication-base.out)', () => {
     const committed = readSystemEvidence('failover', 'base');
     expect(committed.freshness).toEqual({ fresh: true });
     expect(evidence).toMatchObject({ outcome: 'ok', generated: 2206, distinct: 742, depth: 15, system: 'failover', run: 'base' });
-    for (const k of ['outcome', 'generated', 'distinct', 'depth', 'specSha256', 'configSha256', 'invariants', 'bounds', 'states', 'edges'] as const) expect(evidence[k], k).toEqual(committed.evidence![k]);
+    for (const k of ['outcome', 'generated', 'distinct', 'depth', 'specSha256', 'configSha256', 'invariants', 'bounds', 'states', 'edges'] as const)
+      expect(evidence[k], k).toEqual(committed.evidence![k]);
     expect(Object.keys(evidence).slice(0, 3)).toEqual(['schema', 'system', 'run']);
   });
 
@@ -106,10 +107,7 @@ describe('the failover base run (fixtures/replication-base.out)', () => {
     // One state and one edge missing from the live graph: the comparison names each.
     const fewer = { ...graph, states: graph.states.slice(1), edges: graph.edges.slice(1) };
     const d = systemEvidenceDifferences({ ...live, graph: fewer });
-    expect(d).toEqual([
-      `base state set differs: 0 only live (-), 1 only committed (${graph.states[0]})`,
-      `base edges differ: 0 only live (-), 1 only committed (${graph.edges[0]})`,
-    ]);
+    expect(d).toEqual([`base state set differs: 0 only live (-), 1 only committed (${graph.states[0]})`, `base edges differ: 0 only live (-), 1 only committed (${graph.edges[0]})`]);
   });
 
   it('a violated base records its outcome and counts, never a partial state list', () => {
@@ -123,7 +121,13 @@ describe('the failover base run (fixtures/replication-base.out)', () => {
 describe('mutant runs from committed TLC output', () => {
   const cases = [
     { capture: 'replication-R1', system: () => failover, m: () => entry('R1'), violated: 'Inv_Monotonic', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
-    { capture: 'replication-R1-Inv_SingleAuthority', system: () => failover, m: () => entryVariants(entry('R1'))[0]!, violated: 'Inv_SingleAuthority', trace: ['Init', 'Acquire', 'Failover', 'Acquire'] },
+    {
+      capture: 'replication-R1-Inv_SingleAuthority',
+      system: () => failover,
+      m: () => entryVariants(entry('R1'))[0]!,
+      violated: 'Inv_SingleAuthority',
+      trace: ['Init', 'Acquire', 'Failover', 'Acquire'],
+    },
     { capture: 'pause-P5', system: () => pause, m: () => entry('P5'), violated: 'Inv_ReadyAfterSnapshot', trace: ['Init', 'Ready'] },
   ];
   for (const c of cases) {
@@ -147,7 +151,7 @@ describe('mutant runs from committed TLC output', () => {
     });
   });
 
-  it('a survivor with the base\'s exact state set is equivalent; one state less and it survived', async () => {
+  it("a survivor with the base's exact state set is equivalent; one state less and it survived", async () => {
     const states = committedGraph('failover').states;
     const run = capturedRun('replication-base');
     const same = await judgeMutant(run, entry('R1'), { base: states, states: async () => states });
@@ -168,7 +172,13 @@ describe('the committed evidence as tla-layer verdicts (no Java)', () => {
   it('P1–P6 and R1 are killed by their expected invariants, with the recorded trace lengths', () => {
     const entries = [...mutantsFor(manifest, 'tla', 'pause'), ...mutantsFor(manifest, 'tla', 'failover')];
     expect(evidenceMutantResults(entries).map((r) => [r.id, r.verdict, r.traceLength])).toEqual([
-      ['P1', 'killed', 9], ['P2', 'killed', 5], ['P3', 'killed', 9], ['P4', 'killed', 5], ['P5', 'killed', 2], ['P6', 'killed', 9], ['R1', 'killed', 4],
+      ['P1', 'killed', 9],
+      ['P2', 'killed', 5],
+      ['P3', 'killed', 9],
+      ['P4', 'killed', 5],
+      ['P5', 'killed', 2],
+      ['P6', 'killed', 9],
+      ['R1', 'killed', 4],
     ]);
   });
 
@@ -186,43 +196,68 @@ const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 
 describe(`fencecheck tlc --system with real TLC${why}`, () => {
-  it.skipIf(!located.ok)(`failover --mutants --json: 742 distinct, R1 and its variant killed, evidence fresh${why}`, () => {
-    const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'failover', '--mutants', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
-    expect(r.status, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { status: string; counts: Record<string, number>; mutants: { id: string; verdict: string }[]; details: { evidence: string; variants: { id: string; verdict: string }[] } };
-    expect(report).toMatchObject({ status: 'passed', counts: { generated: 2206, distinct: 742, depth: 15, killed: 1, mutants: 1, variantsKilled: 1 } });
-    expect(report.mutants.map((m) => [m.id, m.verdict])).toEqual([['R1', 'killed']]);
-    expect(report.details.variants.map((m) => [m.id, m.verdict])).toEqual([['R1-Inv_SingleAuthority', 'killed']]);
-    expect(report.details.evidence).toBe('fresh');
-  }, 150_000);
+  it.skipIf(!located.ok)(
+    `failover --mutants --json: 742 distinct, R1 and its variant killed, evidence fresh${why}`,
+    () => {
+      const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'failover', '--mutants', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as {
+        status: string;
+        counts: Record<string, number>;
+        mutants: { id: string; verdict: string }[];
+        details: { evidence: string; variants: { id: string; verdict: string }[] };
+      };
+      expect(report).toMatchObject({ status: 'passed', counts: { generated: 2206, distinct: 742, depth: 15, killed: 1, mutants: 1, variantsKilled: 1 } });
+      expect(report.mutants.map((m) => [m.id, m.verdict])).toEqual([['R1', 'killed']]);
+      expect(report.details.variants.map((m) => [m.id, m.verdict])).toEqual([['R1-Inv_SingleAuthority', 'killed']]);
+      expect(report.details.evidence).toBe('fresh');
+    },
+    150_000,
+  );
 
-  it.skipIf(!located.ok)(`--system all --json: one live TLC block per model, pinned to the committed evidence's hashes${why}`, () => {
-    const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'all', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 240_000 });
-    expect(r.status, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { details: { tlcModels: { model: string; from: string; spec: string; specSha256: string; configSha256: string; distinct: number; command: string; dumps?: { states?: { sha256: string } } }[] } };
-    const committed = (system: string) => JSON.parse(readFileSync(join(projectRoot, 'evidence/tlc', system, 'base.json'), 'utf8')) as { specSha256: string; configSha256: string; distinct: number; states: { sha256: string } };
-    expect(report.details.tlcModels.map((b) => [b.model, b.from, b.distinct])).toEqual([
-      ['RedisClusterFencingMigration', 'live', 4117],
-      ['FencingReplication', 'live', 742],
-      ['PauseSnapshot', 'live', 15268],
-      ['InitLimiter', 'live', 2455],
-    ]);
-    for (const [b, system] of report.details.tlcModels.map((x, i) => [x, ['fencing', 'failover', 'pause', 'init-limiter'][i]!] as const)) {
-      const e = committed(system);
-      expect({ model: b.model, spec: b.specSha256, config: b.configSha256, states: b.dumps?.states?.sha256 }).toEqual({ model: b.model, spec: e.specSha256, config: e.configSha256, states: e.states.sha256 });
-      expect(b.command).toMatch(/tlc2\.TLC .*-deadlock/);
-    }
-  }, 300_000);
+  it.skipIf(!located.ok)(
+    `--system all --json: one live TLC block per model, pinned to the committed evidence's hashes${why}`,
+    () => {
+      const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'tlc', '--system', 'all', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 240_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as {
+        details: { tlcModels: { model: string; from: string; spec: string; specSha256: string; configSha256: string; distinct: number; command: string; dumps?: { states?: { sha256: string } } }[] };
+      };
+      const committed = (system: string) =>
+        JSON.parse(readFileSync(join(projectRoot, 'evidence/tlc', system, 'base.json'), 'utf8')) as { specSha256: string; configSha256: string; distinct: number; states: { sha256: string } };
+      expect(report.details.tlcModels.map((b) => [b.model, b.from, b.distinct])).toEqual([
+        ['RedisClusterFencingMigration', 'live', 4117],
+        ['FencingReplication', 'live', 742],
+        ['PauseSnapshot', 'live', 15268],
+        ['InitLimiter', 'live', 2455],
+      ]);
+      for (const [b, system] of report.details.tlcModels.map((x, i) => [x, ['fencing', 'failover', 'pause', 'init-limiter'][i]!] as const)) {
+        const e = committed(system);
+        expect({ model: b.model, spec: b.specSha256, config: b.configSha256, states: b.dumps?.states?.sha256 }).toEqual({
+          model: b.model,
+          spec: e.specSha256,
+          config: e.configSha256,
+          states: e.states.sha256,
+        });
+        expect(b.command).toMatch(/tlc2\.TLC .*-deadlock/);
+      }
+    },
+    300_000,
+  );
 
-  it.skipIf(!located.ok)(`the tla mutant layer runs a seam system's entries through the same checks, with each system's own traces${why}`, async () => {
-    const { runner } = await import('../../src/mutants/layers/tla.js');
-    const traceDir = join(tmp, 'traces');
-    const results = await runner.run([entry('R1'), entry('P5')], { traceDir });
-    expect(results.map((r) => [r.id, r.verdict, r.violated, r.traceLength])).toEqual([
-      ['R1', 'killed', 'Inv_Monotonic', 4],
-      ['P5', 'killed', 'Inv_ReadyAfterSnapshot', 2],
-    ]);
-    const trace = JSON.parse(readFileSync(resolve(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
-    expect(trace).toMatchObject({ schema: 'fencecheck.trace/2', system: 'pause', source: 'tlc', spec: 'tla/pause/PauseSnapshot.tla', mutant: 'P5', violated: 'Inv_ReadyAfterSnapshot' });
-  }, 150_000);
+  it.skipIf(!located.ok)(
+    `the tla mutant layer runs a seam system's entries through the same checks, with each system's own traces${why}`,
+    async () => {
+      const { runner } = await import('../../src/mutants/layers/tla.js');
+      const traceDir = join(tmp, 'traces');
+      const results = await runner.run([entry('R1'), entry('P5')], { traceDir });
+      expect(results.map((r) => [r.id, r.verdict, r.violated, r.traceLength])).toEqual([
+        ['R1', 'killed', 'Inv_Monotonic', 4],
+        ['P5', 'killed', 'Inv_ReadyAfterSnapshot', 2],
+      ]);
+      const trace = JSON.parse(readFileSync(resolve(projectRoot, results[1]!.tracePath!), 'utf8')) as { system: string; spec: string; violated: string };
+      expect(trace).toMatchObject({ schema: 'fencecheck.trace/2', system: 'pause', source: 'tlc', spec: 'tla/pause/PauseSnapshot.tla', mutant: 'P5', violated: 'Inv_ReadyAfterSnapshot' });
+    },
+    150_000,
+  );
 });

@@ -90,7 +90,7 @@ describe('TLC -tool output parser (real captured outputs)', () => {
     expect(r.sany).toEqual([{ file: 'SemanticError.tla', line: 6, column: 14, message: "Unknown operator: `y'." }]);
   });
 
-  it('reports an evaluation error as eval-error with TLC\'s message, never as a pass', () => {
+  it("reports an evaluation error as eval-error with TLC's message, never as a pass", () => {
     const r = parseToolOutput(fixture('eval-error.out'));
     expect(r.outcome).toBe('eval-error');
     expect(r.errors.join('\n')).toMatch(/CHOOSE x \\in S: P/);
@@ -125,9 +125,28 @@ describe('TLC -tool output parser (real captured outputs)', () => {
 
 describe('TLA+ values and state dumps', () => {
   it('parses the value forms TLC prints', () => {
-    expect(parseTlaValue('(p1 :> "O" @@ p2 :> "A")')).toEqual({ kind: 'fn', entries: [[{ kind: 'mv', name: 'p1' }, { kind: 'str', value: 'O' }], [{ kind: 'mv', name: 'p2' }, { kind: 'str', value: 'A' }]] });
+    expect(parseTlaValue('(p1 :> "O" @@ p2 :> "A")')).toEqual({
+      kind: 'fn',
+      entries: [
+        [
+          { kind: 'mv', name: 'p1' },
+          { kind: 'str', value: 'O' },
+        ],
+        [
+          { kind: 'mv', name: 'p2' },
+          { kind: 'str', value: 'A' },
+        ],
+      ],
+    });
     expect(parseTlaValue('[owner |-> None, gen |-> 0]')).toEqual({ kind: 'record', fields: { owner: { kind: 'mv', name: 'None' }, gen: { kind: 'int', value: 0 } } });
-    expect(parseTlaValue('<<1, "a\\"b", {TRUE}>>')).toEqual({ kind: 'seq', items: [{ kind: 'int', value: 1 }, { kind: 'str', value: 'a"b' }, { kind: 'set', items: [{ kind: 'bool', value: true }] }] });
+    expect(parseTlaValue('<<1, "a\\"b", {TRUE}>>')).toEqual({
+      kind: 'seq',
+      items: [
+        { kind: 'int', value: 1 },
+        { kind: 'str', value: 'a"b' },
+        { kind: 'set', items: [{ kind: 'bool', value: true }] },
+      ],
+    });
     expect(() => parseTlaValue('[owner |-> ')).toThrow(TlcOutputError);
   });
 

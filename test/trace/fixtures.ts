@@ -20,7 +20,9 @@ function build(steps: readonly [string, Record<string, string>, Edit][]): StateS
   return out;
 }
 
-const upgrade = (p: Pod): Edit => (s) => ({ ...s, version: { ...s.version, [p]: s.target } });
+const upgrade =
+  (p: Pod): Edit =>
+  (s) => ({ ...s, version: { ...s.version, [p]: s.target } });
 const advance: Edit = (s) => ({ ...s, target: ({ O: 'A', A: 'B', B: 'C', C: 'C' } as const)[s.target] });
 
 /** Init → fleet to A → target B → p1 on B → AcquireA(p2) on the old key → AcquireB(p1) on the new key. */

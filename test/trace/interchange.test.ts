@@ -53,7 +53,10 @@ function followsTwin<S, E>(twin: ModelSystem<S, E>, t: Trace): void {
   for (let i = 1; i < t.steps.length; i++) {
     const prev = stateFromItf(twin, t.steps[i - 1]!.state);
     const want = twin.key(stateFromItf(twin, t.steps[i]!.state));
-    const fits = twin.successors(prev).filter((x) => twin.key(x.state) === want).map((x) => eventAction(twin, x.event));
+    const fits = twin
+      .successors(prev)
+      .filter((x) => twin.key(x.state) === want)
+      .map((x) => eventAction(twin, x.event));
     expect(fits, `step ${i}: ${t.steps[i]!.action}`).toContainEqual({ action: t.steps[i]!.action, params: t.steps[i]!.params });
   }
 }
@@ -67,7 +70,14 @@ describe('trace import: TLC -dumpTrace json', () => {
     const t = await importTrace(raw, { mutant: 'M1' });
     const fromTool = tlcTrace(fencingSystem(), parseToolOutput(readFileSync(fixturePath('mutant-M1.out'), 'utf8')))!;
     expect(t.steps.map((s) => [s.action, s.params, s.state, s.broken])).toEqual(fromTool.steps.map((s) => [s.action, s.params, s.state, s.broken]));
-    expect(t).toMatchObject({ system: 'fencing', source: 'tlc', mutant: 'M1', bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, brokenAtEnd: ['Inv_SingleAuthority'], imported: { format: 'tlc-json' } });
+    expect(t).toMatchObject({
+      system: 'fencing',
+      source: 'tlc',
+      mutant: 'M1',
+      bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 },
+      brokenAtEnd: ['Inv_SingleAuthority'],
+      imported: { format: 'tlc-json' },
+    });
     expect(t.steps[1]!.params).toEqual({ p: 'p1' });
   });
 
@@ -91,13 +101,17 @@ describe("TLC's `Next` labels (real run of pause P1)", () => {
     expect(r.trace.map((s) => s.action).slice(-3)).toEqual(['Next', 'Next', 'Next']);
     const t = tlcTrace(pauseSystem(), r, { mutant: 'P1', twin: await p1Twin() })!;
     expect(t.steps.map((s) => s.action)).toEqual(['Init', 'Subscribe', 'Load', 'Ready', 'BeginSetPaused', 'BeginSetPaused', 'CommitSetPaused', 'CommitSetPaused', 'Deliver']);
-    expect(t.steps[8]).toMatchObject({ params: { r: 'r1', e: { paused: false, version: { '#bigint': '1' } } }, broken: ['Inv_NoRevert'], note: expect.stringMatching(/^TLC labelled this step Next; Deliver\(r1, /) });
+    expect(t.steps[8]).toMatchObject({
+      params: { r: 'r1', e: { paused: false, version: { '#bigint': '1' } } },
+      broken: ['Inv_NoRevert'],
+      note: expect.stringMatching(/^TLC labelled this step Next; Deliver\(r1, /),
+    });
     followsTwin(await p1Twin(), t);
     // The base twin does not take P1's last step: it stays as TLC labelled it.
     expect(tlcTrace(pauseSystem(), r)!.steps[8]!.action).toBe('Next');
   });
 
-  it('imports the same run\'s -dumpTrace json as the pause system\'s trace, with the same steps', async () => {
+  it("imports the same run's -dumpTrace json as the pause system's trace, with the same steps", async () => {
     const raw = JSON.parse(readFileSync(join(projectRoot, 'test/trace/fixtures/tlc/pause-P1.dumptrace.json'), 'utf8')) as unknown;
     const t = await importTrace(raw, { mutant: 'P1' });
     const fromTool = tlcTrace(pauseSystem(), parseToolOutput(readFileSync(P1_OUT, 'utf8')), { twin: await p1Twin() })!;
@@ -112,7 +126,17 @@ describe('trace import/export: ITF', () => {
     const t = m1Trace();
     const itf = toItf(t);
     expect(itf['#meta']).toMatchObject({ format: 'ITF', fencecheck: { system: 'fencing', mutant: 'M1' } });
-    expect(itf.states[8]).toMatchObject({ '#meta': { index: 8, action: 'AcquireB', params: { p: 'p1' } }, newGen: { '#bigint': '2' }, version: { '#map': [['p1', 'B'], ['p2', 'A'], ['p3', 'A']] } });
+    expect(itf.states[8]).toMatchObject({
+      '#meta': { index: 8, action: 'AcquireB', params: { p: 'p1' } },
+      newGen: { '#bigint': '2' },
+      version: {
+        '#map': [
+          ['p1', 'B'],
+          ['p2', 'A'],
+          ['p3', 'A'],
+        ],
+      },
+    });
     const back = await importTrace(plain(itf));
     expect(back).toMatchObject({ system: 'fencing', source: 'model', mutant: 'M1', bounds: t.bounds, violated: 'Inv_SingleAuthority' });
     expect(back.steps.map((s) => [s.action, s.params, s.state, s.broken])).toEqual(t.steps.map((s) => [s.action, s.params, s.state, s.broken]));
@@ -152,7 +176,12 @@ describe('trace import/export: ITF', () => {
     // A spec that is no system of the project: the same convention, read as it is.
     const counter = await importTrace(itfJson('counter.quint-0.22.itf.json'));
     expect(counter.system).toBe('tla');
-    expect(actions(counter)).toEqual([['Init', {}], ['step2', {}], ['step', { r: 'r1' }], ['step2', {}]]);
+    expect(actions(counter)).toEqual([
+      ['Init', {}],
+      ['step2', {}],
+      ['step', { r: 'r1' }],
+      ['step2', {}],
+    ]);
   });
 
   it('a tagged action variable (real Quint file: lastAction = {tag, value}): the action and its parameters, and the variable kept', async () => {
@@ -256,4 +285,3 @@ describe('fencecheck trace show / import / export / replay of foreign and other 
     expect(replayPause.stdout).toMatch(/every invariant held on the real system for all 9 of 9 steps; the trace predicted a violation at step 8\./);
   });
 });
-

@@ -7,8 +7,27 @@
 type Schema = Readonly<Record<string, unknown>>;
 
 const KNOWN = new Set([
-  '$schema', '$id', 'title', 'description', '$defs', '$ref', 'oneOf', 'anyOf', 'type', 'const', 'enum', 'properties', 'required',
-  'additionalProperties', 'patternProperties', 'items', 'minItems', 'maxItems', 'minLength', 'pattern', 'minimum',
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  '$defs',
+  '$ref',
+  'oneOf',
+  'anyOf',
+  'type',
+  'const',
+  'enum',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'pattern',
+  'minimum',
 ]);
 
 function typeOf(v: unknown): string {
@@ -56,10 +75,11 @@ export function validateAgainst(root: Schema, value: unknown): string | null {
     if (Array.isArray(v)) {
       if (typeof s.minItems === 'number' && v.length < s.minItems) return `${path}: fewer than ${s.minItems} items`;
       if (typeof s.maxItems === 'number' && v.length > s.maxItems) return `${path}: more than ${s.maxItems} items`;
-      if (isObj(s.items)) for (const [i, x] of v.entries()) {
-        const r = check(s.items, x, `${path}[${i}]`);
-        if (r) return r;
-      }
+      if (isObj(s.items))
+        for (const [i, x] of v.entries()) {
+          const r = check(s.items, x, `${path}[${i}]`);
+          if (r) return r;
+        }
     }
     if (isObj(v)) {
       for (const k of (s.required as string[] | undefined) ?? []) if (!(k in v)) return `${path}: lacks ${k}`;
@@ -72,11 +92,12 @@ export function validateAgainst(root: Schema, value: unknown): string | null {
           const r = check(props[k]!, x, `${path}.${k}`);
           if (r) return r;
         }
-        for (const [re, ps] of patterns) if (re.test(k)) {
-          matched = true;
-          const r = check(ps, x, `${path}.${k}`);
-          if (r) return r;
-        }
+        for (const [re, ps] of patterns)
+          if (re.test(k)) {
+            matched = true;
+            const r = check(ps, x, `${path}.${k}`);
+            if (r) return r;
+          }
         if (!matched && s.additionalProperties !== undefined) {
           if (s.additionalProperties === false) return `${path}: unexpected property ${k}`;
           if (isObj(s.additionalProperties)) {

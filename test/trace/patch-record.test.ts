@@ -24,7 +24,7 @@ const sha = (abs: string) => createHash('sha256').update(readFileSync(abs)).dige
 const dir = ownedTempDir('patch-record');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('a trace\'s patch record', () => {
+describe("a trace's patch record", () => {
   const good = { path: M1, sha256: sha(join(projectRoot, M1)) };
 
   it('is read and published as exactly {path, sha256}', () => {

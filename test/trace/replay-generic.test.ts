@@ -49,7 +49,9 @@ describe('generic replay (any system)', () => {
     expect(r).toMatchObject({ system: 'pause', mutant: 'P1', stoppedAt: last, predictedAt: last, brokenReal: ['Inv_NoRevert'] });
     expect(r.steps.every((s) => s.status === 'init' || s.status === 'applied')).toBe(true);
     expect(r.steps.every((s) => s.mismatches.length === 0)).toBe(true);
-    expect(replayVerdict(r, trace.steps.length, base.variables)).toMatch(new RegExp(`^the real system breaks Inv_NoRevert at step ${last} \\(Deliver\\(r\\d, \\[paused \\|-> (TRUE|FALSE), version \\|-> \\d\\]\\)\\); the trace predicted step ${last}\\.`));
+    expect(replayVerdict(r, trace.steps.length, base.variables)).toMatch(
+      new RegExp(`^the real system breaks Inv_NoRevert at step ${last} \\(Deliver\\(r\\d, \\[paused \\|-> (TRUE|FALSE), version \\|-> \\d\\]\\)\\); the trace predicted step ${last}\\.`),
+    );
   });
 
   it('on the shipped guards: every invariant holds, the step that differs is marked with the variables it changed', async () => {
@@ -60,6 +62,10 @@ describe('generic replay (any system)', () => {
     expect(r.steps[last]!.mismatches).toEqual(['snap']);
     const table = formatReplayTable(r, base.variables, false);
     expect(table).toMatch(/^\s+real\s.*!\[paused \|-> (TRUE|FALSE), version \|-> \d\]/m);
-    expect(replayVerdict(r, trace.steps.length, base.variables)).toMatch(new RegExp(`every invariant held on the real system for all ${trace.steps.length} of ${trace.steps.length} steps; the trace predicted a violation at step ${last}\\.\\nthe real state differs from the trace's at step\\(s\\) ${last} \\(marked\\)\\.`));
+    expect(replayVerdict(r, trace.steps.length, base.variables)).toMatch(
+      new RegExp(
+        `every invariant held on the real system for all ${trace.steps.length} of ${trace.steps.length} steps; the trace predicted a violation at step ${last}\\.\\nthe real state differs from the trace's at step\\(s\\) ${last} \\(marked\\)\\.`,
+      ),
+    );
   });
 });

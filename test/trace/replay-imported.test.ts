@@ -18,7 +18,6 @@ import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { fixturePath } from '../tlc/captures.js';
 import { m1Trace } from './fixtures.js';
-import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const located = locateTlc();
 // Every file a test writes goes here, removed at the end (also when a test fails).
@@ -31,7 +30,13 @@ async function m1DumpTrace(): Promise<{ file: string; live: boolean }> {
   if (!located.ok) return { file: fixturePath('mutant-M1.dumptrace.json'), live: false };
   const file = join(dir(), 'M1.tlc.json');
   const config = loadManifest().mutants.find((m) => m.id === 'M1')!.layers.tla!.config!;
-  const run = await runTlc({ spec: join(projectRoot, 'tla/fencing/RedisClusterFencingMigration.tla'), config: join(projectRoot, config), tools: located.tools, workers: 1, extraArgs: ['-dumpTrace', 'json', file] });
+  const run = await runTlc({
+    spec: join(projectRoot, 'tla/fencing/RedisClusterFencingMigration.tla'),
+    config: join(projectRoot, config),
+    tools: located.tools,
+    workers: 1,
+    extraArgs: ['-dumpTrace', 'json', file],
+  });
   expect(run.kind === 'completed' && run.result.outcome).toBe('invariant-violation');
   return { file, live: true };
 }

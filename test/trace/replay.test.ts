@@ -12,7 +12,6 @@ import { projectRoot } from '../../src/core/project-root.js';
 import type { ReplayResult } from '../../src/trace/replay.js';
 import { runCli } from '../verify/run-cli.js';
 import { M1_BREAK_STEP, m1Trace } from './fixtures.js';
-import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const owner = (v: unknown) => (v as { owner: string }).owner;
 

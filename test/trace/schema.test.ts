@@ -34,33 +34,55 @@ async function written(): Promise<[string, unknown][]> {
   const out: [string, unknown][] = [['test/trace/fixtures m1Trace', plain(m1Trace())]];
   // Each system's shortest counterexample under one of its model mutants, as the seam writes it.
   const manifest = loadSystemManifest();
-  for (const [name, id] of [['fencing', 'M9'], ['pause', 'P1'], ['failover', 'R1'], ['init-limiter', 'I1']] as const) {
+  for (const [name, id] of [
+    ['fencing', 'M9'],
+    ['pause', 'P1'],
+    ['failover', 'R1'],
+    ['init-limiter', 'I1'],
+  ] as const) {
     const entry = manifest.mutants.find((m) => m.id === id)!;
     const sys = await mutatedSystem(await SYSTEMS[name]!(), entry);
     out.push([`${name} ${id} pathToTrace`, plain(pathToTrace(sys, shortestSystemCounterexample(sys, entry.expectedInvariant)!, { mutant: id, violated: entry.expectedInvariant }))]);
   }
-  for (const [name, f] of [['fencing', 'mutant-M1.out'], ['pause', 'pause-P5.out'], ['failover', 'replication-R1.out']] as const)
+  for (const [name, f] of [
+    ['fencing', 'mutant-M1.out'],
+    ['pause', 'pause-P5.out'],
+    ['failover', 'replication-R1.out'],
+  ] as const)
     out.push([`${name} tlcTrace of ${f}`, plain(tlcTrace(await SYSTEMS[name]!(), parseToolOutput(readFileSync(fixturePath(f), 'utf8'))))]);
   // The committed evidence (fencecheck.trace/1 inside), converted and read through its system.
   for (const system of ['fencing', 'pause', 'failover', 'init-limiter']) {
     const dir = join(projectRoot, 'evidence/tlc', system);
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json') && x !== 'base.json'))
-      out.push([`evidence/tlc/${system}/${f}`, plain(await withSystem(loadTraceFile(join(dir, f))))]);
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json') && x !== 'base.json')) out.push([`evidence/tlc/${system}/${f}`, plain(await withSystem(loadTraceFile(join(dir, f))))]);
   }
   // The conformance tour's form (model states, integer params, observed), as the tour saves it.
   const dir = mkdtempSync(join(tmpdir(), 'fencecheck-schema-'));
   try {
-    const steps: ModelStep[] = m1Steps().map((s, i) => (i === 8 ? { action: 'Renew', params: { p: 'p1', gen: 2 }, state: s.state, observed: { attempt: 'renew', decision: 'refused', note: 'not the owner' } } : { action: s.action, params: s.params as Record<string, string>, state: s.state }));
+    const steps: ModelStep[] = m1Steps().map((s, i) =>
+      i === 8
+        ? { action: 'Renew', params: { p: 'p1', gen: 2 }, state: s.state, observed: { attempt: 'renew', decision: 'refused', note: 'not the owner' } }
+        : { action: s.action, params: s.params as Record<string, string>, state: s.state },
+    );
     const tour: ModelTrace = { schema: TRACE_SCHEMA, system: 'fencing', source: 'conform', bounds: { pods: ['p1', 'p2', 'p3'], maxGen: 4 }, steps };
     out.push(['conformance tour trace', read(resolve(projectRoot, saveTourTrace(tour, 'tour.json', dir)))]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  out.push(['property run trace', plain(traceOfStates(fencingSystem(), m1Steps().map((s, i) => (i === 0 ? s : { ...s, observed: { intent: 'x', status: 'applied' } })), { source: 'props', seed: 42, path: '1:2', violated: 'Inv_SingleAuthority' }))]);
+  out.push([
+    'property run trace',
+    plain(
+      traceOfStates(
+        fencingSystem(),
+        m1Steps().map((s, i) => (i === 0 ? s : { ...s, observed: { intent: 'x', status: 'applied' } })),
+        { source: 'props', seed: 42, path: '1:2', violated: 'Inv_SingleAuthority' },
+      ),
+    ),
+  ]);
   for (const f of ['mutant-M1', 'values', 'liveness-loop', 'liveness-stutter']) out.push([`import ${f}.dumptrace.json`, plain(await importTrace(read(fixturePath(`${f}.dumptrace.json`))))]);
   const itfDir = join(projectRoot, 'test/trace/fixtures/itf');
   for (const f of readdirSync(itfDir).filter((x) => x.endsWith('.itf.json'))) out.push([`import itf/${f}`, plain(await importTrace(read(join(itfDir, f))))]);
-  for (const f of ['values', 'liveness-loop', 'liveness-stutter', 'deadlock-small']) out.push([`tlc --spec trace of ${f}.out`, plain(toTlaTrace(parseToolOutput(readFileSync(fixturePath(`${f}.out`), 'utf8')), f))]);
+  for (const f of ['values', 'liveness-loop', 'liveness-stutter', 'deadlock-small'])
+    out.push([`tlc --spec trace of ${f}.out`, plain(toTlaTrace(parseToolOutput(readFileSync(fixturePath(`${f}.out`), 'utf8')), f))]);
   out.push(['ITF round trip', plain(await importTrace(plain(toItf(m1Trace()))))]);
   out.push(['lasso', { ...plain(m1Trace()), loop: 0, loopAction: { action: 'RollbackPhase', params: {} } }]);
   return out;

@@ -79,10 +79,16 @@ describe('trace format (fencecheck.trace/2)', () => {
     const now = m1Trace();
     expect(exact.vars).toEqual(now.vars);
     expect(exact.steps.map((s) => [s.action, s.params, s.state, s.broken])).toEqual(now.steps.map((s) => [s.action, s.params, s.state, s.broken]));
-    expect(exact.steps[2]!.state.version).toEqual({ '#map': [['p1', 'A'], ['p2', 'O'], ['p3', 'O']] });
+    expect(exact.steps[2]!.state.version).toEqual({
+      '#map': [
+        ['p1', 'A'],
+        ['p2', 'O'],
+        ['p3', 'O'],
+      ],
+    });
   });
 
-  it("reads a committed /1 TLC evidence record (a system's trace kept as system \"tla\") as that system's trace", async () => {
+  it('reads a committed /1 TLC evidence record (a system\'s trace kept as system "tla") as that system\'s trace', async () => {
     const raw = validateTrace(JSON.parse((await import('node:fs')).readFileSync(join(process.cwd(), 'evidence/tlc/pause/P5.json'), 'utf8')), 'P5.json');
     expect(raw.system).toBe('pause');
     const t = await withSystem(raw, 'P5.json');
@@ -104,7 +110,9 @@ describe('step table (any system)', () => {
     const text = formatStepTable(m1Trace(), { color: false });
     expect(text.split('\n')[10]).toMatch(/^8\s+AcquireB\(p1\)\s+B\s+A\s+A\s+B\s+p2\s+1\s+\*p1\*\s+\*2\*\s+1\s+\*2\*\s+FALSE\s+disabled\s+\*2\*\s+TRUE\s+Inv_SingleAuthority$/);
     expect(formatStepTable(m1Trace(), { color: true })).toContain('\x1b[7mp1');
-    expect(traceHeadline(m1Trace())).toMatch(/^system=fencing · source=model · spec=tla\/fencing\/RedisClusterFencingMigration\.tla · mutant=M1 · pods=\{p1, p2, p3\} maxGen=4 · 10 variables · 9 states · violates Inv_SingleAuthority/);
+    expect(traceHeadline(m1Trace())).toMatch(
+      /^system=fencing · source=model · spec=tla\/fencing\/RedisClusterFencingMigration\.tla · mutant=M1 · pods=\{p1, p2, p3\} maxGen=4 · 10 variables · 9 states · violates Inv_SingleAuthority/,
+    );
   });
 
   it("renders another system's trace the same way: pause's per-replica variables split, its replicas as actors", async () => {

@@ -17,13 +17,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const V0 = { oldLease: '[owner |-> None, gen |-> 0]', oldGen: '0' };
 const acquire = (p: string, gen: number) => ({ action: { name: 'AcquireO', args: [p] }, vars: { oldLease: `[owner |-> ${p}, gen |-> ${gen}]`, oldGen: String(gen) } });
-const trace = (id: string, steps: ObservedTrace['steps'], predicted: number | null): ObservedTrace => ({ system: 'fencing', source: 'test', id, predicted: { step: predicted, by: 'the test' }, steps: [{ vars: V0 }, ...steps] });
+const trace = (id: string, steps: ObservedTrace['steps'], predicted: number | null): ObservedTrace => ({
+  system: 'fencing',
+  source: 'test',
+  id,
+  predicted: { step: predicted, by: 'the test' },
+  steps: [{ vars: V0 }, ...steps],
+});
 const file = (name: string, traces: ObservedTrace[]) => {
   const f = join(dir, name);
   writeFileSync(f, JSON.stringify({ schema: OBSERVED_SCHEMA, traces }));
   return f;
 };
-const cli = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, ['bin/fencecheck.mjs', 'tracecheck', ...args], { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300_000 });
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, ['bin/fencecheck.mjs', 'tracecheck', ...args], { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300_000 });
 
 describe('fencecheck tracecheck', () => {
   const good = file('good.json', [trace('accepted', [acquire('p1', 1)], null), trace('mutant', [acquire('p1', 1), acquire('p2', 2)], 2)]);
@@ -35,8 +42,11 @@ describe('fencecheck tracecheck', () => {
     const report = JSON.parse(ok.stdout) as { status: string; counts: Record<string, number>; details: { verdicts: { id: string; accepted: boolean; rejectedAt?: number; asPredicted: boolean }[] } };
     expect(report.status).toBe('passed');
     expect(report.counts).toMatchObject({ files: 1, traces: 2, steps: 3, accepted: 1, rejected: 1, asPredicted: 2, notAsPredicted: 0 });
-    expect(report.counts['tlcMs']).toBeGreaterThan(0);
-    expect(report.details.verdicts).toEqual([expect.objectContaining({ id: 'accepted', accepted: true }), expect.objectContaining({ id: 'mutant', accepted: false, rejectedAt: 2, asPredicted: true })]);
+    expect(report.counts.tlcMs).toBeGreaterThan(0);
+    expect(report.details.verdicts).toEqual([
+      expect.objectContaining({ id: 'accepted', accepted: true }),
+      expect.objectContaining({ id: 'mutant', accepted: false, rejectedAt: 2, asPredicted: true }),
+    ]);
     const bad = cli([good, off]);
     expect(bad.status, bad.stderr).toBe(1);
     expect(bad.stdout).toMatch(/rejected, predicted accepted .*rejected at step 2.*predicted: accepted.*AcquireO\(p2\) is not enabled/);

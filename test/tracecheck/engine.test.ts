@@ -23,7 +23,10 @@ const FAILOVER: TraceTarget = { system: 'failover', spec: failover.spec, config:
 
 const V0 = { version: '(p1 :> "O" @@ p2 :> "O" @@ p3 :> "O")', target: '"O"', oldLease: '[owner |-> None, gen |-> 0]', oldGen: '0', mode: '"disabled"' };
 const trace = (id: string, steps: ObservedStep[], extra: Partial<ObservedTrace> = {}): ObservedTrace => ({ system: 'fencing', source: 'test', id, steps: [{ vars: V0 }, ...steps], ...extra });
-const acquireO = (p: string, gen: number): ObservedStep => ({ action: { name: 'AcquireO', args: [p] }, vars: { oldLease: `[owner |-> ${p}, gen |-> ${gen}]`, oldGen: String(gen), lastIssued: String(gen) } });
+const acquireO = (p: string, gen: number): ObservedStep => ({
+  action: { name: 'AcquireO', args: [p] },
+  vars: { oldLease: `[owner |-> ${p}, gen |-> ${gen}]`, oldGen: String(gen), lastIssued: String(gen) },
+});
 
 async function check(traces: ObservedTrace[], target: TraceTarget = FENCING): Promise<TraceCheckResult> {
   return checkTraces(traces, () => target, { ...(tools && { tools }) });
@@ -35,13 +38,28 @@ describe('trace validation against the fencing spec', () => {
     const r = await check([
       trace('explained', [acquireO('p1', 1), { action: { name: 'ExpireOld' }, vars: { oldLease: '[owner |-> None, gen |-> 0]', oldGen: '1' } }, { action: [], stutter: true, vars: { oldGen: '1' } }]),
       // Skips UpgradePod(p1): p1 acquires on the A script while the spec still runs it on O.
-      trace('skips an action', [{ action: { name: 'AdvanceTarget' }, vars: { target: '"A"' } }, { action: { name: 'AcquireA', args: ['p1'] }, vars: { version: '(p1 :> "A" @@ p2 :> "O" @@ p3 :> "O")', oldLease: '[owner |-> p1, gen |-> 1]' } }], { predicted: { step: 2, by: 'hand' } }),
+      trace(
+        'skips an action',
+        [
+          { action: { name: 'AdvanceTarget' }, vars: { target: '"A"' } },
+          { action: { name: 'AcquireA', args: ['p1'] }, vars: { version: '(p1 :> "A" @@ p2 :> "O" @@ p3 :> "O")', oldLease: '[owner |-> p1, gen |-> 1]' } },
+        ],
+        { predicted: { step: 2, by: 'hand' } },
+      ),
       // No action gives a first generation of 7.
       trace('impossible value', [{ action: { name: 'AcquireO', args: ['p1'] }, vars: { oldLease: '[owner |-> p1, gen |-> 1]', oldGen: '7' } }]),
       trace('two owners', [acquireO('p1', 1), acquireO('p2', 2)]),
       trace('a stutter that changed something', [{ action: [], stutter: true, vars: { oldGen: '1' } }]),
       trace('only some variables observed', [{ action: { name: 'AcquireO', args: ['p2'] }, vars: { lastIssued: '1' } }, { vars: { target: '"A"' } }, { views: { 'Rank(target)': '2' } }]),
-      trace('alternatives', [{ action: [{ name: 'AcquireA', args: ['p3'] }, { name: 'AcquireO', args: ['p3'] }], vars: { oldLease: '[owner |-> p3, gen |-> 1]' } }]),
+      trace('alternatives', [
+        {
+          action: [
+            { name: 'AcquireA', args: ['p3'] },
+            { name: 'AcquireO', args: ['p3'] },
+          ],
+          vars: { oldLease: '[owner |-> p3, gen |-> 1]' },
+        },
+      ]),
       trace('a view no action gives', [{ action: { name: 'AdvanceTarget' }, views: { 'Rank(target)': '3' } }]),
       { system: 'fencing', source: 'test', id: 'bad initial state', steps: [{ vars: { oldGen: '3' } }] },
     ]);
@@ -71,7 +89,11 @@ describe('trace validation against the fencing spec', () => {
 
   it.skipIf(!located.ok)(`traces with other constants go to their own TLC run; a generation past the base MaxGen needs them${why}`, async () => {
     const long = (id: string, constants?: Record<string, string>) =>
-      trace(id, [1, 2, 3, 4, 5].flatMap((g) => [acquireO('p1', g), { action: { name: 'ExpireOld' }, vars: { oldLease: '[owner |-> None, gen |-> 0]' } }]), constants ? { constants } : {});
+      trace(
+        id,
+        [1, 2, 3, 4, 5].flatMap((g) => [acquireO('p1', g), { action: { name: 'ExpireOld' }, vars: { oldLease: '[owner |-> None, gen |-> 0]' } }]),
+        constants ? { constants } : {},
+      );
     const r = await check([long('base constants'), long('MaxGen 6', { MaxGen: '6' }), trace('short', [acquireO('p2', 1)])]);
     expect(r.batches).toHaveLength(2);
     expect(verdict(r, 'base constants').rejection).toMatchObject({ step: 9, claimed: 'AcquireO(p1)', successors: 0 });
@@ -80,10 +102,16 @@ describe('trace validation against the fencing spec', () => {
   });
 
   it('refuses traces it cannot judge: an unknown variable, a value that is an expression, the mutation constant, an unknown constant', async () => {
-    const bad = async (t: ObservedTrace) => check([t]).then(() => 'accepted', (e: unknown) => e);
+    const bad = async (t: ObservedTrace) =>
+      check([t]).then(
+        () => 'accepted',
+        (e: unknown) => e,
+      );
     await expect(bad(trace('x', [{ vars: { leases: '1' } }]))).resolves.toEqual(expect.objectContaining({ name: 'ObservedTraceError', message: expect.stringMatching(/leases is not a variable/) }));
     await expect(bad(trace('x', [{ vars: { oldGen: 'oldGen + 1' } }]))).resolves.toBeInstanceOf(ObservedTraceError);
-    await expect(bad(trace('x', [], { constants: { Dropped: '{"AcquireB_OldLeaseFree"}' } }))).resolves.toEqual(expect.objectContaining({ message: expect.stringMatching(/judged against the real spec \(Dropped = \{\}\)/) }));
+    await expect(bad(trace('x', [], { constants: { Dropped: '{"AcquireB_OldLeaseFree"}' } }))).resolves.toEqual(
+      expect.objectContaining({ message: expect.stringMatching(/judged against the real spec \(Dropped = \{\}\)/) }),
+    );
     await expect(bad(trace('x', [], { constants: { Pod: '{p1}' } }))).resolves.toEqual(expect.objectContaining({ message: expect.stringMatching(/constant Pod is not set by/) }));
   });
 });

@@ -32,11 +32,16 @@ import { runFencingSuite } from '../../properties/fencing/suite.js';
 const located = locateTlc();
 const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
 const tools = located.ok ? located.tools : undefined;
-const targetOf = (sys: { name: string; spec: string; config: string; variables: readonly string[] }): TraceTarget => ({ system: sys.name, spec: sys.spec, config: sys.config, variables: sys.variables });
+const targetOf = (sys: { name: string; spec: string; config: string; variables: readonly string[] }): TraceTarget => ({
+  system: sys.name,
+  spec: sys.spec,
+  config: sys.config,
+  variables: sys.variables,
+});
 const judge = (traces: readonly ObservedTrace[], target: TraceTarget) => checkTraces(traces, () => target, { ...(tools && { tools }) });
 const readDir = (dir: string) => observedFiles(dir).flatMap((f) => parseObservedText(readFileSync(f, 'utf8'), f));
 
-describe('fencing: property runs and the tour\'s mutant counterexamples', () => {
+describe("fencing: property runs and the tour's mutant counterexamples", () => {
   const FENCING = targetOf(fencingSystem());
   let dir: string;
   let rig: TourRig;
@@ -63,7 +68,12 @@ describe('fencing: property runs and the tour\'s mutant counterexamples', () => 
   const manifest = loadManifest();
   const entry = (id: string) => mutantsFor(manifest, 'impl', 'fencing').find((m) => m.id === id)!;
   // M3: the claimed AcquireB is enabled; only the observed keyspace (generation 1, not 2) is not what it gives.
-  for (const [id, action] of [['M1', 'AcquireB'], ['M3', 'AcquireB'], ['M4', 'AdvanceTarget'], ['M9', 'EnterCompatible']] as const) {
+  for (const [id, action] of [
+    ['M1', 'AcquireB'],
+    ['M3', 'AcquireB'],
+    ['M4', 'AdvanceTarget'],
+    ['M9', 'EnterCompatible'],
+  ] as const) {
     it.skipIf(!located.ok)(`${id}'s tour counterexample is rejected at the step the tour's model predicts, at ${action}${why}`, async () => {
       const m = entry(id);
       const run = await runConform({ bounds: DEFAULT_BOUNDS, patch: await loadPatch(m), invariant: m.expectedInvariant as never, rig, saveTrace: false });
@@ -104,13 +114,23 @@ describe('pause: walks on real replicas', () => {
       const m = mutantsFor(loadManifest(), 'impl', 'pause').find((e) => e.id === id)!;
       const r = await runPauseDrive(world, { walks: 16, seed: 1, patch: await loadPausePatch(m.layers.impl!.patch!, projectRoot) });
       expect(r.violation, id).not.toBeNull();
-      mutants.push(...walkTraces(r.walks.filter((w) => w.index === r.violation!.walk), { topology: 'standalone', seed: 1, steps: r.steps, mutant: id }));
+      mutants.push(
+        ...walkTraces(
+          r.walks.filter((w) => w.index === r.violation!.walk),
+          { topology: 'standalone', seed: 1, steps: r.steps, mutant: id },
+        ),
+      );
     }
     const r = await judge([...traces, ...mutants], PAUSE);
     expect(r.batches).toHaveLength(1);
     for (const v of r.verdicts) {
       const near = v.rejection ? JSON.stringify(v.trace.steps.slice(Math.max(0, v.rejection.step - 2), v.rejection.step + 1)) : '';
-      expect({ id: v.trace.id, mutant: v.trace.mutant, asPredicted: v.asPredicted, reason: v.rejection?.reason }, near).toEqual({ id: v.trace.id, mutant: v.trace.mutant, asPredicted: true, reason: v.trace.mutant ? expect.any(String) : undefined });
+      expect({ id: v.trace.id, mutant: v.trace.mutant, asPredicted: v.asPredicted, reason: v.rejection?.reason }, near).toEqual({
+        id: v.trace.id,
+        mutant: v.trace.mutant,
+        asPredicted: true,
+        reason: v.trace.mutant ? expect.any(String) : undefined,
+      });
     }
     const [p1, p5] = r.verdicts.slice(traces.length);
     expect(p1!.rejection!.claimed).toMatch(/^Deliver\(/);

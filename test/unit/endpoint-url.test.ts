@@ -73,7 +73,10 @@ describe('parseEndpointUrl', () => {
   });
 
   it('a seed list splits at commas; a piece that may be part of a password is never shown', () => {
-    expect(parseEndpointList('h:1, redis://:p@g:2,')).toMatchObject([{ host: 'h', port: 1 }, { host: 'g', port: 2, password: 'p' }]);
+    expect(parseEndpointList('h:1, redis://:p@g:2,')).toMatchObject([
+      { host: 'h', port: 1 },
+      { host: 'g', port: 2, password: 'p' },
+    ]);
     expect(() => parseEndpointList('redis://:SEC,RET@h:1')).toThrow(/seed 1 of 2: .*not shown: it may hold part of a password.*%2C/);
     expect(() => parseEndpointList('redis://:SEC,RET@h:1')).not.toThrow(/SEC/);
     expect(() => parseEndpointList('h:1,h:x')).toThrow(/seed 2 of 2: not a valkey endpoint: 'h:x'/);

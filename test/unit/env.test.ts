@@ -47,13 +47,16 @@ describe('environmentProblems', () => {
   const one = (env: Record<string, string>) => environmentProblems(env);
 
   it('a good environment has none; empty values are unset', () => {
-    expect(one({ FENCECHECK_COMMAND_TIMEOUT_MS: '3000', FENCECHECK_VALKEY_URL: 'redis://:pw@127.0.0.1:6379', FENCECHECK_ALLOW_DESTRUCTIVE: '', FENCECHECK_VALKEY_PROVIDER: 'native', HOME: '/x' })).toEqual([]);
+    expect(
+      one({ FENCECHECK_COMMAND_TIMEOUT_MS: '3000', FENCECHECK_VALKEY_URL: 'redis://:pw@127.0.0.1:6379', FENCECHECK_ALLOW_DESTRUCTIVE: '', FENCECHECK_VALKEY_PROVIDER: 'native', HOME: '/x' }),
+    ).toEqual([]);
     expect(one({})).toEqual([]);
   });
 
   it('integers: out of range, malformed, beyond a timer (issue 25: 3000000000 was cut to 1 ms)', () => {
     expect(one({ FENCECHECK_COMMAND_TIMEOUT_MS: '3000000000' })).toEqual([`FENCECHECK_COMMAND_TIMEOUT_MS=3000000000 is not an integer from 1 to ${MAX_TIMER_MS} (milliseconds)`]);
-    for (const bad of ['0', '-5', '1e3', '0x10', '1.5', 'ten', ' ']) expect(one({ FENCECHECK_CONNECT_TIMEOUT_MS: bad }), bad).toEqual([expect.stringMatching(/^FENCECHECK_CONNECT_TIMEOUT_MS=.* is not an integer from 1 to/)]);
+    for (const bad of ['0', '-5', '1e3', '0x10', '1.5', 'ten', ' '])
+      expect(one({ FENCECHECK_CONNECT_TIMEOUT_MS: bad }), bad).toEqual([expect.stringMatching(/^FENCECHECK_CONNECT_TIMEOUT_MS=.* is not an integer from 1 to/)]);
     expect(one({ FENCECHECK_BENCH_GATE_SIZES: '100,x' })[0]).toMatch(/FENCECHECK_BENCH_GATE_SIZES=x is not comma-separated integers from 1/);
     expect(envInt('FENCECHECK_COMMAND_TIMEOUT_MS', 7, {})).toBe(7);
     expect(() => envInt('FENCECHECK_COMMAND_TIMEOUT_MS', 7, { FENCECHECK_COMMAND_TIMEOUT_MS: '2147483648' })).toThrow(EnvError);
@@ -62,7 +65,9 @@ describe('environmentProblems', () => {
   it('endpoints: malformed (issue 25: garbage started a server first), a plain endpoint beside TLS material, mixed seeds', () => {
     expect(one({ FENCECHECK_VALKEY_URL: 'garbage' })).toEqual([`FENCECHECK_VALKEY_URL: not a valkey endpoint: 'garbage' (expected host:port or redis://[user:password@]host:port; rediss:// for TLS)`]);
     expect(one({ FENCECHECK_VALKEY_CLUSTER: 'h:1,rediss://g:2' })[0]).toMatch(/mixes rediss:\/\/ and plain seeds/);
-    expect(one({ FENCECHECK_VALKEY_URL: 'redis://h:1', FENCECHECK_TLS_CA: join(dir, 'ca.pem') })[0]).toMatch(/FENCECHECK_TLS_CA is set but FENCECHECK_VALKEY_URL is not a rediss:\/\/ \(TLS\) endpoint/);
+    expect(one({ FENCECHECK_VALKEY_URL: 'redis://h:1', FENCECHECK_TLS_CA: join(dir, 'ca.pem') })[0]).toMatch(
+      /FENCECHECK_TLS_CA is set but FENCECHECK_VALKEY_URL is not a rediss:\/\/ \(TLS\) endpoint/,
+    );
     expect(one({ FENCECHECK_VALKEY_URL: 'rediss://h:1', FENCECHECK_TLS_CA: join(dir, 'ca.pem') })).toEqual([]);
     expect(one({ FENCECHECK_VALKEY_CLUSTER: ',' })[0]).toMatch(/names no endpoint/);
   });
@@ -79,7 +84,9 @@ describe('environmentProblems', () => {
     expect(one({ FENCECHECK_TLS_CA: join(dir, 'not.pem'), FENCECHECK_VALKEY_URL: 'rediss://h:1' })[0]).toMatch(/FENCECHECK_TLS_CA=.*not\.pem is not PEM/);
     expect(one({ FENCECHECK_TLS_CA: join(dir, 'nope.pem'), FENCECHECK_VALKEY_URL: 'rediss://h:1' })[0]).toMatch(/cannot read it \(ENOENT\)/);
     expect(one({ FENCECHECK_TLS_CA: dir, FENCECHECK_VALKEY_URL: 'rediss://h:1' })[0]).toMatch(/is not a regular file/);
-    expect(one({ FENCECHECK_TLS_CERT: join(dir, 'ca.pem'), FENCECHECK_VALKEY_URL: 'rediss://h:1' })).toEqual(['FENCECHECK_TLS_CERT is set without FENCECHECK_TLS_KEY: a client certificate needs both']);
+    expect(one({ FENCECHECK_TLS_CERT: join(dir, 'ca.pem'), FENCECHECK_VALKEY_URL: 'rediss://h:1' })).toEqual([
+      'FENCECHECK_TLS_CERT is set without FENCECHECK_TLS_KEY: a client certificate needs both',
+    ]);
     expect(one({ FENCECHECK_ALLOW_DESTRUCTIVE: 'yes' })).toEqual(['FENCECHECK_ALLOW_DESTRUCTIVE=yes is not 0 or 1']);
     expect(one({ FENCECHECK_VALKEY_PROVIDER: 'cloud' })).toEqual(['FENCECHECK_VALKEY_PROVIDER=cloud is not one of auto, native, testcontainers, external']);
     expect(one({ FENCECHECK_VALKEY_URI: 'h:1' })[0]).toMatch(/^FENCECHECK_VALKEY_URI is not a fencecheck variable \(did you mean FENCECHECK_VALKEY_URL\?\)/);

@@ -3,7 +3,7 @@ import { loadSystemManifest, packageOf, SYSTEM_NAMES } from '../../src/registry/
 import { loadManifest, validateManifest, ManifestError, mutantsFor } from '../../src/core/manifest.js';
 
 describe('mutant manifest', () => {
-  it('loads, with every system\'s mutants: M1–M9, L1–L6, P1–P9, R1 and I1–I12 (37)', () => {
+  it("loads, with every system's mutants: M1–M9, L1–L6, P1–P9, R1 and I1–I12 (37)", () => {
     const m = loadManifest();
     const ids = (system: string) => m.mutants.filter((x) => x.system === system).map((x) => x.id);
     expect(ids('fencing')).toEqual(['M1', 'M2', 'M3', 'M4', 'M5', 'M6', 'M7', 'M8', 'M9']);
@@ -31,11 +31,11 @@ describe('mutant manifest', () => {
     }
   });
 
-  it('names the seed table\'s expected invariant for every fencing mutant', () => {
+  it("names the seed table's expected invariant for every fencing mutant", () => {
     const byId = Object.fromEntries(loadManifest().mutants.map((x) => [x.id, x.expectedInvariant]));
     for (const id of ['M1', 'M2', 'M4', 'M6', 'M8']) expect(byId[id]).toBe('Inv_SingleAuthority');
     for (const id of ['M3', 'M5', 'M7']) expect(byId[id]).toBe('Inv_Monotonic');
-    expect(byId['M9']).toBe('Inv_SlotRulesSafe');
+    expect(byId.M9).toBe('Inv_SlotRulesSafe');
   });
 
   it('rejects a malformed manifest with a message naming the problem', () => {
@@ -43,7 +43,9 @@ describe('mutant manifest', () => {
     expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ id: 'M1' }] })).toThrow(/system|target/);
     const entry = { id: 'X1', system: 'pause', target: 't', kind: 'guard', description: 'd', realBug: 'b', expectedInvariant: 'Inv_NoRevert', layers: {} };
     expect(validateManifest({ schema: 'fencecheck.mutants/1', mutants: [entry] }).mutants[0]!.system).toBe('pause');
-    expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ ...entry, system: 'paus' }] }, 'manifest', SYSTEM_NAMES)).toThrow(/X1: system must be one of fencing, failover, limiter, pause, init-limiter, got "paus"/);
+    expect(() => validateManifest({ schema: 'fencecheck.mutants/1', mutants: [{ ...entry, system: 'paus' }] }, 'manifest', SYSTEM_NAMES)).toThrow(
+      /X1: system must be one of fencing, failover, limiter, pause, init-limiter, got "paus"/,
+    );
     // The registry's own reader checks the systems it knows.
     expect(loadSystemManifest().mutants).toHaveLength(37);
   });

@@ -62,7 +62,10 @@ async function createUser(u: DocUser, drop: readonly string[] = []): Promise<voi
 async function run(u: DocUser) {
   const url = `redis://${u.user}:${PASSWORD}@127.0.0.1:${server.port}`;
   await admin.call('ACL', 'LOG', 'RESET');
-  const r = await fencecheckCli(u.argv.map((a) => (a === 'URL' ? url : a)), { FENCECHECK_VALKEY_URL: url });
+  const r = await fencecheckCli(
+    u.argv.map((a) => (a === 'URL' ? url : a)),
+    { FENCECHECK_VALKEY_URL: url },
+  );
   const log = (await admin.call('ACL', 'LOG')) as unknown[][];
   const denied = new Set(
     log.map((entry) => {

@@ -7,7 +7,12 @@ import { isAlive } from '../../src/valkey/registry.js';
 import { boundMs, expectWithin } from '../support/bounds.js';
 
 function fencecheck(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), ...args], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' } });
+  const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), ...args], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -56,7 +61,11 @@ describe('fencecheck topology', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('start stops on %s with exit %i, leaving no node', async (sig, code) => {
-    const child = spawn(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'topology', 'start', '--json'], { cwd: projectRoot, env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'topology', 'start', '--json'], {
+      cwd: projectRoot,
+      env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));

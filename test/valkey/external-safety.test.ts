@@ -41,18 +41,22 @@ async function userServer(opts: { cluster?: boolean; args?: string[] } = {}): Pr
   const child = spawn('valkey-server', args, { stdio: 'ignore' });
   spawned.push({ child, dir });
   const password = opts.args?.[opts.args.indexOf('--requirepass') + 1];
-  await waitUntil(`user valkey-server on ${port}`, async () => {
-    const c = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(opts.args?.includes('--requirepass') ? { password } : {}) });
-    c.on('error', () => {});
-    try {
-      await c.connect();
-      return (await c.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      c.disconnect();
-    }
-  }, 15_000);
+  await waitUntil(
+    `user valkey-server on ${port}`,
+    async () => {
+      const c = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, ...(opts.args?.includes('--requirepass') ? { password } : {}) });
+      c.on('error', () => {});
+      try {
+        await c.connect();
+        return (await c.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        c.disconnect();
+      }
+    },
+    15_000,
+  );
   return { port, pid: child.pid! };
 }
 
@@ -141,7 +145,11 @@ function normalizeShards(v: unknown): unknown {
     return out;
   }
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'replication-offset' && k !== 'health').map(([k, x]) => [k, normalizeShards(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== 'replication-offset' && k !== 'health')
+        .map(([k, x]) => [k, normalizeShards(x)]),
+    );
   }
   return v;
 }
@@ -218,24 +226,36 @@ beforeAll(async () => {
   clusterPorts = nodes.map((n) => n.port);
   const created = await run('valkey-cli', ['--cluster', 'create', ...clusterPorts.map((p) => `127.0.0.1:${p}`), '--cluster-yes'], process.env, 60_000);
   expect(created.code, created.out + created.err).toBe(0);
-  await waitUntil('the user cluster to be ok', async () => {
-    for (const p of clusterPorts) {
-      const c = new Redis({ port: p, host: '127.0.0.1' });
-      try {
-        if (!/cluster_state:ok/.test(String(await c.call('CLUSTER', 'INFO')))) return false;
-      } finally {
-        c.disconnect();
+  await waitUntil(
+    'the user cluster to be ok',
+    async () => {
+      for (const p of clusterPorts) {
+        const c = new Redis({ port: p, host: '127.0.0.1' });
+        try {
+          if (!/cluster_state:ok/.test(String(await c.call('CLUSTER', 'INFO')))) return false;
+        } finally {
+          c.disconnect();
+        }
       }
-    }
-    return true;
-  }, 30_000);
+      return true;
+    },
+    30_000,
+  );
   standalonePort = (await userServer()).port;
   scratchPort = (await userServer()).port;
   cluster = new Cluster(clusterPorts.map((port) => ({ host: '127.0.0.1', port })));
   cluster.on('error', () => {});
   standalone = new Redis({ port: standalonePort, host: '127.0.0.1' });
   // A cluster-enabled primary refuses writes for a moment after it starts.
-  await waitUntil('the user cluster to take writes', () => cluster.set('user:probe', '1').then(() => true, () => false), 30_000);
+  await waitUntil(
+    'the user cluster to take writes',
+    () =>
+      cluster.set('user:probe', '1').then(
+        () => true,
+        () => false,
+      ),
+    30_000,
+  );
   await cluster.del('user:probe');
   clusterKeys = await writeUnrelated(cluster, 60);
   standaloneKeys = await writeUnrelated(standalone, 60);
@@ -321,7 +341,11 @@ describe('a loopback cluster and node the harness did not start', () => {
   });
 
   it('props --topology door: exit 2 "needs an owned topology", also with FENCECHECK_ALLOW_DESTRUCTIVE=1; nothing touched', async () => {
-    for (const [host, extra] of [['127.0.0.1', {}], ['127.1', {}], ['127.0.0.1', { FENCECHECK_ALLOW_DESTRUCTIVE: '1' }]] as const) {
+    for (const [host, extra] of [
+      ['127.0.0.1', {}],
+      ['127.1', {}],
+      ['127.0.0.1', { FENCECHECK_ALLOW_DESTRUCTIVE: '1' }],
+    ] as const) {
       const r = await fencecheck(['props', '--topology', 'door', '--runs', '2', '--door-runs', '2'], { FENCECHECK_VALKEY_CLUSTER: `${host}:${clusterPorts[0]}`, ...extra });
       expect(r.code, r.out + r.err).toBe(2);
       expect(r.out + r.err).toMatch(/needs an owned topology/);
@@ -329,7 +353,10 @@ describe('a loopback cluster and node the harness did not start', () => {
       expect(r.err).not.toMatch(/fencecheck: destructive:/); // nothing destructive was even attempted
       await expectUntouched();
     }
-    const both = await fencecheck(['props', '--topology', 'both', '--runs', '1', '--door-runs', '1', '--json'], { FENCECHECK_VALKEY_CLUSTER: `127.0.0.1:${clusterPorts[0]}`, FENCECHECK_VALKEY_URL: `127.0.0.1:${standalonePort}` });
+    const both = await fencecheck(['props', '--topology', 'both', '--runs', '1', '--door-runs', '1', '--json'], {
+      FENCECHECK_VALKEY_CLUSTER: `127.0.0.1:${clusterPorts[0]}`,
+      FENCECHECK_VALKEY_URL: `127.0.0.1:${standalonePort}`,
+    });
     expect(both.code, both.out + both.err).toBe(2);
     const report = JSON.parse(both.out) as { status: string; reason: string };
     expect(report.status).toBe('not-run');
@@ -338,7 +365,10 @@ describe('a loopback cluster and node the harness did not start', () => {
   });
 
   it('props --topology standalone --runs 3 on the external node runs, and leaves nothing behind', async () => {
-    const r = await fencecheck(['props', '--topology', 'standalone', '--runs', '3'], { FENCECHECK_VALKEY_URL: `127.0.0.1:${standalonePort}`, FENCECHECK_VALKEY_CLUSTER: `127.0.0.1:${clusterPorts[0]}` });
+    const r = await fencecheck(['props', '--topology', 'standalone', '--runs', '3'], {
+      FENCECHECK_VALKEY_URL: `127.0.0.1:${standalonePort}`,
+      FENCECHECK_VALKEY_CLUSTER: `127.0.0.1:${clusterPorts[0]}`,
+    });
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/props: passed/);
     await expectUntouched();
@@ -503,7 +533,7 @@ describe('a topology the harness started, named through the environment', () => 
     await t.stop();
   });
 
-  it('while harness servers run and are registered, the user\'s node is still not owned', async () => {
+  it("while harness servers run and are registered, the user's node is still not owned", async () => {
     // Ownership is a live registry record of that port with that node's run id, never "some harness server runs".
     process.env.FENCECHECK_VALKEY_URL = `127.0.0.1:${standalonePort}`;
     const t = await startExternal({ kind: 'standalone' });

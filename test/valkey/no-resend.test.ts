@@ -7,10 +7,7 @@ import { delay, waitUntil } from '../../src/valkey/wait.js';
 
 // Counts its own executions, then spins ARGV[1] loop rounds (≈0.5 s here; TIME cannot time it:
 // it is frozen inside a script) so the connection can be cut while it runs.
-const slowCounter = luaScript(
-  'slow-counter',
-  ["local n = redis.call('INCR', KEYS[1])", 'local x = 0', 'for i = 1, tonumber(ARGV[1]) do x = x + i end', 'return n'].join('\n'),
-);
+const slowCounter = luaScript('slow-counter', ["local n = redis.call('INCR', KEYS[1])", 'local x = 0', 'for i = 1, tonumber(ARGV[1]) do x = x + i end', 'return n'].join('\n'));
 const SPIN_ROUNDS = 50_000_000;
 // With this threshold other clients get BUSY once a script has run 100 ms: proof that it is running.
 const BUSY_THRESHOLD_MS = 100;
@@ -30,7 +27,16 @@ async function cutMidScript(client: ValkeyClient, proxy: FaultProxy, node: Redis
     (e: unknown) => ({ ok: false as const, error: e }),
   );
   // Mid-script, deterministically: the node answers BUSY only while the script runs.
-  await waitUntil('the script to be running', () => node.ping().then(() => false, (e: unknown) => isBusy(e)), 30_000, 5);
+  await waitUntil(
+    'the script to be running',
+    () =>
+      node.ping().then(
+        () => false,
+        (e: unknown) => isBusy(e),
+      ),
+    30_000,
+    5,
+  );
   expect(proxy.cutAll()).toBeGreaterThan(0);
   const outcome = await call;
   // Give a re-send time to happen (reconnect + another full run), then count on the node directly.

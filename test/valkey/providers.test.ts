@@ -45,7 +45,12 @@ describe('testcontainers provider without a container engine', () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const k of ['FENCECHECK_VALKEY_PROVIDER', 'FENCECHECK_VERBOSE', 'FENCECHECK_DOCKER_PROBE', 'FENCECHECK_VALKEY_URL', 'FENCECHECK_VALKEY_CLUSTER']) delete env[k];
     const run = (extra: NodeJS.ProcessEnv) => {
-      const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'topology', 'start', '--kind', 'standalone', '--hold', '0', '--json'], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000, env: { ...env, ...extra } });
+      const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'topology', 'start', '--kind', 'standalone', '--hold', '0', '--json'], {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...env, ...extra },
+      });
       expect(r.status).toBe(0);
       return r.stderr;
     };
@@ -62,10 +67,7 @@ describe('external provider', () => {
   let cluster: Topology;
   let direct: Redis;
   beforeAll(async () => {
-    [standalone, cluster] = await Promise.all([
-      startTopology({ kind: 'standalone' }, { provider: 'native' }),
-      startTopology({ kind: 'cluster', shards: 1 }, { provider: 'native' }),
-    ]);
+    [standalone, cluster] = await Promise.all([startTopology({ kind: 'standalone' }, { provider: 'native' }), startTopology({ kind: 'cluster', shards: 1 }, { provider: 'native' })]);
     const n = standalone.nodes[0]!;
     direct = nodeClient(n);
   });

@@ -100,9 +100,7 @@ async function plainValkey(dir: string, asUid?: number): Promise<{ pid: number; 
   // As another uid, the server cannot chdir into a folder of ours: it inherits it as its cwd instead
   // (the spawner chdirs before dropping privileges).
   const child =
-    asUid === undefined
-      ? spawn(valkeyBinary().path, [...args, '--dir', dir], { stdio: 'ignore' })
-      : spawn(valkeyBinary().path, args, { stdio: 'ignore', cwd: dir, uid: asUid, gid: asUid });
+    asUid === undefined ? spawn(valkeyBinary().path, [...args, '--dir', dir], { stdio: 'ignore' }) : spawn(valkeyBinary().path, args, { stdio: 'ignore', cwd: dir, uid: asUid, gid: asUid });
   children.push(child);
   let runId = '';
   await waitUntil(

@@ -147,7 +147,10 @@ describe.each(CASES)('password: $name', (c) => {
   it('verify writes its reports and stage logs without the password (a passing and a failing run)', async () => {
     if (c !== CASES[0] && c !== CASES[1] && c !== CASES[6] && c !== CASES[7]) return; // verify is slow: four passwords cover every character
     const f = forms();
-    for (const [label, url] of [['passing', f.aclRaw], ['failing', f.wrong]] as const) {
+    for (const [label, url] of [
+      ['passing', f.aclRaw],
+      ['failing', f.wrong],
+    ] as const) {
       const out = join(work, `verify-${CASES.indexOf(c)}-${label}`);
       const r = await fencecheckCli(['verify', '--stages', 'props,lua-check', '--runs', '1', '--topology', 'standalone', '--out', out], { FENCECHECK_VALKEY_URL: url }, { timeoutMs: 300_000 });
       keep(`verify (${label})`, r);

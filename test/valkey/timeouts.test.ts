@@ -51,7 +51,13 @@ afterAll(async () => {
 });
 
 function fencecheck(args: string[], vars: Record<string, string>) {
-  const env: NodeJS.ProcessEnv = { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'auto', FENCECHECK_DOCKER_PROBE: process.env.FENCECHECK_DOCKER_PROBE ?? 'not probed (test)', FENCECHECK_COMMAND_TIMEOUT_MS: String(COMMAND_MS), FENCECHECK_CONNECT_TIMEOUT_MS: String(CONNECT_MS) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FENCECHECK_VALKEY_PROVIDER: 'auto',
+    FENCECHECK_DOCKER_PROBE: process.env.FENCECHECK_DOCKER_PROBE ?? 'not probed (test)',
+    FENCECHECK_COMMAND_TIMEOUT_MS: String(COMMAND_MS),
+    FENCECHECK_CONNECT_TIMEOUT_MS: String(CONNECT_MS),
+  };
   for (const k of ['FENCECHECK_VALKEY_URL', 'FENCECHECK_VALKEY_CLUSTER', 'FENCECHECK_ALLOW_DESTRUCTIVE']) delete env[k];
   const started = Date.now();
   return new Promise<{ code: number | null; out: string; err: string; ms: number }>((resolve) => {
@@ -73,7 +79,13 @@ function fencecheck(args: string[], vars: Record<string, string>) {
 async function within<T>(bound: BoundName, p: Promise<T>): Promise<{ value?: T; error?: unknown; elapsed: number }> {
   const t0 = Date.now();
   const hang = Symbol('hang');
-  const r = await Promise.race([p.then((value) => ({ value }), (error: unknown) => ({ error })), delay(boundMs(bound)).then(() => hang)]);
+  const r = await Promise.race([
+    p.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    delay(boundMs(bound)).then(() => hang),
+  ]);
   if (r === hang) throw new Error(`still pending after ${boundMs(bound)} ms`);
   const elapsed = Date.now() - t0;
   recordTiming(bound, elapsed);
@@ -130,7 +142,10 @@ describe('timeouts in the library', () => {
   });
 
   it('startExternal on a silent endpoint: ValkeyUnavailableError naming it, within the timeout', async () => {
-    for (const [name, spec] of [['FENCECHECK_VALKEY_URL', { kind: 'standalone' }], ['FENCECHECK_VALKEY_CLUSTER', { kind: 'cluster', shards: 3 }]] as const) {
+    for (const [name, spec] of [
+      ['FENCECHECK_VALKEY_URL', { kind: 'standalone' }],
+      ['FENCECHECK_VALKEY_CLUSTER', { kind: 'cluster', shards: 3 }],
+    ] as const) {
       process.env[name] = `127.0.0.1:${silentPort}`;
       const r = await within('silent-external-start', startExternal(spec));
       expect(r.error).toBeInstanceOf(ValkeyUnavailableError);
@@ -148,67 +163,83 @@ describe('timeouts in the library', () => {
       await topo?.stop();
     });
 
-    it('ran once: OutcomeUnknownError, not re-sent; the client works afterwards', async () => {
-      // INCR, then spin ≥ 1 s on any machine here: far past this client's 200 ms timeout. The reply
-      // comes after the caller gave up.
-      const slow = luaScript('slow', "local n = redis.call('INCR', KEYS[1]); local x = 0; for i = 1, 300000000 do x = x + i end; return n");
-      process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '200';
-      const c = topo.client();
-      process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '30000';
-      const observer = nodeClient(topo.nodes[0]!); // waits out the script
-      process.env.FENCECHECK_COMMAND_TIMEOUT_MS = String(COMMAND_MS);
-      try {
-        await observer.del('slow:n');
-        await observer.script('LOAD', slow.source);
-        await c.ping(); // connected and ready: the EVALSHA below is written at once
-        const t0 = Date.now();
-        const r = await evalScript(c, slow, ['slow:n'], []).catch((e: unknown) => e);
-        expect(r).toBeInstanceOf(OutcomeUnknownError);
-        expect((r as Error).message).toMatch(/EVALSHA got no reply from 127\.0\.0\.1:\d+ within 200 ms/);
-        expectWithin('timed-out-script', Date.now() - t0);
-        // Wait out the script and a possible re-send (another full run), then count. Past Valkey's
-        // busy threshold (5 s: the spin's length on a loaded machine) the node answers BUSY meanwhile.
-        const scriptDone = async () => (await observer.ping()) === 'PONG';
-        await waitWithin('busy-script-done', 'the slow script to finish', scriptDone);
-        await delay(2500);
-        await waitWithin('busy-script-done', 'a re-sent run to finish, if any', scriptDone);
-        expect(await observer.get('slow:n')).toBe('1');
-        expect(await c.incr('slow:n')).toBe(2);
-      } finally {
-        await Promise.all([closeClient(c), closeClient(observer)]);
-      }
-    }, testTimeoutFor('busy-script-done'));
+    it(
+      'ran once: OutcomeUnknownError, not re-sent; the client works afterwards',
+      async () => {
+        // INCR, then spin ≥ 1 s on any machine here: far past this client's 200 ms timeout. The reply
+        // comes after the caller gave up.
+        const slow = luaScript('slow', "local n = redis.call('INCR', KEYS[1]); local x = 0; for i = 1, 300000000 do x = x + i end; return n");
+        process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '200';
+        const c = topo.client();
+        process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '30000';
+        const observer = nodeClient(topo.nodes[0]!); // waits out the script
+        process.env.FENCECHECK_COMMAND_TIMEOUT_MS = String(COMMAND_MS);
+        try {
+          await observer.del('slow:n');
+          await observer.script('LOAD', slow.source);
+          await c.ping(); // connected and ready: the EVALSHA below is written at once
+          const t0 = Date.now();
+          const r = await evalScript(c, slow, ['slow:n'], []).catch((e: unknown) => e);
+          expect(r).toBeInstanceOf(OutcomeUnknownError);
+          expect((r as Error).message).toMatch(/EVALSHA got no reply from 127\.0\.0\.1:\d+ within 200 ms/);
+          expectWithin('timed-out-script', Date.now() - t0);
+          // Wait out the script and a possible re-send (another full run), then count. Past Valkey's
+          // busy threshold (5 s: the spin's length on a loaded machine) the node answers BUSY meanwhile.
+          const scriptDone = async () => (await observer.ping()) === 'PONG';
+          await waitWithin('busy-script-done', 'the slow script to finish', scriptDone);
+          await delay(2500);
+          await waitWithin('busy-script-done', 'a re-sent run to finish, if any', scriptDone);
+          expect(await observer.get('slow:n')).toBe('1');
+          expect(await c.incr('slow:n')).toBe(2);
+        } finally {
+          await Promise.all([closeClient(c), closeClient(observer)]);
+        }
+      },
+      testTimeoutFor('busy-script-done'),
+    );
   });
 });
 
 describe('timeouts in the CLI: a silent endpoint is "not run" (exit 2) within seconds, named', () => {
   // tsx start-up takes a few seconds on a loaded machine; the timeouts add well under two.
-  it('props with FENCECHECK_VALKEY_URL at a silent endpoint', async () => {
-    const r = await fencecheck(['props', '--topology', 'standalone', '--runs', '1'], { FENCECHECK_VALKEY_URL: `127.0.0.1:${silentPort}` });
-    expect(r.code, r.out + r.err).toBe(2);
-    expect(r.out + r.err).toContain(`127.0.0.1:${silentPort}`);
-    expectWithin('cli-silent-endpoint', r.ms);
-  }, testTimeoutFor('cli-silent-endpoint'));
+  it(
+    'props with FENCECHECK_VALKEY_URL at a silent endpoint',
+    async () => {
+      const r = await fencecheck(['props', '--topology', 'standalone', '--runs', '1'], { FENCECHECK_VALKEY_URL: `127.0.0.1:${silentPort}` });
+      expect(r.code, r.out + r.err).toBe(2);
+      expect(r.out + r.err).toContain(`127.0.0.1:${silentPort}`);
+      expectWithin('cli-silent-endpoint', r.ms);
+    },
+    testTimeoutFor('cli-silent-endpoint'),
+  );
 
-  it('gate --url at a silent endpoint (and --json)', async () => {
-    const args = ['gate', '--check', 'advance', '--url', `127.0.0.1:${silentPort}`, '--target', 'A', '--pods', 'p1=A'];
-    const r = await fencecheck(args, {});
-    expect(r.code, r.out + r.err).toBe(2);
-    expect(r.err).toMatch(new RegExp(`not run: cannot read 127\\.0\\.0\\.1:${silentPort}`));
-    expectWithin('cli-silent-endpoint', r.ms);
-    const j = await fencecheck([...args, '--json'], {});
-    expect(j.code).toBe(2);
-    const report = JSON.parse(j.out) as { status: string; reason: string };
-    expect(report.status).toBe('not-run');
-    expect(report.reason).toContain(`127.0.0.1:${silentPort}`);
-  }, 2 * testTimeoutFor('cli-silent-endpoint'));
+  it(
+    'gate --url at a silent endpoint (and --json)',
+    async () => {
+      const args = ['gate', '--check', 'advance', '--url', `127.0.0.1:${silentPort}`, '--target', 'A', '--pods', 'p1=A'];
+      const r = await fencecheck(args, {});
+      expect(r.code, r.out + r.err).toBe(2);
+      expect(r.err).toMatch(new RegExp(`not run: cannot read 127\\.0\\.0\\.1:${silentPort}`));
+      expectWithin('cli-silent-endpoint', r.ms);
+      const j = await fencecheck([...args, '--json'], {});
+      expect(j.code).toBe(2);
+      const report = JSON.parse(j.out) as { status: string; reason: string };
+      expect(report.status).toBe('not-run');
+      expect(report.reason).toContain(`127.0.0.1:${silentPort}`);
+    },
+    2 * testTimeoutFor('cli-silent-endpoint'),
+  );
 
-  it('slot --check --node at a silent endpoint', async () => {
-    const r = await fencecheck(['slot', '--check', '--node', `127.0.0.1:${silentPort}`, 'k', '--json'], {});
-    expect(r.code, r.out + r.err).toBe(2);
-    const report = JSON.parse(r.out) as { status: string; reason: string };
-    expect(report.status).toBe('not-run');
-    expect(report.reason).toContain(`127.0.0.1:${silentPort}`);
-    expectWithin('cli-silent-endpoint', r.ms);
-  }, testTimeoutFor('cli-silent-endpoint'));
+  it(
+    'slot --check --node at a silent endpoint',
+    async () => {
+      const r = await fencecheck(['slot', '--check', '--node', `127.0.0.1:${silentPort}`, 'k', '--json'], {});
+      expect(r.code, r.out + r.err).toBe(2);
+      const report = JSON.parse(r.out) as { status: string; reason: string };
+      expect(report.status).toBe('not-run');
+      expect(report.reason).toContain(`127.0.0.1:${silentPort}`);
+      expectWithin('cli-silent-endpoint', r.ms);
+    },
+    testTimeoutFor('cli-silent-endpoint'),
+  );
 });

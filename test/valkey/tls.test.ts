@@ -12,7 +12,7 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { closeClient, nodeClient } from '../../src/valkey/index.js';
 import { parseEndpoint, startExternal } from '../../src/valkey/external.js';
 import { makeTlsMaterial, tlsStartFailure, type TlsMaterial } from '../../src/valkey/tls-material.js';
@@ -32,7 +32,15 @@ beforeAll(async () => {
   // Another CA, and a server certificate that names only valkey.test (not 127.0.0.1).
   other = makeTlsMaterial({ serverNames: ['DNS:valkey.test'] });
   pems = mkdtempSync(join(tmpdir(), 'fencecheck-tls-test-'));
-  for (const [f, text] of Object.entries({ 'ca.crt': material.caCert, 'client.crt': material.clientCert, 'client.key': material.clientKey, 'other-ca.crt': other.caCert, 'other-client.crt': other.clientCert, 'other-client.key': other.clientKey })) writeFileSync(pem(f), text);
+  for (const [f, text] of Object.entries({
+    'ca.crt': material.caCert,
+    'client.crt': material.clientCert,
+    'client.key': material.clientKey,
+    'other-ca.crt': other.caCert,
+    'other-client.crt': other.clientCert,
+    'other-client.key': other.clientKey,
+  }))
+    writeFileSync(pem(f), text);
   server = await startUserValkey({ password: PASSWORD, tls: { material, plainPort: true } });
   named = await startUserValkey({ tls: { material: other, plainPort: false } });
 }, 60_000);
@@ -81,9 +89,19 @@ describe('rediss:// connects with TLS', () => {
   });
 
   it('without the client certificate, or with another CA: not run (2), one line, no password', async () => {
-    const noCert = await fencecheckCli(['props', '--topology', 'standalone', '--runs', '1'], { FENCECHECK_VALKEY_URL: url(server.tlsPort!), FENCECHECK_TLS_CA: pem('ca.crt'), FENCECHECK_CONNECT_TIMEOUT_MS: '2000', FENCECHECK_COMMAND_TIMEOUT_MS: '3000' });
+    const noCert = await fencecheckCli(['props', '--topology', 'standalone', '--runs', '1'], {
+      FENCECHECK_VALKEY_URL: url(server.tlsPort!),
+      FENCECHECK_TLS_CA: pem('ca.crt'),
+      FENCECHECK_CONNECT_TIMEOUT_MS: '2000',
+      FENCECHECK_COMMAND_TIMEOUT_MS: '3000',
+    });
     expect(noCert.code, noCert.out + noCert.err).toBe(2);
-    const wrongCa = await fencecheckCli(['props', '--topology', 'standalone', '--runs', '1'], { FENCECHECK_VALKEY_URL: url(server.tlsPort!), ...clientVars('other'), FENCECHECK_CONNECT_TIMEOUT_MS: '2000', FENCECHECK_COMMAND_TIMEOUT_MS: '3000' });
+    const wrongCa = await fencecheckCli(['props', '--topology', 'standalone', '--runs', '1'], {
+      FENCECHECK_VALKEY_URL: url(server.tlsPort!),
+      ...clientVars('other'),
+      FENCECHECK_CONNECT_TIMEOUT_MS: '2000',
+      FENCECHECK_COMMAND_TIMEOUT_MS: '3000',
+    });
     expect(wrongCa.code, wrongCa.out + wrongCa.err).toBe(2);
     expect(wrongCa.out + wrongCa.err).toMatch(/certificate/i);
     for (const r of [noCert, wrongCa]) {
@@ -112,7 +130,12 @@ describe('rediss:// connects with TLS', () => {
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
     const port = (listener.address() as { port: number }).port;
     try {
-      const r = await fencecheckCli(['props', '--topology', 'standalone', '--runs', '1'], { FENCECHECK_VALKEY_URL: url(port).replace(encodeURIComponent(PASSWORD), PASSWORD), ...clientVars(), FENCECHECK_CONNECT_TIMEOUT_MS: '1000', FENCECHECK_COMMAND_TIMEOUT_MS: '1500' });
+      const r = await fencecheckCli(['props', '--topology', 'standalone', '--runs', '1'], {
+        FENCECHECK_VALKEY_URL: url(port).replace(encodeURIComponent(PASSWORD), PASSWORD),
+        ...clientVars(),
+        FENCECHECK_CONNECT_TIMEOUT_MS: '1000',
+        FENCECHECK_COMMAND_TIMEOUT_MS: '1500',
+      });
       expect(r.code, r.out + r.err).toBe(2);
       const bytes = Buffer.concat(heard);
       expect(bytes.length).toBeGreaterThan(0);
@@ -134,7 +157,9 @@ describe('rediss:// connects with TLS', () => {
   });
 
   it('a server log saying it cannot serve TLS becomes one clear line', () => {
-    expect(tlsStartFailure('123:M 01 Jan 2026 00:00:00.000 # Failed finding connection listener of tls')).toMatch(/^this valkey-server cannot serve TLS \(built without BUILD_TLS=yes\?\): Failed finding connection listener of tls$/);
+    expect(tlsStartFailure('123:M 01 Jan 2026 00:00:00.000 # Failed finding connection listener of tls')).toMatch(
+      /^this valkey-server cannot serve TLS \(built without BUILD_TLS=yes\?\): Failed finding connection listener of tls$/,
+    );
     expect(tlsStartFailure('1:M 01 Jan 00:00:00.000 # Failed to configure TLS. Check logs for more info.')).toMatch(/^valkey-server could not set up TLS: Failed to configure TLS/);
     expect(tlsStartFailure('1:M * Ready to accept connections')).toBeUndefined();
   });
@@ -158,12 +183,14 @@ describe('figures (printed, not asserted)', () => {
         const rate = async (inFlight: number) => {
           let n = 0;
           const t0 = performance.now();
-          await Promise.all(Array.from({ length: inFlight }, async () => {
-            while (performance.now() - t0 < 1000) {
-              await c.set('fig:k', 'v');
-              n++;
-            }
-          }));
+          await Promise.all(
+            Array.from({ length: inFlight }, async () => {
+              while (performance.now() - t0 < 1000) {
+                await c.set('fig:k', 'v');
+                n++;
+              }
+            }),
+          );
           return n / ((performance.now() - t0) / 1000);
         };
         return { connectMs: connects.sort((a, b) => a - b)[10]!, sequential: await rate(1), pipelined: await rate(32) };
@@ -175,7 +202,11 @@ describe('figures (printed, not asserted)', () => {
     await measure(false);
     await measure(true);
     const runs = [await measure(false), await measure(true), await measure(false), await measure(true)];
-    const best = (xs: typeof runs) => ({ connectMs: Math.min(...xs.map((x) => x.connectMs)), sequential: Math.max(...xs.map((x) => x.sequential)), pipelined: Math.max(...xs.map((x) => x.pipelined)) });
+    const best = (xs: typeof runs) => ({
+      connectMs: Math.min(...xs.map((x) => x.connectMs)),
+      sequential: Math.max(...xs.map((x) => x.sequential)),
+      pipelined: Math.max(...xs.map((x) => x.pipelined)),
+    });
     const plain = best([runs[0]!, runs[2]!]);
     const overTls = best([runs[1]!, runs[3]!]);
     const f = (n: number) => Math.round(n).toLocaleString('en-US');

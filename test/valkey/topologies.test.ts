@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { nodeClient, startTopology, waitReplicasInSync, type Topology, type TopologySpec } from '../../src/valkey/index.js';
 import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
 import { keySlot } from '../../src/valkey/slots.js';
@@ -52,7 +52,11 @@ describe.each(specs)('$name', ({ spec }) => {
           expect(ci).toMatch(new RegExp(`cluster_size:${spec.shards}\\b`));
           // Two-way, answered bus links (else Valkey 8 may drop the first PUBLISH: cluster-form.ts).
           const nodes = String(await c.call('CLUSTER', 'NODES'));
-          const others = nodes.trim().split('\n').filter((l) => !l.includes('myself')).map((l) => l.split(' ')[0]!);
+          const others = nodes
+            .trim()
+            .split('\n')
+            .filter((l) => !l.includes('myself'))
+            .map((l) => l.split(' ')[0]!);
           expect(busLinksUp(await c.call('CLUSTER', 'LINKS'), nodes, others)).toBe(true);
         }
       } finally {

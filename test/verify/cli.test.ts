@@ -33,9 +33,15 @@ describe('fencecheck verify (CLI)', () => {
     const out = outDir();
     const r = await verify(['--stages', 'tlc,tracecheck', '--allow-not-run', 'tlc', '--out', out, '--json']);
     const doc = JSON.parse(r.stdout) as VerifyReport;
-    expect(doc.stages.find((s) => s.stage === 'tracecheck'), r.stderr).toMatchObject({ status: 'not-run', allowedNotRun: true });
+    expect(
+      doc.stages.find((s) => s.stage === 'tracecheck'),
+      r.stderr,
+    ).toMatchObject({ status: 'not-run', allowedNotRun: true });
     expect(doc.verdict.reasons.filter((x) => /tracecheck/.test(x))).toEqual([]);
-    expect(doc.verdict.waived.some((w) => /^stage tracecheck not run \(allowed\)/.test(w)), doc.verdict.waived.join('\n')).toBe(true);
+    expect(
+      doc.verdict.waived.some((w) => /^stage tracecheck not run \(allowed\)/.test(w)),
+      doc.verdict.waived.join('\n'),
+    ).toBe(true);
     expect(r.code).toBe(2);
   });
 

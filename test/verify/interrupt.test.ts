@@ -95,17 +95,25 @@ function staleOut(): string {
 }
 
 describe('verify interrupted', () => {
-  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [sig, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${sig}: stops every stage's group (even one ignoring SIGTERM), starts no new stage, exits ${code} promptly, no stale pass`, async () => {
       const out = staleOut();
       // Beside the output folder (verify empties that), in a folder of its own that is removed.
       const pidFile = join(ownedTempDir('verify-int-pids'), 'stages.pids');
       // One heavy slot: props runs, conform waits for the slot; evidence (light) runs alongside.
-      const d = startVerify(['--stages', 'props,conform,evidence', '--jobs', '1', '--out', out], {
-        props: ['sleep', 'props', '60000', 'grandchild', 'stubborn'],
-        conform: ['sleep', 'conform', '60000', 'grandchild'],
-        evidence: ['sleep', 'evidence', '60000', 'grandchild'],
-      }, { FAKE_STAGE_PIDFILE: pidFile });
+      const d = startVerify(
+        ['--stages', 'props,conform,evidence', '--jobs', '1', '--out', out],
+        {
+          props: ['sleep', 'props', '60000', 'grandchild', 'stubborn'],
+          conform: ['sleep', 'conform', '60000', 'grandchild'],
+          evidence: ['sleep', 'evidence', '60000', 'grandchild'],
+        },
+        { FAKE_STAGE_PIDFILE: pidFile },
+      );
       await waitFor('both running stages and their grandchildren', () => {
         const m = pidsIn(pidFile);
         return ['props', 'props-grandchild', 'evidence', 'evidence-grandchild'].every((l) => m.has(l)) ? m : undefined;

@@ -40,7 +40,10 @@ describe('verify --shard i/4 and fencecheck merge, on real Valkey (Pods=1 MaxGen
     await run(wholeDir, []);
     whole = read(wholeDir);
     // Two at a time: each part starts its own Valkey topologies.
-    for (const pair of [[1, 2], [3, 4]]) {
+    for (const pair of [
+      [1, 2],
+      [3, 4],
+    ]) {
       await Promise.all(pair.map((i) => run(join(root, `part${i}`), ['--shard', `${i}/4`])));
     }
     for (let i = 1; i <= 4; i++) {
@@ -54,7 +57,7 @@ describe('verify --shard i/4 and fencecheck merge, on real Valkey (Pods=1 MaxGen
     for (const [i, p] of parts.entries()) {
       expect(p.options.shard).toEqual({ index: i + 1, count: 4 });
       expect(p.options.sharded).toEqual(['conform']);
-      expect((stage(p, 'conform')?.report?.details as { shard?: unknown }).shard).toEqual({ index: i + 1, count: 4 });
+      expect((stage(p, 'conform')!.report!.details as { shard?: unknown }).shard).toEqual({ index: i + 1, count: 4 });
     }
     expect(parts.filter((p) => stage(p, 'lua-check') !== undefined)).toHaveLength(1);
     // A part's tour is a part: fewer states than the whole.
@@ -108,7 +111,15 @@ const mutantStage = (results: MutantResult[]): StageOutcome => {
   const killed = results.filter((r) => r.verdict === 'killed').length;
   return outcome('mutants:impl', {
     status: killed === results.length ? 'passed' : 'failed',
-    report: { schema: 'fencecheck.stage/1', stage: 'mutants', status: killed === results.length ? 'passed' : 'failed', startedAt: '2026-12-02T00:00:00.000Z', durationMs: 1000, summary: 'x', mutants: results },
+    report: {
+      schema: 'fencecheck.stage/1',
+      stage: 'mutants',
+      status: killed === results.length ? 'passed' : 'failed',
+      startedAt: '2026-12-02T00:00:00.000Z',
+      durationMs: 1000,
+      summary: 'x',
+      mutants: results,
+    },
   });
 };
 const killed = (id: string): MutantResult => ({ id, layer: 'impl', verdict: 'killed', expectedInvariant: 'Inv_SingleAuthority', violated: 'Inv_SingleAuthority' });
@@ -176,6 +187,11 @@ describe('the plan of a shard', () => {
   it('serves conform from the impl layer only at the spec bounds', () => {
     expect(planVerify(selected, {}).served.get('conform')?.by).toBe('mutants:impl');
     expect(planVerify(selected, { constants: ['Pods=1'] }).served.size).toBe(0);
-    expect(planVerify(selected.filter((s) => s.name !== 'mutants:impl'), {}).served.size).toBe(0);
+    expect(
+      planVerify(
+        selected.filter((s) => s.name !== 'mutants:impl'),
+        {},
+      ).served.size,
+    ).toBe(0);
   });
 });

@@ -198,7 +198,11 @@ describe('verify orchestrator', () => {
     const m1 = fresh.report.mutationMatrix.rows.find((row) => row.id === 'M1')!;
     expect(m1.cells.tla).toMatchObject({ verdict: 'killed', from: 'evidence', stage: 'evidence', violated: 'Inv_SingleAuthority' });
     // One TLC summary per model whose evidence the stage found fresh.
-    expect(fresh.report.tlc.map((t) => [t.model, t.from])).toEqual([['RedisClusterFencingMigration', 'evidence'], ['PauseSnapshot', 'evidence'], ['FencingReplication', 'evidence']]);
+    expect(fresh.report.tlc.map((t) => [t.model, t.from])).toEqual([
+      ['RedisClusterFencingMigration', 'evidence'],
+      ['PauseSnapshot', 'evidence'],
+      ['FencingReplication', 'evidence'],
+    ]);
 
     const stale = await run([tlc, spec('evidence', ['replay', 'evidence-stale.json', '1'], false)], { allowNotRun: ['tlc'] });
     expect(stale.report.verdict.exitCode).toBe(1);

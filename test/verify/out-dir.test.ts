@@ -60,7 +60,18 @@ function contents(dir: string): Record<string, string> {
 const enospc = (path: string) => Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC' });
 
 function run(outDir: string, extra: Partial<VerifyRunOptions> = {}) {
-  return runVerify({ stages: ['a', 'b'], stageOptions: {}, allowNotRun: [], jobs: 1, stageTimeoutMs: 30_000, outDir, progress: quiet, catalogue: [spec('a'), spec('b')], command: (_s, argv) => [process.execPath, FAKE, ...argv], ...extra });
+  return runVerify({
+    stages: ['a', 'b'],
+    stageOptions: {},
+    allowNotRun: [],
+    jobs: 1,
+    stageTimeoutMs: 30_000,
+    outDir,
+    progress: quiet,
+    catalogue: [spec('a'), spec('b')],
+    command: (_s, argv) => [process.execPath, FAKE, ...argv],
+    ...extra,
+  });
 }
 
 function tmpOut(): string {
@@ -84,7 +95,9 @@ describe('verify --out: all or nothing', () => {
       };
       const err = await run(out, { writeFile }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ReportWriteError);
-      expect((err as Error).message).toMatch(new RegExp(`^could not write the reports to ${out}: ENOSPC: no space left on device, write '.*${failing.replace('.', '\\.')}' \\(the previous reports are kept\\)$`));
+      expect((err as Error).message).toMatch(
+        new RegExp(`^could not write the reports to ${out}: ENOSPC: no space left on device, write '.*${failing.replace('.', '\\.')}' \\(the previous reports are kept\\)$`),
+      );
       expect(contents(out)).toEqual(PREVIOUS);
     });
   }
@@ -115,7 +128,7 @@ describe('verify --out: all or nothing', () => {
     expect(contents(out)).toEqual(PREVIOUS);
   });
 
-  it("while a run works, no previous report stands in --out; what a killed run left is removed by the next", () => {
+  it('while a run works, no previous report stands in --out; what a killed run left is removed by the next', () => {
     const out = tmpOut();
     writePrevious(out);
     // A verify that was SIGKILLed: its hidden folders, named after a process that is gone.
@@ -154,9 +167,15 @@ describe('verify --out on a real full disk', () => {
   it.skipIf(why !== null)(`ENOSPC on a 64 KiB tmpfs: exit 2, one line, the previous reports whole${why ? ` — SKIPPED: cannot mount a tmpfs: ${why}` : ''}`, () => {
     writePrevious(mnt);
     const free = statfsSync(mnt).bfree;
-    const r = spawnSync(process.execPath, [DRIVER, '--stages', 'evidence,explore', '--out', mnt], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FAKE_VERIFY_STAGES: '{}' }, timeout: 60_000 });
+    const r = spawnSync(process.execPath, [DRIVER, '--stages', 'evidence,explore', '--out', mnt], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', FAKE_VERIFY_STAGES: '{}' },
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^fencecheck verify: could not write the reports to ${mnt}: ENOSPC: no space left on device, write .*\\(the previous reports are kept\\)$`))]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^fencecheck verify: could not write the reports to ${mnt}: ENOSPC: no space left on device, write .*\\(the previous reports are kept\\)$`)),
+    ]);
     expect(contents(mnt)).toEqual(PREVIOUS);
     expect(readdirSync(mnt).filter((e) => e.startsWith('.'))).toEqual([]);
     // Nothing of the failed run takes space.

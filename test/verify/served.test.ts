@@ -20,7 +20,18 @@ const quiet: ProgressSink = { planned() {}, started() {}, line() {}, finished() 
 const spec = (name: string, argv: string[], shardable = false): StageSpec => ({ name, argv, forwards: ['constants'], heavy: true, what: name, ...(shardable ? { shardable } : {}) });
 
 async function run(catalogue: StageSpec[], extra: Partial<VerifyRunOptions> = {}) {
-  return runVerify({ stages: catalogue.map((s) => s.name), stageOptions: {}, allowNotRun: [], jobs: 2, stageTimeoutMs: 30_000, outDir: ownedTempDir('verify-served'), progress: quiet, catalogue, command: (_s, argv) => [process.execPath, FAKE, ...argv], ...extra });
+  return runVerify({
+    stages: catalogue.map((s) => s.name),
+    stageOptions: {},
+    allowNotRun: [],
+    jobs: 2,
+    stageTimeoutMs: 30_000,
+    outDir: ownedTempDir('verify-served'),
+    progress: quiet,
+    catalogue,
+    command: (_s, argv) => [process.execPath, FAKE, ...argv],
+    ...extra,
+  });
 }
 
 describe('the conform stage served by the impl layer', () => {
@@ -71,10 +82,19 @@ describe('verify --shard i/n', () => {
   });
 });
 
-describe('a stage\'s CPU', () => {
+describe("a stage's CPU", () => {
   it('is recorded from the line the stage prints at its exit, which stays out of its log', async () => {
     const outDir = ownedTempDir('verify-cpu');
-    const r = await runVerify({ stages: ['lua-check'], stageOptions: {}, allowNotRun: [], jobs: 1, stageTimeoutMs: 60_000, outDir, progress: quiet, catalogue: [{ name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'lua-check' }] });
+    const r = await runVerify({
+      stages: ['lua-check'],
+      stageOptions: {},
+      allowNotRun: [],
+      jobs: 1,
+      stageTimeoutMs: 60_000,
+      outDir,
+      progress: quiet,
+      catalogue: [{ name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'lua-check' }],
+    });
     const o = r.stages[0]!;
     expect(o.status).toBe('passed');
     // Node's start alone takes tens of milliseconds of CPU.
@@ -83,11 +103,19 @@ describe('a stage\'s CPU', () => {
   }, 120_000);
 });
 
-describe('a part\'s mutation matrix', () => {
-  it('marks the other parts\' mutants not selected, so a part judges its own share', async () => {
+describe("a part's mutation matrix", () => {
+  it("marks the other parts' mutants not selected, so a part judges its own share", async () => {
     const manifest = loadManifest();
     const mine = mutantsFor(manifest, 'impl').filter((m) => inMutantShard(m, manifest, 'impl', { index: 1, count: 2 }));
-    const impl: StageSpec = { name: 'mutants:impl', argv: ['results', 'impl', '0', ...mine.map((m) => `${m.id}=killed`)], forwards: [], heavy: true, layer: 'impl', shardable: true, what: 'fake impl' };
+    const impl: StageSpec = {
+      name: 'mutants:impl',
+      argv: ['results', 'impl', '0', ...mine.map((m) => `${m.id}=killed`)],
+      forwards: [],
+      heavy: true,
+      layer: 'impl',
+      shardable: true,
+      what: 'fake impl',
+    };
     const r = await run([impl], { shard: { index: 1, count: 2 } });
     expect(r.verdict.reasons).toEqual([]);
     const other = r.mutationMatrix.rows.find((row) => row.id === 'M2')!.cells.impl;

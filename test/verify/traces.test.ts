@@ -47,7 +47,9 @@ describe('traces under --out', () => {
     const doc = JSON.parse(r.stdout) as VerifyReport;
     const model = doc.mutationMatrix.rows.filter((row) => row.cells.model.tracePath !== undefined);
     // Every model mutant saves its exploration path, whatever its system (trace/2).
-    const ids = loadManifest().mutants.filter((m) => m.layers.model !== undefined).map((m) => m.id);
+    const ids = loadManifest()
+      .mutants.filter((m) => m.layers.model !== undefined)
+      .map((m) => m.id);
     expect(model.map((row) => row.id)).toEqual(ids);
     expect(doc.traces).toHaveLength(ids.length);
     for (const t of doc.traces) {
@@ -83,13 +85,17 @@ describe('traces under --out', () => {
 
   const located = locateTlc();
   const why = located.ok ? '' : ` — SKIPPED: ${located.reason}`;
-  it.skipIf(!located.ok)(`tlc --only M1 saves TLC's counterexample in FENCECHECK_TRACE_DIR${why}`, async () => {
-    const dir = join(tmp(), 'traces');
-    const r = await runCli(['tlc', '--only', 'M1', '--json'], { FENCECHECK_TRACE_DIR: dir });
-    expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as StageReport;
-    expect(report.mutants!.map((m) => [m.id, m.verdict, m.tracePath])).toEqual([['M1', 'killed', join(dir, 'tla-M1.trace.json')]]);
-    expect(report.traces).toEqual([join(dir, 'tla-M1.trace.json')]);
-    expect(existsSync(join(dir, 'tla-M1.trace.json'))).toBe(true);
-  }, 180_000);
+  it.skipIf(!located.ok)(
+    `tlc --only M1 saves TLC's counterexample in FENCECHECK_TRACE_DIR${why}`,
+    async () => {
+      const dir = join(tmp(), 'traces');
+      const r = await runCli(['tlc', '--only', 'M1', '--json'], { FENCECHECK_TRACE_DIR: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as StageReport;
+      expect(report.mutants!.map((m) => [m.id, m.verdict, m.tracePath])).toEqual([['M1', 'killed', join(dir, 'tla-M1.trace.json')]]);
+      expect(report.traces).toEqual([join(dir, 'tla-M1.trace.json')]);
+      expect(existsSync(join(dir, 'tla-M1.trace.json'))).toBe(true);
+    },
+    180_000,
+  );
 });

@@ -32,7 +32,14 @@ function stageOutput(layer: Layer, results: MutantResult[]): { stdout: string; e
   const report = stageReport({
     stage: 'tlc-mutants',
     status,
-    ...(status !== 'passed' ? { reason: `not killed: ${results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`).join(', ')}` } : {}),
+    ...(status !== 'passed'
+      ? {
+          reason: `not killed: ${results
+            .filter((r) => r.verdict !== 'killed')
+            .map((r) => `${r.id} ${r.verdict}`)
+            .join(', ')}`,
+        }
+      : {}),
     startedAt: at,
     durationMs: 10,
     summary: 'base: ok; mutants',
@@ -82,7 +89,9 @@ function verifyOf(layer: Layer, results: MutantResult[], allowNotRun: readonly s
 
 const CELLS = ['survived', 'invalid', 'timeout', 'not-run'] as const;
 const cellLine = (id: string, layer: Layer, verdict: (typeof CELLS)[number]) =>
-  verdict === 'not-run' ? `mutant ${id} at layer ${layer}: not run: ${id} not-run in the fake run (pass --allow-not-run ${STAGE_OF_LAYER[layer]} to accept)` : `mutant ${id} at layer ${layer}: ${verdict}: ${id} ${verdict} in the fake run`;
+  verdict === 'not-run'
+    ? `mutant ${id} at layer ${layer}: not run: ${id} not-run in the fake run (pass --allow-not-run ${STAGE_OF_LAYER[layer]} to accept)`
+    : `mutant ${id} at layer ${layer}: ${verdict}: ${id} ${verdict} in the fake run`;
 
 describe('verify verdict, cell by cell in every layer', () => {
   for (const layer of LAYERS) {
@@ -106,7 +115,10 @@ describe('verify verdict, cell by cell in every layer', () => {
         const xml = junitXml(r);
         const cell = new RegExp(`classname="fencecheck\\.mutants\\.${layer}" name="${target} [^"]*"[^>]*>\\n\\s*<(failure|error) message="([^"]*)"`).exec(xml);
         expect(cell, `JUnit case of ${target} at ${layer}`).not.toBeNull();
-        if (verdict === 'not-run') expect(xml).toMatch(`name="every selected stage ran (or is named by --allow-not-run)" time="0.000">\n      <failure message="not run and not allowed: ${stage}, mutant ${target} at layer ${layer}"/>`);
+        if (verdict === 'not-run')
+          expect(xml).toMatch(
+            `name="every selected stage ran (or is named by --allow-not-run)" time="0.000">\n      <failure message="not run and not allowed: ${stage}, mutant ${target} at layer ${layer}"/>`,
+          );
       });
 
       it(`${layer}: --allow-not-run ${stage} allows ${target} ${verdict} only if it is not-run`, () => {
@@ -137,7 +149,9 @@ describe('verify verdict, cell by cell in every layer', () => {
   }
 
   it('names several not-run mutants of one stage and reason on one line', () => {
-    const results = layerResults('impl', '', 'killed').map((r) => (['M5', 'M6'].includes(r.id) ? { ...r, verdict: 'not-run' as const, violated: undefined, reason: 'could not run: connection lost' } : r));
+    const results = layerResults('impl', '', 'killed').map((r) =>
+      ['M5', 'M6'].includes(r.id) ? { ...r, verdict: 'not-run' as const, violated: undefined, reason: 'could not run: connection lost' } : r,
+    );
     const r = verifyOf('impl', results);
     expect(r.stages[0]).toMatchObject({ status: 'not-run', summary: '20/22 mutants killed; not run: M5, M6: could not run: connection lost' });
     expect(r.verdict.reasons).toEqual([

@@ -22,9 +22,7 @@ export type FailoverModelEvent =
 export type FailoverEventType = FailoverModelEvent['type'];
 
 /** The spec's action names, in Next's order. */
-export const FAILOVER_ACTIONS = [
-  'Acquire', 'Release', 'Expire', 'WaitAcked', 'WaitTimedOut', 'Replicate', 'Failover',
-] as const satisfies readonly FailoverEventType[];
+export const FAILOVER_ACTIONS = ['Acquire', 'Release', 'Expire', 'WaitAcked', 'WaitTimedOut', 'Replicate', 'Failover'] as const satisfies readonly FailoverEventType[];
 
 /**
  * The action instances TLC tries in `s`, in Next's order: Pods, then `\E a \in pending` (the

@@ -5,8 +5,15 @@
  * the spec's `Kept(name)` branch (TRUE), and the mutant returns the other one.
  */
 import {
-  FREE, normalisedPending, sameLease, samePending, sameStore,
-  type PendingAcquire, type Pod, type FailoverBounds, type FailoverModelState,
+  FREE,
+  normalisedPending,
+  sameLease,
+  samePending,
+  sameStore,
+  type PendingAcquire,
+  type Pod,
+  type FailoverBounds,
+  type FailoverModelState,
 } from '../../../src/systems/fencing/failover/model-state.js';
 import type { FailoverModelEvent } from './events.js';
 

@@ -5,7 +5,6 @@ import { replaceOnce, type LimiterPatch } from '../../../src/systems/limiter/pat
 const FIRST_DENIED = '  write(b1) -- first denied: its refill state only; the second bucket is not touched\n';
 
 const patch: LimiterPatch = {
-  transformSource: (src) =>
-    replaceOnce(src, FIRST_DENIED, `${FIRST_DENIED}  if b2 ~= nil then refill(b2); if b2.tokens >= TOKEN then b2.tokens = b2.tokens - TOKEN end; write(b2) end\n`),
+  transformSource: (src) => replaceOnce(src, FIRST_DENIED, `${FIRST_DENIED}  if b2 ~= nil then refill(b2); if b2.tokens >= TOKEN then b2.tokens = b2.tokens - TOKEN end; write(b2) end\n`),
 };
 export default patch;

@@ -4,10 +4,6 @@ import { replaceOnce, type LimiterPatch } from '../../../src/systems/limiter/pat
 
 const patch: LimiterPatch = {
   transformSource: (src) =>
-    replaceOnce(
-      replaceOnce(src, 'local b2 = nil\nif n == 2 then b2 = read(2) end\n', 'local b2 = nil\n'),
-      '\nrefill(b1)\n',
-      '\nrefill(b1)\nwrite(b1)\nif n == 2 then b2 = read(2) end\n',
-    ),
+    replaceOnce(replaceOnce(src, 'local b2 = nil\nif n == 2 then b2 = read(2) end\n', 'local b2 = nil\n'), '\nrefill(b1)\n', '\nrefill(b1)\nwrite(b1)\nif n == 2 then b2 = read(2) end\n'),
 };
 export default patch;

@@ -5,8 +5,7 @@ import { replaceOnce, type LimiterPatch } from '../../../src/systems/limiter/pat
 const TIME_LINES = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n";
 
 const patch: LimiterPatch = {
-  transformSource: (src) =>
-    replaceOnce(replaceOnce(src, 'if #ARGV ~= 3 * n then', 'if #ARGV ~= 3 * n + 1 then'), TIME_LINES, 'local now = tonumber(ARGV[#ARGV])\n'),
+  transformSource: (src) => replaceOnce(replaceOnce(src, 'if #ARGV ~= 3 * n then', 'if #ARGV ~= 3 * n + 1 then'), TIME_LINES, 'local now = tonumber(ARGV[#ARGV])\n'),
   wrapCall: (call) => (client, script, keys, args) => call(client, script, keys, [...args, Date.now()]),
 };
 export default patch;

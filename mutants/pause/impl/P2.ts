@@ -4,7 +4,10 @@ import { encodeEvent, PauseWriteError, type PausePatch, type SetPausedFn } from 
 
 const publishFirst: SetPausedFn = async (client, keys, paused, local) => {
   const state = Object.freeze({ paused, version: Number((await client.get(keys.version)) ?? 0) + 1 });
-  const published = await client.publish(keys.channel, encodeEvent(state)).then(() => true, () => false);
+  const published = await client.publish(keys.channel, encodeEvent(state)).then(
+    () => true,
+    () => false,
+  );
   local?.(state);
   const tx = client.multi();
   if (paused) tx.set(keys.paused, '1');

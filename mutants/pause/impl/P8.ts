@@ -14,10 +14,13 @@ const versionReadFirst: SetPausedFn = async (client, keys, paused, local) => {
   const failed = replies.find(([err]) => err);
   if (failed) throw new PauseWriteError(`SetPaused: ${(failed[0] as Error).message}`);
   const state = Object.freeze({ paused, version: before + 1 }); // not replies[1]
-  const published = await client.publish(keys.channel, encodeEvent(state)).then(() => true, () => false);
+  const published = await client.publish(keys.channel, encodeEvent(state)).then(
+    () => true,
+    () => false,
+  );
   local?.(state);
   return { state, published };
 };
 
-const patch: PausePatch = { description: 'the version announced is read before MULTI, not INCR\'s reply', setPaused: versionReadFirst };
+const patch: PausePatch = { description: "the version announced is read before MULTI, not INCR's reply", setPaused: versionReadFirst };
 export default patch;

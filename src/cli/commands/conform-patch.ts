@@ -40,10 +40,13 @@ export async function conformPatch(input: ConformPatchInput): Promise<ExitCode> 
     throw err;
   }
   const tour = target.tour!;
-  if (input.invariant !== undefined && !tour.invariants.includes(input.invariant)) throw new UsageError(`--invariant: unknown invariant '${input.invariant}' of ${target.system} (${tour.invariants.join(', ')})`);
+  if (input.invariant !== undefined && !tour.invariants.includes(input.invariant))
+    throw new UsageError(`--invariant: unknown invariant '${input.invariant}' of ${target.system} (${tour.invariants.join(', ')})`);
   const [model] = await selectModels([target.system], input.constants);
   const out = (line: string) => (input.json ? process.stderr : process.stdout).write(`${line}\n`);
-  out(`conform: ${target.system}: patch ${target.record.path} (sha256 ${target.record.sha256.slice(0, 12)}…): ${tour.what}, ${boundsLabel(model!.bounds)}, ${input.invariant ? `${input.invariant} alone` : 'every invariant'}`);
+  out(
+    `conform: ${target.system}: patch ${target.record.path} (sha256 ${target.record.sha256.slice(0, 12)}…): ${tour.what}, ${boundsLabel(model!.bounds)}, ${input.invariant ? `${input.invariant} alone` : 'every invariant'}`,
+  );
   const startedAt = new Date();
   const common = {
     bounds: model!.bounds,
@@ -96,7 +99,8 @@ export async function conformPatch(input: ConformPatchInput): Promise<ExitCode> 
     if (patched.tracePath) out(`trace: ${patched.tracePath}`);
     if (patched.replay) out(`replay: ${patched.replay}`);
   } else if (verdict === 'equivalent') out(`equivalent: the patched real graph is the unpatched one (${r.states} states, ${r.attempts} attempts, the same decision in every reply; ${took})`);
-  else out(`survived: the patched real graph differs from the unpatched one (${r.states} states, ${r.attempts} attempts; ${took}) but ${input.invariant ?? 'every invariant'} holds in every state of it`);
+  else
+    out(`survived: the patched real graph differs from the unpatched one (${r.states} states, ${r.attempts} attempts; ${took}) but ${input.invariant ?? 'every invariant'} holds in every state of it`);
   if (input.json) {
     const { tourStageReport } = await import('../../seam/tour/stage.js');
     const report = tourStageReport(r, { stage: 'conform', startedAt, ...(patched.tracePath ? { tracePath: patched.tracePath } : {}), ...(patched.replay ? { replay: patched.replay } : {}) });

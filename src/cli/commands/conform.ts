@@ -81,7 +81,15 @@ export const command: Command = {
       if (values.mutant !== undefined) throw new UsageError('give --mutant ID or --patch FILE, not both');
       if (values.shard !== undefined) throw new UsageError('--shard applies to the full conformance tour, not to --patch (a patch is followed through its real graph, which only the whole run knows)');
       const { conformPatch } = await import('./conform-patch.js');
-      return conformPatch({ file: values.patch, ...(values.system ? { systems: values.system } : {}), ...(values.invariant !== undefined ? { invariant: values.invariant } : {}), constants, ...(concurrency ? { concurrency } : {}), ...(values.provider !== undefined ? { provider: values.provider } : {}), json: values.json });
+      return conformPatch({
+        file: values.patch,
+        ...(values.system ? { systems: values.system } : {}),
+        ...(values.invariant !== undefined ? { invariant: values.invariant } : {}),
+        constants,
+        ...(concurrency ? { concurrency } : {}),
+        ...(values.provider !== undefined ? { provider: values.provider } : {}),
+        json: values.json,
+      });
     }
 
     // A mutant names its system; otherwise --system (default: every system with a tour).
@@ -99,7 +107,11 @@ export const command: Command = {
         throw new UsageError(`--mutant ${mutant.id} is a ${mutant.system} mutant: give no --system, or --system ${mutant.system}`);
     }
     // --const without --system: the systems with a tour whose spec has those constants.
-    const names = mutant ? [mutant.system] : values.system === undefined && Object.keys(constants).length > 0 ? await toursTaking(constants) : selectSystemNames(values.system, { fallback: TOUR_NAMES });
+    const names = mutant
+      ? [mutant.system]
+      : values.system === undefined && Object.keys(constants).length > 0
+        ? await toursTaking(constants)
+        : selectSystemNames(values.system, { fallback: TOUR_NAMES });
     for (const n of names) if (!TOUR_NAMES.includes(n)) throw new UsageError(`--system: ${n} has no tour (systems with one: ${TOUR_NAMES.join(', ')})`);
     const tours = await Promise.all(names.map(async (name) => systemEntry(name)!.tour!()));
     const planned: Planned[] = await Promise.all(
@@ -124,7 +136,8 @@ export const command: Command = {
         if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
         throw err;
       }
-      if (values.invariant !== undefined || mutant !== undefined) throw new UsageError('--shard applies to the full conformance tour, not to --invariant or --mutant (an invariant alone follows the real graph, which only the whole run knows)');
+      if (values.invariant !== undefined || mutant !== undefined)
+        throw new UsageError('--shard applies to the full conformance tour, not to --invariant or --mutant (an invariant alone follows the real graph, which only the whole run knows)');
       if (planned.length !== 1) throw new UsageError(`--shard splits one system's tour: give one --system (got ${names.join(', ')})`);
     }
 
@@ -179,7 +192,13 @@ export const command: Command = {
       if (!tourPassed(r)) exit = ExitCode.Failed;
       reports.push({
         system: p.name,
-        report: tourStageReport(r, { stage: 'conform', startedAt: started, ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}), ...(mutant ? { mutant: mutant.id } : {}) }),
+        report: tourStageReport(r, {
+          stage: 'conform',
+          startedAt: started,
+          ...(run.tracePath ? { tracePath: run.tracePath } : {}),
+          ...(run.replay ? { replay: run.replay } : {}),
+          ...(mutant ? { mutant: mutant.id } : {}),
+        }),
       });
       if (planned.length > 1) out('');
     }

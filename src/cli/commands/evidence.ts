@@ -46,7 +46,14 @@ export const command: Command = {
       if (!(err instanceof ManifestError)) throw err;
       // A malformed manifest is bad input, as for every other command: not stale evidence.
       if (values.json) {
-        const report = stageReport({ stage: 'evidence', status: 'failed', reason: err.message, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: 'bad mutant manifest' });
+        const report = stageReport({
+          stage: 'evidence',
+          status: 'failed',
+          reason: err.message,
+          startedAt: startedAt.toISOString(),
+          durationMs: Date.now() - startedAt.getTime(),
+          summary: 'bad mutant manifest',
+        });
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       }
       process.stderr.write(`fencecheck evidence: ${err.message}\n`);
@@ -68,8 +75,16 @@ export const command: Command = {
       const e = read.evidence;
       version ||= e.tlcVersion;
       if (e.outcome !== 'ok') problems.push(`${system}'s base run's outcome is ${e.outcome}`);
-      Object.assign(counts, { [`${system}.generated`]: e.generated ?? 0, [`${system}.distinct`]: e.distinct ?? 0, [`${system}.edges`]: read.graph.edges.length, [`${system}.selfLoops`]: read.graph.selfLoops, [`${system}.depth`]: e.depth ?? 0 });
-      parts.push(`${system} ${e.generated} generated / ${e.distinct} distinct / ${read.graph.edges.length} edges (${read.graph.selfLoops} self-loops), depth ${e.depth} (spec sha256 ${e.specSha256.slice(0, 12)}…)`);
+      Object.assign(counts, {
+        [`${system}.generated`]: e.generated ?? 0,
+        [`${system}.distinct`]: e.distinct ?? 0,
+        [`${system}.edges`]: read.graph.edges.length,
+        [`${system}.selfLoops`]: read.graph.selfLoops,
+        [`${system}.depth`]: e.depth ?? 0,
+      });
+      parts.push(
+        `${system} ${e.generated} generated / ${e.distinct} distinct / ${read.graph.edges.length} edges (${read.graph.selfLoops} self-loops), depth ${e.depth} (spec sha256 ${e.specSha256.slice(0, 12)}…)`,
+      );
     }
     problems.push(...results.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}${r.reason ? ` (${r.reason})` : ''}`));
     const summary = `TLC evidence ${problems.length === 0 ? 'fresh' : 'checked'}${version ? ` (${version})` : ''}: ${parts.join('; ')}; mutants ${killed}/${results.length} killed`;

@@ -69,7 +69,14 @@ export const command: Command = {
         if (!(err instanceof SystemExplorationLimitError)) throw err;
         const reason = `${err.message} (${boundsLabel(sys.bounds)})`;
         if (values.json) {
-          const report = stageReport({ stage: 'explore', status: 'not-run', reason, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary: `explore not run: ${reason}` });
+          const report = stageReport({
+            stage: 'explore',
+            status: 'not-run',
+            reason,
+            startedAt: startedAt.toISOString(),
+            durationMs: Date.now() - startedAt.getTime(),
+            summary: `explore not run: ${reason}`,
+          });
           process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         } else process.stderr.write(`fencecheck explore: not run: ${reason}\n`);
         return ExitCode.NotRun;
@@ -95,10 +102,15 @@ export const command: Command = {
         broken.push(`${sys.name} ${v.name}`);
       }
       const prefix = runs.length > 1 ? `${sys.name}.` : '';
-      Object.assign(counts, { [`${prefix}distinct`]: run.distinct, [`${prefix}generated`]: run.generated, [`${prefix}transitions`]: run.transitions, [`${prefix}explorationMs`]: Math.round(run.durationMs) });
+      Object.assign(counts, {
+        [`${prefix}distinct`]: run.distinct,
+        [`${prefix}generated`]: run.generated,
+        [`${prefix}transitions`]: run.transitions,
+        [`${prefix}explorationMs`]: Math.round(run.durationMs),
+      });
       lines.push(`${runs.length > 1 ? `${sys.name}: ` : ''}${run.distinct} distinct states, ${run.generated} generated (${boundsLabel(sys.bounds)})`);
     }
-    counts['brokenInvariants'] = broken.length;
+    counts.brokenInvariants = broken.length;
     const details = { systems: runs.map(({ sys, run }) => ({ system: sys.name, bounds: sys.bounds, ...(values.mutant ? { mutant: values.mutant } : {}), verdicts: run.verdicts })) };
     const summary = `${lines.join('; ')}: ${broken.length === 0 ? 'every invariant holds' : `broken: ${broken.join(', ')}`}`;
     if (values.json) {

@@ -131,7 +131,12 @@ export const command: Command = {
         details: {
           keySpecs: snapshot.server,
           failOn,
-          files: result.files.map((f) => ({ ...f, file: shown(f.file), findings: f.findings.map((x) => ({ ...x, file: shown(x.file) })), ...(f.error && { error: { ...f.error, file: shown(f.error.file) } }) })),
+          files: result.files.map((f) => ({
+            ...f,
+            file: shown(f.file),
+            findings: f.findings.map((x) => ({ ...x, file: shown(x.file) })),
+            ...(f.error && { error: { ...f.error, file: shown(f.error.file) } }),
+          })),
         },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -66,7 +66,10 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
   // A file the system's runner cannot take as its patch, or whose code cannot run, is bad input, not
   // a verdict (the runner's `invalid`); an unpatched run that fails is the layer's own finding.
   if (r.verdict === 'invalid' && !r.reason?.startsWith('the unpatched')) {
-    const why = (r.reason ?? 'invalid').replace(/^patch:\s*/, '').split('\n')[0]!.replace(/^[A-Za-z]*Error: /, '');
+    const why = (r.reason ?? 'invalid')
+      .replace(/^patch:\s*/, '')
+      .split('\n')[0]!
+      .replace(/^[A-Za-z]*Error: /, '');
     return refuse(`${input.file}: ${r.reason?.startsWith('patch:') ? '' : 'the patched code cannot run: '}${why}`);
   }
   const code = r.verdict === 'killed' ? ExitCode.Ok : r.verdict === 'not-run' ? ExitCode.NotRun : ExitCode.Failed;

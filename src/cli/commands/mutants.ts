@@ -63,18 +63,29 @@ export const command: Command = {
     });
     if (values.expect !== undefined && values.patch === undefined) throw new UsageError('--expect applies to --patch FILE (a manifest mutant names its own expectedInvariant)');
     if (values.patch !== undefined) {
-      if (values.only !== undefined || (values.layer !== undefined && values.layer.some((l) => l !== 'impl'))) throw new UsageError('--patch runs the impl layer alone: give no --only and no --layer other than impl');
-      if (values.shard !== undefined || values.workers !== undefined || values['conform-report'] !== undefined) throw new UsageError('--patch runs one patch: --shard, --workers and --conform-report apply to the manifest\'s mutants');
+      if (values.only !== undefined || values.layer?.some((l) => l !== 'impl')) throw new UsageError('--patch runs the impl layer alone: give no --only and no --layer other than impl');
+      if (values.shard !== undefined || values.workers !== undefined || values['conform-report'] !== undefined)
+        throw new UsageError("--patch runs one patch: --shard, --workers and --conform-report apply to the manifest's mutants");
       const { mutantsPatch } = await import('./mutants-patch.js');
       const seed = intOption(values, 'seed', SEED_RANGE);
       const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000 });
-      return mutantsPatch({ file: values.patch, ...(values.system ? { systems: values.system } : {}), ...(values.expect !== undefined ? { expect: values.expect } : {}), ...(seed !== undefined ? { seed } : {}), ...(numRuns !== undefined ? { numRuns } : {}), json: values.json });
+      return mutantsPatch({
+        file: values.patch,
+        ...(values.system ? { systems: values.system } : {}),
+        ...(values.expect !== undefined ? { expect: values.expect } : {}),
+        ...(seed !== undefined ? { seed } : {}),
+        ...(numRuns !== undefined ? { numRuns } : {}),
+        json: values.json,
+      });
     }
     const sharding = implOnlyOptions(values, values.layer);
     const layers = (values.layer ?? [...LAYERS]) as Layer[];
     for (const l of layers) if (!LAYERS.includes(l)) throw new UsageError(`unknown layer '${l}' (one of ${LAYERS.join(', ')})`);
     const systems = values.system ? selectSystemNames(values.system, { models: false }) : undefined;
-    const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+    const only = values.only
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const seed = intOption(values, 'seed', SEED_RANGE);
     const numRuns = intOption(values, 'runs', { min: 1, max: 1_000_000 });
 
@@ -87,11 +98,17 @@ export const command: Command = {
         const ids = manifest.mutants.map((m) => m.id);
         for (const id of only) if (!ids.includes(id)) throw new UsageError(`--only: unknown mutant '${id}' (the manifest has ${ids.join(', ')})`);
       }
-      for (const layer of layers) selection.set(layer, mutantsFor(manifest, layer).filter((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system)) && inMutantShard(m, manifest, layer, sharding.shard)));
+      for (const layer of layers)
+        selection.set(
+          layer,
+          mutantsFor(manifest, layer).filter((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system)) && inMutantShard(m, manifest, layer, sharding.shard)),
+        );
       const chosen = [...selection.entries()].flatMap(([layer, ms]) => ms.map((m) => ({ layer, m })));
       // A part of more shards than its systems have entries may hold none: nothing to run, nothing failed.
-      const emptyPart = chosen.length === 0 && sharding.shard.count > 1 && layers.some((layer) => mutantsFor(manifest, layer).some((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system))));
-      if (chosen.length === 0 && !emptyPart) throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
+      const emptyPart =
+        chosen.length === 0 && sharding.shard.count > 1 && layers.some((layer) => mutantsFor(manifest, layer).some((m) => (!only || only.includes(m.id)) && (!systems || systems.includes(m.system))));
+      if (chosen.length === 0 && !emptyPart)
+        throw new UsageError(`no mutant of ${only ? only.join(',') : 'the manifest'}${systems ? ` (system ${systems.join(', ')})` : ''} has the layer(s) ${layers.join(', ')}`);
       // Each system's expected names (loaded only for the systems of the chosen mutants).
       const known = await expectedNames(chosen.map((c) => c.m.system));
       for (const { layer, m } of chosen) checkRunnable(m, layer, known);
@@ -127,12 +144,20 @@ export const command: Command = {
     progress.close();
     if (sharding.report) {
       // The conform stage's report covers every system with a tour that was asked for, or says which was not run.
-      base.complete('conform', TOUR_NAMES.filter((t) => systems === undefined || systems.includes(t)));
+      base.complete(
+        'conform',
+        TOUR_NAMES.filter((t) => systems === undefined || systems.includes(t)),
+      );
       base.write('conform', sharding.report);
     }
     const ran = results.filter((r) => r.verdict !== 'not-run');
     const notRunResults = results.filter((r) => r.verdict === 'not-run');
-    const code = ran.length > 0 && !allKilled(ran) ? ExitCode.Failed : notRun || notRunResults.length > 0 || (ran.length === 0 && !(results.length === 0 && sharding.shard.count > 1)) ? ExitCode.NotRun : ExitCode.Ok;
+    const code =
+      ran.length > 0 && !allKilled(ran)
+        ? ExitCode.Failed
+        : notRun || notRunResults.length > 0 || (ran.length === 0 && !(results.length === 0 && sharding.shard.count > 1))
+          ? ExitCode.NotRun
+          : ExitCode.Ok;
     if (values.json) process.stdout.write(`${JSON.stringify(mutantsReport(results, code, startedAt), null, 2)}\n`);
     else process.stdout.write(`${formatMutantTable(results)}\n\n${formatMutationScore(results)}\n`);
     return code;

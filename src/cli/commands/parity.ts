@@ -82,16 +82,35 @@ export const command: Command = {
       const run = exploreSystem(sys, { edges: true });
       const p = compareGraphs(twinGraph(sys, run), committed.graph, show);
       const e = committed.evidence;
-      out(`${sys.name} (${boundsLabel(sys.bounds)}): twin ${run.distinct} distinct / ${p.generated.model} generated (${Math.round(run.durationMs)} ms); TLC (${e.tlcVersion}) ${e.distinct} distinct / ${p.generated.tlc} generated (${e.durationMs ?? e.wallMs} ms)`);
+      out(
+        `${sys.name} (${boundsLabel(sys.bounds)}): twin ${run.distinct} distinct / ${p.generated.model} generated (${Math.round(run.durationMs)} ms); TLC (${e.tlcVersion}) ${e.distinct} distinct / ${p.generated.tlc} generated (${e.durationMs ?? e.wallMs} ms)`,
+      );
       // The labels are compared where the system's are TLC's; else only which state leads to which.
       out(`  edges: twin ${p.edges.modelCount}, TLC ${p.edges.tlcCount}; self-loops ${p.selfLoops.model}/${p.selfLoops.tlc}; ${e.edges?.labelled ? 'labels' : 'successors'} compared`);
-      for (const [what, c] of [['states', p.states], ['edges', p.edges]] as const) {
+      for (const [what, c] of [
+        ['states', p.states],
+        ['edges', p.edges],
+      ] as const) {
         if (c.onlyModelCount > 0) out(`  only the twin has ${c.onlyModelCount} ${what}, first:\n${c.onlyModel.map((k) => `    ${k}`).join('\n')}`);
         if (c.onlyTlcCount > 0) out(`  only TLC has ${c.onlyTlcCount} ${what}, first:\n${c.onlyTlc.map((k) => `    ${k}`).join('\n')}`);
       }
       const ok = p.equal && (alphabet?.equal ?? true);
-      const why = [...(p.states.equal ? [] : ['the state sets differ']), ...(p.edges.equal ? [] : ['the edge sets differ']), ...(p.generated.equal ? [] : [`generated: twin ${p.generated.model}, TLC ${p.generated.tlc}`]), ...(alphabet && !alphabet.equal ? ['the action alphabets differ'] : [])];
-      results.push({ system: sys.name, status: ok ? 'passed' : 'failed', ...(ok ? {} : { reason: why.join('; ') }), graph: p, ...(alphabet && { alphabet }), tlcVersion: e.tlcVersion, explorationMs: Math.round(run.durationMs), tables });
+      const why = [
+        ...(p.states.equal ? [] : ['the state sets differ']),
+        ...(p.edges.equal ? [] : ['the edge sets differ']),
+        ...(p.generated.equal ? [] : [`generated: twin ${p.generated.model}, TLC ${p.generated.tlc}`]),
+        ...(alphabet && !alphabet.equal ? ['the action alphabets differ'] : []),
+      ];
+      results.push({
+        system: sys.name,
+        status: ok ? 'passed' : 'failed',
+        ...(ok ? {} : { reason: why.join('; ') }),
+        graph: p,
+        ...(alphabet && { alphabet }),
+        tlcVersion: e.tlcVersion,
+        explorationMs: Math.round(run.durationMs),
+        tables,
+      });
     }
     const status: StageStatus = results.some((r) => r.status === 'failed') ? 'failed' : results.some((r) => r.status === 'not-run') ? 'not-run' : 'passed';
     const line = (r: SystemParity) =>
@@ -104,15 +123,26 @@ export const command: Command = {
       if (!r.graph) continue;
       const k = results.length > 1 ? `${r.system}.` : '';
       Object.assign(counts, {
-        [`${k}machineDistinct`]: r.graph.states.modelCount, [`${k}tlcDistinct`]: r.graph.states.tlcCount, [`${k}machineGenerated`]: r.graph.generated.model, [`${k}tlcGenerated`]: r.graph.generated.tlc,
-        [`${k}onlyMachine`]: r.graph.states.onlyModelCount, [`${k}onlyTlc`]: r.graph.states.onlyTlcCount, [`${k}machineEdges`]: r.graph.edges.modelCount, [`${k}tlcEdges`]: r.graph.edges.tlcCount,
-        [`${k}machineSelfLoops`]: r.graph.selfLoops.model, [`${k}tlcSelfLoops`]: r.graph.selfLoops.tlc, [`${k}onlyMachineEdges`]: r.graph.edges.onlyModelCount, [`${k}onlyTlcEdges`]: r.graph.edges.onlyTlcCount,
+        [`${k}machineDistinct`]: r.graph.states.modelCount,
+        [`${k}tlcDistinct`]: r.graph.states.tlcCount,
+        [`${k}machineGenerated`]: r.graph.generated.model,
+        [`${k}tlcGenerated`]: r.graph.generated.tlc,
+        [`${k}onlyMachine`]: r.graph.states.onlyModelCount,
+        [`${k}onlyTlc`]: r.graph.states.onlyTlcCount,
+        [`${k}machineEdges`]: r.graph.edges.modelCount,
+        [`${k}tlcEdges`]: r.graph.edges.tlcCount,
+        [`${k}machineSelfLoops`]: r.graph.selfLoops.model,
+        [`${k}tlcSelfLoops`]: r.graph.selfLoops.tlc,
+        [`${k}onlyMachineEdges`]: r.graph.edges.onlyModelCount,
+        [`${k}onlyTlcEdges`]: r.graph.edges.onlyTlcCount,
         [`${k}explorationMs`]: r.explorationMs ?? 0,
       });
     }
     if (values.json) {
       const reasons = results.filter((r) => r.reason).map((r) => `${r.system}: ${r.reason}`);
-      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: PARITY_INTRO, counts, details: { systems: results } })] } }), null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: PARITY_INTRO, counts, details: { systems: results } })] } }), null, 2)}\n`,
+      );
     } else if (status === 'passed') out(summary);
     else process.stderr.write(`fencecheck ${summary}\n`);
     return statusExitCode(status);

@@ -48,7 +48,9 @@ export async function patchTarget(file: string, systems: readonly string[] | und
   } catch (err) {
     const why = String((err as Error).message ?? err).split('\n')[0]!;
     // Node reads a .ts file with no "type": "module" package above it as CommonJS.
-    const hint = /require\(\) ES Module|Cannot use import statement|exports is not defined/.test(why) ? ' (an ES module outside this checkout: name it .mts or .mjs, or put a package.json with "type": "module" beside it)' : '';
+    const hint = /require\(\) ES Module|Cannot use import statement|exports is not defined/.test(why)
+      ? ' (an ES module outside this checkout: name it .mts or .mjs, or put a package.json with "type": "module" beside it)'
+      : '';
     throw new PatchTargetError(`patch file ${file} cannot be loaded: ${why}${hint}`);
   }
   const named = systems?.[0];

@@ -1,6 +1,6 @@
 import type { Command } from '../../core/command.js';
 import { parseCommandArgs, UsageError } from '../../core/args.js';
-import { ExitCode, statusExitCode } from '../../core/exit-codes.js';
+import { type ExitCode, statusExitCode } from '../../core/exit-codes.js';
 import { stageReport, type StageStatus } from '../../core/stage-report.js';
 import { hashTag, keySlot } from '../../valkey/slots.js';
 import { closeClient, createClient, startTopology, ValkeyUnavailableError, type Topology } from '../../valkey/index.js';

@@ -27,7 +27,7 @@ stale · 3 bad manifest · 64 usage`;
 
 export const command: Command = {
   name: 'systems',
-  summary: 'every system\'s model layer: exploration, parity with TLC, mutants killed as TLC kills them',
+  summary: "every system's model layer: exploration, parity with TLC, mutants killed as TLC kills them",
   help: HELP,
   async run(argv) {
     const { values } = parseCommandArgs(argv, { system: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } });
@@ -45,9 +45,16 @@ export const command: Command = {
     const rows = checks.flatMap((c) => c.rows.map((r) => [c.system, r.check, r.status, r.detail]));
     const summary = checks.map((c) => `${c.system}: ${c.status} (${c.distinct} states, ${c.rows.filter((r) => r.check.startsWith('mutant')).length} mutants)`).join('; ');
     if (values.json) {
-      const counts = Object.fromEntries(checks.flatMap((c) => [[`${c.system}.states`, c.distinct], [`${c.system}.generated`, c.generated]]));
+      const counts = Object.fromEntries(
+        checks.flatMap((c) => [
+          [`${c.system}.states`, c.distinct],
+          [`${c.system}.generated`, c.generated],
+        ]),
+      );
       const notRun = checks.flatMap((c) => c.rows.filter((r) => r.status === 'not-run').map((r) => `${c.system} ${r.check}: ${r.detail}`));
-      process.stdout.write(`${JSON.stringify(stageReport({ stage: 'systems', status, ...(status === 'not-run' ? { reason: notRun.join('; ') } : status === 'failed' ? { reason: summary } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: checks } }), null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify(stageReport({ stage: 'systems', status, ...(status === 'not-run' ? { reason: notRun.join('; ') } : status === 'failed' ? { reason: summary } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: checks } }), null, 2)}\n`,
+      );
     } else {
       process.stdout.write(`${renderTable(['system', 'check', 'status', 'detail'], rows)}\n\nsystems: ${status.toUpperCase()}: ${summary}\n`);
     }

@@ -82,7 +82,7 @@ not exist · 64 usage (an unknown --system, --system with --spec, --growth witho
 
 export const command: Command = {
   name: 'tlc',
-  summary: 'model-check each system\'s TLA+ spec with TLC (base config, optionally the mutants)',
+  summary: "model-check each system's TLA+ spec with TLC (base config, optionally the mutants)",
   help: HELP,
   async run(argvAll) {
     // Everything after `--` is TLC's (only with --spec).
@@ -107,7 +107,13 @@ export const command: Command = {
       system: { type: 'string', multiple: true },
     });
     if (values.spec === undefined) {
-      for (const [flag, given] of [['--config', values.config !== undefined], ['--lib', values.lib !== undefined], ['--classpath', values.classpath !== undefined], ['--java-opt', values['java-opt'] !== undefined], ['-- TLC options', passThrough !== undefined]] as const)
+      for (const [flag, given] of [
+        ['--config', values.config !== undefined],
+        ['--lib', values.lib !== undefined],
+        ['--classpath', values.classpath !== undefined],
+        ['--java-opt', values['java-opt'] !== undefined],
+        ['-- TLC options', passThrough !== undefined],
+      ] as const)
         if (given) throw new UsageError(`${flag} needs --spec FILE (the project's specs run with their own configs)`);
     } else {
       for (const flag of ['mutants', 'only', 'write-evidence', 'growth', 'const', 'system'] as const)
@@ -118,7 +124,10 @@ export const command: Command = {
     if (values.growth && names.length !== 1) throw new UsageError(`--growth measures one system: give one --system (${names.join(', ')} given)`);
     const timeoutS = intOption(values, 'timeout', { min: 1, max: 7 * 24 * 3600, default: values.growth ? 240 : 600 });
     const workers = intOption(values, 'workers', { min: 1, max: 1024, default: 1 });
-    const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+    const only = values.only
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const withMutants = values.mutants || only !== undefined;
     const stage = withMutants ? 'tlc-mutants' : 'tlc';
     const startedAt = new Date();
@@ -138,7 +147,18 @@ export const command: Command = {
         const problem = javaOptionProblem(o);
         if (problem !== undefined) throw new UsageError(problem);
       }
-      return runSpecCommand({ spec: values.spec, config: values.config, libs: values.lib ?? [], classpath: values.classpath ?? [], javaOptions: values['java-opt'] ?? [], passThrough: passThrough ?? [], timeoutS, workers, log, finish });
+      return runSpecCommand({
+        spec: values.spec,
+        config: values.config,
+        libs: values.lib ?? [],
+        classpath: values.classpath ?? [],
+        javaOptions: values['java-opt'] ?? [],
+        passThrough: passThrough ?? [],
+        timeoutS,
+        workers,
+        log,
+        finish,
+      });
     }
     const grid = growthGrid(values.const ?? [], values.growth);
 
@@ -156,14 +176,22 @@ export const command: Command = {
     // Each system's own entries: one system's run never sees another's config.
     const candidates = names.flatMap((name) => mutantsFor(manifest, 'tla', name));
     const pick = (name: string) => candidates.filter((m) => m.system === name && (!only || only.includes(m.id)));
-    if (only) for (const id of only) if (!candidates.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants of ${names.join(', ')}: ${candidates.map((m) => m.id).join(', ')})`);
+    if (only)
+      for (const id of only)
+        if (!candidates.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants of ${names.join(', ')}: ${candidates.map((m) => m.id).join(', ')})`);
 
     try {
       if (grid) {
         const sys = await SYSTEMS[names[0]!]!();
         let cells;
         try {
-          cells = await measureGrowth(sys, located.tools, grid, opts.timeoutMs, (c) => log(`${Object.entries(c.at).map(([k, v]) => `${k}=${v}`).join(' ')}: ${c.outcome} ${c.distinct ?? '?'} distinct / ${c.generated ?? '?'} generated, depth ${c.depth ?? '?'}, ${c.durationMs ?? '?'} ms`));
+          cells = await measureGrowth(sys, located.tools, grid, opts.timeoutMs, (c) =>
+            log(
+              `${Object.entries(c.at)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(' ')}: ${c.outcome} ${c.distinct ?? '?'} distinct / ${c.generated ?? '?'} generated, depth ${c.depth ?? '?'}, ${c.durationMs ?? '?'} ms`,
+            ),
+          );
         } catch (err) {
           if (err instanceof RangeError) throw new UsageError(`--const: ${err.message}`);
           throw err;
@@ -207,7 +235,10 @@ function growthGrid(raw: readonly string[], growth: boolean): Record<string, str
     if (!m) throw new UsageError(`--const takes NAME=V1,V2,..., got ${JSON.stringify(r)}`);
     if (grid[m[1]!]) throw new UsageError(`--const ${m[1]} given twice`);
     // A TLA+ set value keeps its commas: split only outside braces.
-    grid[m[1]!] = m[2]!.split(/,(?![^{]*\})/).map((v) => v.trim()).filter(Boolean);
+    grid[m[1]!] = m[2]!
+      .split(/,(?![^{]*\})/)
+      .map((v) => v.trim())
+      .filter(Boolean);
   }
   return grid;
 }
@@ -273,7 +304,10 @@ async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
   const config = o.config ?? join(dirname(o.spec), `${basename(o.spec, '.tla')}.cfg`);
   const bad = (reason: string) => o.finish(ExitCode.BadInput, { status: 'failed', reason, summary: 'bad input' });
   if (!o.spec.endsWith('.tla')) return bad(`--spec ${o.spec}: not a .tla file`);
-  for (const [what, f] of [['--spec', o.spec], [o.config === undefined ? 'the default config' : '--config', config]] as const)
+  for (const [what, f] of [
+    ['--spec', o.spec],
+    [o.config === undefined ? 'the default config' : '--config', config],
+  ] as const)
     if (!existsSync(f) || !statSync(f).isFile()) return bad(`${what} ${f} does not exist (or is not a file)`);
   // A jar of modules is found through the classpath; a folder through TLC's library path.
   const libJars = o.libs.filter((d) => d.endsWith('.jar'));
@@ -291,7 +325,15 @@ async function runSpecCommand(o: SpecCommand): Promise<ExitCode> {
     for (const l of lines) o.log(l);
     const r = checked.run.kind === 'completed' ? checked.run.result : undefined;
     const tracePath = checked.trace ? writeRunReport(`${name}.trace`, checked.trace) : undefined;
-    writeRunReport(name, { spec: o.spec, config, libs: o.libs, classpath, javaOptions: o.javaOptions, tlcOptions: extraArgs, ...(checked.run.kind === 'completed' ? { result: checked.run.result, exitCode: checked.run.exitCode } : { timeout: true }) });
+    writeRunReport(name, {
+      spec: o.spec,
+      config,
+      libs: o.libs,
+      classpath,
+      javaOptions: o.javaOptions,
+      tlcOptions: extraArgs,
+      ...(checked.run.kind === 'completed' ? { result: checked.run.result, exitCode: checked.run.exitCode } : { timeout: true }),
+    });
     const verdict = specVerdict(r ? r.outcome : 'timeout');
     // A disagreement the exit status could not decide is never a pass: the output may be cut short.
     const status = r?.exit && !r.exit.agrees && !r.exit.decided ? 'not-run' : verdict.status;

@@ -37,7 +37,15 @@ registry folder) · 64 usage · 130/143/129 start stopped by SIGINT/SIGTERM/SIGH
 
 function print(json: boolean, status: StageStatus, startedAt: Date, summary: string, details: unknown, text: string, reason?: string): void {
   if (json) {
-    const r = stageReport({ stage: 'topology', status, ...(reason !== undefined ? { reason } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, details });
+    const r = stageReport({
+      stage: 'topology',
+      status,
+      ...(reason !== undefined ? { reason } : {}),
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      summary,
+      details,
+    });
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
   } else {
     if (text) process.stdout.write(text);
@@ -47,7 +55,10 @@ function print(json: boolean, status: StageStatus, startedAt: Date, summary: str
 
 function nodeTable(t: Topology): string {
   const lines = t.nodes.map((n) => `  ${n.role.padEnd(8)} ${n.host}:${n.port}${n.pid !== undefined ? `  pid ${n.pid}` : ''}`);
-  const seeds = t.nodes.filter((n) => n.role === 'primary').map((n) => `${n.host}:${n.port}`).join(',');
+  const seeds = t.nodes
+    .filter((n) => n.role === 'primary')
+    .map((n) => `${n.host}:${n.port}`)
+    .join(',');
   const env = t.spec.kind === 'standalone' ? `FENCECHECK_VALKEY_URL=redis://${seeds}` : `FENCECHECK_VALKEY_CLUSTER=${seeds}`;
   return `${describeSpec(t.spec)} (${t.provider}${t.owned ? '' : `, not owned, key prefix ${t.keyPrefix}`})\n${lines.join('\n')}\nuse it from another shell: ${env}\n`;
 }
@@ -170,7 +181,14 @@ async function reap(argv: readonly string[]): Promise<ExitCode> {
     print(values.json, 'not-run', startedAt, 'reaped nothing: the process registry is not safe to act on', { killed: [] }, '', err.message);
     return ExitCode.NotRun;
   }
-  print(values.json, 'passed', startedAt, `reaped ${killed.length} orphaned valkey-server(s)`, { killed }, `reaped ${killed.length} orphaned valkey-server(s)${killed.length ? `: ${killed.join(', ')}` : ''}\n`);
+  print(
+    values.json,
+    'passed',
+    startedAt,
+    `reaped ${killed.length} orphaned valkey-server(s)`,
+    { killed },
+    `reaped ${killed.length} orphaned valkey-server(s)${killed.length ? `: ${killed.join(', ')}` : ''}\n`,
+  );
   return ExitCode.Ok;
 }
 

@@ -107,7 +107,8 @@ async function importCmd(argv: readonly string[]): Promise<ExitCode> {
   const constants = constantsOption(values.const);
   try {
     const raw = readTraceJson(file);
-    if (!foreignFormat(raw)) throw new TraceFormatError(`${file}: neither TLC's -dumpTrace json ({"counterexample", "vars"}) nor ITF ({"vars", "states"})${isOurs(raw) ? ' (it is already a fencecheck trace)' : ''}`);
+    if (!foreignFormat(raw))
+      throw new TraceFormatError(`${file}: neither TLC's -dumpTrace json ({"counterexample", "vars"}) nor ITF ({"vars", "states"})${isOurs(raw) ? ' (it is already a fencecheck trace)' : ''}`);
     const trace = await importTrace(raw, { file, ...(mutant !== undefined && { mutant }), ...(values.system !== undefined && { system: values.system }), constants });
     writeOut(values.out, trace);
     for (const n of trace.imported?.notes ?? []) process.stderr.write(`fencecheck trace import: ${n}\n`);
@@ -210,7 +211,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
     return badTrace(err);
   }
   const entry = systemEntry(read.system);
-  if (!entry?.replay) return notRun(`system ${read.system} has no replay${entry ? '' : ' (a spec that is none of the project\'s systems)'}`);
+  if (!entry?.replay) return notRun(`system ${read.system} has no replay${entry ? '' : " (a spec that is none of the project's systems)"}`);
   // A lasso replays its stem and its loop once (the closing step's state is the one it returns to).
   const { trace, note: lassoNote } = unrollLassoOnce(read);
   const replayer = await entry.replay();
@@ -246,7 +247,9 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
   try {
     const { replayTrace } = await import('../../trace/replay.js');
     const result = await replayTrace(trace, sys, session, (s) =>
-      log(`step ${s.index} ${actionLabel(s)}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — the real system breaks ${s.brokenReal.join(', ')}` : ''}${s.breaches.length ? ` — ${s.breaches.join('; ')}` : ''}`),
+      log(
+        `step ${s.index} ${actionLabel(s)}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — the real system breaks ${s.brokenReal.join(', ')}` : ''}${s.breaches.length ? ` — ${s.breaches.join('; ')}` : ''}`,
+      ),
     );
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {

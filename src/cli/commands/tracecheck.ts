@@ -67,16 +67,36 @@ function reportParts(r: TraceCheckResult, counts: Readonly<Record<string, number
   const blocks: ReportBlock[] = [
     { kind: 'kv', rows: Object.entries(counts).map(([k, v]) => [k, String(v)] as const) },
     ...(shown.length > 0
-      ? [{ kind: 'heading', text: 'Rejected, or not as predicted' } as ReportBlock, {
-          kind: 'table',
-          columns: ['trace', 'steps', 'TLC', 'predicted', 'why'],
-          rows: shown.map((v) => [`${v.trace.system} ${v.trace.id ?? v.trace.source}${v.trace.mutant ? ` [${v.trace.mutant}]` : ''}`, String(v.steps), verdictText(v), predictedText(v), v.rejection?.reason ?? ''].map((text, i) => ({ text, ...(i === 2 && { tone: (v.asPredicted ? 'ok' : 'bad') as 'ok' | 'bad' }) }))),
-        } as ReportBlock]
+      ? [
+          { kind: 'heading', text: 'Rejected, or not as predicted' } as ReportBlock,
+          {
+            kind: 'table',
+            columns: ['trace', 'steps', 'TLC', 'predicted', 'why'],
+            rows: shown.map((v) =>
+              [`${v.trace.system} ${v.trace.id ?? v.trace.source}${v.trace.mutant ? ` [${v.trace.mutant}]` : ''}`, String(v.steps), verdictText(v), predictedText(v), v.rejection?.reason ?? ''].map(
+                (text, i) => ({ text, ...(i === 2 && { tone: (v.asPredicted ? 'ok' : 'bad') as 'ok' | 'bad' }) }),
+              ),
+            ),
+          } as ReportBlock,
+        ]
       : []),
     { kind: 'heading', text: 'TLC runs' },
-    { kind: 'table', columns: ['system', 'traces', 'steps', 'TLC (s)', 'states', 'diagnosis (s)'], rows: r.batches.map((b) => [b.system, String(b.traces), String(b.steps), (b.tlcWallMs / 1000).toFixed(1), String(b.distinct ?? ''), b.diagnosisWallMs === undefined ? '' : (b.diagnosisWallMs / 1000).toFixed(1)].map((text) => ({ text }))) },
+    {
+      kind: 'table',
+      columns: ['system', 'traces', 'steps', 'TLC (s)', 'states', 'diagnosis (s)'],
+      rows: r.batches.map((b) =>
+        [b.system, String(b.traces), String(b.steps), (b.tlcWallMs / 1000).toFixed(1), String(b.distinct ?? ''), b.diagnosisWallMs === undefined ? '' : (b.diagnosisWallMs / 1000).toFixed(1)].map(
+          (text) => ({ text }),
+        ),
+      ),
+    },
   ];
-  const section: ReportSection = { id: 'stage-tracecheck', title: 'Stage: tracecheck', intro: 'TLC judged the observed behaviour of the sampled runs against each system\'s spec: accepted, or rejected at the first step the spec cannot explain.', blocks };
+  const section: ReportSection = {
+    id: 'stage-tracecheck',
+    title: 'Stage: tracecheck',
+    intro: "TLC judged the observed behaviour of the sampled runs against each system's spec: accepted, or rejected at the first step the spec cannot explain.",
+    blocks,
+  };
   const seen = new Map<string, number>();
   const caseName = (v: TraceVerdict) => {
     const base = `${v.trace.system} ${v.trace.id ?? v.trace.source}${v.trace.mutant ? ` [${v.trace.mutant}]` : ''}`;
@@ -89,7 +109,10 @@ function reportParts(r: TraceCheckResult, counts: Readonly<Record<string, number
     cases: r.verdicts.map((v) => ({
       name: caseName(v),
       status: v.asPredicted ? 'passed' : 'failed',
-      ...(!v.asPredicted && { message: `${verdictText(v)}; predicted: ${predictedText(v)}`, body: [v.rejection?.reason ?? 'accepted', ...(v.trace.replay ? [`replay: ${v.trace.replay}`] : [])].join('\n') }),
+      ...(!v.asPredicted && {
+        message: `${verdictText(v)}; predicted: ${predictedText(v)}`,
+        body: [v.rejection?.reason ?? 'accepted', ...(v.trace.replay ? [`replay: ${v.trace.replay}`] : [])].join('\n'),
+      }),
     })),
   };
   return { sections: [section], suites: [suite] };
@@ -106,7 +129,11 @@ export const command: Command = {
   summary: 'TLC judges observed traces of the real code: accepted, or the first step the spec cannot explain',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseCommandArgs(argv, { observed: { type: 'boolean', default: false }, system: { type: 'string', multiple: true }, timeout: { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      { observed: { type: 'boolean', default: false }, system: { type: 'string', multiple: true }, timeout: { type: 'string' }, json: { type: 'boolean', default: false } },
+      true,
+    );
     const timeoutMs = intOption(values, 'timeout', { min: 1, max: 86_400, default: 600 }) * 1000;
     for (const s of values.system ?? []) if (!MODEL_NAMES.includes(s)) throw new UsageError(`--system: unknown system '${s}' (one of ${MODEL_NAMES.join(', ')})`);
     if (positionals.length === 0 && !values.observed) throw new UsageError('give TRACE files, or --observed');
@@ -210,7 +237,16 @@ export const command: Command = {
       if (shown.length > 0) process.stdout.write(`${renderTable(['trace', 'steps', 'TLC', 'expected', 'why'], shown.map(verdictLine))}\n`);
       for (const v of off) if (v.trace.replay) process.stdout.write(`  replay ${v.trace.id ?? v.trace.source}: ${v.trace.replay}\n`);
     }
-    emit(status, summary, { counts, details, ...(status === 'failed' && { reason: `not as predicted: ${off.slice(0, 5).map((v) => `${v.trace.id ?? v.trace.source} ${v.accepted ? 'accepted' : `rejected at step ${v.rejection!.step}`}`).join('; ')}` }) });
+    emit(status, summary, {
+      counts,
+      details,
+      ...(status === 'failed' && {
+        reason: `not as predicted: ${off
+          .slice(0, 5)
+          .map((v) => `${v.trace.id ?? v.trace.source} ${v.accepted ? 'accepted' : `rejected at step ${v.rejection!.step}`}`)
+          .join('; ')}`,
+      }),
+    });
     return status === 'passed' ? ExitCode.Ok : ExitCode.Failed;
   },
 };

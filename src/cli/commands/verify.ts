@@ -39,7 +39,9 @@ Options:
   --out DIR             where reports go (default reports/)
   --jobs N              heavy stages at once (default 2)
   --stage-timeout S     kill a stage's process group after S seconds (default 2700)
-  --shard I/N           run part I of N: the shardable stages' (${STAGES.filter((s) => s.shardable).map((s) => s.name).join(', ')})
+  --shard I/N           run part I of N: the shardable stages' (${STAGES.filter((s) => s.shardable)
+    .map((s) => s.name)
+    .join(', ')})
                         part I/N and this part's share of the others; 'fencecheck merge' combines the
                         N parts' verify.json into one verdict and one set of reports
   --json                print the verify document on stdout; progress goes to stderr
@@ -64,7 +66,10 @@ export interface VerifyCliHooks {
 
 function list(values: readonly string[] | string | undefined): string[] {
   const all = Array.isArray(values) ? values : values === undefined ? [] : [values];
-  return all.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  return all
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function stageList(values: readonly string[] | string | undefined, option: string): string[] {
@@ -82,112 +87,112 @@ export const command: Command = {
 
 /** The verify command; `hooks` only for tests (test/verify/fixtures/verify-driver.mjs). */
 export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHooks = {}): Promise<ExitCode> {
-    const { values } = parseCommandArgs(argv, {
-      stages: { type: 'string' },
-      skip: { type: 'string' },
-      runs: { type: 'string' },
-      seed: { type: 'string' },
-      topology: { type: 'string' },
-      const: { type: 'string', multiple: true },
-      'allow-not-run': { type: 'string', multiple: true },
-      out: { type: 'string', default: 'reports' },
-      jobs: { type: 'string', default: '2' },
-      'stage-timeout': { type: 'string', default: '2700' },
-      shard: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    });
-    const only = values.stages !== undefined ? stageList(values.stages, '--stages') : [...STAGE_NAMES];
-    const skip = stageList(values.skip, '--skip');
-    const stages = only.filter((s) => !skip.includes(s));
-    if (stages.length === 0) throw new UsageError('no stage left to run (check --stages and --skip)');
-    const allowNotRun = stageList(values['allow-not-run'], '--allow-not-run');
-    // The one numeric-option parser: decimal integers in range, a clear line otherwise.
-    const seed = intOption(values, 'seed', SEED_RANGE);
-    const runs = intOption(values, 'runs', { min: 1, max: 1_000_000 });
-    const constants = Object.entries(constantsOption(values.const)).map(([k, v]) => `${k}=${v}`);
-    const jobs = intOption(values, 'jobs', { min: 1, max: 64, default: 2 });
-    const stageTimeoutMs = intOption(values, 'stage-timeout', { min: 1, max: 86_400, default: 2700 }) * 1000;
-    const topology = values.topology;
-    if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
-    const outDir = resolve(process.cwd(), values.out ?? 'reports');
-    let shard: Shard | undefined;
-    if (values.shard !== undefined) {
-      try {
-        shard = parseShard(values.shard);
-      } catch (err) {
-        if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
-        throw err;
-      }
+  const { values } = parseCommandArgs(argv, {
+    stages: { type: 'string' },
+    skip: { type: 'string' },
+    runs: { type: 'string' },
+    seed: { type: 'string' },
+    topology: { type: 'string' },
+    const: { type: 'string', multiple: true },
+    'allow-not-run': { type: 'string', multiple: true },
+    out: { type: 'string', default: 'reports' },
+    jobs: { type: 'string', default: '2' },
+    'stage-timeout': { type: 'string', default: '2700' },
+    shard: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  const only = values.stages !== undefined ? stageList(values.stages, '--stages') : [...STAGE_NAMES];
+  const skip = stageList(values.skip, '--skip');
+  const stages = only.filter((s) => !skip.includes(s));
+  if (stages.length === 0) throw new UsageError('no stage left to run (check --stages and --skip)');
+  const allowNotRun = stageList(values['allow-not-run'], '--allow-not-run');
+  // The one numeric-option parser: decimal integers in range, a clear line otherwise.
+  const seed = intOption(values, 'seed', SEED_RANGE);
+  const runs = intOption(values, 'runs', { min: 1, max: 1_000_000 });
+  const constants = Object.entries(constantsOption(values.const)).map(([k, v]) => `${k}=${v}`);
+  const jobs = intOption(values, 'jobs', { min: 1, max: 64, default: 2 });
+  const stageTimeoutMs = intOption(values, 'stage-timeout', { min: 1, max: 86_400, default: 2700 }) * 1000;
+  const topology = values.topology;
+  if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
+  const outDir = resolve(process.cwd(), values.out ?? 'reports');
+  let shard: Shard | undefined;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard);
+    } catch (err) {
+      if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
+      throw err;
     }
+  }
 
-    const live = !values.json && process.stderr.isTTY === true;
-    const progress: ProgressSink = live
-      ? new LiveProgress(process.stderr)
-      : new LineProgress((line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`));
+  const live = !values.json && process.stderr.isTTY === true;
+  const progress: ProgressSink = live ? new LiveProgress(process.stderr) : new LineProgress((line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`));
 
-    // On SIGINT/SIGTERM/SIGHUP: start no further stage, stop every running stage's process group
-    // (SIGTERM, SIGKILL after STOP_GRACE_MS), write no report (the previous run's were set aside when
-    // the run started and are deleted: src/verify/out-dir.ts), exit 128 + the signal's number. A
-    // second signal SIGKILLs at once.
-    const abort = new AbortController();
-    let stopped: Promise<void> | undefined;
-    let running: Promise<unknown> | undefined;
-    const onSignal = (sig: (typeof SIGNALS)[number]) => {
-      const code = signalExitCode(sig);
-      if (stopped) {
-        killAllChildrenNow();
-        process.exit(code);
-      }
-      abort.abort(sig);
-      process.stderr.write(`\nfencecheck verify: ${sig}: stopping every stage's process group\n`);
-      // The run then tidies its output folder (out-dir.ts abandon()); it is not waited for long.
-      const settled = () => Promise.race([running?.catch(() => undefined), new Promise((done) => setTimeout(done, SETTLE_MS))]);
-      stopped = stopAllChildren(STOP_GRACE_MS).then(settled).then(() => {
+  // On SIGINT/SIGTERM/SIGHUP: start no further stage, stop every running stage's process group
+  // (SIGTERM, SIGKILL after STOP_GRACE_MS), write no report (the previous run's were set aside when
+  // the run started and are deleted: src/verify/out-dir.ts), exit 128 + the signal's number. A
+  // second signal SIGKILLs at once.
+  const abort = new AbortController();
+  let stopped: Promise<void> | undefined;
+  let running: Promise<unknown> | undefined;
+  const onSignal = (sig: (typeof SIGNALS)[number]) => {
+    const code = signalExitCode(sig);
+    if (stopped) {
+      killAllChildrenNow();
+      process.exit(code);
+    }
+    abort.abort(sig);
+    process.stderr.write(`\nfencecheck verify: ${sig}: stopping every stage's process group\n`);
+    // The run then tidies its output folder (out-dir.ts abandon()); it is not waited for long.
+    const settled = () => Promise.race([running?.catch(() => undefined), new Promise((done) => setTimeout(done, SETTLE_MS))]);
+    stopped = stopAllChildren(STOP_GRACE_MS)
+      .then(settled)
+      .then(() => {
         process.stderr.write(`fencecheck verify: interrupted by ${sig}: no verdict, no report written (exit ${code})\n`);
         process.exit(code);
       });
-    };
-    for (const sig of SIGNALS) process.on(sig, onSignal);
-    let report: VerifyReport;
-    try {
-      running = runVerify({
-        ...(hooks.command ? { command: hooks.command } : {}),
-        signal: abort.signal,
-        stages,
-        stageOptions: {
-          ...(runs !== undefined ? { runs } : {}),
-          ...(seed !== undefined ? { seed } : {}),
-          ...(topology !== undefined ? { topology: topology as Topology } : {}),
-          ...(constants.length > 0 ? { constants } : {}),
-        },
-        allowNotRun,
-        jobs,
-        stageTimeoutMs,
-        outDir,
-        progress,
-        ...(shard ? { shard } : {}),
-      });
-      report = (await running) as VerifyReport;
-    } catch (err) {
-      if (err instanceof ManifestError) {
-        process.stderr.write(`fencecheck verify: ${err.message}\n`);
-        return ExitCode.BadInput;
-      }
-      if (err instanceof OutDirError || err instanceof ReportWriteError) {
-        process.stderr.write(`fencecheck verify: ${err.message}\n`);
-        return ExitCode.NotRun;
-      }
-      // The signal handler prints the outcome and exits once every stage's group is empty.
-      if (err instanceof VerifyInterruptedError && stopped) return new Promise<never>(() => {});
-      throw err;
-    } finally {
-      if (!abort.signal.aborted) for (const sig of SIGNALS) process.off(sig, onSignal);
+  };
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+  let report: VerifyReport;
+  try {
+    running = runVerify({
+      ...(hooks.command ? { command: hooks.command } : {}),
+      signal: abort.signal,
+      stages,
+      stageOptions: {
+        ...(runs !== undefined ? { runs } : {}),
+        ...(seed !== undefined ? { seed } : {}),
+        ...(topology !== undefined ? { topology: topology as Topology } : {}),
+        ...(constants.length > 0 ? { constants } : {}),
+      },
+      allowNotRun,
+      jobs,
+      stageTimeoutMs,
+      outDir,
+      progress,
+      ...(shard ? { shard } : {}),
+    });
+    report = (await running) as VerifyReport;
+  } catch (err) {
+    if (err instanceof ManifestError) {
+      process.stderr.write(`fencecheck verify: ${err.message}\n`);
+      return ExitCode.BadInput;
     }
+    if (err instanceof OutDirError || err instanceof ReportWriteError) {
+      process.stderr.write(`fencecheck verify: ${err.message}\n`);
+      return ExitCode.NotRun;
+    }
+    // The signal handler prints the outcome and exits once every stage's group is empty.
+    if (err instanceof VerifyInterruptedError && stopped) return new Promise<never>(() => {});
+    throw err;
+  } finally {
+    if (!abort.signal.aborted) for (const sig of SIGNALS) process.off(sig, onSignal);
+  }
 
-    const files = reportFiles(outDir);
-    if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(`${summaryText(report)}\nreports: ${files.json}, ${files.junit}, ${files.markdown}, ${files.html}\n`);
-    return report.verdict.exitCode;
+  const files = reportFiles(outDir);
+  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else process.stdout.write(`${summaryText(report)}\nreports: ${files.json}, ${files.junit}, ${files.markdown}, ${files.html}\n`);
+  return report.verdict.exitCode;
 }
 
 function summaryText(r: VerifyReport): string {

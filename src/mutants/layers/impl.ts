@@ -17,7 +17,12 @@ export function implLayerRunner(packages: readonly SystemPackage[] = PACKAGES, p
   const load = (p: SystemPackage): Promise<SystemImplRunner | string> => {
     let r = loaded.get(p.name);
     if (!r) {
-      r = p.impl ? p.impl().then((x) => x, (err: unknown) => `cannot load the ${p.name} impl runner: ${(err as Error).message}`) : Promise.resolve(`${p.name} has no implementation layer`);
+      r = p.impl
+        ? p.impl().then(
+            (x) => x,
+            (err: unknown) => `cannot load the ${p.name} impl runner: ${(err as Error).message}`,
+          )
+        : Promise.resolve(`${p.name} has no implementation layer`);
       loaded.set(p.name, r);
     }
     return r;
@@ -59,7 +64,9 @@ export function implLayerRunner(packages: readonly SystemPackage[] = PACKAGES, p
         for (const res of await r.run(entries, options)) byId.set(res.id, res);
       }
       // A runner that leaves an entry out reported nothing for it: invalid, never a silent pass.
-      return mutants.map((m) => byId.get(m.id) ?? { id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: `the ${m.system} impl runner reported no result for ${m.id}` });
+      return mutants.map(
+        (m) => byId.get(m.id) ?? { id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: `the ${m.system} impl runner reported no result for ${m.id}` },
+      );
     },
   };
 }

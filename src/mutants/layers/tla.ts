@@ -49,7 +49,14 @@ export const runner: LayerRunner = {
 };
 
 /** One system's base config (for equivalence), then each of its entries. */
-async function runSystem(sys: AnySystem, entries: readonly MutantEntry[], tools: TlcTools, log: (l: string) => void, saveTrace: (id: string, trace: unknown) => string, push: (r: MutantResult) => void): Promise<void> {
+async function runSystem(
+  sys: AnySystem,
+  entries: readonly MutantEntry[],
+  tools: TlcTools,
+  log: (l: string) => void,
+  saveTrace: (id: string, trace: unknown) => string,
+  push: (r: MutantResult) => void,
+): Promise<void> {
   const base = await checkSystemBase(sys, { tools });
   log(`[tla] ${sys.name} base: ${base.evidence.outcome}, ${base.evidence.distinct ?? '?'} distinct states`);
   for (const m of entries) {

@@ -42,7 +42,9 @@ export function splitEdgeLine(line: string): { from: string; label: string; to: 
 
 /** SHA-256 of sorted lines, LF-terminated: the hash both sides can compute. */
 export function linesSha256(sorted: readonly string[]): string {
-  return createHash('sha256').update(sorted.length === 0 ? '' : `${sorted.join('\n')}\n`).digest('hex');
+  return createHash('sha256')
+    .update(sorted.length === 0 ? '' : `${sorted.join('\n')}\n`)
+    .digest('hex');
 }
 
 /** TLC's dot dump read through the system's mapping. Throws TlcOutputError naming the node or edge. */

@@ -40,7 +40,14 @@ export function gridCells(grid: Readonly<Record<string, readonly string[]>>): Re
   return cells;
 }
 
-export async function measureGrowth(sys: AnySystem, tools: TlcTools, grid: Readonly<Record<string, readonly string[]>>, timeoutMs: number, onCell: (c: GrowthCell) => void = () => {}, root = projectRoot): Promise<GrowthCell[]> {
+export async function measureGrowth(
+  sys: AnySystem,
+  tools: TlcTools,
+  grid: Readonly<Record<string, readonly string[]>>,
+  timeoutMs: number,
+  onCell: (c: GrowthCell) => void = () => {},
+  root = projectRoot,
+): Promise<GrowthCell[]> {
   const base = readFileSync(join(root, sys.config), 'utf8');
   const dir = mkdtempSync(join(tmpdir(), 'fencecheck-growth-'));
   const cells: GrowthCell[] = [];

@@ -42,9 +42,7 @@ export function verdictOf(run: TlcRun, expected: string): { verdict: Verdict; re
   const r = run.result;
   switch (r.outcome) {
     case 'invariant-violation':
-      return r.violated === expected
-        ? { verdict: 'killed' }
-        : { verdict: 'wrong-invariant', reason: `TLC reported ${r.violated}, expected ${expected}` };
+      return r.violated === expected ? { verdict: 'killed' } : { verdict: 'wrong-invariant', reason: `TLC reported ${r.violated}, expected ${expected}` };
     case 'ok':
       return { verdict: 'survived', reason: `no invariant violated (${r.distinct ?? '?'} distinct states)` };
     case 'parse-error': {

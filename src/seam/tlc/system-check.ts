@@ -60,7 +60,9 @@ function alsoBrokenAtEnd(sys: AnySystem, r: TlcResult): string[] {
   if (!last || r.violated === undefined) return [];
   try {
     const s = sys.fromTlc(last.vars);
-    return Object.entries(sys.invariants).filter(([n, inv]) => n !== r.violated && !inv(s)).map(([n]) => n);
+    return Object.entries(sys.invariants)
+      .filter(([n, inv]) => n !== r.violated && !inv(s))
+      .map(([n]) => n);
   } catch (err) {
     if (err instanceof TlcOutputError) return [];
     throw err;

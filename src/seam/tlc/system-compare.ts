@@ -36,8 +36,14 @@ export function systemEvidenceDifferences(live: LiveSystemRun, root = projectRoo
     if ('reason' in committed) diffs.push(`the committed base graph: ${committed.reason}`);
     else {
       const p = compareGraphs(live.graph, committed.graph);
-      if (!p.states.equal) diffs.push(`base state set differs: ${p.states.onlyModelCount} only live (${p.states.onlyModel.slice(0, 2).join(' · ') || '-'}), ${p.states.onlyTlcCount} only committed (${p.states.onlyTlc.slice(0, 2).join(' · ') || '-'})`);
-      if (!p.edges.equal) diffs.push(`base edges differ: ${p.edges.onlyModelCount} only live (${p.edges.onlyModel.slice(0, 2).join(' · ') || '-'}), ${p.edges.onlyTlcCount} only committed (${p.edges.onlyTlc.slice(0, 2).join(' · ') || '-'})`);
+      if (!p.states.equal)
+        diffs.push(
+          `base state set differs: ${p.states.onlyModelCount} only live (${p.states.onlyModel.slice(0, 2).join(' · ') || '-'}), ${p.states.onlyTlcCount} only committed (${p.states.onlyTlc.slice(0, 2).join(' · ') || '-'})`,
+        );
+      if (!p.edges.equal)
+        diffs.push(
+          `base edges differ: ${p.edges.onlyModelCount} only live (${p.edges.onlyModel.slice(0, 2).join(' · ') || '-'}), ${p.edges.onlyTlcCount} only committed (${p.edges.onlyTlc.slice(0, 2).join(' · ') || '-'})`,
+        );
     }
   }
   for (const m of live.mutants) diffs.push(...recordDifferences(m, root, ['violated', 'traceLength']));

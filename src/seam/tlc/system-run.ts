@@ -42,13 +42,16 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
   o.log(`${sys.name}: ${e.spec} with ${e.config}: ${bounds(e.bounds)}, invariants ${e.invariants.join(', ')}`);
   if (base.run.kind === 'completed') {
     const r = base.run.result;
-    o.log(`${sys.name} base: ${r.outcome}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms (wall ${base.run.wallMs} ms)`);
+    o.log(
+      `${sys.name} base: ${r.outcome}; ${r.generated ?? '?'} states generated, ${r.distinct ?? '?'} distinct, depth ${r.depth ?? '?'}, TLC time ${r.durationMs ?? '?'} ms (wall ${base.run.wallMs} ms)`,
+    );
   }
   writeRunReport(`${sys.name}/base`, e);
   const problem = baseProblemOf(base.run, `${sys.name}'s base model`);
   if (problem?.exit === ExitCode.Failed && base.trace) o.log(`counterexample: ${base.trace.steps.map((s) => s.action).join(' → ')}`);
   const counts: Record<string, number> = { generated: e.generated ?? 0, distinct: e.distinct ?? 0, depth: e.depth ?? 0 };
-  if (problem?.exit === ExitCode.NotRun) return { exit: ExitCode.NotRun, report: { status: 'not-run', reason: `${sys.name}: ${problem.reason}`, summary: `${sys.name}: TLC could not check the base config: ${problem.reason}`, counts } };
+  if (problem?.exit === ExitCode.NotRun)
+    return { exit: ExitCode.NotRun, report: { status: 'not-run', reason: `${sys.name}: ${problem.reason}`, summary: `${sys.name}: TLC could not check the base config: ${problem.reason}`, counts } };
   if (o.writeEvidence) for (const f of writeSystemEvidence(e, base.graph, base.edgesText)) o.log(`wrote ${f}`);
 
   const results: MutantResult[] = [];
@@ -70,9 +73,9 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
     }
     o.log('');
     o.log(formatMutantTable([...results, ...variants]));
-    counts['killed'] = results.filter((r) => r.verdict === 'killed').length;
-    counts['mutants'] = results.length;
-    if (variants.length > 0) counts['variantsKilled'] = variants.filter((r) => r.verdict === 'killed').length;
+    counts.killed = results.filter((r) => r.verdict === 'killed').length;
+    counts.mutants = results.length;
+    if (variants.length > 0) counts.variantsKilled = variants.filter((r) => r.verdict === 'killed').length;
   }
 
   const freshness = o.writeEvidence ? undefined : systemFreshness({ system: sys.name, base: e, ...(base.graph && { graph: base.graph }), mutants: records }, o.root);
@@ -81,10 +84,17 @@ export async function runSystemTlc(sys: AnySystem, o: SystemRunOptions): Promise
   const all = [...results, ...variants];
   const mutantsOk = !o.mutants || (results.length === 0 && o.entries.length === 0) || allKilled(all);
   const failed = problem !== undefined || !mutantsOk;
-  const reason = problem ? `${sys.name}: ${problem.reason}` : mutantsOk ? undefined : `${sys.name}: not killed: ${all.filter((r) => r.verdict !== 'killed').map((r) => `${r.id} ${r.verdict}`).join(', ')}`;
+  const reason = problem
+    ? `${sys.name}: ${problem.reason}`
+    : mutantsOk
+      ? undefined
+      : `${sys.name}: not killed: ${all
+          .filter((r) => r.verdict !== 'killed')
+          .map((r) => `${r.id} ${r.verdict}`)
+          .join(', ')}`;
   const summary = [
-    `${sys.name} base: ${e.outcome}, ${counts['generated']} generated / ${counts['distinct']} distinct, depth ${counts['depth']}`,
-    ...(o.mutants ? [`${sys.name} mutants: ${counts['killed']}/${counts['mutants']} killed${variants.length ? ` (+${counts['variantsKilled']}/${variants.length} variants)` : ''}`] : []),
+    `${sys.name} base: ${e.outcome}, ${counts.generated} generated / ${counts.distinct} distinct, depth ${counts.depth}`,
+    ...(o.mutants ? [`${sys.name} mutants: ${counts.killed}/${counts.mutants} killed${variants.length ? ` (+${counts.variantsKilled}/${variants.length} variants)` : ''}`] : []),
     ...(freshness ? [`evidence ${freshness.fresh ? 'fresh' : 'differs'}`] : []),
   ].join('; ');
   return {

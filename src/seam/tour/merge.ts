@@ -73,7 +73,14 @@ function identity(p: Parsed): string {
   if (checks.kind !== 'conformance') r.bad('details.checks', 'the conformance tour (only it is sharded)');
   const whole = r.obj(d, 'whole');
   const totals = r.obj(whole, 'totals');
-  return JSON.stringify({ stage: p.report.stage, system: r.str(d, 'system'), bounds: d.bounds ?? null, reach: r.str(d, 'reach'), whole: r.digestOrNull(whole, 'digest'), totals: TOTALS.map((k) => r.num(totals, k)) });
+  return JSON.stringify({
+    stage: p.report.stage,
+    system: r.str(d, 'system'),
+    bounds: d.bounds ?? null,
+    reach: r.str(d, 'reach'),
+    whole: r.digestOrNull(whole, 'digest'),
+    totals: TOTALS.map((k) => r.num(totals, k)),
+  });
 }
 
 function sumRows<R extends Record<string, number>>(rows: readonly Obj[], fields: readonly (keyof R & string)[], where: readonly string[]): Record<string, R> {
@@ -120,7 +127,8 @@ export function mergeTourReports(reports: readonly unknown[]): StageReport<TourR
 
   const ids = ordered.map(identity);
   const other = ids.findIndex((id) => id !== ids[0]);
-  if (other >= 0) throw new TourMergeError(`${ordered[other]!.where} (shard ${shardLabel(ordered[other]!.shard)}) is a shard of another tour than ${ordered[0]!.where}: system, bounds, reach or model differ`);
+  if (other >= 0)
+    throw new TourMergeError(`${ordered[other]!.where} (shard ${shardLabel(ordered[other]!.shard)}) is a shard of another tour than ${ordered[0]!.where}: system, bounds, reach or model differ`);
 
   const first = ordered[0]!.details;
   const where = ordered.map((p) => p.where);
@@ -138,7 +146,8 @@ export function mergeTourReports(reports: readonly unknown[]): StageReport<TourR
   };
   const whole = first.whole as TourReportDetails['whole'];
   for (const k of TOTALS) {
-    if (model[k] !== whole.totals[k]) throw new TourMergeError(`the shards' model parts do not add up to the whole model: ${k} ${model[k]}, the whole has ${whole.totals[k]} (were the shards cut by different partitions?)`);
+    if (model[k] !== whole.totals[k])
+      throw new TourMergeError(`the shards' model parts do not add up to the whole model: ${k} ${model[k]}, the whole has ${whole.totals[k]} (were the shards cut by different partitions?)`);
   }
   const modelDigest = addDigests(ds.map((d, i) => reader(where[i]!).digestOrNull(d, 'modelDigest') ?? reader(where[i]!).bad('modelDigest', 'a digest')));
   if (modelDigest !== whole.digest) throw new TourMergeError("the shards' model digests do not add up to the whole model's (were the shards cut by different partitions?)");
@@ -200,11 +209,26 @@ export function mergeTourReports(reports: readonly unknown[]): StageReport<TourR
     covered,
     byAction,
     equalToModel,
-    failure: failure ? { check: failure.check, message: failure.message, ...(failure.attempt !== undefined ? { attempt: failure.attempt } : {}), ...(failure.real !== undefined ? { real: failure.real } : {}), ...(failure.predicted !== undefined ? { predicted: failure.predicted } : {}), steps: Math.max(0, failure.path - 1) } : null,
+    failure: failure
+      ? {
+          check: failure.check,
+          message: failure.message,
+          ...(failure.attempt !== undefined ? { attempt: failure.attempt } : {}),
+          ...(failure.real !== undefined ? { real: failure.real } : {}),
+          ...(failure.predicted !== undefined ? { predicted: failure.predicted } : {}),
+          steps: Math.max(0, failure.path - 1),
+        }
+      : null,
   };
   const tracePath = failedAt?.report.traces?.[0];
   const replay = typeof failedAt?.details.replay === 'string' ? failedAt.details.replay : undefined;
-  const shown = conformReportDetails(figures, { passed: !failed, summary, ...(failed ? { reason } : {}), ...(tracePath !== undefined ? { tracePath } : {}), ...(replay !== undefined ? { replay } : {}) });
+  const shown = conformReportDetails(figures, {
+    passed: !failed,
+    summary,
+    ...(failed ? { reason } : {}),
+    ...(tracePath !== undefined ? { tracePath } : {}),
+    ...(replay !== undefined ? { replay } : {}),
+  });
   return stageReport({
     stage,
     status: failed ? 'failed' : 'passed',

@@ -18,7 +18,9 @@ export function coverageLines(r: TourResult<unknown, unknown, unknown>): string[
   if (m.unchanged > 0 || r.unchanged > 0) lines.push(`  unchanged    ${String(r.unchanged).padStart(6)} / ${m.unchanged} ${r.words.unchanged ?? 'accepted attempts that change no model variable'}`);
   if (r.stateChecks > 0) lines.push(`  state checks ${String(r.stateChecks).padStart(6)} states${r.words.stateCheck ? `: ${r.words.stateCheck}` : ''}`);
   const perS = Math.round(r.attempts / Math.max(r.durationMs / 1000, 1e-3));
-  lines.push(`  ${r.attempts} attempts at depth ≤ ${r.depth} in ${(r.durationMs / 1000).toFixed(1)} s (${perS} attempts/s; ${r.instances} fresh instances by ${r.reach === 'inject' ? 'injection' : `replay, ${r.executed} attempts executed`})`);
+  lines.push(
+    `  ${r.attempts} attempts at depth ≤ ${r.depth} in ${(r.durationMs / 1000).toFixed(1)} s (${perS} attempts/s; ${r.instances} fresh instances by ${r.reach === 'inject' ? 'injection' : `replay, ${r.executed} attempts executed`})`,
+  );
   return lines;
 }
 

@@ -104,14 +104,16 @@ export function attemptRow(attempt: string): string {
 function actionRows(f: ConformFigures): ActionRow[] {
   const mismatchRow = f.failure?.attempt !== undefined ? attemptRow(f.failure.attempt) : undefined;
   return Object.entries(f.byAction)
-    .map(([action, c]): ActionRow => ({
-      action,
-      transitions: [c.transitions, c.modelTransitions],
-      refused: [c.refused, c.modelRefused],
-      percent: coveragePercent(Math.min(c.transitions, c.modelTransitions) + Math.min(c.refused, c.modelRefused), c.modelTransitions + c.modelRefused),
-      complete: c.transitions >= c.modelTransitions && c.refused >= c.modelRefused,
-      mismatch: action === mismatchRow,
-    }))
+    .map(
+      ([action, c]): ActionRow => ({
+        action,
+        transitions: [c.transitions, c.modelTransitions],
+        refused: [c.refused, c.modelRefused],
+        percent: coveragePercent(Math.min(c.transitions, c.modelTransitions) + Math.min(c.refused, c.modelRefused), c.modelTransitions + c.modelRefused),
+        complete: c.transitions >= c.modelTransitions && c.refused >= c.modelRefused,
+        mismatch: action === mismatchRow,
+      }),
+    )
     .sort((a, b) => a.action.localeCompare(b.action));
 }
 
@@ -178,7 +180,10 @@ export function conformSection(f: ConformFigures, o: ConformOutcome): ReportSect
     const marked = actions.some((a) => a.mismatch);
     blocks.push(
       { kind: 'heading', text: 'Per action' },
-      { kind: 'p', text: "Transitions: the model's labelled transitions of the action the tour executed. Refused attempts: attempts of this kind (or gate step) the model refuses, executed and refused by the real system too." },
+      {
+        kind: 'p',
+        text: "Transitions: the model's labelled transitions of the action the tour executed. Refused attempts: attempts of this kind (or gate step) the model refuses, executed and refused by the real system too.",
+      },
       {
         kind: 'table',
         id: 'conform-actions',
@@ -219,7 +224,11 @@ export function conformSection(f: ConformFigures, o: ConformOutcome): ReportSect
 export function conformSuite(f: ConformFigures, o: ConformOutcome): ReportSuite {
   const c = f.covered;
   const mismatch = failureLines(f, o).join('\n');
-  const coverageText = [`states ${figureText(c.states, f.model.states)}`, `transitions ${figureText(c.transitions, f.model.transitions)}`, `refused attempts ${figureText(c.refused, f.model.refused)}`];
+  const coverageText = [
+    `states ${figureText(c.states, f.model.states)}`,
+    `transitions ${figureText(c.transitions, f.model.transitions)}`,
+    `refused attempts ${figureText(c.refused, f.model.refused)}`,
+  ];
   const short = c.states < f.model.states || c.transitions < f.model.transitions || c.refused < f.model.refused;
   const x = f.failure;
   const out = [o.summary, `checks: ${checksShort(f.checks)}`, ...coverageText, `attempts: ${f.attempts}`].join('\n');
@@ -237,7 +246,13 @@ export function conformSuite(f: ConformFigures, o: ConformOutcome): ReportSuite 
   const actions = actionRows(f).map((row): ReportCase => {
     const figures = actionFiguresText(row);
     if (row.mismatch)
-      return { name: row.action, status: 'failed', message: `first mismatch at ${x?.attempt ?? row.action}: ${x?.check ?? ''}: ${x?.message ?? ''}`, body: [mismatch, figures].filter(Boolean).join('\n'), out: figures };
+      return {
+        name: row.action,
+        status: 'failed',
+        message: `first mismatch at ${x?.attempt ?? row.action}: ${x?.check ?? ''}: ${x?.message ?? ''}`,
+        body: [mismatch, figures].filter(Boolean).join('\n'),
+        out: figures,
+      };
     if (row.complete) return { name: row.action, status: 'passed', out: figures };
     return {
       name: row.action,

@@ -84,7 +84,13 @@ export function tourStageReport(r: TourResult<unknown, unknown, unknown>, meta: 
   const passed = tourPassed(r);
   const reason = passed ? undefined : r.failure ? `${r.failure.check}: ${r.failure.message}` : 'the real graph differs from the model';
   // What the verify reports show: the Conformance section and the conform suite.
-  const shown = conformReportDetails(conformFigures(r), { passed, summary: headline(r), ...(reason !== undefined ? { reason } : {}), ...(meta.tracePath !== undefined ? { tracePath: meta.tracePath } : {}), ...(meta.replay !== undefined ? { replay: meta.replay } : {}) });
+  const shown = conformReportDetails(conformFigures(r), {
+    passed,
+    summary: headline(r),
+    ...(reason !== undefined ? { reason } : {}),
+    ...(meta.tracePath !== undefined ? { tracePath: meta.tracePath } : {}),
+    ...(meta.replay !== undefined ? { replay: meta.replay } : {}),
+  });
   const details = { ...tourDetails(r, { ...(meta.mutant !== undefined ? { mutant: meta.mutant } : {}), ...(meta.replay !== undefined ? { replay: meta.replay } : {}) }), ...shown };
   return stageReport({
     stage: meta.stage,
@@ -100,7 +106,13 @@ export function tourStageReport(r: TourResult<unknown, unknown, unknown>, meta: 
 }
 
 /** A tour that could not run (its real system could not be started): the shard it was to run rides along, so a merge knows which part is missing. */
-export function tourNotRunReport(meta: { readonly stage: string; readonly startedAt: Date; readonly reason: string; readonly shard: Shard; readonly system: string }): StageReport<{ readonly system: string; readonly shard: Shard }> {
+export function tourNotRunReport(meta: {
+  readonly stage: string;
+  readonly startedAt: Date;
+  readonly reason: string;
+  readonly shard: Shard;
+  readonly system: string;
+}): StageReport<{ readonly system: string; readonly shard: Shard }> {
   return stageReport({
     stage: meta.stage,
     status: 'not-run',

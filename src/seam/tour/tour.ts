@@ -119,7 +119,8 @@ class Tour<S, A, D, I, O> {
       for (const n of names) if (!(n in sys.model.invariants)) throw new TourSetupError(`${sys.name} has no invariant ${n} (${Object.keys(sys.model.invariants).join(', ')})`);
       this.watched = [...new Set(names)];
     } else this.watched = Object.keys(sys.model.invariants);
-    if (sys.real.reach.kind === 'replay' && sys.model.initialStates().length !== 1) throw new TourSetupError(`${sys.name}: a replayed tour starts from one initial state, the model has ${sys.model.initialStates().length}`);
+    if (sys.real.reach.kind === 'replay' && sys.model.initialStates().length !== 1)
+      throw new TourSetupError(`${sys.name}: a replayed tour starts from one initial state, the model has ${sys.model.initialStates().length}`);
     this.totalAttempts = this.initRows();
   }
 
@@ -156,7 +157,19 @@ class Tour<S, A, D, I, O> {
   // ---- nodes and paths ----
 
   private roots(): Node<S, A, D>[] {
-    const node = (state: S, key: string, depth: number, model: number): Node<S, A, D> => ({ state, key, depth, model, parent: null, reached: false, started: false, attempts: null, lines: null, pending: 0, instances: null });
+    const node = (state: S, key: string, depth: number, model: number): Node<S, A, D> => ({
+      state,
+      key,
+      depth,
+      model,
+      parent: null,
+      reached: false,
+      started: false,
+      attempts: null,
+      lines: null,
+      pending: 0,
+      instances: null,
+    });
     let roots: Node<S, A, D>[];
     if (this.conformance) {
       for (let i = 0; i < this.g.states.length; i++) this.nodes.push(node(this.g.states[i]!, this.g.keys[i]!, this.g.depth[i]!, i));
@@ -324,7 +337,19 @@ class Tour<S, A, D, I, O> {
     } else {
       child = this.byKey.get(key);
       if (!child) {
-        child = { state: r.state, key, depth: n.depth + 1, model: this.g.index.get(key) ?? -1, parent: { node: n, attempt: a, decision: r.decision, note: r.note }, reached: true, started: false, attempts: null, lines: null, pending: 0, instances: null };
+        child = {
+          state: r.state,
+          key,
+          depth: n.depth + 1,
+          model: this.g.index.get(key) ?? -1,
+          parent: { node: n, attempt: a, decision: r.decision, note: r.note },
+          reached: true,
+          started: false,
+          attempts: null,
+          lines: null,
+          pending: 0,
+          instances: null,
+        };
         this.nodes.push(child);
         this.byKey.set(key, child);
         first = true;
@@ -548,7 +573,14 @@ class Tour<S, A, D, I, O> {
           const back = await this.sys.real.read(inst).catch((err: unknown) => (err instanceof TourObservationError ? err : Promise.reject(err)));
           const where = back instanceof TourObservationError ? back.message : this.model.key(back.state);
           if (where !== node.key) {
-            return { results: { replay: `replaying the path from the initial state (${path.length} attempts) did not reach the state: read back ${where}, want ${node.key} (the real code is not deterministic, or keeps state it does not read back)`, steps }, instances, executed };
+            return {
+              results: {
+                replay: `replaying the path from the initial state (${path.length} attempts) did not reach the state: read back ${where}, want ${node.key} (the real code is not deterministic, or keeps state it does not read back)`,
+                steps,
+              },
+              instances,
+              executed,
+            };
           }
         }
         const r = await this.step(inst, attempts[j]!);

@@ -91,7 +91,10 @@ export interface TraceCheckOptions {
 /** TLC did not finish a trace run as a run of a correct trace module: not a verdict. */
 export class TraceCheckRunError extends Error {
   override readonly name = 'TraceCheckRunError';
-  constructor(message: string, readonly kind: 'bad-input' | 'not-run') {
+  constructor(
+    message: string,
+    readonly kind: 'bad-input' | 'not-run',
+  ) {
     super(message);
   }
 }
@@ -116,7 +119,11 @@ function batchesOf(traces: readonly ObservedTrace[]): number[][] {
 export function validateTraces(traces: readonly ObservedTrace[], targets: (system: string) => TraceTarget, root = projectRoot): void {
   for (const indexes of batchesOf(traces)) {
     const target = targets(traces[indexes[0]!]!.system);
-    traceModule(target, specFacts(target, root), indexes.map((i) => traces[i]!));
+    traceModule(
+      target,
+      specFacts(target, root),
+      indexes.map((i) => traces[i]!),
+    );
   }
 }
 
@@ -132,7 +139,13 @@ export async function checkTraces(traces: readonly ObservedTrace[], targets: (sy
     const size = o.batchSize ?? indexes.length;
     for (let from = 0; from < indexes.length; from += size) {
       const part = indexes.slice(from, from + size);
-      const { verdicts: vs, figures } = await checkBatch(target, part.map((i) => traces[i]!), part, root, o);
+      const { verdicts: vs, figures } = await checkBatch(
+        target,
+        part.map((i) => traces[i]!),
+        part,
+        root,
+        o,
+      );
       verdicts.push(...vs);
       batches.push(figures);
     }
@@ -170,7 +183,13 @@ function completed(run: TlcRun, what: string): Extract<TlcRun, { kind: 'complete
   throw new TraceCheckRunError(`${what}: TLC ended with ${r.outcome}: ${detail}`, 'not-run');
 }
 
-async function checkBatch(target: TraceTarget, traces: readonly ObservedTrace[], indexes: readonly number[], root: string, o: TraceCheckOptions): Promise<{ verdicts: TraceVerdict[]; figures: BatchFigures }> {
+async function checkBatch(
+  target: TraceTarget,
+  traces: readonly ObservedTrace[],
+  indexes: readonly number[],
+  root: string,
+  o: TraceCheckOptions,
+): Promise<{ verdicts: TraceVerdict[]; figures: BatchFigures }> {
   const facts = specFacts(target, root);
   const mod = traceModule(target, facts, traces);
   const what = `${target.system}: ${traces.length} trace(s)`;

@@ -142,18 +142,18 @@ export function readValue(text: unknown, where: string): TlaValue {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function readClaim(x: unknown, where: string): ClaimedAction {
-  if (!isObject(x) || typeof x['name'] !== 'string' || !IDENT.test(x['name'])) throw new ObservedTraceError(`${where}: a claimed action is { name, args? } with an identifier name`);
-  const args = x['args'];
+  if (!isObject(x) || typeof x.name !== 'string' || !IDENT.test(x.name)) throw new ObservedTraceError(`${where}: a claimed action is { name, args? } with an identifier name`);
+  const args = x.args;
   if (args !== undefined && !Array.isArray(args)) throw new ObservedTraceError(`${where}: args is a list`);
   for (const [i, a] of (args ?? []).entries()) {
     const at = `${where} argument ${i + 1}`;
     if (a === null) continue;
     if (typeof a === 'string') readValue(a, at);
-    else if (!isObject(a) || Object.keys(a).some((k) => k !== 'in' && k !== 'such') || (a['in'] !== undefined && typeof a['in'] !== 'string') || (a['such'] !== undefined && typeof a['such'] !== 'string')) {
+    else if (!isObject(a) || Object.keys(a).some((k) => k !== 'in' && k !== 'such') || (a.in !== undefined && typeof a.in !== 'string') || (a.such !== undefined && typeof a.such !== 'string')) {
       throw new ObservedTraceError(`${at}: a TLA+ value, null, or { in?, such? }`);
     }
   }
-  return { name: x['name'], ...(args !== undefined && { args: args as ClaimArg[] }) };
+  return { name: x.name, ...(args !== undefined && { args: args as ClaimArg[] }) };
 }
 
 function readStep(x: unknown, where: string, first: boolean): ObservedStep {
@@ -161,12 +161,12 @@ function readStep(x: unknown, where: string, first: boolean): ObservedStep {
   const known = ['action', 'stutter', 'vars', 'views', 'note'];
   const extra = Object.keys(x).find((k) => !known.includes(k));
   if (extra !== undefined) throw new ObservedTraceError(`${where}: unknown field ${extra}`);
-  if (first && (x['action'] !== undefined || x['stutter'] !== undefined)) throw new ObservedTraceError(`${where}: the first step is the initial state: it claims no action`);
-  if (x['action'] !== undefined) {
-    if (Array.isArray(x['action'])) x['action'].forEach((c, i) => readClaim(c, `${where} action ${i + 1}`));
-    else readClaim(x['action'], `${where} action`);
+  if (first && (x.action !== undefined || x.stutter !== undefined)) throw new ObservedTraceError(`${where}: the first step is the initial state: it claims no action`);
+  if (x.action !== undefined) {
+    if (Array.isArray(x.action)) x.action.forEach((c, i) => readClaim(c, `${where} action ${i + 1}`));
+    else readClaim(x.action, `${where} action`);
   }
-  if (x['stutter'] !== undefined && typeof x['stutter'] !== 'boolean') throw new ObservedTraceError(`${where}: stutter is true or false`);
+  if (x.stutter !== undefined && typeof x.stutter !== 'boolean') throw new ObservedTraceError(`${where}: stutter is true or false`);
   for (const field of ['vars', 'views'] as const) {
     const m = x[field];
     if (m === undefined) continue;
@@ -177,34 +177,34 @@ function readStep(x: unknown, where: string, first: boolean): ObservedStep {
       readValue(v, `${where} ${field === 'vars' ? 'variable' : 'view'} ${k}`);
     }
   }
-  if (x['note'] !== undefined && typeof x['note'] !== 'string') throw new ObservedTraceError(`${where}: note is text`);
+  if (x.note !== undefined && typeof x.note !== 'string') throw new ObservedTraceError(`${where}: note is text`);
   return x as ObservedStep;
 }
 
 function readTrace(x: unknown, where: string): ObservedTrace {
   if (!isObject(x)) throw new ObservedTraceError(`${where}: a trace is an object`);
-  if (x['schema'] !== undefined && x['schema'] !== OBSERVED_SCHEMA) throw new ObservedTraceError(`${where}: schema ${JSON.stringify(x['schema'])}, expected ${OBSERVED_SCHEMA}`);
-  if (typeof x['system'] !== 'string' || x['system'] === '') throw new ObservedTraceError(`${where}: no system`);
-  if (typeof x['source'] !== 'string') throw new ObservedTraceError(`${where}: no source`);
+  if (x.schema !== undefined && x.schema !== OBSERVED_SCHEMA) throw new ObservedTraceError(`${where}: schema ${JSON.stringify(x.schema)}, expected ${OBSERVED_SCHEMA}`);
+  if (typeof x.system !== 'string' || x.system === '') throw new ObservedTraceError(`${where}: no system`);
+  if (typeof x.source !== 'string') throw new ObservedTraceError(`${where}: no source`);
   for (const f of ['id', 'mutant', 'replay'] as const) if (x[f] !== undefined && typeof x[f] !== 'string') throw new ObservedTraceError(`${where}: ${f} is text`);
-  const c = x['constants'];
+  const c = x.constants;
   if (c !== undefined && (!isObject(c) || Object.entries(c).some(([k, v]) => !IDENT.test(k) || typeof v !== 'string'))) throw new ObservedTraceError(`${where}: constants maps names to TLA+ text`);
-  const p = x['predicted'];
-  if (p !== undefined && (!isObject(p) || typeof p['by'] !== 'string' || !(p['step'] === null || (Number.isInteger(p['step']) && (p['step'] as number) >= 0)))) {
+  const p = x.predicted;
+  if (p !== undefined && (!isObject(p) || typeof p.by !== 'string' || !(p.step === null || (Number.isInteger(p.step) && (p.step as number) >= 0)))) {
     throw new ObservedTraceError(`${where}: predicted is { step: a step index or null, by }`);
   }
-  const steps = x['steps'];
+  const steps = x.steps;
   if (!Array.isArray(steps) || steps.length === 0) throw new ObservedTraceError(`${where}: steps is a non-empty list (the first is the initial state)`);
   steps.forEach((s, i) => readStep(s, `${where} step ${i}`, i === 0));
-  if (p !== undefined && typeof p['step'] === 'number' && p['step'] >= steps.length) throw new ObservedTraceError(`${where}: predicted step ${p['step']} is past the last step (${steps.length - 1})`);
+  if (p !== undefined && typeof p.step === 'number' && p.step >= steps.length) throw new ObservedTraceError(`${where}: predicted step ${p.step} is past the last step (${steps.length - 1})`);
   return x as unknown as ObservedTrace;
 }
 
 /** The traces of a file's JSON (one trace or a bundle); throws ObservedTraceError naming what does not fit. */
 export function readObservedTraces(json: unknown, where: string): ObservedTrace[] {
-  if (isObject(json) && Array.isArray(json['traces'])) {
-    if (json['schema'] !== OBSERVED_SCHEMA) throw new ObservedTraceError(`${where}: schema ${JSON.stringify(json['schema'])}, expected ${OBSERVED_SCHEMA}`);
-    return json['traces'].map((t, i) => readTrace(t, `${where} trace ${i + 1}`));
+  if (isObject(json) && Array.isArray(json.traces)) {
+    if (json.schema !== OBSERVED_SCHEMA) throw new ObservedTraceError(`${where}: schema ${JSON.stringify(json.schema)}, expected ${OBSERVED_SCHEMA}`);
+    return json.traces.map((t, i) => readTrace(t, `${where} trace ${i + 1}`));
   }
   return [readTrace(json, where)];
 }

@@ -42,7 +42,11 @@ export function tlaText(v: TlaValue): string {
     case 'interval':
       return `${v.lo}..${v.hi}`;
     case 'record':
-      return Object.keys(v.fields).length === 0 ? '<<>>' : `[${Object.entries(v.fields).map(([k, x]) => `${k} |-> ${tlaText(x)}`).join(', ')}]`;
+      return Object.keys(v.fields).length === 0
+        ? '<<>>'
+        : `[${Object.entries(v.fields)
+            .map(([k, x]) => `${k} |-> ${tlaText(x)}`)
+            .join(', ')}]`;
     case 'fn':
       return v.entries.length === 0 ? '<<>>' : `(${v.entries.map(([k, x]) => `${tlaText(k)} :> ${tlaText(x)}`).join(' @@ ')})`;
     case 'set':
@@ -87,13 +91,15 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
   if (clash) throw new ObservedTraceError(`${target.spec}: the name ${clash} clashes with the trace module's own (FC_/fc_ prefix)`);
   if (MUTATION_CONSTANT in overrides) throw new ObservedTraceError(`a trace sets ${MUTATION_CONSTANT}: traces are judged against the real spec (${MUTATION_CONSTANT} = {})`);
   const dropped = facts.constants.get(MUTATION_CONSTANT);
-  if (dropped && dropped.value.replace(/\s/g, '') !== '{}') throw new ObservedTraceError(`${target.config}: ${MUTATION_CONSTANT} = ${dropped.value}: the base config must be the real spec (${MUTATION_CONSTANT} = {})`);
+  if (dropped && dropped.value.replace(/\s/g, '') !== '{}')
+    throw new ObservedTraceError(`${target.config}: ${MUTATION_CONSTANT} = ${dropped.value}: the base config must be the real spec (${MUTATION_CONSTANT} = {})`);
   for (const name of Object.keys(overrides)) if (!facts.constants.has(name)) throw new ObservedTraceError(`constant ${name} is not set by ${target.config}`);
 
   const vars = target.variables;
   const varSet = new Set(vars);
   const modelValues = new Set(facts.modelValues);
-  for (const value of Object.values(overrides)) for (const id of value.replace(/"[^"]*"/g, '').match(/[A-Za-z_]\w*/g) ?? []) if (!['TRUE', 'FALSE'].includes(id) && !facts.names.has(id)) modelValues.add(id);
+  for (const value of Object.values(overrides))
+    for (const id of value.replace(/"[^"]*"/g, '').match(/[A-Za-z_]\w*/g) ?? []) if (!['TRUE', 'FALSE'].includes(id) && !facts.names.has(id)) modelValues.add(id);
 
   const forms = new Map<string, ClaimForm>();
   const formNames = new Map<number, string>();
@@ -166,10 +172,11 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
       if (si > 0) {
         const claims = claimsOf(step);
         if (claims === undefined) c.push(`[k |-> ${ANY}, a |-> <<>>]`);
-        else for (const [ci, claim] of claims.entries()) {
-          const { k, values } = formOf(claim.name, claim.args ?? [], `${where} action ${ci + 1}`);
-          c.push(`[k |-> ${k}, a |-> <<${values.map(tlaText).join(', ')}>>]`);
-        }
+        else
+          for (const [ci, claim] of claims.entries()) {
+            const { k, values } = formOf(claim.name, claim.args ?? [], `${where} action ${ci + 1}`);
+            c.push(`[k |-> ${k}, a |-> <<${values.map(tlaText).join(', ')}>>]`);
+          }
         if (step.stutter) c.push(`[k |-> ${STUTTER}, a |-> <<>>]`);
         if (c.length === 0) throw new ObservedTraceError(`${where}: claims no action and no stutter: no step can explain it`);
       }
@@ -182,7 +189,7 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
   for (const mv of modelValues) {
     if (facts.names.has(mv)) {
       const c = facts.constants.get(mv);
-      if (!c || c.op !== '=' || c.value !== mv) throw new ObservedTraceError(`model value ${mv} is also a name of ${target.spec}`);
+      if (c?.op !== '=' || c.value !== mv) throw new ObservedTraceError(`model value ${mv} is also a name of ${target.spec}`);
     }
   }
   const declared = [...modelValues].filter((mv) => !facts.names.has(mv)).sort();
@@ -206,7 +213,7 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
     `FC_Log == <<\n${logs.join(',\n')}\n  >>`,
     '',
     `FC_ViewAt(k) == CASE k = 0 -> TRUE\n${viewArms.join('\n')}`,
-    'FC_PrimedView(k) == (FC_ViewAt(k))\'',
+    "FC_PrimedView(k) == (FC_ViewAt(k))'",
     'FC_Range(s) == {s[i] : i \\in DOMAIN s}',
     '',
     'FC_MatchNow(fc_line) ==',
@@ -232,7 +239,7 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
       ? [
           `FC_Stop == <<${diag.join(', ')}>>`,
           '',
-          '\\* Diagnosis: each trace up to its last explained line; there, the line\'s claims without its observations.',
+          "\\* Diagnosis: each trace up to its last explained line; there, the line's claims without its observations.",
           'FC_Init ==',
           `    /\\ fc_t \\in 1..Len(FC_Log)`,
           `    /\\ ${facts.init}`,
@@ -241,19 +248,19 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
           `        \\/ FC_Stop[fc_t] = 0 /\\ fc_l = -1 /\\ PrintT(<<"fcd", fc_t, "init", 0, ${agree(false)}, ${vals(false)}, [fc_i \\in DOMAIN fc_line.w |-> FC_ViewAt(fc_line.w[fc_i].k) = fc_line.w[fc_i].v], [fc_i \\in DOMAIN fc_line.w |-> FC_ViewAt(fc_line.w[fc_i].k)]>>)`,
           'FC_Next ==',
           '    \\/ /\\ fc_l >= 1 /\\ fc_l < FC_Stop[fc_t] /\\ FC_Logged',
-          '       /\\ fc_l\' = fc_l + 1 /\\ fc_t\' = fc_t',
+          "       /\\ fc_l' = fc_l + 1 /\\ fc_t' = fc_t",
           '    \\/ /\\ fc_l >= 1 /\\ FC_Silent /\\ UNCHANGED <<fc_t, fc_l>>',
           '    \\/ /\\ fc_l >= 1 /\\ fc_l = FC_Stop[fc_t]',
           '       /\\ \\E fc_line \\in {FC_Log[fc_t][fc_l + 1]} : \\E fc_c \\in fc_line.c :',
           '            /\\ FC_Form(fc_c)',
           `            /\\ PrintT(<<"fcd", fc_t, "claimed", fc_c.k, ${agree(true)}, ${vals(true)}, [fc_i \\in DOMAIN fc_line.w |-> FC_PrimedView(fc_line.w[fc_i].k) = fc_line.w[fc_i].v], [fc_i \\in DOMAIN fc_line.w |-> FC_PrimedView(fc_line.w[fc_i].k)]>>)`,
-          '       /\\ fc_l\' = -1 /\\ fc_t\' = fc_t',
+          "       /\\ fc_l' = -1 /\\ fc_t' = fc_t",
           '    \\/ /\\ fc_l >= 1 /\\ fc_l = FC_Stop[fc_t]',
           '       /\\ \\E fc_line \\in {FC_Log[fc_t][fc_l + 1]} :',
           `            /\\ ${facts.next}`,
           '            /\\ FC_MatchNext(fc_line)',
           `            /\\ PrintT(<<"fcd", fc_t, "other", 0, ${agree(true)}, ${vals(true)}, <<>>, <<>>>>)`,
-          '       /\\ fc_l\' = -2 /\\ fc_t\' = fc_t',
+          "       /\\ fc_l' = -2 /\\ fc_t' = fc_t",
         ]
       : [
           'FC_Init ==',
@@ -263,7 +270,7 @@ export function traceModule(target: TraceTarget, facts: SpecFacts, traces: reado
           '    /\\ PrintT(<<"fc", fc_t, 1>>)',
           'FC_Next ==',
           '    \\/ /\\ fc_l < Len(FC_Log[fc_t]) /\\ FC_Logged',
-          '       /\\ fc_l\' = fc_l + 1 /\\ fc_t\' = fc_t',
+          "       /\\ fc_l' = fc_l + 1 /\\ fc_t' = fc_t",
           '       /\\ PrintT(<<"fc", fc_t, fc_l + 1>>)',
           '    \\/ /\\ FC_Silent /\\ UNCHANGED <<fc_t, fc_l>>',
         ]),

@@ -43,8 +43,8 @@ function depthChange(line: string): number {
       if (ch === '\\') i++;
       else if (ch === '"') inString = false;
     } else if (ch === '"') inString = true;
-    else if (ch === '<' && line[i + 1] === '<') (d++, i++);
-    else if (ch === '>' && line[i + 1] === '>') (d--, i++);
+    else if (ch === '<' && line[i + 1] === '<') d++, i++;
+    else if (ch === '>' && line[i + 1] === '>') d--, i++;
     else if (ch === '[' || ch === '{' || ch === '(') d++;
     else if (ch === ']' || ch === '}' || ch === ')') d--;
   }

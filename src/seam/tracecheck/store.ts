@@ -53,7 +53,10 @@ export function writeObserved(name: string, traces: readonly ObservedTrace[], di
 /** Every .json file in the folder (absolute paths, sorted); none when it does not exist. */
 export function observedFiles(dir = observedDir()): string[] {
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }

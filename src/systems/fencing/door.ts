@@ -38,10 +38,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The slot range each primary owns after Enable (the same even split as a freshly formed cluster). */
 export function enabledRanges(primaries: number): [number, number][] {
-  return Array.from({ length: primaries }, (_, i) => [
-    Math.floor((i * SLOT_COUNT) / primaries),
-    Math.floor(((i + 1) * SLOT_COUNT) / primaries) - 1,
-  ]);
+  return Array.from({ length: primaries }, (_, i) => [Math.floor((i * SLOT_COUNT) / primaries), Math.floor(((i + 1) * SLOT_COUNT) / primaries) - 1]);
 }
 
 /** Sorted slots as contiguous [lo, hi] ranges. */
@@ -75,7 +72,7 @@ export async function carryKeys(from: ValkeyClient, to: ValkeyClient, keys: read
   for (const k of keys) {
     const [dump, pttl] = await Promise.all([from.dumpBuffer(k), from.pttl(k)]);
     if (dump === null) continue;
-    await to.restore(k, pttl > 0 ? pttl : 0, dump, 'REPLACE');
+    await to.restore(k, Math.max(pttl, 0), dump, 'REPLACE');
     await from.del(k);
   }
 }
@@ -146,7 +143,12 @@ async function openDoor(topology: Topology, primaries: readonly NodeInfo[], admi
   /** Live migration of one slot from node `from` to node `to`, with pauses so commands interleave. */
   const node = (i: number): MigrationNode => ({ host: primaries[i]!.host, port: primaries[i]!.port, id: ids[i]!, admin: admins[i]! });
   async function migrateSlot(slot: number, from: number, to: number, pause: number): Promise<void> {
-    const m = await beginSlotMigration(slot, node(from), node(to), admins.flatMap((_, i) => (i !== from && i !== to ? [node(i)] : [])));
+    const m = await beginSlotMigration(
+      slot,
+      node(from),
+      node(to),
+      admins.flatMap((_, i) => (i !== from && i !== to ? [node(i)] : [])),
+    );
     if (pause > 0) await sleep(pause);
     await m.move(await m.remaining(1000));
     if (pause > 0) await sleep(pause);

@@ -199,12 +199,7 @@ export function createFencingDriver(topology: Topology, opts: FencingDriverOptio
   };
 
   async function observe(): Promise<FencingState> {
-    const [oldLease, newLease, oldGen, newGen] = await Promise.all([
-      readLease(keys.oldLease),
-      readLease(keys.newLease),
-      readCounter(keys.oldGen),
-      readCounter(keys.newGen),
-    ]);
+    const [oldLease, newLease, oldGen, newGen] = await Promise.all([readLease(keys.oldLease), readLease(keys.newLease), readCounter(keys.oldGen), readCounter(keys.newGen)]);
     return {
       version: { ...rec.version },
       target: rec.target,

@@ -102,7 +102,10 @@ function compile(node: AnyStateNode, value: StateValue, type: string): Selector 
   const keys = Object.keys(value);
   if (keys.length === 1) return orElse(compile(child(node, keys[0]!), value[keys[0]!]!, type), own);
   // Parallel: every region's selection together; the node's own only when no region selects.
-  const regions = keys.filter((k) => value[k]).map((k) => compile(child(node, k), value[k]!, type)).filter((s): s is Selector => s !== null);
+  const regions = keys
+    .filter((k) => value[k])
+    .map((k) => compile(child(node, k), value[k]!, type))
+    .filter((s): s is Selector => s !== null);
   if (regions.length === 0) return own;
   const inner: Selector = (snap, ev) => {
     let best: Selected = 0;

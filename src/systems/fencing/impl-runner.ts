@@ -54,7 +54,10 @@ function conformCommand(m?: MutantEntry): string {
 function outcomeOf(run: ConformRun, m?: MutantEntry): ImplOutcome {
   const r = run.result;
   if (!r.failure) {
-    if (!m) return r.equalToModel ? { kind: 'held', detail: `${r.states} states, ${r.attempts} attempts, the model's graph (${(r.durationMs / 1000).toFixed(1)} s)` } : { kind: 'invalid', detail: 'the real graph differs from the model\'s (fencecheck conform)' };
+    if (!m)
+      return r.equalToModel
+        ? { kind: 'held', detail: `${r.states} states, ${r.attempts} attempts, the model's graph (${(r.durationMs / 1000).toFixed(1)} s)` }
+        : { kind: 'invalid', detail: "the real graph differs from the model's (fencecheck conform)" };
     return r.equalToBaseline
       ? { kind: 'equivalent', detail: `the real graph equals the unmutated one within the bounds (${r.states} states, ${r.attempts} attempts, the same decision in every reply)` }
       : { kind: 'held', detail: `the real graph differs (${r.states} states) but ${m.expectedInvariant === EVERY_INVARIANT ? 'every invariant' : m.expectedInvariant} holds in every state of it` };
@@ -86,11 +89,17 @@ export function runTourEntries(entries: readonly MutantEntry[], options: LayerRu
     close: (rig) => rig.close(),
     base: async (rig) => {
       const shard = options.shard && options.shard.count > 1 ? options.shard : undefined;
-      options.log?.(`[impl] the unpatched implementation: full conformance tour${shard ? ` (shard ${shard.index}/${shard.count} of its states; the other shards' parts complete it at the merge)` : ''}`);
+      options.log?.(
+        `[impl] the unpatched implementation: full conformance tour${shard ? ` (shard ${shard.index}/${shard.count} of its states; the other shards' parts complete it at the merge)` : ''}`,
+      );
       const startedAt = new Date();
       const run = await runConform({ bounds: DEFAULT_BOUNDS, rig, ...(shard ? { shard } : {}), onProgress: progress('unpatched') });
       // The conform stage's tour at the spec's bounds, run once: its report is that stage's.
-      options.onBaseReport?.('conform', 'fencing', tourStageReport(run.result, { stage: 'conform', startedAt, ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}) }));
+      options.onBaseReport?.(
+        'conform',
+        'fencing',
+        tourStageReport(run.result, { stage: 'conform', startedAt, ...(run.tracePath ? { tracePath: run.tracePath } : {}), ...(run.replay ? { replay: run.replay } : {}) }),
+      );
       // The unpatched graph is the model's (else every entry is invalid): a shard knows the whole one's digest from the model.
       baseline = run.result.equalToModel ? run.result.whole.digest : (run.result.digest ?? '');
       done += 1;
@@ -109,7 +118,10 @@ export function runTourEntries(entries: readonly MutantEntry[], options: LayerRu
       done += 1;
       // The counterexample path's observed behaviour, labelled with the mutant (the tour does not know it), for trace validation.
       const f = run.result.failure;
-      if (f && !isUserPatchEntry(m)) writeObserved(`impl-tour-${m.id.replace(/[^A-Za-z0-9_-]+/g, '_')}`, [tourObservedTrace(f.path, { id: `tour ${m.id} ${f.check} after ${f.path.length - 1} steps`, bounds: DEFAULT_BOUNDS, mutant: m.id, replay: run.replay ?? conformCommand(m) })]);
+      if (f && !isUserPatchEntry(m))
+        writeObserved(`impl-tour-${m.id.replace(/[^A-Za-z0-9_-]+/g, '_')}`, [
+          tourObservedTrace(f.path, { id: `tour ${m.id} ${f.check} after ${f.path.length - 1} steps`, bounds: DEFAULT_BOUNDS, mutant: m.id, replay: run.replay ?? conformCommand(m) }),
+        ]);
       return outcomeOf(run, m);
     },
     fault,
@@ -123,8 +135,16 @@ export const implRunner: SystemImplRunner = {
   async run(mutants, options) {
     const mine = mutants.filter((m) => !options.only || options.only.includes(m.id));
     const byId = new Map<string, MutantResult>();
-    for (const r of await runTourEntries(mine.filter((m) => m.system === 'fencing'), options)) byId.set(r.id, r);
-    for (const r of await runFailoverEntries(mine.filter((m) => m.system === 'failover'), options)) byId.set(r.id, r);
+    for (const r of await runTourEntries(
+      mine.filter((m) => m.system === 'fencing'),
+      options,
+    ))
+      byId.set(r.id, r);
+    for (const r of await runFailoverEntries(
+      mine.filter((m) => m.system === 'failover'),
+      options,
+    ))
+      byId.set(r.id, r);
     return mine.flatMap((m) => byId.get(m.id) ?? []);
   },
 };

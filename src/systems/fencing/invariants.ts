@@ -5,13 +5,7 @@ import { MODES, NONE, PHASES, type FencingBounds, type FencingState, type Pod } 
  * The XState exploration checks these; the property runs check them on states observed on the real
  * keyspace; the TLC runner reports them by the same names.
  */
-export const INVARIANT_NAMES = [
-  'TypeOK',
-  'Inv_SingleAuthority',
-  'Inv_Monotonic',
-  'Inv_SlotRulesSafe',
-  'Inv_LeaseGenBounded',
-] as const;
+export const INVARIANT_NAMES = ['TypeOK', 'Inv_SingleAuthority', 'Inv_Monotonic', 'Inv_SlotRulesSafe', 'Inv_LeaseGenBounded'] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
 const live = (owner: string): boolean => owner !== NONE;
@@ -24,10 +18,15 @@ export function typeOK(s: FencingState, b: FencingBounds): boolean {
     pods.length === b.pods.length &&
     b.pods.every((p) => PHASES.includes(s.version[p] as never)) &&
     PHASES.includes(s.target) &&
-    owner(s.oldLease.owner) && gen(s.oldLease.gen) &&
-    owner(s.newLease.owner) && gen(s.newLease.gen) &&
-    gen(s.oldGen) && gen(s.newGen) && gen(s.lastIssued) &&
-    typeof s.backfilled === 'boolean' && typeof s.monoOk === 'boolean' &&
+    owner(s.oldLease.owner) &&
+    gen(s.oldLease.gen) &&
+    owner(s.newLease.owner) &&
+    gen(s.newLease.gen) &&
+    gen(s.oldGen) &&
+    gen(s.newGen) &&
+    gen(s.lastIssued) &&
+    typeof s.backfilled === 'boolean' &&
+    typeof s.monoOk === 'boolean' &&
     MODES.includes(s.mode)
   );
 }

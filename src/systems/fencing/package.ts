@@ -36,7 +36,22 @@ export const fencingPackage: SystemPackage = {
     failover: () => import('./commands/failover.js'),
   },
   stages: [
-    { name: 'props', argv: ['props'], forwards: ['runs', 'seed', 'topology'], topologyNames: { cluster: 'door' }, heavy: true, recordsTraces: true, shardable: true, what: 'model-based runs of the real scripts on Valkey for what the tour cannot reach (real TTL expiry, a live reshard across the door, long histories): T1/T2/T3 on the real keyspace' },
-    { name: 'cluster-matrix', argv: ['cluster-matrix'], forwards: [], heavy: true, what: 'the cluster client matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row' },
+    {
+      name: 'props',
+      argv: ['props'],
+      forwards: ['runs', 'seed', 'topology'],
+      topologyNames: { cluster: 'door' },
+      heavy: true,
+      recordsTraces: true,
+      shardable: true,
+      what: 'model-based runs of the real scripts on Valkey for what the tour cannot reach (real TTL expiry, a live reshard across the door, long histories): T1/T2/T3 on the real keyspace',
+    },
+    {
+      name: 'cluster-matrix',
+      argv: ['cluster-matrix'],
+      forwards: [],
+      heavy: true,
+      what: 'the cluster client matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row',
+    },
   ],
 };

@@ -79,7 +79,7 @@ async function rows(root = projectRoot): Promise<ParityTables> {
   const actions = EVENT_TYPES.map((type): ActionRow => {
     const impl = IMPLEMENTATION[type];
     const scripts = impl.scripts.map((s) => (existsSync(join(root, LUA_DIR, s)) ? `${s}` : `${s} (pending)`));
-    const gateStep = impl.gate === undefined ? [] : [gate && gate.names.some((n) => gate.stepOf(n) === impl.gate) ? `gate ${impl.gate}` : `gate ${impl.gate} (pending)`];
+    const gateStep = impl.gate === undefined ? [] : [gate?.names.some((n) => gate.stepOf(n) === impl.gate) ? `gate ${impl.gate}` : `gate ${impl.gate} (pending)`];
     const parts = [...scripts, ...gateStep, ...(impl.note ? [impl.note] : [])];
     const param = (POD_EVENT_TYPES as readonly string[]).includes(type) ? '(p)' : '';
     return {
@@ -90,17 +90,21 @@ async function rows(root = projectRoot): Promise<ParityTables> {
     };
   });
   const propertyChecks = existsSync(join(root, 'properties/fencing/checks.ts')) ? 'properties/fencing/checks.ts (real keyspace)' : 'pending';
-  const invariants = INVARIANT_NAMES.map((name): InvariantRow => ({
-    invariant: name,
-    tla: defined(name) ? `${name} (${SPEC_FILE})` : 'not in spec',
-    model: `INVARIANTS.${name} on every explored state`,
-    property: propertyChecks,
-  }));
-  const guards = SPEC_GUARD_NAMES.map((g): GuardRow => ({
-    guard: g,
-    tla: defined(g) ? 'named definition' : 'inline conjunct',
-    implementation: guardImplementation(g, gate),
-  }));
+  const invariants = INVARIANT_NAMES.map(
+    (name): InvariantRow => ({
+      invariant: name,
+      tla: defined(name) ? `${name} (${SPEC_FILE})` : 'not in spec',
+      model: `INVARIANTS.${name} on every explored state`,
+      property: propertyChecks,
+    }),
+  );
+  const guards = SPEC_GUARD_NAMES.map(
+    (g): GuardRow => ({
+      guard: g,
+      tla: defined(g) ? 'named definition' : 'inline conjunct',
+      implementation: guardImplementation(g, gate),
+    }),
+  );
   return { actions, invariants, guards };
 }
 
@@ -123,7 +127,6 @@ function guardAction(guard: string): string {
   if (prefix === 'Rollback' || prefix === 'RollbackToO') return 'RollbackPhase';
   return prefix;
 }
-
 
 /** The three tables in the seam's shape. */
 export async function fencingParityTables(root = projectRoot): Promise<ParityTable[]> {

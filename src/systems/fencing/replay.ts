@@ -121,7 +121,12 @@ async function performStep(driver: FencingDriver, step: Step, prev: FencingState
     const r = await driver.release(p);
     return { status: r?.kind === 'released' ? 'applied' : 'refused', note: `${p} releases ${gen}: ${r?.kind ?? 'nothing remembered'}${r?.kind === 'released' ? ` ${r.where}` : ''}` };
   }
-  const attempt: Record<string, string> = { Acquire: `Acquire${p ? prev.version[p] : ''}`, Upgrade: 'UpgradePod', Downgrade: 'DowngradePod', Expire: step.params.which === 'new' ? 'ExpireNew' : 'ExpireOld' };
+  const attempt: Record<string, string> = {
+    Acquire: `Acquire${p ? prev.version[p] : ''}`,
+    Upgrade: 'UpgradePod',
+    Downgrade: 'DowngradePod',
+    Expire: step.params.which === 'new' ? 'ExpireNew' : 'ExpireOld',
+  };
   const type = attempt[step.action] ?? step.action;
   const event = (p ? { type, p } : { type }) as FencingEvent;
   const outcome: StepOutcome = await driver.apply(event, prev);

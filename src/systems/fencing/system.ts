@@ -5,7 +5,18 @@
  * manifest's: mutants/fencing/model/Mx.ts, applied through src/seam/model-patch.ts).
  */
 import {
-  EFFECT_NAMES, EVENT_TYPES, POD_EVENT_TYPES, SPEC_GUARD_NAMES, allEvents, eventLabel, inertScope, machineFor, snapshotOf, type FencingEvent, type FencingOverrides, type FencingSnapshot,
+  EFFECT_NAMES,
+  EVENT_TYPES,
+  POD_EVENT_TYPES,
+  SPEC_GUARD_NAMES,
+  allEvents,
+  eventLabel,
+  inertScope,
+  machineFor,
+  snapshotOf,
+  type FencingEvent,
+  type FencingOverrides,
+  type FencingSnapshot,
 } from '../../../models/fencing/index.js';
 import type { ModelSystem, Successor } from '../../seam/system.js';
 import { twinSystem, type TwinParts } from '../../seam/twin.js';
@@ -42,7 +53,10 @@ export function fencingSuccessorsFor(bounds: FencingBounds, overrides: FencingOv
     }
     if (checked < CHECKED_WITH_CAN) {
       checked += 1;
-      const expected = events.filter((ev) => snap.can(ev)).map(eventLabel).join(',');
+      const expected = events
+        .filter((ev) => snap.can(ev))
+        .map(eventLabel)
+        .join(',');
       const got = out.map((o) => eventLabel(o.event)).join(',');
       if (expected !== got) throw new Error(`enabled.ts disagrees with snapshot.can: [${got}] vs [${expected}]`);
     }
@@ -98,7 +112,15 @@ export function fencingConstants(base: FencingBounds, c: Readonly<Record<string,
     const v = value.trim();
     if (name === 'Pods') {
       if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 9) pods = podsOf(Number(v));
-      else if (/^\{\s*p\d(\s*,\s*p\d)*\s*\}$/.test(v)) pods = [...new Set(v.slice(1, -1).split(',').map((x) => x.trim() as Pod))].sort();
+      else if (/^\{\s*p\d(\s*,\s*p\d)*\s*\}$/.test(v))
+        pods = [
+          ...new Set(
+            v
+              .slice(1, -1)
+              .split(',')
+              .map((x) => x.trim() as Pod),
+          ),
+        ].sort();
       else throw new RangeError(`Pods takes a count from 1 to 9 or a set {p1, p2, ...}, got "${value}"`);
     } else if (name === 'MaxGen') {
       if (!/^\d+$/.test(v) || Number(v) > 12) throw new RangeError(`MaxGen takes an integer from 0 to 12, got "${value}"`);

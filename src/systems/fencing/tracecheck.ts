@@ -111,5 +111,5 @@ export function tourObservedTrace(path: readonly TourPathStep[], meta: Omit<Fenc
     const applied = d && d.kind === 'transition' && 'event' in d ? d.event : null;
     return { applied, observed: p.state, note: `${p.attempt?.kind ?? '?'}: ${d?.kind ?? '?'}${p.note ? ` (${p.note})` : ''}` };
   });
-  return fencingObservedTrace(init.state, steps, { ...meta, source: 'tour', predictedBy: 'the conformance tour\'s model (the twin\'s step from the state before)' });
+  return fencingObservedTrace(init.state, steps, { ...meta, source: 'tour', predictedBy: "the conformance tour's model (the twin's step from the state before)" });
 }

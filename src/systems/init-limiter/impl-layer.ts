@@ -124,5 +124,9 @@ export const initLimiterImplRunner: SystemImplRunner = {
   system: 'init-limiter',
   // Node's own http on loopback: nothing to be missing.
   unavailable: async () => null,
-  run: (mutants, options) => runInitLimiterEntries(mutants.filter((m) => !options.only || options.only.includes(m.id)), options),
+  run: (mutants, options) =>
+    runInitLimiterEntries(
+      mutants.filter((m) => !options.only || options.only.includes(m.id)),
+      options,
+    ),
 };

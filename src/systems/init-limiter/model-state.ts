@@ -109,8 +109,7 @@ export const sameRecord = (x: ClientRecord, y: ClientRecord): boolean => CLIENT_
 const tf = (x: boolean): string => (x ? 'T' : 'F');
 const dlText = (d: Deadline): string => (d === null ? 'None' : String(d));
 /** One record, every field in the spec's order. */
-export const recordText = (r: ClientRecord): string =>
-  `${r.phase}/${r.basis}/${r.pv}/${r.adm}/${r.asked}/${r.sent}/${r.written}/${r.reading}/${dlText(r.dl)}/${tf(r.captured)}`;
+export const recordText = (r: ClientRecord): string => `${r.phase}/${r.basis}/${r.pv}/${r.adm}/${r.asked}/${r.sent}/${r.written}/${r.reading}/${dlText(r.dl)}/${tf(r.captured)}`;
 const setText = (items: readonly string[]): string => `{${[...new Set(items)].sort().join(',')}}`;
 
 /**

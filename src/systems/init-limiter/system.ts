@@ -5,8 +5,15 @@
  * guards: mutants/init-limiter/model/).
  */
 import {
-  EFFECTS, GUARDS, INIT_LIMITER_INVARIANT_NAMES, initLimiterEventLabel, initLimiterInvariants, initLimiterMachineFor, initLimiterSuccessors,
-  type InitLimiterModelEvent, type InitLimiterOverrides,
+  EFFECTS,
+  GUARDS,
+  INIT_LIMITER_INVARIANT_NAMES,
+  initLimiterEventLabel,
+  initLimiterInvariants,
+  initLimiterMachineFor,
+  initLimiterSuccessors,
+  type InitLimiterModelEvent,
+  type InitLimiterOverrides,
 } from '../../../models/init-limiter/index.js';
 import type { ModelSystem } from '../../seam/system.js';
 import { twinSystem } from '../../seam/twin.js';
@@ -14,9 +21,22 @@ import { TlcOutputError } from '../../tlc/errors.js';
 import { readBool, readFn, readInt, readSet, stateVariables } from '../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../core/tla-value.js';
 import {
-  CLIENT_FIELDS, INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_VARIABLES, OBSERVATIONS, PHASES, READINGS,
-  initialInitLimiterState, initLimiterKey, normalisedClients, normalisedObservations,
-  type ClientId, type ClientRecord, type Deadline, type InitLimiterBounds, type InitLimiterModelState, type PerClient,
+  CLIENT_FIELDS,
+  INIT_LIMITER_BASE_BOUNDS,
+  INIT_LIMITER_VARIABLES,
+  OBSERVATIONS,
+  PHASES,
+  READINGS,
+  initialInitLimiterState,
+  initLimiterKey,
+  normalisedClients,
+  normalisedObservations,
+  type ClientId,
+  type ClientRecord,
+  type Deadline,
+  type InitLimiterBounds,
+  type InitLimiterModelState,
+  type PerClient,
 } from './model-state.js';
 
 export const INIT_LIMITER_SPEC = 'tla/init-limiter/InitLimiter.tla';
@@ -54,7 +74,15 @@ export function initLimiterSystem(bounds: InitLimiterBounds = INIT_LIMITER_BASE_
 
 /** The spec's parameter names of each parameterised action (Next's `\E c \in Streams, b \in Versions : Connect(c, b)`, ...). */
 export const INIT_LIMITER_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = {
-  Connect: ['c', 'b'], Decide: ['c'], Poll: ['p', 'b'], Admit: ['c'], Handoff: ['c'], CaptureDone: ['c'], Stall: ['c'], IdleTimeout: ['c'], Disconnect: ['c'],
+  Connect: ['c', 'b'],
+  Decide: ['c'],
+  Poll: ['p', 'b'],
+  Admit: ['c'],
+  Handoff: ['c'],
+  CaptureDone: ['c'],
+  Stall: ['c'],
+  IdleTimeout: ['c'],
+  Disconnect: ['c'],
 };
 
 const mv = (name: string): TlaValue => ({ kind: 'mv', name });
@@ -67,8 +95,16 @@ export function initLimiterStateToTla(s: InitLimiterModelState): Record<(typeof 
   const record = (r: ClientRecord): TlaValue => ({
     kind: 'record',
     fields: {
-      phase: str(r.phase), basis: int(r.basis), pv: int(r.pv), adm: int(r.adm), asked: int(r.asked), sent: int(r.sent), written: int(r.written),
-      reading: str(r.reading), dl: r.dl === null ? mv('None') : int(r.dl), captured: { kind: 'bool', value: r.captured },
+      phase: str(r.phase),
+      basis: int(r.basis),
+      pv: int(r.pv),
+      adm: int(r.adm),
+      asked: int(r.asked),
+      sent: int(r.sent),
+      written: int(r.written),
+      reading: str(r.reading),
+      dl: r.dl === null ? mv('None') : int(r.dl),
+      captured: { kind: 'bool', value: r.captured },
     },
   });
   const clients = (Object.keys(s.cl) as ClientId[]).sort(clientOrder);
@@ -96,10 +132,12 @@ export function initLimiterStateFromTlc(vars: Readonly<Record<string, TlaValue>>
 }
 
 function clientRecords(v: TlaValue): PerClient<ClientRecord> {
-  return Object.fromEntries(readFn(v, 'cl').map(([k, x]) => {
-    const c = client(k, 'cl');
-    return [c, clientRecord(x, `cl[${c}]`)];
-  })) as PerClient<ClientRecord>;
+  return Object.fromEntries(
+    readFn(v, 'cl').map(([k, x]) => {
+      const c = client(k, 'cl');
+      return [c, clientRecord(x, `cl[${c}]`)];
+    }),
+  ) as PerClient<ClientRecord>;
 }
 
 function clientRecord(v: TlaValue, what: string): ClientRecord {

@@ -75,10 +75,7 @@ export class Limiter {
     const { signal } = opts;
     if (signal?.aborted) return { kind: 'not-sent', reason: 'cancelled' };
     const [k1, a1] = [first.key, first.spec.args];
-    const pending =
-      second === undefined
-        ? this.call(this.client, this.script, [k1], a1)
-        : this.call(this.client, this.script, [k1, second.key], [a1[0], a1[1], a1[2], ...second.spec.args]);
+    const pending = second === undefined ? this.call(this.client, this.script, [k1], a1) : this.call(this.client, this.script, [k1, second.key], [a1[0], a1[1], a1[2], ...second.spec.args]);
     let reply: unknown;
     try {
       reply = signal ? await raceAbort(pending, signal) : await pending;

@@ -134,7 +134,10 @@ export const command: Command = {
           }
         }
         // Printed only now: a failure followed by a fault on the same topology is not a verdict.
-        if (!property.passed) log(`[${name}] FAILED ${property.violated}: ${property.message}\n[${name}] replay: fencecheck limiter --topology ${name} ${replayHint(property)}${values.patch ? ` --patch ${values.patch}` : ''}`);
+        if (!property.passed)
+          log(
+            `[${name}] FAILED ${property.violated}: ${property.message}\n[${name}] replay: fencecheck limiter --topology ${name} ${replayHint(property)}${values.patch ? ` --patch ${values.patch}` : ''}`,
+          );
         runs.push({ topology: name, status: 'ran', property, ...(invariants ? { invariants } : {}) });
       } catch (err) {
         const f = asInfrastructureFault(err);
@@ -152,7 +155,12 @@ export const command: Command = {
     for (const r of runs) if (r.property) addRowStats(total, r.property.stats);
     const invAll = runs.flatMap((r) => r.invariants ?? []);
     const summary =
-      `${total.cases} generated cases on ${runs.filter((r) => r.status === 'ran').map((r) => r.topology).join('+') || 'no topology'}` +
+      `${total.cases} generated cases on ${
+        runs
+          .filter((r) => r.status === 'ran')
+          .map((r) => r.topology)
+          .join('+') || 'no topology'
+      }` +
       `; property ${!runs.some((r) => r.property) ? 'not run' : runs.every((r) => r.property?.passed !== false) ? 'held' : 'FAILED'}` +
       (total.cases > 0 ? `; longest case ${total.maxCaseMs} ms real time (replay bound ${CASE_TIME_BOUND_MS} ms${total.slowCases > 0 ? `, ${total.slowCases} case(s) over it` : ''})` : '') +
       `; invariants ${invAll.filter((i) => i.status === 'passed').length} passed, ${invAll.filter((i) => i.status === 'failed').length} failed, ${invAll.filter((i) => i.status === 'not-run').length} not run` +

@@ -13,8 +13,24 @@ export const limiterPackage: SystemPackage = {
   impl: async () => {
     const { runLimiterEntries } = await import('./impl-runner.js');
     const { valkeyUnavailableReason } = await import('../../valkey/index.js');
-    return { system: 'limiter', unavailable: valkeyUnavailableReason, run: (entries, options) => runLimiterEntries(entries.filter((m) => !options.only || options.only.includes(m.id)), options) };
+    return {
+      system: 'limiter',
+      unavailable: valkeyUnavailableReason,
+      run: (entries, options) =>
+        runLimiterEntries(
+          entries.filter((m) => !options.only || options.only.includes(m.id)),
+          options,
+        ),
+    };
   },
   commands: { limiter: () => import('./command.js') },
-  stages: [{ name: 'limiter', argv: ['limiter'], forwards: ['runs', 'seed', 'topology'], heavy: true, what: 'the limiter script against its reference model and the required invariant tests, standalone and on a cluster' }],
+  stages: [
+    {
+      name: 'limiter',
+      argv: ['limiter'],
+      forwards: ['runs', 'seed', 'topology'],
+      heavy: true,
+      what: 'the limiter script against its reference model and the required invariant tests, standalone and on a cluster',
+    },
+  ],
 };

@@ -48,13 +48,17 @@ function invariantRows(r: DriveResult): string[][] {
     const hit = r.violation?.invariants.filter((v) => v.invariant === name) ?? [];
     return [name, hit.length > 0 ? `BROKEN (walk ${r.violation!.walk}, step ${r.violation!.step})` : r.violation ? 'held until the stop' : 'held', hit.map((v) => v.message).join('; ')];
   });
-  rows.push(['conformance', r.conformance ? `FAILED (walk ${r.conformance.walk}, step ${r.conformance.step})` : 'as predicted', r.conformance?.message ?? (r.timeSkipped > 0 ? `${r.timeSkipped} time-dependent answer(s) not compared` : '')]);
+  rows.push([
+    'conformance',
+    r.conformance ? `FAILED (walk ${r.conformance.walk}, step ${r.conformance.step})` : 'as predicted',
+    r.conformance?.message ?? (r.timeSkipped > 0 ? `${r.timeSkipped} time-dependent answer(s) not compared` : ''),
+  ]);
   return rows;
 }
 
 export const command: Command = {
   name: 'pause',
-  summary: 'pause snapshot: twin-driven walks on real Valkey with real faults, the spec\'s invariants checked on the real system',
+  summary: "pause snapshot: twin-driven walks on real Valkey with real faults, the spec's invariants checked on the real system",
   help: HELP,
   async run(argv) {
     const startedAt = new Date();
@@ -103,7 +107,19 @@ export const command: Command = {
         ...(r
           ? {
               counts: { walks: r.walks.length, steps: r.stepsRun, statesCovered: r.coverage?.states ?? 0, transitionsCovered: r.coverage?.transitions ?? 0 },
-              details: { topology: topo, seed, steps, ...(values.patch ? { patch: values.patch } : {}), ...(observed !== null && { observed: [observed] }), violation: r.violation, conformance: r.conformance, coverage: r.coverage, faultWalks: r.faultWalks, timeSkipped: r.timeSkipped, walks: r.walks.map((w) => ({ index: w.index, labels: w.labels, faults: w.faults, durationMs: Math.round(w.durationMs) })) },
+              details: {
+                topology: topo,
+                seed,
+                steps,
+                ...(values.patch ? { patch: values.patch } : {}),
+                ...(observed !== null && { observed: [observed] }),
+                violation: r.violation,
+                conformance: r.conformance,
+                coverage: r.coverage,
+                faultWalks: r.faultWalks,
+                timeSkipped: r.timeSkipped,
+                walks: r.walks.map((w) => ({ index: w.index, labels: w.labels, faults: w.faults, durationMs: Math.round(w.durationMs) })),
+              },
             }
           : {}),
       });
@@ -118,7 +134,9 @@ export const command: Command = {
           ['time', `${(r.durationMs / 1000).toFixed(1)} s on ${topo} (${Math.round(r.durationMs / Math.max(1, r.walks.length))} ms a walk)`],
         ];
         const failed = r.violation ?? r.conformance;
-        const walkText = failed ? `\n  walk ${failed.walk} (seed ${seed}): ${failed.labels.join(' · ')}\n  replay: ${replayCommand({ topology: topo, seed, steps, walk: failed.walk, ...(values.patch ? { patch: values.patch } : {}) })}` : '';
+        const walkText = failed
+          ? `\n  walk ${failed.walk} (seed ${seed}): ${failed.labels.join(' · ')}\n  replay: ${replayCommand({ topology: topo, seed, steps, walk: failed.walk, ...(values.patch ? { patch: values.patch } : {}) })}`
+          : '';
         process.stdout.write(`${renderTable(['invariant', 'verdict', 'what the real system did'], invariantRows(r))}\n${renderTable(['figure', 'value'], figures)}${walkText}\n${summary}\n`);
       } else process.stdout.write(`${summary}\n`);
       return statusExitCode(status);

@@ -48,7 +48,11 @@ function outcomeOf(r: DriveResult, topology: 'standalone' | 'cluster', patch?: s
   const v = r.violation;
   if (!v) {
     // A difference from the twin is a failure of the base; for a mutant it is not a kill by itself.
-    if (r.conformance && patch === undefined) return { kind: 'invalid', detail: `the unpatched code does not conform to the twin (walk ${r.conformance.walk}, step ${r.conformance.step}: ${r.conformance.message}); replay: ${replayCommand({ topology, seed: r.seed, steps: r.steps, walk: r.conformance.walk })}` };
+    if (r.conformance && patch === undefined)
+      return {
+        kind: 'invalid',
+        detail: `the unpatched code does not conform to the twin (walk ${r.conformance.walk}, step ${r.conformance.step}: ${r.conformance.message}); replay: ${replayCommand({ topology, seed: r.seed, steps: r.steps, walk: r.conformance.walk })}`,
+      };
     const diverged = r.conformance ? `; it diverged from the twin (walk ${r.conformance.walk}, step ${r.conformance.step}: ${r.conformance.message})` : '';
     return { kind: 'held', detail: `${r.walks.length} walks, ${r.stepsRun} steps on real Valkey: no invariant broken${diverged}`, extra: { seed: r.seed } };
   }
@@ -106,13 +110,30 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
           // tour is): its report is that stage's pause section, and a real graph that is not the
           // model's makes every entry invalid, as for any failing baseline.
           const bounds = pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
-          log(`[impl pause] the unpatched code: the conformance tour at verify's bound (${Object.entries(PAUSE_GATE_CONSTANTS).map(([k, v]) => `${k}=${v}`).join(', ')})`);
+          log(
+            `[impl pause] the unpatched code: the conformance tour at verify's bound (${Object.entries(PAUSE_GATE_CONSTANTS)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ')})`,
+          );
           const startedAt = new Date();
           // In a verify part, its part of the states (the parts' reports merge into the whole tour).
           const tour = await runPauseTour({ bounds, ...(options.shard && options.shard.count > 1 ? { shard: options.shard } : {}) });
-          options.onBaseReport('conform', 'pause', tourStageReport(tour.result as unknown as TourResult<unknown, unknown, unknown>, { stage: 'conform', startedAt, ...(tour.tracePath ? { tracePath: tour.tracePath } : {}), ...(tour.replay ? { replay: tour.replay } : {}) }));
+          options.onBaseReport(
+            'conform',
+            'pause',
+            tourStageReport(tour.result as unknown as TourResult<unknown, unknown, unknown>, {
+              stage: 'conform',
+              startedAt,
+              ...(tour.tracePath ? { tracePath: tour.tracePath } : {}),
+              ...(tour.replay ? { replay: tour.replay } : {}),
+            }),
+          );
           if (tourPassed(tour.result as unknown as TourResult<unknown, unknown, unknown>)) return walked;
-          return { kind: 'violated', checks: [tour.result.failure?.check ?? 'Conformance'], detail: `the unpatched conformance tour failed: ${tour.result.failure?.message ?? 'the real graph differs from the model'}` };
+          return {
+            kind: 'violated',
+            checks: [tour.result.failure?.check ?? 'Conformance'],
+            detail: `the unpatched conformance tour failed: ${tour.result.failure?.message ?? 'the real graph differs from the model'}`,
+          };
         },
         loadPatch: async (m) => {
           const file = m.layers.impl?.patch;

@@ -40,9 +40,7 @@ export interface PauseModelState {
 }
 
 /** The spec's variables, in `vars` order. */
-export const PAUSE_VARIABLES = [
-  'history', 'calls', 'pending', 'chan', 'dropped', 'subscribed', 'snap', 'age', 'ready', 'applied', 'synced',
-] as const satisfies readonly (keyof PauseModelState)[];
+export const PAUSE_VARIABLES = ['history', 'calls', 'pending', 'chan', 'dropped', 'subscribed', 'snap', 'age', 'ready', 'applied', 'synced'] as const satisfies readonly (keyof PauseModelState)[];
 
 /** The constants of one check: Replicas, MaxCalls, MaxAge. */
 export interface PauseBounds {

@@ -17,12 +17,27 @@ export const pausePackage: SystemPackage = {
   ],
   commands: { pause: () => import('./command.js') },
   stages: [
-    { name: 'pause', argv: ['pause', '--topology', 'cluster'], forwards: ['seed'], heavy: true, recordsTraces: true, what: 'the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec\'s invariants on the real replicas and keyspace, and the share of the twin covered' },
+    {
+      name: 'pause',
+      argv: ['pause', '--topology', 'cluster'],
+      forwards: ['seed'],
+      heavy: true,
+      recordsTraces: true,
+      what: "the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec's invariants on the real replicas and keyspace, and the share of the twin covered",
+    },
   ],
   impl: async () => {
     const { pauseImplRunner } = await import('./impl-layer.js');
     const { valkeyUnavailableReason } = await import('../../valkey/index.js');
     const runner = pauseImplRunner();
-    return { system: 'pause', unavailable: valkeyUnavailableReason, run: (entries, options) => runner.run(entries.filter((m) => !options.only || options.only.includes(m.id)), options) };
+    return {
+      system: 'pause',
+      unavailable: valkeyUnavailableReason,
+      run: (entries, options) =>
+        runner.run(
+          entries.filter((m) => !options.only || options.only.includes(m.id)),
+          options,
+        ),
+    };
   },
 };

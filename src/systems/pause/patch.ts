@@ -28,7 +28,7 @@ export function isPausePatch(x: unknown): x is PausePatch {
   if (typeof x !== 'object' || x === null) return false;
   const p = x as Record<string, unknown>;
   const optionalFn = (k: string) => p[k] === undefined || typeof p[k] === 'function';
-  return optionalFn('replica') && optionalFn('setPaused') && (p['description'] === undefined || typeof p['description'] === 'string') && (p['replica'] !== undefined || p['setPaused'] !== undefined);
+  return optionalFn('replica') && optionalFn('setPaused') && (p.description === undefined || typeof p.description === 'string') && (p.replica !== undefined || p.setPaused !== undefined);
 }
 
 /** The real code with the patch applied (a patch that changes nothing is the real code). */

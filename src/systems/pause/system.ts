@@ -10,8 +10,19 @@ import { TlcOutputError } from '../../tlc/errors.js';
 import { readBool, readFn, readInt, readSeq, readSet, stateVariables } from '../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../core/tla-value.js';
 import {
-  PAUSE_BASE_BOUNDS, PAUSE_VARIABLES, initialPauseState, normalisedCalls, normalisedEvents, normalisedVersions, pauseKey,
-  type PauseBounds, type PauseEvent, type PauseModelState, type PendingCall, type PerReplica, type Replica,
+  PAUSE_BASE_BOUNDS,
+  PAUSE_VARIABLES,
+  initialPauseState,
+  normalisedCalls,
+  normalisedEvents,
+  normalisedVersions,
+  pauseKey,
+  type PauseBounds,
+  type PauseEvent,
+  type PauseModelState,
+  type PendingCall,
+  type PerReplica,
+  type Replica,
 } from './model-state.js';
 
 export const PAUSE_SPEC = 'tla/pause/PauseSnapshot.tla';
@@ -61,7 +72,15 @@ export function pauseConstants(base: PauseBounds, c: Readonly<Record<string, str
     const v = value.trim();
     if (name === 'Replicas') {
       if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 4) replicas = replicasOf(Number(v));
-      else if (/^\{\s*r\d(\s*,\s*r\d)*\s*\}$/.test(v)) replicas = [...new Set(v.slice(1, -1).split(',').map((x) => x.trim() as Replica))].sort();
+      else if (/^\{\s*r\d(\s*,\s*r\d)*\s*\}$/.test(v))
+        replicas = [
+          ...new Set(
+            v
+              .slice(1, -1)
+              .split(',')
+              .map((x) => x.trim() as Replica),
+          ),
+        ].sort();
       else throw new RangeError(`Replicas takes a count from 1 to 4 or a set {r1, r2, ...}, got "${value}"`);
     } else if (name === 'MaxCalls') {
       if (!/^\d+$/.test(v) || Number(v) > 4) throw new RangeError(`MaxCalls takes an integer from 0 to 4, got "${value}"`);
@@ -80,7 +99,8 @@ export function pauseBounds(b: unknown): PauseBounds {
   const rs = o.replicas;
   if (!Array.isArray(rs) || rs.length === 0 || !rs.every((r) => typeof r === 'string' && /^r\d+$/.test(r)) || new Set(rs).size !== rs.length)
     throw new RangeError(`pause bounds: replicas must be distinct replica names r1..rN, got ${JSON.stringify(rs)}`);
-  for (const k of ['maxCalls', 'maxAge'] as const) if (!Number.isInteger(o[k]) || (o[k] as number) < 0) throw new RangeError(`pause bounds: ${k} must be a non-negative integer, got ${JSON.stringify(o[k])}`);
+  for (const k of ['maxCalls', 'maxAge'] as const)
+    if (!Number.isInteger(o[k]) || (o[k] as number) < 0) throw new RangeError(`pause bounds: ${k} must be a non-negative integer, got ${JSON.stringify(o[k])}`);
   return { replicas: rs as Replica[], maxCalls: o.maxCalls as number, maxAge: o.maxAge as number };
 }
 
@@ -103,10 +123,17 @@ export function pauseStateFromTlc(vars: Readonly<Record<string, TlaValue>>): Pau
   };
 }
 
-
 /** The spec's parameter names of each parameterised action (Next's `\E r \in Replicas, p \in BOOLEAN`, `\E c \in pending`, `\E e \in chan[r]`). */
 export const PAUSE_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = {
-  Subscribe: ['r'], Load: ['r'], Ready: ['r'], Reconcile: ['r'], BeginSetPaused: ['r', 'p'], CommitSetPaused: ['c'], FailSetPaused: ['c'], Deliver: ['r', 'e'], Drop: ['r', 'e'],
+  Subscribe: ['r'],
+  Load: ['r'],
+  Ready: ['r'],
+  Reconcile: ['r'],
+  BeginSetPaused: ['r', 'p'],
+  CommitSetPaused: ['c'],
+  FailSetPaused: ['c'],
+  Deliver: ['r', 'e'],
+  Drop: ['r', 'e'],
 };
 
 const mv = (name: string): TlaValue => ({ kind: 'mv', name });
@@ -143,15 +170,13 @@ function replica(name: string): Replica {
 }
 
 function event(v: TlaValue, what: string): PauseEvent {
-  if (v.kind !== 'record' || !v.fields['paused'] || !v.fields['version'] || Object.keys(v.fields).length !== 2) {
+  if (v.kind !== 'record' || !v.fields.paused || !v.fields.version || Object.keys(v.fields).length !== 2) {
     throw new TlcOutputError(`${what}: expected [paused |-> .., version |-> ..], got ${v.kind}`);
   }
-  return { paused: readBool(v.fields['paused'], `${what}.paused`), version: readInt(v.fields['version'], `${what}.version`) };
+  return { paused: readBool(v.fields.paused, `${what}.paused`), version: readInt(v.fields.version, `${what}.version`) };
 }
 
 function call(v: TlaValue): PendingCall {
-  if (v.kind !== 'record' || !v.fields['by'] || Object.keys(v.fields).length !== 3) throw new TlcOutputError(`pending: expected [by |-> .., paused |-> .., version |-> ..], got ${v.kind}`);
-  return { by: replica(atomText(v.fields['by'])), ...event({ kind: 'record', fields: { paused: v.fields['paused']!, version: v.fields['version']! } }, 'pending') };
+  if (v.kind !== 'record' || !v.fields.by || Object.keys(v.fields).length !== 3) throw new TlcOutputError(`pending: expected [by |-> .., paused |-> .., version |-> ..], got ${v.kind}`);
+  return { by: replica(atomText(v.fields.by)), ...event({ kind: 'record', fields: { paused: v.fields.paused!, version: v.fields.version! } }, 'pending') };
 }
-
-

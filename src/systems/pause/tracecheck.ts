@@ -125,6 +125,5 @@ export function pauseClaim(ev: PauseModelEvent, facts: RealStepFacts): Pick<Obse
   }
 }
 
-
 /** Real time passes without a log line: the spec's Tick may happen between any two lines. */
 export const PAUSE_TRACE_VALIDATION = { silent: ['Tick'] } as const;

@@ -56,8 +56,7 @@ function refreshed(client: ValkeyClient): Promise<void> {
 /** evalScript's contract (EVALSHA, EVAL on NOSCRIPT, never re-sent), plus the replica confirmation. */
 export async function evalConfirmed(client: ValkeyClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[], o: ConfirmOptions): Promise<unknown> {
   if (client.status === 'end') throw new Error(`script ${script.name}: the client is closed; nothing was sent`);
-  const unknown = (why: string, cause?: unknown) =>
-    new OutcomeUnknownError(`script ${script.name}: ${why}; it may have run, and was not re-sent`, cause === undefined ? undefined : { cause });
+  const unknown = (why: string, cause?: unknown) => new OutcomeUnknownError(`script ${script.name}: ${why}; it may have run, and was not re-sent`, cause === undefined ? undefined : { cause });
   let res: PipelineResult;
   try {
     let first: ['evalsha' | 'eval', string] = ['evalsha', script.sha1];
@@ -89,10 +88,16 @@ export async function evalConfirmed(client: ValkeyClient, script: LuaScript, key
     throw unknown(`the connection failed before the reply arrived (${scriptErr.message})`, scriptErr);
   }
   const [waitErr, n] = waitRes;
-  if (waitErr) throw new ReplicaUnconfirmedError(`script ${script.name}: it ran on the primary, but WAIT failed (${waitErr.message.split('\n')[0]}); its effect may not survive a failover`, null, { cause: waitErr });
+  if (waitErr)
+    throw new ReplicaUnconfirmedError(`script ${script.name}: it ran on the primary, but WAIT failed (${waitErr.message.split('\n')[0]}); its effect may not survive a failover`, null, {
+      cause: waitErr,
+    });
   const confirmed = Number(n);
   if (!(confirmed >= o.replicas)) {
-    throw new ReplicaUnconfirmedError(`script ${script.name}: it ran on the primary, but WAIT confirmed ${confirmed} of ${o.replicas} replica(s) within ${o.timeoutMs} ms; its effect may not survive a failover`, confirmed);
+    throw new ReplicaUnconfirmedError(
+      `script ${script.name}: it ran on the primary, but WAIT confirmed ${confirmed} of ${o.replicas} replica(s) within ${o.timeoutMs} ms; its effect may not survive a failover`,
+      confirmed,
+    );
   }
   return raw;
 }

@@ -23,7 +23,11 @@ async function g2(args: string[]): Promise<{ code: number; stdout: string; stder
 it('--row presence --json: passed, exit 0, the rows in details', async () => {
   const r = await g2(['--row', 'presence', '--json']);
   expect(r.code, r.stderr).toBe(0);
-  const report = JSON.parse(r.stdout) as { stage: string; status: string; details: { schema: string; rows: { name: string; errors: { status: string }; silentlyWrong: { status: string }; figures: Record<string, unknown> }[] } };
+  const report = JSON.parse(r.stdout) as {
+    stage: string;
+    status: string;
+    details: { schema: string; rows: { name: string; errors: { status: string }; silentlyWrong: { status: string }; figures: Record<string, unknown> }[] };
+  };
   expect(report.stage).toBe('cluster-matrix');
   expect(report.status).toBe('passed');
   expect(report.details.schema).toBe('fencecheck.cluster-matrix/1');

@@ -12,7 +12,12 @@ const acq = (owner: string, rest: Partial<CallRecord>): CallRecord => ({ session
 const rel = (owner: string, gen: number, rest: Partial<CallRecord>): CallRecord => ({ session: 's', op: 'release', owner, gen, outcome: 'applied', ...at, ...rest });
 
 it('an acquire whose reply was lost, reported unknown, is explained by the keyspace', () => {
-  const calls = [acq('p0', { reply: { kind: 'ok', gen: 1 } }), rel('p0', 1, { reply: { kind: 'released' } }), acq('p1', { outcome: 'unknown' }), acq('p2', { outcome: 'refused', reply: { kind: 'held', owner: 'p1', gen: 2 } })];
+  const calls = [
+    acq('p0', { reply: { kind: 'ok', gen: 1 } }),
+    rel('p0', 1, { reply: { kind: 'released' } }),
+    acq('p1', { outcome: 'unknown' }),
+    acq('p2', { outcome: 'refused', reply: { kind: 'held', owner: 'p1', gen: 2 } }),
+  ];
   expect(judgeSession('s', calls, { lease: { owner: 'p1', gen: 2 }, counter: 2 }).findings).toEqual([]);
 });
 

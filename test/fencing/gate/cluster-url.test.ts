@@ -30,11 +30,15 @@ describe('fencecheck gate --url at a cluster node (real 3-shard cluster)', () =>
     const slots = new Set(Array.from({ length: SESSIONS }, (_, i) => keySlot(i % 2 === 0 ? `buzz:c:tunnel:s${i}:lease` : `buzz:tunnel:{c:s${i}}:lease`)));
     expect(slots.size).toBeGreaterThan(3);
     for (const node of topo.nodes.filter((n) => n.role === 'primary')) {
-      const r = spawnSync(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'gate', '--check', 'advance', '--url', `${node.host}:${node.port}`, '--target', 'B', '--pods', 'p1=B', '--json'], {
-        cwd: projectRoot,
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const r = spawnSync(
+        process.execPath,
+        [join(projectRoot, 'bin/fencecheck.mjs'), 'gate', '--check', 'advance', '--url', `${node.host}:${node.port}`, '--target', 'B', '--pods', 'p1=B', '--json'],
+        {
+          cwd: projectRoot,
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
       expect([0, 1], r.stderr).toContain(r.status);
       const report = JSON.parse(r.stdout) as { details: { observations: { oldLeaseCensus: number; newLeaseCensus: number; counters: unknown[] } } };
       expect(report.details.observations.oldLeaseCensus).toBe(SESSIONS / 2);

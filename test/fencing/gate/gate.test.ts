@@ -73,7 +73,11 @@ describe('deployment gate', () => {
       expect(g.dropped).toEqual([m.target]);
       // Any observation the full gate refuses only by that rule, the mutated gate allows.
       const obs = witness(m.target);
-      expect(createGate().decide(step, obs).refusedBy.map((r) => r.rule)).toEqual([m.target]);
+      expect(
+        createGate()
+          .decide(step, obs)
+          .refusedBy.map((r) => r.rule),
+      ).toEqual([m.target]);
       expect(g.decide(step, obs).allowed).toBe(true);
     }
     expect(() => createGate({ drop: ['NoSuchRule' as never] })).toThrow(/no gate rule/);

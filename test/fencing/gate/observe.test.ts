@@ -42,7 +42,10 @@ const READS = new Set(['evalsha', 'eval', 'get', 'type', 'scan', 'ping', 'info',
 async function commandsRun(nodes: readonly Redis[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const n of nodes) {
-    for (const m of (await n.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) { const name = m[1]!.split('|')[0]!; out.set(name, (out.get(name) ?? 0) + Number(m[2])); }
+    for (const m of (await n.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+      const name = m[1]!.split('|')[0]!;
+      out.set(name, (out.get(name) ?? 0) + Number(m[2]));
+    }
   }
   return out;
 }
@@ -72,7 +75,10 @@ for (const spec of [{ kind: 'standalone' }, { kind: 'cluster', shards: 3 }] as c
       }
       const batched = await observeKeyspace(conn, scripts, sessions);
       const ran = await commandsRun(admins);
-      expect([...ran.keys()].filter((c) => !READS.has(c)), JSON.stringify([...ran])).toEqual([]);
+      expect(
+        [...ran.keys()].filter((c) => !READS.has(c)),
+        JSON.stringify([...ran]),
+      ).toEqual([]);
       expect(ran.get('get')).toBe(4 * N); // 2 census GETs + 2 counter GETs per session, each once
       expect(ran.get('eval') ?? 0).toBeLessThanOrEqual(2 * admins.length); // each script loaded once per node
       const expected = await oneByOne(conn, sessions);

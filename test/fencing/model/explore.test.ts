@@ -73,10 +73,14 @@ describe('exhaustive exploration of the base config', () => {
     let depth = 0;
     while (!frontier.some((s) => s.mode === 'compatible')) {
       const next = [];
-      for (const s of frontier) for (const ev of enabledEvents(s, b)) {
-        const t = nextState(s, ev, b)!;
-        if (!seen.has(canonicalKey(t))) { seen.add(canonicalKey(t)); next.push(t); }
-      }
+      for (const s of frontier)
+        for (const ev of enabledEvents(s, b)) {
+          const t = nextState(s, ev, b)!;
+          if (!seen.has(canonicalKey(t))) {
+            seen.add(canonicalKey(t));
+            next.push(t);
+          }
+        }
       expect(next.length, `depth ${depth + 1}`).toBeGreaterThan(0);
       frontier = next;
       depth++;

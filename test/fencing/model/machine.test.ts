@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOUNDS, NONE, canonicalKey, initialState, type FencingState } from '../../../src/systems/fencing/state.js';
 import { loadManifest, mutantsFor } from '../../../src/core/manifest.js';
 import { fencingExplore } from '../../support/fencing-explore.js';
-import {
-  GUARD_NAMES,
-  allEvents,
-  applyEffect,
-  enabledEvents,
-  eventLabel,
-  machineFor,
-  nextState,
-  snapshotOf,
-  type FencingEvent,
-} from '../../../models/fencing/index.js';
+import { GUARD_NAMES, allEvents, applyEffect, enabledEvents, eventLabel, machineFor, nextState, snapshotOf, type FencingEvent } from '../../../models/fencing/index.js';
 
 const b = DEFAULT_BOUNDS;
 const init = initialState(b);
@@ -100,7 +90,14 @@ describe('fencing machine API', () => {
         if ((plain && canonicalKey(plain)) !== (mutated && canonicalKey(mutated))) differs.push(`${eventLabel(ev)} in ${st.oldLease.owner === NONE ? 'old-free' : 'old-held'}`);
       }
     }
-    expect(differs.sort()).toEqual(['AcquireB(p1) in old-held', 'AcquireB(p1) in old-held', 'AcquireB(p2) in old-held', 'AcquireB(p2) in old-held', 'AcquireB(p3) in old-held', 'AcquireB(p3) in old-held']);
+    expect(differs.sort()).toEqual([
+      'AcquireB(p1) in old-held',
+      'AcquireB(p1) in old-held',
+      'AcquireB(p2) in old-held',
+      'AcquireB(p2) in old-held',
+      'AcquireB(p3) in old-held',
+      'AcquireB(p3) in old-held',
+    ]);
   });
 
   it('an effect override also moves the MaxGen bound with it (the bound guards the issued generation)', () => {

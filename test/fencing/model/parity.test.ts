@@ -46,7 +46,7 @@ describe('parity with the TLA+ spec', () => {
   });
 
   it('reads the operators Next calls, not its bound variables or sets', () => {
-    const spec = 'VARIABLE x\nInc(p) == x\' = x + 1\nSkip == UNCHANGED x\nNext == \\E p \\in Pods : Inc(p) \\/ Skip\nSpec == Next\n';
+    const spec = "VARIABLE x\nInc(p) == x' = x + 1\nSkip == UNCHANGED x\nNext == \\E p \\in Pods : Inc(p) \\/ Skip\nSpec == Next\n";
     expect(specActions(spec)).toEqual(['Inc', 'Skip']);
     expect(() => specActions('VARIABLE x\n', 'x.tla')).toThrow(/x.tla: no Next/);
   });
@@ -76,7 +76,16 @@ describe('parity with the TLA+ spec', () => {
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { status: string; summary: string; counts: Record<string, number> };
     expect(report.status).toBe('passed');
-    expect(report.counts).toMatchObject({ machineDistinct: 4117, tlcDistinct: 4117, machineEdges: 15636, tlcEdges: 15636, machineSelfLoops: 1260, tlcSelfLoops: 1260, onlyMachineEdges: 0, onlyTlcEdges: 0 });
+    expect(report.counts).toMatchObject({
+      machineDistinct: 4117,
+      tlcDistinct: 4117,
+      machineEdges: 15636,
+      tlcEdges: 15636,
+      machineSelfLoops: 1260,
+      tlcSelfLoops: 1260,
+      onlyMachineEdges: 0,
+      onlyTlcEdges: 0,
+    });
     expect(report.summary).toMatch(/takes its 15636 edges \(1260 self-loops\); every spec action is one event/);
   });
 });
@@ -133,7 +142,11 @@ describe('parity outcomes on a scratch checkout', () => {
       const forged = 'version=p1:C,p2:O,p3:O;target=O;oldLease=None/0;newLease=None/0;oldGen=0;newGen=0;backfilled=F;mode=disabled;lastIssued=0;monoOk=T';
       const dropped = real.states[0]!;
       const touching = real.edges.filter((e) => splitEdgeLine(e).from === dropped || splitEdgeLine(e).to === dropped);
-      forgeEvidence(root, [...real.states.slice(1), forged], real.edges.filter((e) => !touching.includes(e)));
+      forgeEvidence(
+        root,
+        [...real.states.slice(1), forged],
+        real.edges.filter((e) => !touching.includes(e)),
+      );
       const r = parityAt(root);
       expect(r.status).toBe('failed');
       if (r.status !== 'failed') return;
@@ -151,7 +164,11 @@ describe('parity outcomes on a scratch checkout', () => {
       const real = committed.graph;
       // An edge into a state with other ways in, so the state set stays exactly TLC's.
       const missing = real.edges.find((e) => !isSelfLoop(e) && splitEdgeLine(e).label.startsWith('ExpireNew'))!;
-      forgeEvidence(root, real.states, real.edges.filter((e) => e !== missing));
+      forgeEvidence(
+        root,
+        real.states,
+        real.edges.filter((e) => e !== missing),
+      );
       const r = parityAt(root);
       expect(r.status).toBe('failed');
       if (r.status !== 'failed') return;

@@ -35,46 +35,54 @@ describe('the conformance tour', () => {
     expect(m.attempts).toBe(104958);
   });
 
-  it('the unmutated scripts, gate and door: the real graph is the model graph, every refusal included', async () => {
-    const { result: r } = await unsharded();
-    expect(r.failure, r.failure ? `${r.failure.check}: ${r.failure.message}` : '').toBeNull();
-    expect(r.covered).toEqual({ states: r.model.states, transitions: r.model.transitions, refused: r.model.refused });
-    expect(r.states).toBe(4117);
-    expect(r.attempts).toBe(r.model.attempts);
-    expect(r.unchanged).toBe(r.model.unchanged);
-    expect(r.stateChecks).toBe(4117);
-    expect(r.digest).toBe(r.whole.digest);
-    expect(r.equalToModel).toBe(true);
-    // Every mode was visited on its own topology: some states are compatible and enabled.
-    for (const [name, c] of Object.entries(r.byAction)) {
-      expect(c.transitions, name).toBe(c.modelTransitions);
-      expect(c.refused, name).toBe(c.modelRefused);
-    }
-    expect(r.byAction.Enable!.transitions).toBeGreaterThan(0);
-  }, WHOLE_TOURS_MS);
+  it(
+    'the unmutated scripts, gate and door: the real graph is the model graph, every refusal included',
+    async () => {
+      const { result: r } = await unsharded();
+      expect(r.failure, r.failure ? `${r.failure.check}: ${r.failure.message}` : '').toBeNull();
+      expect(r.covered).toEqual({ states: r.model.states, transitions: r.model.transitions, refused: r.model.refused });
+      expect(r.states).toBe(4117);
+      expect(r.attempts).toBe(r.model.attempts);
+      expect(r.unchanged).toBe(r.model.unchanged);
+      expect(r.stateChecks).toBe(4117);
+      expect(r.digest).toBe(r.whole.digest);
+      expect(r.equalToModel).toBe(true);
+      // Every mode was visited on its own topology: some states are compatible and enabled.
+      for (const [name, c] of Object.entries(r.byAction)) {
+        expect(c.transitions, name).toBe(c.modelTransitions);
+        expect(c.refused, name).toBe(c.modelRefused);
+      }
+      expect(r.byAction.Enable!.transitions).toBeGreaterThan(0);
+    },
+    WHOLE_TOURS_MS,
+  );
 
-  it('four shards (--shard i/4) merge into the unsharded report: the same counts, rows and digest', async () => {
-    const { result: r } = await unsharded();
-    const startedAt = new Date();
-    const shards: Awaited<ReturnType<typeof runConform>>[] = [];
-    // One after another on the same rig (sessions are independent keys).
-    for (let i = 1; i <= 4; i++) shards.push(await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), shard: { index: i, count: 4 }, saveTrace: false }));
-    for (const s of shards) {
-      expect(s.result.failure).toBeNull();
-      expect(s.result.equalToModel).toBe(true);
-      expect(s.result.states).toBeGreaterThan(800); // an even spread: about 4117 / 4
-    }
-    const merged = mergeTourReports(shards.map((s) => tourStageReport(s.result, { stage: 'conform', startedAt })).reverse());
-    const plain = tourStageReport(r, { stage: 'conform', startedAt });
-    expect(merged.status).toBe('passed');
-    const d = merged.details as TourReportDetails;
-    expect(d.digest).toBe(r.digest);
-    expect({ ...merged.counts, tourMs: 0 }).toEqual({ ...plain.counts, tourMs: 0 });
-    expect(d.byAction).toEqual(plain.details!.byAction);
-    expect(merged.counts).toMatchObject({ states: 4117, transitions: 15636, refused: 84378, attempts: 104958 });
-    // A missing shard is an error, never a pass.
-    expect(() => mergeTourReports(shards.slice(1).map((s) => tourStageReport(s.result, { stage: 'conform', startedAt })))).toThrow(/shard 1\/4 missing/);
-  }, WHOLE_TOURS_MS);
+  it(
+    'four shards (--shard i/4) merge into the unsharded report: the same counts, rows and digest',
+    async () => {
+      const { result: r } = await unsharded();
+      const startedAt = new Date();
+      const shards: Awaited<ReturnType<typeof runConform>>[] = [];
+      // One after another on the same rig (sessions are independent keys).
+      for (let i = 1; i <= 4; i++) shards.push(await runConform({ bounds: DEFAULT_BOUNDS, rig: tourRig(), shard: { index: i, count: 4 }, saveTrace: false }));
+      for (const s of shards) {
+        expect(s.result.failure).toBeNull();
+        expect(s.result.equalToModel).toBe(true);
+        expect(s.result.states).toBeGreaterThan(800); // an even spread: about 4117 / 4
+      }
+      const merged = mergeTourReports(shards.map((s) => tourStageReport(s.result, { stage: 'conform', startedAt })).reverse());
+      const plain = tourStageReport(r, { stage: 'conform', startedAt });
+      expect(merged.status).toBe('passed');
+      const d = merged.details as TourReportDetails;
+      expect(d.digest).toBe(r.digest);
+      expect({ ...merged.counts, tourMs: 0 }).toEqual({ ...plain.counts, tourMs: 0 });
+      expect(d.byAction).toEqual(plain.details!.byAction);
+      expect(merged.counts).toMatchObject({ states: 4117, transitions: 15636, refused: 84378, attempts: 104958 });
+      // A missing shard is an error, never a pass.
+      expect(() => mergeTourReports(shards.slice(1).map((s) => tourStageReport(s.result, { stage: 'conform', startedAt })))).toThrow(/shard 1\/4 missing/);
+    },
+    WHOLE_TOURS_MS,
+  );
 
   it('a counterexample is saved as a trace that `trace replay` runs from Init to the same violation', async () => {
     const m6 = mutantsFor(loadManifest(), 'impl').find((m) => m.id === 'M6')!;
@@ -83,7 +91,11 @@ describe('the conformance tour', () => {
     let out = '';
     let code = 0;
     try {
-      out = execFileSync(process.execPath, ['bin/fencecheck.mjs', 'trace', 'replay', run.tracePath!], { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' } });
+      out = execFileSync(process.execPath, ['bin/fencecheck.mjs', 'trace', 'replay', run.tracePath!], {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' },
+      });
     } catch (err) {
       const e = err as { status: number; stdout: string };
       code = e.status;

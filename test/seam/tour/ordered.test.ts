@@ -13,16 +13,21 @@ describe('runOrdered', () => {
     const committed: number[] = [];
     let inFlight = 0;
     let most = 0;
-    await runOrdered(from([5, 1, 4, 0, 3, 2]), 3, async (ms) => {
-      most = Math.max(most, ++inFlight);
-      await sleep(ms * 3);
-      inFlight -= 1;
-      return ms;
-    }, (job, r) => {
-      committed.push(r);
-      expect(r).toBe(job);
-      return true;
-    });
+    await runOrdered(
+      from([5, 1, 4, 0, 3, 2]),
+      3,
+      async (ms) => {
+        most = Math.max(most, ++inFlight);
+        await sleep(ms * 3);
+        inFlight -= 1;
+        return ms;
+      },
+      (job, r) => {
+        committed.push(r);
+        expect(r).toBe(job);
+        return true;
+      },
+    );
     expect(committed).toEqual([5, 1, 4, 0, 3, 2]);
     expect(most).toBe(3);
   });
@@ -31,11 +36,16 @@ describe('runOrdered', () => {
     const queue = [1];
     let i = 0;
     const seen: number[] = [];
-    await runOrdered({ next: () => (i < queue.length ? queue[i++] : undefined) }, 4, async (n) => n, (n) => {
-      seen.push(n);
-      if (n < 8) queue.push(2 * n, 2 * n + 1);
-      return true;
-    });
+    await runOrdered(
+      { next: () => (i < queue.length ? queue[i++] : undefined) },
+      4,
+      async (n) => n,
+      (n) => {
+        seen.push(n);
+        if (n < 8) queue.push(2 * n, 2 * n + 1);
+        return true;
+      },
+    );
     expect(seen).toEqual(Array.from({ length: 15 }, (_, k) => k + 1));
   });
 
@@ -43,15 +53,20 @@ describe('runOrdered', () => {
     const started: number[] = [];
     let settled = 0;
     const committed: number[] = [];
-    await runOrdered(from([0, 1, 2, 3, 4, 5, 6, 7]), 3, async (n) => {
-      started.push(n);
-      await sleep(n === 2 ? 1 : 10);
-      settled += 1;
-      return n;
-    }, (n) => {
-      committed.push(n);
-      return n < 2;
-    });
+    await runOrdered(
+      from([0, 1, 2, 3, 4, 5, 6, 7]),
+      3,
+      async (n) => {
+        started.push(n);
+        await sleep(n === 2 ? 1 : 10);
+        settled += 1;
+        return n;
+      },
+      (n) => {
+        committed.push(n);
+        return n < 2;
+      },
+    );
     expect(committed).toEqual([0, 1, 2]);
     expect(settled).toBe(started.length); // nothing left running
     expect(started.length).toBeLessThan(8);
@@ -59,13 +74,20 @@ describe('runOrdered', () => {
 
   it('a job that throws rejects the run once nothing is in flight', async () => {
     let running = 0;
-    await expect(runOrdered(from([1, 2, 3, 4]), 4, async (n) => {
-      running += 1;
-      await sleep(n === 2 ? 1 : 15);
-      running -= 1;
-      if (n === 2) throw new Error('lost the server');
-      return n;
-    }, () => true)).rejects.toThrow('lost the server');
+    await expect(
+      runOrdered(
+        from([1, 2, 3, 4]),
+        4,
+        async (n) => {
+          running += 1;
+          await sleep(n === 2 ? 1 : 15);
+          running -= 1;
+          if (n === 2) throw new Error('lost the server');
+          return n;
+        },
+        () => true,
+      ),
+    ).rejects.toThrow('lost the server');
     expect(running).toBe(0);
   });
 });

@@ -32,7 +32,13 @@ describe.each(['inject', 'replay'] as const)('the tour engine, reached by %s', (
     // 3 holders × counts 0..3; 6 attempts each; 22 labelled transitions, 2 saturated bumps, 48 refusals.
     expect(r.model).toMatchObject({ states: 12, attempts: 72, transitions: 22, unchanged: 2, refused: 48 });
     expect(r.covered).toEqual({ states: 12, transitions: 22, refused: 48 });
-    expect({ attempts: r.attempts, transitions: r.transitions, unchanged: r.unchanged, refused: r.refused, stateChecks: r.stateChecks }).toEqual({ attempts: 72, transitions: 22, unchanged: 2, refused: 48, stateChecks: 12 });
+    expect({ attempts: r.attempts, transitions: r.transitions, unchanged: r.unchanged, refused: r.refused, stateChecks: r.stateChecks }).toEqual({
+      attempts: 72,
+      transitions: 22,
+      unchanged: 2,
+      refused: 48,
+      stateChecks: 12,
+    });
     for (const [row, c] of Object.entries(r.byAction)) expect([row, c.transitions, c.refused]).toEqual([row, c.modelTransitions, c.modelRefused]);
     expect(r.equalToModel).toBe(true);
     expect(r.digest).toBe(r.whole.digest);

@@ -146,10 +146,7 @@ export function toySystem(opts: ToyOptions = {}): TourSystem<LockState, LockAtte
     boundsLabel: `Max=${MAX}`,
     model: lockModel,
     real: {
-      reach:
-        opts.reach === 'replay'
-          ? { kind: 'replay', fresh: async () => (await delay(), start()) }
-          : { kind: 'inject', inject: async (s) => (await delay(), create(s)) },
+      reach: opts.reach === 'replay' ? { kind: 'replay', fresh: async () => (await delay(), start()) } : { kind: 'inject', inject: async (s) => (await delay(), create(s)) },
       async attempt(l, a) {
         await delay();
         if (bug === 'fault' && l.count === 2) throw new Error('the toy server went away');

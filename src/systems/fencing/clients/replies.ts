@@ -9,9 +9,7 @@ export type RenewResult =
   | { readonly kind: 'conflict'; readonly owner: string; readonly gen: number }
   | { readonly kind: 'lost' };
 export type ReleaseResult = { readonly kind: 'released'; readonly where: 'old' | 'new' } | { readonly kind: 'notheld' };
-export type LookupResult =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'lease'; readonly owner: string; readonly gen: number; readonly where: 'old' | 'new' };
+export type LookupResult = { readonly kind: 'none' } | { readonly kind: 'lease'; readonly owner: string; readonly gen: number; readonly where: 'old' | 'new' };
 export interface ValidateResult {
   readonly valid: boolean;
   readonly reason: 'ok' | 'no-lease' | 'stale' | 'not-owner';
@@ -48,39 +46,54 @@ function bad(script: string, raw: unknown): never {
 export function parseAcquire(raw: unknown, script: string): AcquireResult {
   const t = tuple(raw, script);
   switch (str(t[0], script)) {
-    case 'ok': return { kind: 'ok', gen: int(t[1], script) };
-    case 'held': return { kind: 'held', owner: str(t[1], script), gen: int(t[2], script) };
-    case 'exhausted': return { kind: 'exhausted', maxGen: int(t[1], script) };
-    default: return bad(script, raw);
+    case 'ok':
+      return { kind: 'ok', gen: int(t[1], script) };
+    case 'held':
+      return { kind: 'held', owner: str(t[1], script), gen: int(t[2], script) };
+    case 'exhausted':
+      return { kind: 'exhausted', maxGen: int(t[1], script) };
+    default:
+      return bad(script, raw);
   }
 }
 
 export function parseRenew(raw: unknown, script: string): RenewResult {
   const t = tuple(raw, script);
   switch (str(t[0], script)) {
-    case 'ok': return { kind: 'ok', where: where(t[1], script) };
-    case 'migrated': return { kind: 'migrated', gen: int(t[1], script) };
-    case 'conflict': return { kind: 'conflict', owner: str(t[1], script), gen: int(t[2], script) };
-    case 'lost': return { kind: 'lost' };
-    default: return bad(script, raw);
+    case 'ok':
+      return { kind: 'ok', where: where(t[1], script) };
+    case 'migrated':
+      return { kind: 'migrated', gen: int(t[1], script) };
+    case 'conflict':
+      return { kind: 'conflict', owner: str(t[1], script), gen: int(t[2], script) };
+    case 'lost':
+      return { kind: 'lost' };
+    default:
+      return bad(script, raw);
   }
 }
 
 export function parseRelease(raw: unknown, script: string): ReleaseResult {
   const t = tuple(raw, script);
   switch (str(t[0], script)) {
-    case 'released': return { kind: 'released', where: where(t[1], script) };
-    case 'notheld': return { kind: 'notheld' };
-    default: return bad(script, raw);
+    case 'released':
+      return { kind: 'released', where: where(t[1], script) };
+    case 'notheld':
+      return { kind: 'notheld' };
+    default:
+      return bad(script, raw);
   }
 }
 
 export function parseLookup(raw: unknown, script: string): LookupResult {
   const t = tuple(raw, script);
   switch (str(t[0], script)) {
-    case 'none': return { kind: 'none' };
-    case 'lease': return { kind: 'lease', owner: str(t[1], script), gen: int(t[2], script), where: where(t[3], script) };
-    default: return bad(script, raw);
+    case 'none':
+      return { kind: 'none' };
+    case 'lease':
+      return { kind: 'lease', owner: str(t[1], script), gen: int(t[2], script), where: where(t[3], script) };
+    default:
+      return bad(script, raw);
   }
 }
 

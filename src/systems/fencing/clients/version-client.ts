@@ -60,9 +60,7 @@ export function fencingClient(version: Phase, ctx: ClientContext): FencingClient
     const script: FencingScriptName = `${version}/${op}`;
     const declared = KEYS_OF[version][op].map((role) => keys[role]);
     ctx.onCall?.({ script, keys: declared });
-    const run = ctx.confirmReplicas
-      ? evalConfirmed(ctx.conn, ctx.scripts.get(script), declared, args, ctx.confirmReplicas)
-      : evalScript(ctx.conn, ctx.scripts.get(script), declared, args);
+    const run = ctx.confirmReplicas ? evalConfirmed(ctx.conn, ctx.scripts.get(script), declared, args, ctx.confirmReplicas) : evalScript(ctx.conn, ctx.scripts.get(script), declared, args);
     return run.then((raw) => ({ raw, script }));
   };
   return {

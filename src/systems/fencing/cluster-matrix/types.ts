@@ -6,10 +6,7 @@
 import type { Topology, TopologySpec, ProviderName } from '../../../valkey/index.js';
 
 /** passed, failed(reason) or not-run(reason); not-run is never a pass. */
-export type Verdict =
-  | { readonly status: 'passed' }
-  | { readonly status: 'failed'; readonly reason: string }
-  | { readonly status: 'not-run'; readonly reason: string };
+export type Verdict = { readonly status: 'passed' } | { readonly status: 'failed'; readonly reason: string } | { readonly status: 'not-run'; readonly reason: string };
 
 export const passed: Verdict = { status: 'passed' };
 export const failed = (reason: string): Verdict => ({ status: 'failed', reason });

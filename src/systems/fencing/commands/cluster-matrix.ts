@@ -45,12 +45,19 @@ export const command: Command = {
       json: { type: 'boolean', default: false },
     });
     const names = values.row ?? G2_ROWS.map((r) => r.name);
-    const rows = names.map((n) => g2Row(n) ?? (() => { throw new UsageError(`unknown row '${n}' (rows: ${G2_ROWS.map((r) => r.name).join(', ')})`); })());
+    const rows = names.map(
+      (n) =>
+        g2Row(n) ??
+        (() => {
+          throw new UsageError(`unknown row '${n}' (rows: ${G2_ROWS.map((r) => r.name).join(', ')})`);
+        })(),
+    );
     const variants: Record<string, string> = {};
     for (const v of values.variant ?? []) {
       const [row, variant] = v.split('=', 2);
       const r = row !== undefined ? g2Row(row) : undefined;
-      if (!r || variant === undefined || !r.variants.includes(variant)) throw new UsageError(`--variant takes ROW=VARIANT (${G2_ROWS.map((x) => `${x.name}=${x.variants.join('|')}`).join('; ')}), got '${v}'`);
+      if (!r || variant === undefined || !r.variants.includes(variant))
+        throw new UsageError(`--variant takes ROW=VARIANT (${G2_ROWS.map((x) => `${x.name}=${x.variants.join('|')}`).join('; ')}), got '${v}'`);
       variants[row!] = variant;
     }
     const repeat = intOption(values, 'repeat', { min: 1, max: 30, default: DEFAULT_G2_REPEAT });

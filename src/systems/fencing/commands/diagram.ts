@@ -32,14 +32,22 @@ export const command: Command = {
     let summary: string;
     if (values.check) {
       status = current === fresh ? 'passed' : 'failed';
-      summary = current === null ? `${DIAGRAM_PATH} is missing: run fencecheck diagram` : current === fresh ? `${DIAGRAM_PATH} is up to date` : `${DIAGRAM_PATH} is out of date: run fencecheck diagram`;
+      summary =
+        current === null ? `${DIAGRAM_PATH} is missing: run fencecheck diagram` : current === fresh ? `${DIAGRAM_PATH} is up to date` : `${DIAGRAM_PATH} is out of date: run fencecheck diagram`;
     } else {
       mkdirSync(dirname(file), { recursive: true });
       if (current !== fresh) writeFileSync(file, fresh);
       summary = current === fresh ? `${DIAGRAM_PATH} already up to date` : `wrote ${DIAGRAM_PATH}`;
     }
     if (values.json) {
-      const report = stageReport({ stage: 'diagram', status, ...(status === 'failed' ? { reason: summary } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary });
+      const report = stageReport({
+        stage: 'diagram',
+        status,
+        ...(status === 'failed' ? { reason: summary } : {}),
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        summary,
+      });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else (status === 'passed' ? process.stdout : process.stderr).write(`${status === 'passed' ? '' : 'fencecheck diagram: failed: '}${summary}\n`);
     return status === 'passed' ? ExitCode.Ok : ExitCode.Failed;

@@ -84,7 +84,12 @@ export const command: Command = {
     const finish = (status: 'passed' | 'failed' | 'not-run', summary: string, r?: FailoverDrillResult, reason?: string) => {
       progress.close();
       // Every session's observed behaviour, for `fencecheck tracecheck` (the variant is the CLI's: recorded as the traces' mutant).
-      const observed = r ? writeObserved(`failover-${variant}`, drillTraces(r.observed, { id: `drill ${variant} (${r.victim} killed)`, ...(variant !== 'wait' && { mutant: `variant ${variant}` }), replay: `fencecheck failover --variant ${variant}` })) : null;
+      const observed = r
+        ? writeObserved(
+            `failover-${variant}`,
+            drillTraces(r.observed, { id: `drill ${variant} (${r.victim} killed)`, ...(variant !== 'wait' && { mutant: `variant ${variant}` }), replay: `fencecheck failover --variant ${variant}` }),
+          )
+        : null;
       const figures = r ? (({ observed: _o, ...rest }) => rest)(r) : undefined;
       const report = stageReport({
         stage: 'failover',
@@ -93,7 +98,12 @@ export const command: Command = {
         startedAt: startedAt.toISOString(),
         durationMs: Math.round(performance.now() - t0),
         summary,
-        ...(r ? { counts: { calls: r.calls, ...r.outcomes, unconfirmed: r.unconfirmed, duplicates: r.duplicates, releasedLeasesBack: r.releasedLeasesBack, monotonicBreaks: r.monotonicBreaks }, details: { variant, waitTimeoutMs: timeoutMs, cutMs, ...figures, ...(observed !== null && { observed: [observed] }) } } : {}),
+        ...(r
+          ? {
+              counts: { calls: r.calls, ...r.outcomes, unconfirmed: r.unconfirmed, duplicates: r.duplicates, releasedLeasesBack: r.releasedLeasesBack, monotonicBreaks: r.monotonicBreaks },
+              details: { variant, waitTimeoutMs: timeoutMs, cutMs, ...figures, ...(observed !== null && { observed: [observed] }) },
+            }
+          : {}),
       });
       if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(`${r ? `${renderTable(['figure', 'value'], figureRows(r))}\n${[...r.findings, ...r.errors].map((f) => `  ${f}\n`).join('')}` : ''}${summary}\n`);

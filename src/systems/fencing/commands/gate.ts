@@ -42,7 +42,10 @@ holds the wrong type or a malformed value (the key is named) · 64 usage`;
 
 function parsePods(text: string): Record<string, Phase> {
   const out: Record<string, Phase> = {};
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [pod, phase] = part.split('=');
     if (!pod || !phase || !(PHASES as readonly string[]).includes(phase)) throw new UsageError(`--pods takes pod=phase pairs (phase O|A|B|C), got '${part}'`);
     out[pod] = phase as Phase;
@@ -179,7 +182,9 @@ export const command: Command = {
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       } else {
         process.stdout.write(`${decision.allowed ? 'allowed' : 'refused'}: ${summary}\n`);
-        process.stdout.write(`  observed: old-keyspace leases ${obs.oldLeaseCensus}, new-keyspace leases ${obs.newLeaseCensus}, sessions ${found.length}, keyslot ${obs.keyslot ? obs.keyslot.slots.join('/') : 'not checked'}\n`);
+        process.stdout.write(
+          `  observed: old-keyspace leases ${obs.oldLeaseCensus}, new-keyspace leases ${obs.newLeaseCensus}, sessions ${found.length}, keyslot ${obs.keyslot ? obs.keyslot.slots.join('/') : 'not checked'}\n`,
+        );
       }
       return decision.allowed ? ExitCode.Ok : ExitCode.Failed;
     } catch (caught) {
@@ -189,12 +194,18 @@ export const command: Command = {
         // Bad input, not a refusal: one line naming the key, no stack, no script source.
         const line = `bad input: ${msg}`;
         process.stderr.write(`fencecheck gate: ${line}\n`);
-        if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: line, startedAt, durationMs: Date.now() - started, summary: `bad keyspace value at ${err.key}` }), null, 2)}\n`);
+        if (values.json)
+          process.stdout.write(
+            `${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: line, startedAt, durationMs: Date.now() - started, summary: `bad keyspace value at ${err.key}` }), null, 2)}\n`,
+          );
         return ExitCode.BadInput;
       }
       if (err instanceof NotRespError || unreachable(err)) {
         process.stderr.write(`fencecheck gate: not run: cannot read ${maskSecrets(values.url)}: ${msg}\n`);
-        if (values.json) process.stdout.write(`${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: `cannot read ${maskSecrets(values.url)}: ${msg}`, startedAt, durationMs: Date.now() - started, summary: 'Valkey not reachable' }), null, 2)}\n`);
+        if (values.json)
+          process.stdout.write(
+            `${JSON.stringify(stageReport({ stage: 'gate', status: 'not-run', reason: `cannot read ${maskSecrets(values.url)}: ${msg}`, startedAt, durationMs: Date.now() - started, summary: 'Valkey not reachable' }), null, 2)}\n`,
+          );
         return ExitCode.NotRun;
       }
       throw err;

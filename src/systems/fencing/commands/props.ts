@@ -15,15 +15,7 @@ import { loadPatch } from '../impl-runner.js';
 import { invariantAlone } from '../../../../properties/fencing/checks.js';
 import { ProgressConsole, type ProgressMeter } from '../../../core/progress.js';
 import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../../seam/tour/shard.js';
-import {
-  DEFAULT_DOOR_RUNS,
-  DEFAULT_MAX_COMMANDS,
-  DEFAULT_RUNS,
-  runFencingSuite,
-  suiteCoverage,
-  suiteTotals,
-  type SuiteTopology,
-} from '../../../../properties/fencing/suite.js';
+import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, runFencingSuite, suiteCoverage, suiteTotals, type SuiteTopology } from '../../../../properties/fencing/suite.js';
 
 const HELP = `Usage: fencecheck props [--runs N] [--door-runs N] [--max-commands N] [--topology standalone|door|both] [--provider P]
                        [--seed N] [--path P] [--mutant Mx] [--invariant NAME] [--shard I/N] [--json]
@@ -176,7 +168,11 @@ export const command: Command = {
       const coverage = { perTopology: cov.perTopology, all: cov.all };
       const observed = suite.phases.flatMap((p) => (p.result.observedPath ? [p.result.observedPath] : []));
       // The verify reports show the stage's counts and details as its section.
-      const shown = <D extends object>(details: D) => ({ ...details, ...(shard.count > 1 ? { shard } : {}), sections: [detailsSection({ id: 'stage-props', title: 'Stage: props', counts, details })] });
+      const shown = <D extends object>(details: D) => ({
+        ...details,
+        ...(shard.count > 1 ? { shard } : {}),
+        sections: [detailsSection({ id: 'stage-props', title: 'Stage: props', counts, details })],
+      });
       progress.close();
       if (!values.json) {
         for (const [topo, c] of Object.entries(cov.perTopology)) process.stdout.write(`props: model coverage, ${topo} runs: ${formatCoverage(c)}\n`);
@@ -185,18 +181,40 @@ export const command: Command = {
       const f = suite.failed?.result.failure;
       if (suite.notRun) {
         const reason = `${suite.notRun.topology}: ${describeFault(suite.notRun.fault)}`;
-        emit(stageReport({ stage: 'props', status: 'not-run', reason, startedAt, durationMs: t.durationMs, counts, summary: `could not run: an infrastructure fault stopped the ${suite.notRun.topology} runs after ${t.runs} completed run(s); no counterexample`, details: shown({ topology: suite.notRun.topology, fault: suite.notRun.fault }) }));
+        emit(
+          stageReport({
+            stage: 'props',
+            status: 'not-run',
+            reason,
+            startedAt,
+            durationMs: t.durationMs,
+            counts,
+            summary: `could not run: an infrastructure fault stopped the ${suite.notRun.topology} runs after ${t.runs} completed run(s); no counterexample`,
+            details: shown({ topology: suite.notRun.topology, fault: suite.notRun.fault }),
+          }),
+        );
         return ExitCode.NotRun;
       }
       if (suite.passed) {
-        emit(stageReport({ stage: 'props', status: 'passed', startedAt, durationMs: t.durationMs, counts, summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`, details: shown({ coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])), observed }) }));
+        emit(
+          stageReport({
+            stage: 'props',
+            status: 'passed',
+            startedAt,
+            durationMs: t.durationMs,
+            counts,
+            summary: `${phases}: ${t.commands} commands, ${t.doorCrossings} door crossings, ${t.reshards} live reshards (${t.askRedirects} ASK redirects met); every check held; visited ${formatCoverage(cov.all)} of the model`,
+            details: shown({ coverage, gain: Object.fromEntries(suite.phases.map((p) => [p.topology, p.result.gain])), observed }),
+          }),
+        );
         return ExitCode.Ok;
       }
       const failed = suite.failed!;
       const summary = f
         ? `${f.check} at step ${f.step + 1} on ${failed.topology} (seed ${f.seed}, path ${f.path}): ${f.message}`
         : `a run threw on ${failed.topology}: ${failed.result.error ?? 'unknown error'}`;
-      if (f && !values.json) process.stderr.write(`  (replay with --topology ${failed.topology}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''})\n`);
+      if (f && !values.json)
+        process.stderr.write(`  (replay with --topology ${failed.topology}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''})\n`);
       emit(
         stageReport({
           stage: 'props',
@@ -208,7 +226,18 @@ export const command: Command = {
           ...(f?.tracePath ? { traces: [f.tracePath] } : {}),
           details: shown(
             f
-              ? { topology: failed.topology, seed: f.seed, path: f.path, check: f.check, step: f.step, brokenAtEnd: f.brokenAtEnd, commands: f.intents, coverage, replay: `fencecheck props --topology ${failed.topology} --seed=${f.seed} --path=${f.path}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''}`, observed }
+              ? {
+                  topology: failed.topology,
+                  seed: f.seed,
+                  path: f.path,
+                  check: f.check,
+                  step: f.step,
+                  brokenAtEnd: f.brokenAtEnd,
+                  commands: f.intents,
+                  coverage,
+                  replay: `fencecheck props --topology ${failed.topology} --seed=${f.seed} --path=${f.path}${values.mutant ? ` --mutant ${values.mutant}` : ''}${values.invariant ? ` --invariant ${values.invariant}` : ''}`,
+                  observed,
+                }
               : { topology: failed.topology, error: failed.result.error, coverage, observed },
           ),
         }),
@@ -216,12 +245,31 @@ export const command: Command = {
       return ExitCode.Failed;
     } catch (err) {
       if (err instanceof ValkeyUnavailableError) {
-        emit(stageReport({ stage: 'props', status: 'not-run', reason: err.message, startedAt, durationMs: 0, summary: err instanceof NotOwnedError ? 'not run: needs an owned topology' : 'no Valkey to run the scripts on' }));
+        emit(
+          stageReport({
+            stage: 'props',
+            status: 'not-run',
+            reason: err.message,
+            startedAt,
+            durationMs: 0,
+            summary: err instanceof NotOwnedError ? 'not run: needs an owned topology' : 'no Valkey to run the scripts on',
+          }),
+        );
         return ExitCode.NotRun;
       }
       const fault = asInfrastructureFault(err);
       if (fault) {
-        emit(stageReport({ stage: 'props', status: 'not-run', reason: fault.message, startedAt, durationMs: 0, summary: 'could not run: an infrastructure fault; no counterexample', details: { fault: fault.fault } }));
+        emit(
+          stageReport({
+            stage: 'props',
+            status: 'not-run',
+            reason: fault.message,
+            startedAt,
+            durationMs: 0,
+            summary: 'could not run: an infrastructure fault; no counterexample',
+            details: { fault: fault.fault },
+          }),
+        );
         return ExitCode.NotRun;
       }
       throw err;

@@ -25,9 +25,19 @@ export interface CostFigures {
   readonly unknown: number;
 }
 
-export async function measureCost(topology: Topology, scripts: FencingScripts, o: { community: string; confirm: ConfirmOptions | null; durationMs: number; sessionsPerShard?: number }): Promise<CostFigures> {
+export async function measureCost(
+  topology: Topology,
+  scripts: FencingScripts,
+  o: { community: string; confirm: ConfirmOptions | null; durationMs: number; sessionsPerShard?: number },
+): Promise<CostFigures> {
   const map = await currentSlotMap(topology);
-  const sessions = namesOnEvery(map.primaries, map.owner, o.sessionsPerShard ?? 3, (i) => `s${i}`, (s) => keySlot(newLeaseKey({ community: o.community, session: s })));
+  const sessions = namesOnEvery(
+    map.primaries,
+    map.owner,
+    o.sessionsPerShard ?? 3,
+    (i) => `s${i}`,
+    (s) => keySlot(newLeaseKey({ community: o.community, session: s })),
+  );
   const conn = createClient({ kind: 'cluster', seeds: map.primaries });
   try {
     const lat: number[] = [];

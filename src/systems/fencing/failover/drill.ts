@@ -214,10 +214,15 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
   // the reader there ("Connection is closed.": once in six bench runs).
   const live = [...others, replica];
   // Best effort, bounded: if gossip is slower still, the read below says so itself.
-  await waitUntil(`every live node to route ${vKey}'s slots to ${endpointKey(replica)}`, async () => {
-    for (const n of live) if (namesPrimary(await adminCall(n, 'CLUSTER', 'SLOTS'), victim.host, [victim.port, link.announcedPort])) return false;
-    return true;
-  }, ROUTED_BOUND_MS, 20).catch(() => log(`not every live node routes ${vKey}'s slots to ${endpointKey(replica)} yet; reading anyway`));
+  await waitUntil(
+    `every live node to route ${vKey}'s slots to ${endpointKey(replica)}`,
+    async () => {
+      for (const n of live) if (namesPrimary(await adminCall(n, 'CLUSTER', 'SLOTS'), victim.host, [victim.port, link.announcedPort])) return false;
+      return true;
+    },
+    ROUTED_BOUND_MS,
+    20,
+  ).catch(() => log(`not every live node routes ${vKey}'s slots to ${endpointKey(replica)} yet; reading anyway`));
   // The real keyspace, read from the primaries that serve it now.
   const reader = createClient({ kind: 'cluster', seeds: live });
   try {
@@ -255,11 +260,13 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     releasedLeasesBack,
     monotonicBreaks: breaks,
     broken: brokenChecks({ monotonicBreaks: breaks, releasedLeasesBack, findings }),
-    failureReasons: calls.filter((c) => victimSessions.has(c.session) && c.failure).reduce<Record<string, number>>((m, c) => {
-      const k = c.failure!.slice(0, 90);
-      m[k] = (m[k] ?? 0) + 1;
-      return m;
-    }, {}),
+    failureReasons: calls
+      .filter((c) => victimSessions.has(c.session) && c.failure)
+      .reduce<Record<string, number>>((m, c) => {
+        const k = c.failure!.slice(0, 90);
+        m[k] = (m[k] ?? 0) + 1;
+        return m;
+      }, {}),
     findings,
     errors,
     resumeMs,

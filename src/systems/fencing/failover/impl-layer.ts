@@ -31,7 +31,10 @@ function faultReason(err: unknown): string | null {
 class DrillWorld {
   private topology: Topology | null = null;
   private runs = 0;
-  constructor(private readonly scripts: FencingScripts, private readonly log: (l: string) => void) {}
+  constructor(
+    private readonly scripts: FencingScripts,
+    private readonly log: (l: string) => void,
+  ) {}
 
   async drill(patch?: FailoverPatch): Promise<FailoverDrillResult> {
     for (let fresh = false; ; fresh = true) {
@@ -75,7 +78,12 @@ function outcomeOf(r: FailoverDrillResult, replay?: string): ImplOutcome {
   if (bad) return { kind: bad.verdict, detail: bad.reason };
   const extra = replay ? { extra: { replay } } : {};
   if (r.broken.length === 0) return { kind: 'held', detail: `every check held: ${figures(r)}, ${r.unconfirmed} unknown (not confirmed by WAIT)`, ...extra };
-  return { kind: 'violated', checks: r.broken, detail: `${r.broken.join(', ')} broke in the failover drill (${r.victim} killed, ${r.newPrimary} took over): ${figures(r)}; ${r.findings.slice(0, 3).join('; ')}`, ...extra };
+  return {
+    kind: 'violated',
+    checks: r.broken,
+    detail: `${r.broken.join(', ')} broke in the failover drill (${r.victim} killed, ${r.newPrimary} took over): ${figures(r)}; ${r.findings.slice(0, 3).join('; ')}`,
+    ...extra,
+  };
 }
 
 /** The failover model's impl entries (R1): the drill with the remedy as it ships first, then each patch. */

@@ -39,9 +39,7 @@ export interface FailoverModelState {
 }
 
 /** The spec's variables, in `vars` order. */
-export const FAILOVER_VARIABLES = [
-  'primary', 'replica', 'pending', 'held', 'lastAcked', 'monoOk', 'failovers',
-] as const satisfies readonly (keyof FailoverModelState)[];
+export const FAILOVER_VARIABLES = ['primary', 'replica', 'pending', 'held', 'lastAcked', 'monoOk', 'failovers'] as const satisfies readonly (keyof FailoverModelState)[];
 
 /** The constants of one check: Pods, MaxGen, MaxFailovers (Dropped is the mutant's override). */
 export interface FailoverBounds {

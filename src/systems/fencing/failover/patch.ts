@@ -16,7 +16,7 @@ export interface FailoverPatch {
 }
 
 export function isFailoverPatch(x: unknown): x is FailoverPatch {
-  return typeof x === 'object' && x !== null && typeof (x as Record<string, unknown>)['confirm'] === 'function';
+  return typeof x === 'object' && x !== null && typeof (x as Record<string, unknown>).confirm === 'function';
 }
 
 /** The confirmation the drill's client runs with: `shipped`, through the patch when there is one. */

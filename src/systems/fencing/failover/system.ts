@@ -5,8 +5,14 @@
  * manifest's: mutants/fencing/model/R1.ts).
  */
 import {
-  GUARDS, FAILOVER_INVARIANT_NAMES, failoverEventLabel, failoverInvariants, failoverMachineFor, failoverSuccessors,
-  type FailoverModelEvent, type FailoverOverrides,
+  GUARDS,
+  FAILOVER_INVARIANT_NAMES,
+  failoverEventLabel,
+  failoverInvariants,
+  failoverMachineFor,
+  failoverSuccessors,
+  type FailoverModelEvent,
+  type FailoverOverrides,
 } from '../../../../models/fencing/failover/index.js';
 import type { ModelSystem } from '../../../seam/system.js';
 import { twinSystem } from '../../../seam/twin.js';
@@ -14,8 +20,17 @@ import { TlcOutputError } from '../../../tlc/errors.js';
 import { readBool, readFn, readInt, readSet, stateVariables } from '../../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../../core/tla-value.js';
 import {
-  FAILOVER_BASE_BOUNDS, FAILOVER_VARIABLES, initialFailoverState, normalisedPending, failoverKey,
-  type Lease, type PendingAcquire, type Pod, type FailoverBounds, type FailoverModelState, type Store,
+  FAILOVER_BASE_BOUNDS,
+  FAILOVER_VARIABLES,
+  initialFailoverState,
+  normalisedPending,
+  failoverKey,
+  type Lease,
+  type PendingAcquire,
+  type Pod,
+  type FailoverBounds,
+  type FailoverModelState,
+  type Store,
 } from './model-state.js';
 
 export const FAILOVER_SPEC = 'tla/fencing/failover/FencingReplication.tla';
@@ -73,18 +88,18 @@ function fields(v: TlaValue, what: string, names: readonly string[]): Readonly<R
 
 function store(v: TlaValue, what: string): Store {
   const f = fields(v, what, ['lease', 'gen']);
-  return { lease: lease(f['lease']!, `${what}.lease`), gen: readInt(f['gen']!, `${what}.gen`) };
+  return { lease: lease(f.lease!, `${what}.lease`), gen: readInt(f.gen!, `${what}.gen`) };
 }
 
 function lease(v: TlaValue, what: string): Lease {
   const f = fields(v, what, ['owner', 'gen']);
-  const owner = atomText(f['owner']!);
-  return { owner: owner === 'None' ? null : pod(owner), gen: readInt(f['gen']!, `${what}.gen`) };
+  const owner = atomText(f.owner!);
+  return { owner: owner === 'None' ? null : pod(owner), gen: readInt(f.gen!, `${what}.gen`) };
 }
 
 function pendingAcquire(v: TlaValue): PendingAcquire {
   const f = fields(v, 'pending', ['pod', 'gen']);
-  return { pod: pod(atomText(f['pod']!)), gen: readInt(f['gen']!, 'pending.gen') };
+  return { pod: pod(atomText(f.pod!)), gen: readInt(f.gen!, 'pending.gen') };
 }
 
 function held(v: TlaValue): Readonly<Record<Pod, number>> {
@@ -113,10 +128,7 @@ export function failoverStateToTla(s: FailoverModelState): Record<(typeof FAILOV
   };
 }
 
-
 function pod(name: string): Pod {
   if (!/^p\d+$/.test(name)) throw new TlcOutputError(`"${name}" is not a pod model value (p1, p2, ...)`);
   return name as Pod;
 }
-
-

@@ -109,7 +109,7 @@ function sessionTrace(s: SessionObservation, killAt: number, meta: { id: string;
     id: `${meta.id} session ${s.session}`,
     ...(meta.mutant !== undefined && { mutant: meta.mutant }),
     constants,
-    predicted: { step: drillPrediction(s.calls, firstLine), by: 'the drill\'s checks (a generation not above an earlier one, a released lease back)' },
+    predicted: { step: drillPrediction(s.calls, firstLine), by: "the drill's checks (a generation not above an earlier one, a released lease back)" },
     ...(meta.replay !== undefined && { replay: meta.replay }),
     steps,
   };

@@ -207,7 +207,8 @@ export async function observeKeyspace(conn: ValkeyClient, scripts: FencingScript
     if (!list) byNode.set(owner, (list = []));
     for (let j = 0; j < olds.length; j += OBSERVE_KEYS_PER_CALL) list.push({ op: 'census', keyspace: 'old', keys: olds.slice(j, j + OBSERVE_KEYS_PER_CALL), at: [] });
     for (let j = 0; j < news.length; j += OBSERVE_KEYS_PER_CALL) list.push({ op: 'census', keyspace: 'new', keys: news.slice(j, j + OBSERVE_KEYS_PER_CALL), at: [] });
-    for (let j = 0; j < genKeys.length; j += OBSERVE_KEYS_PER_CALL) list.push({ op: 'counters', keyspace: 'old', keys: genKeys.slice(j, j + OBSERVE_KEYS_PER_CALL), at: genAt.slice(j, j + OBSERVE_KEYS_PER_CALL) });
+    for (let j = 0; j < genKeys.length; j += OBSERVE_KEYS_PER_CALL)
+      list.push({ op: 'counters', keyspace: 'old', keys: genKeys.slice(j, j + OBSERVE_KEYS_PER_CALL), at: genAt.slice(j, j + OBSERVE_KEYS_PER_CALL) });
   }
   bySlot.clear();
 

@@ -17,7 +17,10 @@ export interface GateRule {
 
 const rank = (p: Phase) => PHASES.indexOf(p);
 const pods = (o: GateObservations) => Object.entries(o.podPhases);
-const notAt = (o: GateObservations, ph: Phase) => pods(o).filter(([, v]) => v !== ph).map(([p, v]) => `${p}=${v}`);
+const notAt = (o: GateObservations, ph: Phase) =>
+  pods(o)
+    .filter(([, v]) => v !== ph)
+    .map(([p, v]) => `${p}=${v}`);
 const list = (xs: string[]) => xs.join(', ');
 
 export const GATE_RULES = [
@@ -48,7 +51,9 @@ export const GATE_RULES = [
     name: 'Rollback_NoPodAboveTarget',
     step: 'RollbackPhase',
     check: (o) => {
-      const above = pods(o).filter(([, v]) => rank(v) > rank(o.target)).map(([p, v]) => `${p}=${v}`);
+      const above = pods(o)
+        .filter(([, v]) => rank(v) > rank(o.target))
+        .map(([p, v]) => `${p}=${v}`);
       return above.length === 0 ? null : `a rollback is still running: pods above target ${o.target}: ${list(above)}`;
     },
   },

@@ -13,10 +13,12 @@ import { fencingBounds, fencingSystem } from '../system.js';
 export { DEFAULT_TRACE_DIR } from '../../../seam/trace.js';
 
 const itfParams = (p: Readonly<Record<string, unknown>>): Record<string, ItfValue> =>
-  Object.fromEntries(Object.entries(p).map(([k, v]) => {
-    const r = toItfValue(v, k);
-    return [k, 'problem' in r ? { '#unserializable': String(v) } : r.value];
-  }));
+  Object.fromEntries(
+    Object.entries(p).map(([k, v]) => {
+      const r = toItfValue(v, k);
+      return [k, 'problem' in r ? { '#unserializable': String(v) } : r.value];
+    }),
+  );
 
 /** Writes the tour's trace under `dir` (default reports/traces) as /2; returns its path relative to the project root. */
 export function saveTrace(trace: TraceLike, fileName: string, dir?: string): string {

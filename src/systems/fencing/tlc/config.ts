@@ -32,7 +32,10 @@ export function readCfg(text: string, where = 'config'): CfgSummary {
   const maxGen = /\bMaxGen\s*=\s*(\d+)/.exec(body);
   const dropped = /\bDropped\s*=\s*\{([^}]*)\}/.exec(body);
   if (!pods || !maxGen) throw new TlcOutputError(`${where}: cannot find Pods = {..} and MaxGen = n`);
-  const podList = pods[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+  const podList = pods[1]!
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!podList.every((p) => /^p\d+$/.test(p))) throw new TlcOutputError(`${where}: Pods must be model values p1, p2, ...`);
   const invariants: string[] = [];
   const inv = /\bINVARIANTS?\b([\s\S]*?)(?=\n\s*[A-Z_]{4,}\b(?!_)|$)/.exec(body);
@@ -40,6 +43,11 @@ export function readCfg(text: string, where = 'config'): CfgSummary {
   return {
     bounds: { pods: podList as Pod[], maxGen: Number(maxGen[1]) },
     invariants,
-    dropped: dropped ? dropped[1]!.split(',').map((s) => s.trim().replace(/^"|"$/g, '')).filter(Boolean) : [],
+    dropped: dropped
+      ? dropped[1]!
+          .split(',')
+          .map((s) => s.trim().replace(/^"|"$/g, ''))
+          .filter(Boolean)
+      : [],
   };
 }

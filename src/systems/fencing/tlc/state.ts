@@ -4,9 +4,7 @@ import { readBool, readFn, readInt, stateVariables } from '../../../tlc/read-sta
 import { atomText, type TlaValue } from '../../../core/tla-value.js';
 
 /** The spec's variables, in src/systems/fencing/state.ts's field names. */
-export const FENCING_VARIABLES = [
-  'version', 'target', 'oldLease', 'newLease', 'oldGen', 'newGen', 'backfilled', 'mode', 'lastIssued', 'monoOk',
-] as const;
+export const FENCING_VARIABLES = ['version', 'target', 'oldLease', 'newLease', 'oldGen', 'newGen', 'backfilled', 'mode', 'lastIssued', 'monoOk'] as const;
 
 const mv = (name: string): TlaValue => ({ kind: 'mv', name });
 const int = (value: number): TlaValue => ({ kind: 'int', value });
@@ -65,12 +63,10 @@ function mode(v: TlaValue): Mode {
   throw new TlcOutputError(`mode: expected disabled/compatible/enabled, got ${JSON.stringify(v)}`);
 }
 
-
-
 function lease(v: TlaValue, what: string): Lease {
-  if (v.kind !== 'record' || !v.fields['owner'] || !v.fields['gen']) {
+  if (v.kind !== 'record' || !v.fields.owner || !v.fields.gen) {
     throw new TlcOutputError(`${what}: expected [owner |-> .., gen |-> ..], got ${JSON.stringify(v)}`);
   }
-  const owner = atomText(v.fields['owner']);
-  return { owner: owner === NONE ? NONE : pod(owner), gen: readInt(v.fields['gen'], `${what}.gen`) };
+  const owner = atomText(v.fields.owner);
+  return { owner: owner === NONE ? NONE : pod(owner), gen: readInt(v.fields.gen, `${what}.gen`) };
 }

@@ -27,7 +27,11 @@ export const ATTEMPT_KINDS: readonly AttemptKind[] = ['acquire', 'renew', 'relea
  * the keyspace and records unchanged), or a renewal (the named lease key's TTL is reset, nothing
  * else changes: the model stutters).
  */
-export type Decision = { readonly kind: 'transition'; readonly event: FencingEvent } | { readonly kind: 'refused' } | { readonly kind: 'renewed'; readonly where: 'old' | 'new' } | { readonly kind: 'error'; readonly message: string };
+export type Decision =
+  | { readonly kind: 'transition'; readonly event: FencingEvent }
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'renewed'; readonly where: 'old' | 'new' }
+  | { readonly kind: 'error'; readonly message: string };
 
 export interface Prediction {
   readonly decision: Decision;

@@ -73,9 +73,14 @@ export async function readSideFailure(rig: TourRig, scripts: FencingScripts, s: 
     if (known !== expectedKnown(v, s)) return { check: 'ReadSide', message: `${v}/known_generation returned ${known}, the table says ${expectedKnown(v, s)}` };
     const checks: Promise<string | null>[] = [];
     if (want) {
-      checks.push(c.validate(want.owner, want.gen).then((r) => (r.valid !== want.gen >= known ? `${v}/validate_fenced_header(${showLease(want)}) = ${r.reason} with known generation ${known}` : null)));
+      checks.push(
+        c.validate(want.owner, want.gen).then((r) => (r.valid !== want.gen >= known ? `${v}/validate_fenced_header(${showLease(want)}) = ${r.reason} with known generation ${known}` : null)),
+      );
       const other = bounds.pods.find((p) => p !== want.owner) as Pod | undefined;
-      if (other) checks.push(c.validate(other, want.gen).then((r) => (r.valid ? `${v}/validate_fenced_header passed ${other}/${want.gen}, a frame of a pod that does not hold the lease (${showLease(want)})` : null)));
+      if (other)
+        checks.push(
+          c.validate(other, want.gen).then((r) => (r.valid ? `${v}/validate_fenced_header passed ${other}/${want.gen}, a frame of a pod that does not hold the lease (${showLease(want)})` : null)),
+        );
     }
     if (s.lastIssued >= 1) {
       const owner = want?.owner ?? bounds.pods[0]!;

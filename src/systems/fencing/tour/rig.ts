@@ -69,7 +69,10 @@ const WRITE_KEYSPACE = luaScript(
 );
 
 /** GET and PTTL of each declared key (false for a missing key): the read-back, one call per slot. Read-only. */
-const READ_KEYSPACE = luaScript('tour/read-keyspace', "local out = {}\nfor i = 1, #KEYS do\n  out[2 * i - 1] = redis.call('GET', KEYS[i])\n  out[2 * i] = redis.call('PTTL', KEYS[i])\nend\nreturn out\n");
+const READ_KEYSPACE = luaScript(
+  'tour/read-keyspace',
+  "local out = {}\nfor i = 1, #KEYS do\n  out[2 * i - 1] = redis.call('GET', KEYS[i])\n  out[2 * i] = redis.call('PTTL', KEYS[i])\nend\nreturn out\n",
+);
 
 /** The keys by slot on a Cluster (a script's keys must share one), all together on a standalone node. */
 function bySlot<T extends { readonly key: string }>(conn: ValkeyClient, items: readonly T[]): T[][] {

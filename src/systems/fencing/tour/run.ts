@@ -70,7 +70,12 @@ export async function runConform(opts: ConformOptions): Promise<ConformRun> {
     });
     const result = every && ran.failure ? { ...ran, failure: namedEveryFailure(base.model, ran.failure) } : ran;
     if (!result.failure || opts.saveTrace === false) return { result, system: base };
-    const trace = tourPathToTrace(result.failure.path, { bounds: opts.bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant } : {}), ...(opts.patchFile ? { patch: opts.patchFile } : {}) });
+    const trace = tourPathToTrace(result.failure.path, {
+      bounds: opts.bounds,
+      violated: result.failure.check,
+      ...(opts.mutant ? { mutant: opts.mutant } : {}),
+      ...(opts.patchFile ? { patch: opts.patchFile } : {}),
+    });
     const shard = result.shard.count > 1 ? `shard${result.shard.index}of${result.shard.count}-` : '';
     const name = `conform-${opts.mutant ? `${opts.mutant}-` : opts.patchFile ? `patch-${patchLabel(opts.patchFile)}-` : ''}${shard}${result.failure.check}.json`;
     const tracePath = saveTrace(trace, name);
@@ -82,6 +87,9 @@ export async function runConform(opts: ConformOptions): Promise<ConformRun> {
 
 /** A patch file's name for a trace file name: its base name, safe characters only. */
 function patchLabel(p: TracePatch): string {
-  const base = p.path.split(/[\\/]/).pop()!.replace(/\.[cm]?[jt]s$/, '');
+  const base = p.path
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.[cm]?[jt]s$/, '');
   return base.replace(/[^A-Za-z0-9_-]+/g, '_') || 'patch';
 }

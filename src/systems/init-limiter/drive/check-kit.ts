@@ -3,7 +3,7 @@
  * manual clock advanced over /_control, or real time), the clients it opened (all closed after),
  * and small waits on the server's state read from outside.
  */
-import { ControlClient } from './control-client.js';
+import type { ControlClient } from './control-client.js';
 import { KeptAliveConnection, pollOnce, type PollReply } from './poll-client.js';
 import { readMetrics, type MetricsSample } from './metrics-reader.js';
 import { StreamClient, type StreamOpenOptions } from './stream-client.js';

@@ -130,13 +130,16 @@ export const CHECKS: readonly Check[] = [
       const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
       const b = await r.stream({ path: '/all' });
       await b.waitFor(() => b.isClosed || b.bodyBytes > 0);
-      return verdict(inUse === 1 && b.isClosed && b.bodyBytes === 0, `stalled FDv1 client mid-basis: slots in use ${inUse}; a second client ${b.isClosed && b.bodyBytes === 0 ? 'shed (closed, no bytes)' : `admitted (${b.bodyBytes} body bytes)`}`);
+      return verdict(
+        inUse === 1 && b.isClosed && b.bodyBytes === 0,
+        `stalled FDv1 client mid-basis: slots in use ${inUse}; a second client ${b.isClosed && b.bodyBytes === 0 ? 'shed (closed, no bytes)' : `admitted (${b.bodyBytes} body bytes)`}`,
+      );
     },
   },
   {
     id: 'resident-bases-bounded',
     invariants: ['Inv_SendHoldsSlot'],
-    property: 'the budget bounds resident payloads: stalled FDv1 clients at distinct store versions keep at most maxConcurrent serialized bases in memory (the seed\'s distinct-basis memory slope)',
+    property: "the budget bounds resident payloads: stalled FDv1 clients at distinct store versions keep at most maxConcurrent serialized bases in memory (the seed's distinct-basis memory slope)",
     catches: ['Stream_HoldSlotAcrossSend'],
     control: 'required',
     server: { limiter: { maxConcurrent: 2, ...LIMITS }, data: stallData(), heartbeatMs: 0 },
@@ -150,7 +153,10 @@ export const CHECKS: readonly Check[] = [
       }
       const m = await r.metrics();
       const bases = m.value('initlimiter_bases_resident');
-      return verdict(bases <= r.limits.maxConcurrent, `${n} stalled FDv1 clients at ${n} versions: ${bases} bases resident (${(m.value('initlimiter_basis_bytes_resident') / 1e6).toFixed(1)} MB), ${m.value('initlimiter_slots_in_use')} slots in use, budget ${r.limits.maxConcurrent}`);
+      return verdict(
+        bases <= r.limits.maxConcurrent,
+        `${n} stalled FDv1 clients at ${n} versions: ${bases} bases resident (${(m.value('initlimiter_basis_bytes_resident') / 1e6).toFixed(1)} MB), ${m.value('initlimiter_slots_in_use')} slots in use, budget ${r.limits.maxConcurrent}`,
+      );
     },
   },
   {
@@ -174,7 +180,10 @@ export const CHECKS: readonly Check[] = [
       const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
       const b = await r.stream();
       await b.waitFor(() => b.has('payload-transferred') || b.isClosed);
-      return verdict(inUse === 0 && !a.isClosed && b.has('payload-transferred'), `flush before the release select, client still connected: slots in use ${inUse}; the next full-basis client ${b.has('payload-transferred') ? 'got its basis' : 'was shed'}`);
+      return verdict(
+        inUse === 0 && !a.isClosed && b.has('payload-transferred'),
+        `flush before the release select, client still connected: slots in use ${inUse}; the next full-basis client ${b.has('payload-transferred') ? 'got its basis' : 'was shed'}`,
+      );
     },
   },
   {
@@ -201,7 +210,10 @@ export const CHECKS: readonly Check[] = [
       await a.readUntil(() => a.has('payload-transferred') && a.has('patch'));
       const vb = b.view();
       const lost = missingVersions(vb, v);
-      return verdict(vb.basisVersion !== null && vb.basisVersion >= v && lost.length === 0 && missingVersions(a.view(), v).length === 0, `client admitted at version ${v} got a basis of version ${vb.basisVersion}; versions never received: [${lost.join(', ')}]`);
+      return verdict(
+        vb.basisVersion !== null && vb.basisVersion >= v && lost.length === 0 && missingVersions(a.view(), v).length === 0,
+        `client admitted at version ${v} got a basis of version ${vb.basisVersion}; versions never received: [${lost.join(', ')}]`,
+      );
     },
   },
   {
@@ -248,7 +260,10 @@ export const CHECKS: readonly Check[] = [
       await b.waitFor(() => b.has('server-intent') || b.isClosed);
       await b.readUntil(() => b.view().intent === 'none' || b.has('payload-transferred') || b.isClosed);
       const vb = b.view();
-      return verdict(vb.intent === 'none' && vb.basisVersion === v && !b.isClosed, `client at the current basis ${v}, an older peek in flight: ${vb.intent === 'full' ? `sent a full basis of version ${vb.basisVersion}` : b.isClosed ? 'closed' : `intent ${vb.intent} at ${vb.basisVersion}`}`);
+      return verdict(
+        vb.intent === 'none' && vb.basisVersion === v && !b.isClosed,
+        `client at the current basis ${v}, an older peek in flight: ${vb.intent === 'full' ? `sent a full basis of version ${vb.basisVersion}` : b.isClosed ? 'closed' : `intent ${vb.intent} at ${vb.basisVersion}`}`,
+      );
     },
   },
   {
@@ -274,7 +289,10 @@ export const CHECKS: readonly Check[] = [
       await b.readUntil(() => b.has('payload-transferred'));
       const vb = b.view();
       const lost = missingVersions(vb, v);
-      return verdict(vb.basisVersion !== null && vb.basisVersion >= v && lost.length === 0, `queued across the publish of version ${v}: basis ${vb.basisVersion}, versions never received [${lost.join(', ')}]`);
+      return verdict(
+        vb.basisVersion !== null && vb.basisVersion >= v && lost.length === 0,
+        `queued across the publish of version ${v}: basis ${vb.basisVersion}, versions never received [${lost.join(', ')}]`,
+      );
     },
   },
   {
@@ -295,7 +313,10 @@ export const CHECKS: readonly Check[] = [
       await r.pass(Math.min(l.sendTimeoutMs, chunkBudgetMs(l)) + 100);
       const v = await storeVersion(r);
       const second = await conn.request(`/sdk/poll?basis=${v}`);
-      return verdict(armed === 0 && second.kind === 'response' && second.status === 200, `after a gated poll returned: ${armed} deadlines armed; the second request on the connection, past the first one's deadline: ${second.kind === 'response' ? `${second.status}` : second.kind}`);
+      return verdict(
+        armed === 0 && second.kind === 'response' && second.status === 200,
+        `after a gated poll returned: ${armed} deadlines armed; the second request on the connection, past the first one's deadline: ${second.kind === 'response' ? `${second.status}` : second.kind}`,
+      );
     },
   },
   {
@@ -317,7 +338,10 @@ export const CHECKS: readonly Check[] = [
         await a.waitFor(() => count(a, 'patch') >= i);
         if (a.isClosed) break;
       }
-      return verdict(armed === 0 && !a.isClosed && count(a, 'patch') === rounds, `after the basis ${armed} deadlines armed; ${count(a, 'patch')} of ${rounds} deltas over ${(rounds * step) / 1000} s (cap ${r.limits.sendTimeoutMs / 1000} s), ${a.heartbeats} heartbeats; ${a.isClosed ? 'cut' : 'still connected'}`);
+      return verdict(
+        armed === 0 && !a.isClosed && count(a, 'patch') === rounds,
+        `after the basis ${armed} deadlines armed; ${count(a, 'patch')} of ${rounds} deltas over ${(rounds * step) / 1000} s (cap ${r.limits.sendTimeoutMs / 1000} s), ${a.heartbeats} heartbeats; ${a.isClosed ? 'cut' : 'still connected'}`,
+      );
     },
   },
   {
@@ -329,7 +353,7 @@ export const CHECKS: readonly Check[] = [
     server: { limiter: { maxConcurrent: 1, ...LIMITS, sendTimeoutMs: 40_000 }, data: stallData(), heartbeatMs: 0 },
     unmet: all(needsSlots(1), needsStallPayload, (r) => (chunkBudgetMs(r.limits) * 2 + 200 < r.limits.sendTimeoutMs ? null : 'needs a cap over twice the per-write budget')),
     async run(r) {
-      const a = await r.stream({ read: 'stalled' });
+      const _a = await r.stream({ read: 'stalled' });
       const step = chunkBudgetMs(r.limits) + 100;
       let waited = 0;
       let cuts = 0;
@@ -339,7 +363,10 @@ export const CHECKS: readonly Check[] = [
         waited += step;
       }
       const m = await r.metrics();
-      return verdict(cuts > 0 && m.value('initlimiter_slots_in_use') === 0, `stalled client: ${cuts > 0 ? `cut within ${waited} ms` : `not cut after ${waited} ms`} (budget ${step - 100} ms, cap ${r.limits.sendTimeoutMs} ms); slots in use ${m.value('initlimiter_slots_in_use')}`);
+      return verdict(
+        cuts > 0 && m.value('initlimiter_slots_in_use') === 0,
+        `stalled client: ${cuts > 0 ? `cut within ${waited} ms` : `not cut after ${waited} ms`} (budget ${step - 100} ms, cap ${r.limits.sendTimeoutMs} ms); slots in use ${m.value('initlimiter_slots_in_use')}`,
+      );
     },
   },
   {
@@ -371,7 +398,11 @@ export const CHECKS: readonly Check[] = [
         cuts += await r.pass(stepMs);
         steps += 1;
       }
-      if (cuts > 0 || a.has('payload-transferred')) return verdict(cuts > 0 && !a.has('payload-transferred'), `reader at three times the floor: ${cuts > 0 ? `cut after ${steps} s` : 'completed (basis too small for the check)'} (cap ${l.sendTimeoutMs / 1000} s)`);
+      if (cuts > 0 || a.has('payload-transferred'))
+        return verdict(
+          cuts > 0 && !a.has('payload-transferred'),
+          `reader at three times the floor: ${cuts > 0 ? `cut after ${steps} s` : 'completed (basis too small for the check)'} (cap ${l.sendTimeoutMs / 1000} s)`,
+        );
       // Neither cut nor complete past the cap: bounded only if the slot is no longer held.
       const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
       return verdict(inUse === 0, `reader at three times the floor: neither cut nor complete after ${steps} s (cap ${l.sendTimeoutMs / 1000} s); slots in use ${inUse}`);
@@ -380,7 +411,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'steady-reader-completes',
     invariants: ['Inv_SteadyNeverCut'],
-    property: 'a client reading steadily above the floor completes a basis far larger than the kernel buffers and than what a flat per-write timeout lets through, within the cap, and is never cut (FDv1: one large write; FDv2: many events)',
+    property:
+      'a client reading steadily above the floor completes a basis far larger than the kernel buffers and than what a flat per-write timeout lets through, within the cap, and is never cut (FDv1: one large write; FDv2: many events)',
     catches: ['Deadline_ThroughputFloor'],
     control: 'required',
     // The reader takes ~60 s for the basis: under the cap (80 s); what it reads in a quarter of the
@@ -390,7 +422,10 @@ export const CHECKS: readonly Check[] = [
     async run(r) {
       const l = r.limits;
       const seen: string[] = [];
-      for (const [path, last] of [['/all', 'put'], ['/sdk/stream', 'payload-transferred']] as const) {
+      for (const [path, last] of [
+        ['/all', 'put'],
+        ['/sdk/stream', 'payload-transferred'],
+      ] as const) {
         const a = await r.stream({ path, read: 'stalled' });
         let cuts = 0;
         const steps = await a.readSteady({
@@ -405,7 +440,9 @@ export const CHECKS: readonly Check[] = [
           },
           until: () => cuts > 0 || a.has(last),
         });
-        seen.push(`${path} ${a.has(last) && cuts === 0 ? `completed in ${steps} s` : cuts > 0 ? `cut after ${steps} s` : a.starved ? `stopped receiving after ${steps} s, not cut, the basis unfinished` : `closed after ${steps} s`}`);
+        seen.push(
+          `${path} ${a.has(last) && cuts === 0 ? `completed in ${steps} s` : cuts > 0 ? `cut after ${steps} s` : a.starved ? `stopped receiving after ${steps} s, not cut, the basis unfinished` : `closed after ${steps} s`}`,
+        );
         a.disconnect();
         if (cuts > 0 || !a.has(last)) return broken(`reader at ${READER_RATE / 1024} KB/s (floor ${l.floorBytesPerSec / 1024} KB/s, cap ${l.sendTimeoutMs / 1000} s): ${seen.join('; ')}`);
         await r.until('the slot back', (m) => m.value('initlimiter_slots_in_use') === 0);
@@ -429,7 +466,10 @@ export const CHECKS: readonly Check[] = [
       const v = await r.ctl().publish();
       await a.readUntil(() => a.has('patch') || a.isClosed);
       const view = a.view();
-      return verdict(cuts === 0 && view.basisComplete && view.problems.length === 0 && view.deltas.includes(v), `paused ${pause} ms mid-basis, then a publish: basis ${view.basisComplete ? 'complete' : `incomplete (${view.basisObjects} objects)`}, ${view.problems[0] ?? 'no event out of place'}`);
+      return verdict(
+        cuts === 0 && view.basisComplete && view.problems.length === 0 && view.deltas.includes(v),
+        `paused ${pause} ms mid-basis, then a publish: basis ${view.basisComplete ? 'complete' : `incomplete (${view.basisObjects} objects)`}, ${view.problems[0] ?? 'no event out of place'}`,
+      );
     },
   },
   {
@@ -471,7 +511,10 @@ export const CHECKS: readonly Check[] = [
       const shedOk = full.kind === 'response' && full.status === 503 && Number.isInteger(retry) && retry >= 1 && typeof (full.json as { error?: unknown } | null)?.error === 'string';
       const sv = s.view();
       const show = (p: typeof poll) => (p.kind === 'response' ? String(p.status) : p.kind);
-      return verdict(none(poll) && none(evalPoll) && sv.intent === 'none' && !s.isClosed && shedOk, `budget full: up-to-date poll ${show(poll)}, eval poll ${show(evalPoll)}, stream ${sv.intent ?? (s.isClosed ? 'closed' : 'nothing')}; full poll ${show(full)} Retry-After ${full.kind === 'response' ? full.headers['retry-after'] : '-'}`);
+      return verdict(
+        none(poll) && none(evalPoll) && sv.intent === 'none' && !s.isClosed && shedOk,
+        `budget full: up-to-date poll ${show(poll)}, eval poll ${show(evalPoll)}, stream ${sv.intent ?? (s.isClosed ? 'closed' : 'nothing')}; full poll ${show(full)} Retry-After ${full.kind === 'response' ? full.headers['retry-after'] : '-'}`,
+      );
     },
   },
   {
@@ -481,7 +524,7 @@ export const CHECKS: readonly Check[] = [
     catches: ['Deadline_ReachesSocket'],
     control: 'optional',
     server: { limiter: { maxConcurrent: 1, ...LIMITS, sendTimeoutMs: 5_000 }, data: stallData(), heartbeatMs: 0 },
-    unmet: all(needsSlots(1), needsStallPayload, (r) => (r.control && r.limits.manualClock) || r.limits.sendTimeoutMs <= 15_000 ? null : 'on a real clock, needs a cap ≤ 15 s'),
+    unmet: all(needsSlots(1), needsStallPayload, (r) => ((r.control && r.limits.manualClock) || r.limits.sendTimeoutMs <= 15_000 ? null : 'on a real clock, needs a cap ≤ 15 s')),
     async run(r) {
       const a = await r.stream({ path: '/all', read: 'stalled' });
       await blocked(r);
@@ -492,7 +535,10 @@ export const CHECKS: readonly Check[] = [
       const cut = m.sum('initlimiter_cut_total') > cut0;
       a.readFull();
       const closed = cut ? await a.waitFor(() => a.isClosed) : false;
-      return verdict(cut && closed && !a.has('put') && m.value('initlimiter_slots_in_use') === 0, `stalled FDv1 client past the cap: ${cut ? 'cut' : 'not cut (a write still blocked)'}, client socket ${closed ? 'closed before the basis completed' : 'open'}, slots in use ${m.value('initlimiter_slots_in_use')}`);
+      return verdict(
+        cut && closed && !a.has('put') && m.value('initlimiter_slots_in_use') === 0,
+        `stalled FDv1 client past the cap: ${cut ? 'cut' : 'not cut (a write still blocked)'}, client socket ${closed ? 'closed before the basis completed' : 'open'}, slots in use ${m.value('initlimiter_slots_in_use')}`,
+      );
     },
   },
   {
@@ -539,7 +585,10 @@ export const CHECKS: readonly Check[] = [
       const ok = got.filter((g) => g.kind === 'response' && g.status === 200).length;
       const shed = got.filter((g) => g.kind === 'response' && g.status === 503 && Number(g.headers['retry-after']) >= 1).length;
       const m = await r.until('every slot back', (x) => x.value('initlimiter_slots_in_use') === 0);
-      return verdict(ok === slots + queue && shed === n - slots - queue && s.isClosed && s.bodyBytes === 0 && counter(m, 'double_release_total') === 0, `herd of ${n} polls on ${slots} slots + ${queue} queue: ${ok} served, ${shed} shed with Retry-After; a stream meanwhile ${s.isClosed && s.bodyBytes === 0 ? 'shed' : 'served'}`);
+      return verdict(
+        ok === slots + queue && shed === n - slots - queue && s.isClosed && s.bodyBytes === 0 && counter(m, 'double_release_total') === 0,
+        `herd of ${n} polls on ${slots} slots + ${queue} queue: ${ok} served, ${shed} shed with Retry-After; a stream meanwhile ${s.isClosed && s.bodyBytes === 0 ? 'shed' : 'served'}`,
+      );
     },
   },
 ];

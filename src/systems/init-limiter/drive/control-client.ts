@@ -29,7 +29,8 @@ export class ControlClient {
     } catch {
       parsed = text;
     }
-    if (!okStatuses.includes(res.status)) throw new ControlError(`/_control${path}: ${res.status} ${typeof parsed === 'object' && parsed && 'error' in parsed ? String((parsed as { error: unknown }).error) : text.slice(0, 200)}`);
+    if (!okStatuses.includes(res.status))
+      throw new ControlError(`/_control${path}: ${res.status} ${typeof parsed === 'object' && parsed && 'error' in parsed ? String((parsed as { error: unknown }).error) : text.slice(0, 200)}`);
     return { status: res.status, body: parsed as T };
   }
 

@@ -62,8 +62,16 @@ const ARRIVAL_TIMEOUT_MS = 60_000;
 type Kind = 'stream-none' | 'stream-current' | 'stream-old' | 'stream-v1' | 'stream-stalled' | 'stream-gone' | 'poll-full' | 'poll-current' | 'eval-current' | 'flags';
 /** The herd's mix, by weight: mostly clients at the current basis (a reconnect herd), a few that stall. */
 const MIX: ReadonlyArray<readonly [Kind, number]> = [
-  ['stream-current', 35], ['poll-current', 25], ['eval-current', 15], ['stream-stalled', 5], ['stream-gone', 5],
-  ['stream-none', 5], ['poll-full', 5], ['stream-old', 2], ['stream-v1', 2], ['flags', 1],
+  ['stream-current', 35],
+  ['poll-current', 25],
+  ['eval-current', 15],
+  ['stream-stalled', 5],
+  ['stream-gone', 5],
+  ['stream-none', 5],
+  ['poll-full', 5],
+  ['stream-old', 2],
+  ['stream-v1', 2],
+  ['flags', 1],
 ];
 const KINDS: readonly Kind[] = MIX.flatMap(([k, w]) => Array<Kind>(w).fill(k));
 
@@ -125,19 +133,25 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
       const launched = epoch;
       const client = `h${i}`;
       const arrival = (async (): Promise<Seen> => {
-          if (what.startsWith('stream')) {
-            const asked = what === 'stream-current' ? v : what === 'stream-old' ? Math.max(1, v - 1) : null;
-            const c = await StreamClient.open(s.url, { headTimeoutMs: ARRIVAL_TIMEOUT_MS, path: what === 'stream-v1' || what === 'stream-stalled' ? '/all' : '/sdk/stream', basis: asked, client, read: what === 'stream-stalled' ? 'stalled' : 'full' });
-            streams.push(c);
-            if (what === 'stream-gone') c.disconnect();
-            if (what === 'stream-current') await c.waitFor(() => c.events.length > 0 || c.isClosed);
-            return { kind: 'stream', what, s: c, asked, samePublish: epoch === launched };
-          }
-          const path = what === 'poll-full' ? '/sdk/poll' : what === 'poll-current' ? `/sdk/poll?basis=${v}` : what === 'eval-current' ? `/sdk/poll/eval?basis=${v}` : '/sdk/flags';
-          const conn = await KeptAliveConnection.open(s.url);
-          const reply = await conn.request(path, { 'x-client-id': client }, ARRIVAL_TIMEOUT_MS).finally(() => conn.close());
-          return { kind: 'poll', what, reply, upToDate: what === 'poll-current' || what === 'eval-current', samePublish: epoch === launched };
-        })();
+        if (what.startsWith('stream')) {
+          const asked = what === 'stream-current' ? v : what === 'stream-old' ? Math.max(1, v - 1) : null;
+          const c = await StreamClient.open(s.url, {
+            headTimeoutMs: ARRIVAL_TIMEOUT_MS,
+            path: what === 'stream-v1' || what === 'stream-stalled' ? '/all' : '/sdk/stream',
+            basis: asked,
+            client,
+            read: what === 'stream-stalled' ? 'stalled' : 'full',
+          });
+          streams.push(c);
+          if (what === 'stream-gone') c.disconnect();
+          if (what === 'stream-current') await c.waitFor(() => c.events.length > 0 || c.isClosed);
+          return { kind: 'stream', what, s: c, asked, samePublish: epoch === launched };
+        }
+        const path = what === 'poll-full' ? '/sdk/poll' : what === 'poll-current' ? `/sdk/poll?basis=${v}` : what === 'eval-current' ? `/sdk/poll/eval?basis=${v}` : '/sdk/flags';
+        const conn = await KeptAliveConnection.open(s.url);
+        const reply = await conn.request(path, { 'x-client-id': client }, ARRIVAL_TIMEOUT_MS).finally(() => conn.close());
+        return { kind: 'poll', what, reply, upToDate: what === 'poll-current' || what === 'eval-current', samePublish: epoch === launched };
+      })();
       // Handled at once (a rejection waiting for the herd's end would be an unhandled one meanwhile); judged below.
       arrivals.push(arrival.catch((err: unknown) => ({ kind: 'error' as const, what, message: (err as Error).message })));
     }
@@ -149,7 +163,14 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
     let stillSince = Date.now();
     for (;;) {
       const m = await metrics();
-      const pendingStreams = seen.filter((x) => x.kind === 'stream' && !x.s.isClosed && x.what !== 'stream-gone' && x.what !== 'stream-stalled' && !(x.s.view().basisComplete && (x.s.view().intent === 'none' || missingVersions(x.s.view(), last).length === 0)));
+      const pendingStreams = seen.filter(
+        (x) =>
+          x.kind === 'stream' &&
+          !x.s.isClosed &&
+          x.what !== 'stream-gone' &&
+          x.what !== 'stream-stalled' &&
+          !(x.s.view().basisComplete && (x.s.view().intent === 'none' || missingVersions(x.s.view(), last).length === 0)),
+      );
       const idle = m.value('initlimiter_slots_in_use') === 0 && m.value('initlimiter_queued') === 0;
       if (idle && pendingStreams.length === 0) break;
       // Nothing held, nothing queued, and no stream moved for 3 s: what is still pending never will be (judged below).
@@ -159,7 +180,9 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
       }
       if (idle && Date.now() - stillSince > 3_000) break;
       if (Date.now() > end) {
-        failures.push(`not quiescent after 60 s: ${m.value('initlimiter_slots_in_use')} slots in use, ${m.value('initlimiter_queued')} queued, ${pendingStreams.length} streams without a complete basis and every delta`);
+        failures.push(
+          `not quiescent after 60 s: ${m.value('initlimiter_slots_in_use')} slots in use, ${m.value('initlimiter_queued')} queued, ${pendingStreams.length} streams without a complete basis and every delta`,
+        );
         break;
       }
       await new Promise((r) => setTimeout(r, 20));
@@ -226,7 +249,8 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
       else if (x.what !== 'stream-v1' && missingVersions(view, last).length > 0) failures.push(`client h${i} (${x.what}): versions never received [${missingVersions(view, last).join(', ')}]`);
     }
     // Every cut the server counts is one a client saw (a stalled client's, or a reader's shown above).
-    if (m.sum('initlimiter_cut_total') !== stalledCut + cutMidBasis.length) failures.push(`the server counts ${m.sum('initlimiter_cut_total')} cuts, the clients saw ${stalledCut + cutMidBasis.length}`);
+    if (m.sum('initlimiter_cut_total') !== stalledCut + cutMidBasis.length)
+      failures.push(`the server counts ${m.sum('initlimiter_cut_total')} cuts, the clients saw ${stalledCut + cutMidBasis.length}`);
     const summary = `${n} clients (seed ${o.seed}): ${served} served, ${upToDate} up to date without a slot, ${shed} shed, ${stalledCut} stalled clients cut (${m.sum('initlimiter_cut_total')} cuts), ${stalledDelivered} whose basis the kernel took whole, ${cutMidBasis.length} reading clients cut mid-basis${cutMidBasis.length ? ` (${[...new Set(cutMidBasis)].join(', ')})` : ''}; ${samples} samples of /metrics${sampleErrors ? ` (${sampleErrors} failed and retried)` : ''}, peak ${peakSlots} slots of ${limits.slots}, ${peakQueued} queued of ${limits.queue}; store version ${last}`;
     return { seed: o.seed, clients: n, failures: [...new Set(failures)], summary, replay: longRunReplay({ seed: o.seed, clients: n }) };
   } finally {

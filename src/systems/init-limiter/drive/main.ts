@@ -11,7 +11,7 @@
  * 64 usage.
  */
 import { pathToFileURL } from 'node:url';
-import { parseCommandArgs, UsageError } from '../../../core/args.js';
+import { parseCommandArgs, type UsageError } from '../../../core/args.js';
 import { ExitCode } from '../../../core/exit-codes.js';
 import { projectRoot } from '../../../core/project-root.js';
 import { loadInitLimiterPatch, PatchError, type InitLimiterPatch } from '../server/index.js';
@@ -26,19 +26,26 @@ const USAGE = 'usage: main.ts [--url URL | --patch FILE] [--check ID]... [--json
 export async function driveMain(argv: readonly string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
   let args;
   try {
-    args = parseCommandArgs(argv, { url: { type: 'string' }, patch: { type: 'string' }, check: { type: 'string', multiple: true }, json: { type: 'boolean' }, list: { type: 'boolean' }, help: { type: 'boolean' } }).values;
+    args = parseCommandArgs(argv, {
+      url: { type: 'string' },
+      patch: { type: 'string' },
+      check: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      list: { type: 'boolean' },
+      help: { type: 'boolean' },
+    }).values;
   } catch (err) {
     out(`${(err as UsageError).message}\n${USAGE}`);
     return ExitCode.Usage;
   }
-  if (args.help) return out(USAGE), ExitCode.Ok;
+  if (args.help) return (out(USAGE), ExitCode.Ok);
   if (args.list) {
     for (const c of CHECKS) out(`${c.id.padEnd(40)} ${c.control === 'required' ? 'control' : 'any    '} ${c.invariants.join(', ') || '-'} (catches ${c.catches.join(', ') || '-'})\n  ${c.property}`);
     return ExitCode.Ok;
   }
-  if (args.url && args.patch) return out(`--patch applies to the reference server, not to --url\n${USAGE}`), ExitCode.Usage;
+  if (args.url && args.patch) return (out(`--patch applies to the reference server, not to --url\n${USAGE}`), ExitCode.Usage);
   const unknown = (args.check ?? []).filter((id) => !CHECKS.some((c) => c.id === id));
-  if (unknown.length) return out(`unknown check ${unknown.join(', ')} (--list names them)`), ExitCode.BadInput;
+  if (unknown.length) return (out(`unknown check ${unknown.join(', ')} (--list names them)`), ExitCode.BadInput);
   const selected = args.check?.length ? CHECKS.filter((c) => args.check!.includes(c.id)) : CHECKS;
 
   let patch: InitLimiterPatch | undefined;
@@ -57,8 +64,8 @@ export async function driveMain(argv: readonly string[], out: (line: string) => 
       control = (await c.available()) ? c : null;
     }
   } catch (err) {
-    if (err instanceof PatchError || err instanceof DriveInputError) return out(err.message), ExitCode.BadInput;
-    return out(`could not run: ${args.url ?? args.patch} — ${(err as Error).message}`), ExitCode.NotRun;
+    if (err instanceof PatchError || err instanceof DriveInputError) return (out(err.message), ExitCode.BadInput);
+    return (out(`could not run: ${args.url ?? args.patch} — ${(err as Error).message}`), ExitCode.NotRun);
   }
 
   const url = args.url?.replace(/\/$/, '');

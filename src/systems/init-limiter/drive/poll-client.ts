@@ -8,7 +8,7 @@ import { getRequest, openSocket, ResponseParser, type ResponseHead } from './htt
 
 export type PollReply =
   | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer; readonly json: unknown }
-  | { readonly kind: 'closed'; /** body bytes of the unfinished reply */ readonly bytes: number }
+  | { readonly kind: 'closed' /** body bytes of the unfinished reply */; readonly bytes: number }
   | { readonly kind: 'timeout' };
 
 export class KeptAliveConnection {

@@ -41,7 +41,10 @@ export class SseParser {
       this.data = [];
       return;
     }
-    if (line.startsWith(':')) return this.onComment();
+    if (line.startsWith(':')) {
+      this.onComment();
+      return;
+    }
     const c = line.indexOf(':');
     const field = c < 0 ? line : line.slice(0, c);
     const value = c < 0 ? '' : line.slice(c + 1).replace(/^ /, '');
@@ -94,8 +97,8 @@ export function viewOf(events: readonly SseEvent[], ownBasis: ReadonlyMap<string
     }
     if (e.event === 'server-intent') {
       if (intent !== null) problems.push(`event ${i}: a second server-intent`);
-      basisVersion = Number(d['version']);
-      if (d['intent'] === 'none') {
+      basisVersion = Number(d.version);
+      if (d.intent === 'none') {
         intent = 'none';
         basisComplete = true;
         for (const [k, v] of ownBasis ?? []) flags.set(k, v);
@@ -106,7 +109,7 @@ export function viewOf(events: readonly SseEvent[], ownBasis: ReadonlyMap<string
     } else if (e.event === 'put-object') {
       if (!inBasis) problems.push(`event ${i}: put-object outside a basis`);
       basisObjects += 1;
-      flags.set(String(d['key']), String(d['value']));
+      flags.set(String(d.key), String(d.value));
     } else if (e.event === 'payload-transferred') {
       if (!inBasis) problems.push(`event ${i}: payload-transferred outside a basis`);
       inBasis = false;
@@ -114,14 +117,14 @@ export function viewOf(events: readonly SseEvent[], ownBasis: ReadonlyMap<string
     } else if (e.event === 'put') {
       if (intent !== null) problems.push(`event ${i}: a second basis`);
       intent = 'full';
-      basisVersion = Number(d['version']);
+      basisVersion = Number(d.version);
       basisComplete = true;
-      for (const [k, v] of Object.entries((d['flags'] ?? {}) as Record<string, { value: string }>)) flags.set(k, v.value);
+      for (const [k, v] of Object.entries((d.flags ?? {}) as Record<string, { value: string }>)) flags.set(k, v.value);
     } else if (e.event === 'patch') {
-      if (inBasis) problems.push(`event ${i}: a delta (version ${String(d['version'])}) inside an unfinished basis`);
-      if (intent === null) problems.push(`event ${i}: a delta (version ${String(d['version'])}) before any basis`);
-      deltas.push(Number(d['version']));
-      flags.set(String(d['key']), String(d['value']));
+      if (inBasis) problems.push(`event ${i}: a delta (version ${String(d.version)}) inside an unfinished basis`);
+      if (intent === null) problems.push(`event ${i}: a delta (version ${String(d.version)}) before any basis`);
+      deltas.push(Number(d.version));
+      flags.set(String(d.key), String(d.value));
     }
   }
   return { intent, basisVersion, basisComplete, basisObjects, deltas, problems, flags };

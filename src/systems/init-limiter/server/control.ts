@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, ManualClock } from './clock.js';
 import type { Metrics } from './metrics.js';
-import { HoldPoints, isClientId, isHoldPoint, COUNT_ONLY_POINTS, type HoldPoint } from './seams.js';
+import { type HoldPoints, isClientId, isHoldPoint, COUNT_ONLY_POINTS, type HoldPoint } from './seams.js';
 import type { VersionedStore } from './store.js';
 
 export interface ControlDeps {
@@ -85,7 +85,11 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     const q = new URL(req.url ?? '/', 'http://x').searchParams;
     if (path === '/_control' && method === 'GET') {
       const c = client(q.get('client'));
-      return send(res, 200, { points: deps.seams.states().map((s) => (c === null ? s : deps.seams.state(s.point, c))), clock: { kind: deps.clock.kind, now: deps.clock.now() }, version: deps.store.version });
+      return send(res, 200, {
+        points: deps.seams.states().map((s) => (c === null ? s : deps.seams.state(s.point, c))),
+        clock: { kind: deps.clock.kind, now: deps.clock.now() },
+        version: deps.store.version,
+      });
     }
     if (path === '/_control/wait' && method === 'GET') {
       const p = point(q.get('point'));
@@ -99,14 +103,14 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     if (method !== 'POST') throw new BadRequest(`no ${method} ${path}`, 404);
     const body = await readJson(req);
     if (path === '/_control/hold') {
-      const p = point(body['point']);
+      const p = point(body.point);
       if (COUNT_ONLY_POINTS.has(p)) throw new BadRequest(`${p} counts arrivals but cannot park them`);
-      return send(res, 200, deps.seams.hold(p, count(body['count'], 'count', 1), client(body['client'])));
+      return send(res, 200, deps.seams.hold(p, count(body.count, 'count', 1), client(body.client)));
     }
-    if (path === '/_control/release') return send(res, 200, deps.seams.release(point(body['point']), count(body['count'], 'count', undefined), client(body['client'])));
+    if (path === '/_control/release') return send(res, 200, deps.seams.release(point(body.point), count(body.count, 'count', undefined), client(body.client)));
     if (path === '/_control/advance') {
       if (deps.clock.kind !== 'manual') throw new BadRequest('the server runs on real timers: nothing to advance', 409);
-      const ms = body['ms'];
+      const ms = body.ms;
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new BadRequest('ms must be a number ≥ 0');
       // Let the I/O already reported run first (a write the kernel has taken is not "pending").
       await new Promise<void>((r) => setImmediate(r));
@@ -116,9 +120,9 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
       return send(res, 200, { now: deps.clock.now(), fired, cuts: deps.metrics.total('cut_total') - cutsBefore });
     }
     if (path === '/_control/publish') {
-      const key = body['key'];
+      const key = body.key;
       if (key !== undefined && typeof key !== 'string') throw new BadRequest('key must be a string');
-      const valueBytes = count(body['valueBytes'], 'valueBytes', undefined);
+      const valueBytes = count(body.valueBytes, 'valueBytes', undefined);
       const d = deps.store.publish({ ...(key !== undefined ? { key } : {}), ...(valueBytes !== undefined ? { valueBytes } : {}) });
       return send(res, 200, { version: d.version });
     }

@@ -89,7 +89,8 @@ export function resolveOptions(o: InitLimiterServerOptions = {}): ResolvedOption
   const min = int('retryAfterSeconds.min', ra.min, 0, 1);
   const max = int('retryAfterSeconds.max', ra.max, min, 5);
   const seams = o.testSeams === true ? {} : o.testSeams || null;
-  if (seams && seams.clock !== undefined && seams.clock !== 'manual' && seams.clock !== 'real') throw new InitLimiterOptionsError(`testSeams.clock is 'manual' or 'real' (got ${JSON.stringify(seams.clock)})`);
+  if (seams && seams.clock !== undefined && seams.clock !== 'manual' && seams.clock !== 'real')
+    throw new InitLimiterOptionsError(`testSeams.clock is 'manual' or 'real' (got ${JSON.stringify(seams.clock)})`);
   return {
     host,
     port: int('port', o.port, 0, 0),

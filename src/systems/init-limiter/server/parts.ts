@@ -110,9 +110,9 @@ export class PatchError extends Error {}
 export function validatePatch(x: unknown): InitLimiterPatch {
   if (typeof x !== 'object' || x === null) throw new PatchError('an init-limiter patch is an object { system, parts }');
   const o = x as Record<string, unknown>;
-  if (o['system'] !== 'init-limiter') throw new PatchError(`an init-limiter patch has system 'init-limiter', not ${JSON.stringify(o['system'])}`);
-  if (o['description'] !== undefined && typeof o['description'] !== 'string') throw new PatchError('a patch description is a string');
-  const parts = o['parts'];
+  if (o.system !== 'init-limiter') throw new PatchError(`an init-limiter patch has system 'init-limiter', not ${JSON.stringify(o.system)}`);
+  if (o.description !== undefined && typeof o.description !== 'string') throw new PatchError('a patch description is a string');
+  const parts = o.parts;
   if (typeof parts !== 'object' || parts === null) throw new PatchError('a patch has parts: { <part name>: <replacement> }');
   const names = Object.keys(parts);
   if (names.length === 0) throw new PatchError('a patch replaces at least one part');
@@ -121,7 +121,8 @@ export function validatePatch(x: unknown): InitLimiterPatch {
     const v = (parts as Record<string, unknown>)[name];
     if (name === 'Deadline_ThroughputFloor') {
       const b = v as Record<string, unknown> | null;
-      if (typeof b !== 'object' || b === null || typeof b['sliceBytes'] !== 'function' || typeof b['deadline'] !== 'function') throw new PatchError(`part '${name}' is a WriteBudget { sliceBytes, deadline }`);
+      if (typeof b !== 'object' || b === null || typeof b.sliceBytes !== 'function' || typeof b.deadline !== 'function')
+        throw new PatchError(`part '${name}' is a WriteBudget { sliceBytes, deadline }`);
     } else if (typeof v !== 'function') {
       throw new PatchError(`part '${name}' is a function`);
     }

@@ -226,7 +226,11 @@ async function replayLimited(env: ServerEnv, limiter: InitLimiter, conn: StreamC
     await pass(env, 'send.begin', client, conn.closed);
     await handOver(env, conn, b);
     writer.endDelivery();
-    const { done } = await env.parts.Stream_CaptureDoneBeforeClose(writer, () => conn.batch.close(), () => pass(env, 'basis.closeBatch', client, conn.closed));
+    const { done } = await env.parts.Stream_CaptureDoneBeforeClose(
+      writer,
+      () => conn.batch.close(),
+      () => pass(env, 'basis.closeBatch', client, conn.closed),
+    );
     const sent = Promise.race([done ? done.then((): ReleaseReason => 'sent') : new Promise<ReleaseReason>(() => {}), conn.closed.then(() => conn.closeReason())]);
     await env.parts.Stream_HoldSlotAcrossSend(slot, sent);
     finished = true;

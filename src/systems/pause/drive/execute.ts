@@ -89,7 +89,12 @@ export async function execute(ev: PauseModelEvent, prev: PauseModelState, label:
     case 'FailSetPaused': {
       if (ctx.step % 2 === 0) return failByKill(ev.c, label, ctx);
       const caller = fleet.get(ev.c.by).replica;
-      const err = await ctx.setPaused(ctx.world.failing, ctx.keys, ev.c.paused, (s) => caller.applyLocal(s)).then(() => null, (e: unknown) => e);
+      const err = await ctx
+        .setPaused(ctx.world.failing, ctx.keys, ev.c.paused, (s) => caller.applyLocal(s))
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       if (err === null) notes.push(`${label}: the write meant to fail (no INCR allowed) committed`);
       else if (asInfrastructureFault(err)) throw err;
       else faults.push('failed-write');

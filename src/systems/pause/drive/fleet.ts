@@ -87,13 +87,16 @@ export class Fleet {
   /** Every replica begins its start sequence now; each stops at its first gate. */
   startAll(): void {
     for (const m of this.members.values()) {
-      void m.replica.start().then(
-        () => void (m.settled = 'done'),
-        (err: unknown) => {
-          m.settled = 'failed';
-          m.startError = err;
-        },
-      ).finally(() => this.signal.notify());
+      void m.replica
+        .start()
+        .then(
+          () => void (m.settled = 'done'),
+          (err: unknown) => {
+            m.settled = 'failed';
+            m.startError = err;
+          },
+        )
+        .finally(() => this.signal.notify());
     }
   }
 

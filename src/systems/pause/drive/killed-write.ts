@@ -75,17 +75,24 @@ export async function killedWrite(o: KilledWriteOptions): Promise<KilledWrite> {
     };
     try {
       let settled = false;
-      const outcome = o.write(conn).then(
-        () => null,
-        (e: unknown) => e ?? new Error('the write rejected without a reason'),
-      ).finally(() => void (settled = true));
+      const outcome = o
+        .write(conn)
+        .then(
+          () => null,
+          (e: unknown) => e ?? new Error('the write rejected without a reason'),
+        )
+        .finally(() => void (settled = true));
       const end = performance.now() + blockWaitMs;
       let blocked = false;
       while (!settled && !(blocked = await isBlocked(o.admin, id))) {
         if (performance.now() > end) {
           // Not seen blocked: kill it anyway, so that it cannot commit after the unpause.
           await o.admin.call('CLIENT', 'KILL', 'ID', String(id)).catch(() => {});
-          throw new InfrastructureFault({ kind: 'timeout', reason: `the write on client ${id} did not block on the paused node within ${blockWaitMs} ms`, endpoint: `${o.endpoint.host}:${o.endpoint.port}` });
+          throw new InfrastructureFault({
+            kind: 'timeout',
+            reason: `the write on client ${id} did not block on the paused node within ${blockWaitMs} ms`,
+            endpoint: `${o.endpoint.host}:${o.endpoint.port}`,
+          });
         }
         await sleep(1);
       }

@@ -114,7 +114,8 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
     held: Object.fromEntries(fleet.all().map((m) => [m.name, m.held.map((h) => h.state)])) as Record<Replica, readonly PauseState[]>,
   });
   const lines: ObservedStep[] = [];
-  const line = (view: RealView, claim: Pick<ObservedStep, 'action' | 'stutter'> | null, note: string) => lines.push({ ...(claim ?? {}), ...pauseObservation(replicas, view, record(), staleness(view).all), note });
+  const line = (view: RealView, claim: Pick<ObservedStep, 'action' | 'stutter'> | null, note: string) =>
+    lines.push({ ...(claim ?? {}), ...pauseObservation(replicas, view, record(), staleness(view).all), note });
   // Real time by the driver's clock (when it saw each replica's last sync complete), and whether a Tick was made since.
   const syncedAt = new Map<Replica, number>();
   const tickedSince = new Map<Replica, boolean>();
@@ -139,7 +140,12 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
       labels.push(label);
       edges.push(`${states.at(-1)!}|${label}`);
       const out = await execute(pick.event, state, label, {
-        world, fleet, keys, setPaused, replicas, step,
+        world,
+        fleet,
+        keys,
+        setPaused,
+        replicas,
+        step,
         deliveryWaitMs: w.deliveryWaitMs,
         tickMs: w.tickMs,
       });
@@ -198,7 +204,7 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
     id: `walk ${index} seed ${w.seed}`,
     predicted: {
       step: firsts.length > 0 ? Math.min(...firsts) : null,
-      by: `the walk's checkers and its twin (first violation or conformance failure)${invisible ? '; its Inv_FailClosed violation is real-time staleness of one snapshot the spec\'s Ticks do not show' : ''}`,
+      by: `the walk's checkers and its twin (first violation or conformance failure)${invisible ? "; its Inv_FailClosed violation is real-time staleness of one snapshot the spec's Ticks do not show" : ''}`,
     },
     steps: lines,
   };

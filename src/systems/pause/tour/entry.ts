@@ -51,7 +51,8 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
   if (bounds.maxAge !== 0) throw new TourSetupError(`the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = ${bounds.maxAge}`);
   const patch = await patchOf(opts.mutant);
   const invariant = opts.invariant ?? opts.mutant?.expectedInvariant;
-  if (invariant !== undefined && !(PAUSE_INVARIANT_NAMES as readonly string[]).includes(invariant)) throw new TourSetupError(`pause has no invariant ${invariant} (${PAUSE_INVARIANT_NAMES.join(', ')})`);
+  if (invariant !== undefined && !(PAUSE_INVARIANT_NAMES as readonly string[]).includes(invariant))
+    throw new TourSetupError(`pause has no invariant ${invariant} (${PAUSE_INVARIANT_NAMES.join(', ')})`);
   // The model's graph first (synchronous work): while no server runs, a signal ends the process at once.
   modelGraph(pauseTourModel(bounds));
   const provider = opts.provider !== undefined && isProviderChoice(opts.provider) ? opts.provider : undefined;
@@ -74,7 +75,16 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
     // close() is judged as every instance ends (dispose); the first finding fails a run that found nothing else.
     if (result.failure === null && rig.closeFindings.length > 0 && invariant === undefined) {
       const init = system.model.initialStates()[0]!;
-      result = { ...result, failure: { check: 'Close', message: `${rig.closeFindings[0]!}${rig.closeFindings.length > 1 ? ` (and ${rig.closeFindings.length - 1} more)` : ''}`, path: [{ attempt: null, decision: null, state: init }] }, digest: null, equalToModel: null };
+      result = {
+        ...result,
+        failure: {
+          check: 'Close',
+          message: `${rig.closeFindings[0]!}${rig.closeFindings.length > 1 ? ` (and ${rig.closeFindings.length - 1} more)` : ''}`,
+          path: [{ attempt: null, decision: null, state: init }],
+        },
+        digest: null,
+        equalToModel: null,
+      };
     }
     if (!result.failure || opts.saveTrace === false) return { result };
     const trace = pauseTourTrace(result.failure.path, { bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant.id } : {}) });
@@ -95,7 +105,7 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
 export const PAUSE_GATE_CONSTANTS: Readonly<Record<string, string>> = { MaxCalls: '1' };
 
 export const pauseTour: SystemTour = {
-  what: 'real replicas and SetPaused on real Valkey (replayed paths, the driver\'s clock)',
+  what: "real replicas and SetPaused on real Valkey (replayed paths, the driver's clock)",
   invariants: PAUSE_INVARIANT_NAMES,
   gateConstants: PAUSE_GATE_CONSTANTS,
   async run(opts): Promise<SystemTourRun> {

@@ -10,7 +10,7 @@
  * the model's state.
  */
 import { setImmediate as tick } from 'node:timers/promises';
-import { pauseEventLabel, type PauseModelEvent } from '../../../../models/pause/index.js';
+import type { PauseModelEvent } from '../../../../models/pause/index.js';
 import { TourObservationError, type Outcome, type Readback } from '../../../seam/tour/system.js';
 import { decodeStored, pauseKeys, type PauseKeys, type PauseState } from '../keys.js';
 import { normalisedCalls, normalisedEvents, normalisedVersions, type PauseBounds, type PauseEvent, type PauseModelState, type PendingCall, type Replica } from '../model-state.js';
@@ -134,10 +134,13 @@ export class PauseInstance {
 
   private start(m: Member): void {
     m.settled = 'pending';
-    void m.replica.start().then(
-      () => void (m.settled = 'done'),
-      () => void (m.settled = 'failed'),
-    ).finally(() => this.notify());
+    void m.replica
+      .start()
+      .then(
+        () => void (m.settled = 'done'),
+        () => void (m.settled = 'failed'),
+      )
+      .finally(() => this.notify());
   }
 
   private notify(): void {
@@ -287,7 +290,8 @@ export class PauseInstance {
     m.control.next = 'fail';
     await this.release(m);
     m.control.next = 'ok';
-    if (m.settled !== 'failed') return { decision: { kind: 'error', message: `${r}'s load did not fail (${m.settled === 'done' ? 'it started' : `it waits at ${m.waiting?.phase}`})` }, note: 'load did not fail' };
+    if (m.settled !== 'failed')
+      return { decision: { kind: 'error', message: `${r}'s load did not fail (${m.settled === 'done' ? 'it started' : `it waits at ${m.waiting?.phase}`})` }, note: 'load did not fail' };
     // The replica stays not ready; start() again (its documented retry) brings it back to the load gate.
     this.start(m);
     await this.until(() => m.waiting !== null || m.settled !== 'pending', `${r} to reach a start phase again`);
@@ -325,7 +329,11 @@ export class PauseInstance {
         }
         return s.reconciles > c0.reconciles ? 'ok' : 'failed';
       })();
-    } else done = m.replica.reconcileNow().then(() => 'ok' as const, () => 'failed' as const);
+    } else
+      done = m.replica.reconcileNow().then(
+        () => 'ok' as const,
+        () => 'failed' as const,
+      );
     let note = '';
     if (fate === 'hold') {
       await this.until(() => m.control.landing !== null, `${r}'s reconcile reply`);
@@ -345,7 +353,10 @@ export class PauseInstance {
     }
     const result = await done;
     m.control.next = 'ok';
-    if (fate === 'fail') return result === 'failed' ? { decision: { kind: 'failed' }, note: 'the MGET was refused (NOPERM): nothing changes' } : { decision: { kind: 'error', message: 'the reconciliation meant to fail succeeded' }, note: 'succeeded' };
+    if (fate === 'fail')
+      return result === 'failed'
+        ? { decision: { kind: 'failed' }, note: 'the MGET was refused (NOPERM): nothing changes' }
+        : { decision: { kind: 'error', message: 'the reconciliation meant to fail succeeded' }, note: 'succeeded' };
     if (result === 'failed') return { decision: { kind: 'error', message: 'the reconciliation failed' }, note: 'failed' };
     this.syncs.set(r, { at: this.clock.now(), version: this.modelVersion(before.version) });
     return { decision: { kind: 'transition', label }, note: note || `reconciled (${st.ready ? 'its timer fired' : 'reconcileNow'})` };
@@ -365,24 +376,27 @@ export class PauseInstance {
       });
     const tx = () => {
       const ops: Op[] = [];
-      const recorder: Record<string, unknown> = new Proxy({}, {
-        get: (_t, name: string) => {
-          if (name === 'exec') {
-            return async () => {
-              const fate = await gate();
-              if (fate === 'abandon') throw new Error('the tour instance ended before this EXEC');
-              const real = (fate === 'commit' ? rig.writer : rig.failing).multi();
-              for (const [op, args] of ops) (real as unknown as Record<string, (...a: unknown[]) => unknown>)[op]!(...args);
-              return real.exec();
+      const recorder: Record<string, unknown> = new Proxy(
+        {},
+        {
+          get: (_t, name: string) => {
+            if (name === 'exec') {
+              return async () => {
+                const fate = await gate();
+                if (fate === 'abandon') throw new Error('the tour instance ended before this EXEC');
+                const real = (fate === 'commit' ? rig.writer : rig.failing).multi();
+                for (const [op, args] of ops) (real as unknown as Record<string, (...a: unknown[]) => unknown>)[op]!(...args);
+                return real.exec();
+              };
+            }
+            if (name === 'then') return undefined;
+            return (...args: unknown[]) => {
+              ops.push([name, args]);
+              return recorder;
             };
-          }
-          if (name === 'then') return undefined;
-          return (...args: unknown[]) => {
-            ops.push([name, args]);
-            return recorder;
-          };
+          },
         },
-      });
+      );
       return recorder;
     };
     const client = new Proxy(rig.writer, {
@@ -487,4 +501,3 @@ export class PauseInstance {
     return finding;
   }
 }
-

@@ -88,7 +88,12 @@ const b = (x: boolean) => (x ? 'T' : 'F');
 
 export function tourKey(s: PauseTourState): string {
   const rs = Object.keys(s.replicas).sort();
-  return `${pauseKey(s.model)};hot=${rs.map((r) => { const v = s.replicas[r as Replica]!; return `${r}:${v.answer}/${b(v.stale)}/${b(v.timer)}`; }).join(',')}`;
+  return `${pauseKey(s.model)};hot=${rs
+    .map((r) => {
+      const v = s.replicas[r as Replica]!;
+      return `${r}:${v.answer}/${b(v.stale)}/${b(v.timer)}`;
+    })
+    .join(',')}`;
 }
 
 export type PauseTourModel = TourModel<PauseTourState, PauseAttempt, PauseDecision>;

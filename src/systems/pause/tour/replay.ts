@@ -61,9 +61,9 @@ export function attemptOfStep(step: Step, at: string, bounds: PauseBounds): Paus
   try {
     const call = (): PendingCall => {
       const f = record(param(step, 'c', at), `${at}: params.c`, ['by', 'paused', 'version']);
-      const by = atomText(f['by']!);
+      const by = atomText(f.by!);
       if (!(rs as readonly string[]).includes(by)) throw new ReplayInputError(`${at}: params.c.by ${JSON.stringify(by)} is not one of the trace's replicas`);
-      return { by: by as Replica, paused: readBool(f['paused']!, 'paused'), version: readInt(f['version']!, 'version') };
+      return { by: by as Replica, paused: readBool(f.paused!, 'paused'), version: readInt(f.version!, 'version') };
     };
     switch (step.action) {
       case 'FailLoad':
@@ -81,10 +81,13 @@ export function attemptOfStep(step: Step, at: string, bounds: PauseBounds): Paus
       case 'Deliver':
       case 'Drop': {
         const f = record(param(step, 'e', at), `${at}: params.e`, ['paused', 'version']);
-        return { kind: 'event', ev: { type: step.action, r: replicaParam(step, at, rs), e: { paused: readBool(f['paused']!, 'paused'), version: readInt(f['version']!, 'version') } } };
+        return { kind: 'event', ev: { type: step.action, r: replicaParam(step, at, rs), e: { paused: readBool(f.paused!, 'paused'), version: readInt(f.version!, 'version') } } };
       }
       default:
-        return { kind: 'event', ev: { type: step.action as Exclude<PauseModelEvent['type'], 'BeginSetPaused' | 'CommitSetPaused' | 'FailSetPaused' | 'Deliver' | 'Drop'>, r: replicaParam(step, at, rs) } as PauseModelEvent };
+        return {
+          kind: 'event',
+          ev: { type: step.action as Exclude<PauseModelEvent['type'], 'BeginSetPaused' | 'CommitSetPaused' | 'FailSetPaused' | 'Deliver' | 'Drop'>, r: replicaParam(step, at, rs) } as PauseModelEvent,
+        };
     }
   } catch (err) {
     if (err instanceof ReplayInputError) throw err;
@@ -140,7 +143,8 @@ export const pauseReplayer: TraceReplayer = {
         const { state } = await inst.read();
         for (const r of bounds.replicas) {
           const m = state.model;
-          if (m.ready[r] && m.snap[r] != null && m.age[r]! > bounds.maxAge && state.replicas[r]!.answer !== 'unavailable') breaches.push(`Inv_FailClosed: ${r} answered '${state.replicas[r]!.answer}' from a snapshot past the age bound (by the driver's clock)`);
+          if (m.ready[r] && m.snap[r] != null && m.age[r]! > bounds.maxAge && state.replicas[r]!.answer !== 'unavailable')
+            breaches.push(`Inv_FailClosed: ${r} answered '${state.replicas[r]!.answer}' from a snapshot past the age bound (by the driver's clock)`);
         }
         const tla = pauseStateToTla(state.model);
         return Object.fromEntries(PAUSE_VARIABLES.map((v) => [v, tlaToItf(tla[v])]));

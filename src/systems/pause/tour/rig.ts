@@ -37,7 +37,10 @@ type Listener = (lease: ConnectionLease, text: string) => void;
 class Dispatcher {
   readonly byChannel = new Map<string, Set<ConnectionLease>>();
 
-  constructor(readonly conn: Redis, deliver: Listener) {
+  constructor(
+    readonly conn: Redis,
+    deliver: Listener,
+  ) {
     conn.on('message', (channel: string, text: string) => {
       for (const l of this.byChannel.get(channel) ?? []) deliver(l, text);
     });

@@ -88,7 +88,13 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
   const conn = createClient({ kind: 'cluster', seeds }, { natMap: { [vKey]: { host: '127.0.0.1', port: proxy.port } } });
   // Publishes go around the proxy: the reply it drops must be a fencing call's, the one a re-sending client gets wrong.
   const pubConn = createClient({ kind: 'cluster', seeds });
-  const sessions = namesOnEvery(map.primaries, map.owner, opts.sessionsPerShard ?? 3, (i) => `s${i}`, (s) => keySlot(newLeaseKey({ community: opts.community, session: s })));
+  const sessions = namesOnEvery(
+    map.primaries,
+    map.owner,
+    opts.sessionsPerShard ?? 3,
+    (i) => `s${i}`,
+    (s) => keySlot(newLeaseKey({ community: opts.community, session: s })),
+  );
   const topics = namesOnEvery(map.primaries, map.owner, 2, (i) => `buzz:${opts.community}:channel:${i}`, keySlot);
   const victimSessions = new Set(sessions.get(vKey)!);
   const victimTopics = topics.get(vKey)!;
@@ -172,7 +178,10 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     const firstAfter = [...victimSessions].map((s) => loops.find((l) => l.session === s)!.calls.find((c) => c.reply && c.endedAt > tKill)?.endedAt);
     const haltMs = firstAfter.every((t) => t !== undefined) ? Math.max(...firstAfter.map((t) => t! - tKill)) : null;
     if (haltMs === null) errors.push(`dispatch on ${vKey}'s slots did not resume within ${RESUME_BOUND_MS} ms`);
-    const others = calls.filter((c) => !victimSessions.has(c.session) && c.reply && c.endedAt >= tKill - 500).map((c) => c.endedAt).sort((a, b) => a - b);
+    const others = calls
+      .filter((c) => !victimSessions.has(c.session) && c.reply && c.endedAt >= tKill - 500)
+      .map((c) => c.endedAt)
+      .sort((a, b) => a - b);
     const otherGap = others.slice(1).reduce((m, t, i) => Math.max(m, t - others[i]!), 0);
     await sub.close().catch(() => undefined);
     const ledger = judgeLedger(published, sub.deliveries, new Set(['victim']));

@@ -54,7 +54,9 @@ export function judgeSession(session: string, calls: readonly CallRecord[], fina
       } else next.set(key(s), s); // refused without a reply: it did not run
     }
     if (next.size === 0) {
-      findings.push(`${session}: call ${i + 1} (${c.op} by ${c.owner}) answered ${JSON.stringify(c.reply)}, which no state left by the reported outcomes gives: an earlier outcome was reported wrongly`);
+      findings.push(
+        `${session}: call ${i + 1} (${c.op} by ${c.owner}) answered ${JSON.stringify(c.reply)}, which no state left by the reported outcomes gives: an earlier outcome was reported wrongly`,
+      );
       return { session, findings, issued };
     }
     if (next.size > MAX_STATES) return { session, findings: [...findings, `${session}: too many unknown outcomes to judge (${next.size} states)`], issued };

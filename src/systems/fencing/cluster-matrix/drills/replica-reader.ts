@@ -193,7 +193,7 @@ function guardedReader(target: ReaderTarget, admission: boolean): ReplicaReadCli
       } catch (err) {
         const node = routedTo.get(cmd);
         // Only a replica's refusal or failure is ours to absorb; the primary's reaches the caller.
-        if (!node || node.options.readOnly !== true) throw err;
+        if (node?.options.readOnly !== true) throw err;
         if (REFUSED.test((err as Error).message)) admitted.delete(node);
         fallbacks++;
         return await primarySide.get(key);

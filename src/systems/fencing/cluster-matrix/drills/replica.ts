@@ -125,10 +125,15 @@ function replicationInfo(node: NodeInfo): Promise<string> {
  */
 async function waitCaughtUp(primary: NodeInfo, replica: NodeInfo): Promise<void> {
   const target = Number(infoField(await replicationInfo(primary), 'master_repl_offset'));
-  await waitUntil(`${endpointKey(replica)} to reach its primary's offset ${target}`, async () => {
-    const info = await replicationInfo(replica);
-    return infoField(info, 'master_link_status') === 'up' && Number(infoField(info, 'slave_repl_offset')) >= target;
-  }, STALL_BOUND_MS, 10);
+  await waitUntil(
+    `${endpointKey(replica)} to reach its primary's offset ${target}`,
+    async () => {
+      const info = await replicationInfo(replica);
+      return infoField(info, 'master_link_status') === 'up' && Number(infoField(info, 'slave_repl_offset')) >= target;
+    },
+    STALL_BOUND_MS,
+    10,
+  );
 }
 
 async function configure(node: NodeInfo, pairs: readonly (readonly [string, string])[]): Promise<void> {
@@ -333,10 +338,15 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
     if (link) {
       await link.close();
       // Best effort, bounded: the replica back on its primary's own port, for the rows after this one.
-      await waitUntil(`${endpointKey(replica)} to replicate ${endpointKey(primary)} directly`, async () => {
-        const info = await replicationInfo(replica);
-        return infoField(info, 'master_port') === String(primary.port) && infoField(info, 'master_link_status') === 'up';
-      }, 10_000, 20).catch(() => undefined);
+      await waitUntil(
+        `${endpointKey(replica)} to replicate ${endpointKey(primary)} directly`,
+        async () => {
+          const info = await replicationInfo(replica);
+          return infoField(info, 'master_port') === String(primary.port) && infoField(info, 'master_link_status') === 'up';
+        },
+        10_000,
+        20,
+      ).catch(() => undefined);
     }
     await configure(replica, REPLICA_CONFIG_DEFAULTS).catch(() => undefined);
   }

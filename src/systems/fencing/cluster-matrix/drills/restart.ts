@@ -46,7 +46,8 @@ export async function restartInPlace(node: NodeInfo, opts: RestartOptions = {}):
       () => undefined,
       (err: Error) => {
         // The connection closes under the command when the restart happens; a reply means it did not.
-        if (/failed to restart/i.test(err.message)) throw new RestartUnsupportedError(`DEBUG RESTART refused on ${node.host}:${node.port} (start the topology with an absolute FENCECHECK_VALKEY_SERVER): ${err.message}`);
+        if (/failed to restart/i.test(err.message))
+          throw new RestartUnsupportedError(`DEBUG RESTART refused on ${node.host}:${node.port} (start the topology with an absolute FENCECHECK_VALKEY_SERVER): ${err.message}`);
       },
     );
   } finally {

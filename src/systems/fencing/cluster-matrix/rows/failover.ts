@@ -50,7 +50,10 @@ export const failoverRow: G2Row<FailoverVariant> = {
     const figures = {
       drills: drills.length,
       'halt window ms p50 / p95 / max': `${percentile(halts, 50)}/${percentile(halts, 95)}/${Math.max(...halts)}`,
-      'failover (new owner named) ms p50': percentile(drills.map((r) => r.failoverMs), 50),
+      'failover (new owner named) ms p50': percentile(
+        drills.map((r) => r.failoverMs),
+        50,
+      ),
       'other shards max gap ms': Math.max(...drills.map((r) => r.otherShardsMaxGapMs)),
       'subscription back ms p50 / max': subs.length ? `${percentile(subs, 50)}/${Math.max(...subs)}` : '—',
       'calls (applied / refused / unknown)': `${sum((r) => r.calls)} (${sum((r) => r.outcomes.applied)}/${sum((r) => r.outcomes.refused)}/${sum((r) => r.outcomes.unknown)})`,

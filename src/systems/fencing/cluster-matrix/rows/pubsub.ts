@@ -213,7 +213,12 @@ export const pubsubRow: G2Row<PubsubVariant> = {
         'slots migrated': migrations.map((m) => `${m.slot}`).join(','),
         'pattern broadcasts heard': `${pattern.heard}/${pattern.sent}`,
       };
-      return { errors: verdictOf([...h.errors, ...sub.errors]), silentlyWrong: verdictOf(silent), figures, notes: ['SPUBLISH with 0 receivers during a migration or recovery is in contract (at-most-once hint); one the server counted as received must arrive once'] };
+      return {
+        errors: verdictOf([...h.errors, ...sub.errors]),
+        silentlyWrong: verdictOf(silent),
+        figures,
+        notes: ['SPUBLISH with 0 receivers during a migration or recovery is in contract (at-most-once hint); one the server counted as received must arrive once'],
+      };
     } finally {
       await sub.close();
       await closeClient(pub);
