@@ -64,7 +64,7 @@ function pathViaGraph(bounds: FencingBounds, overrides: FencingOverrides | undef
   return best ? best.steps.map((s, i) => `${i === 0 ? 'Init' : eventLabel(s.event as FencingEvent)} ${canonicalKey(s.state.context)}`) : null;
 }
 
-const pathLines = (p: ReturnType<typeof shortestPathTo>) => p?.map((s) => `${s.event ? eventLabel(s.event) : 'Init'} ${canonicalKey(s.state)}`);
+const pathLines = (p: ReturnType<typeof shortestPathTo>) => (p === null ? null : p.map((s) => `${s.event ? eventLabel(s.event) : 'Init'} ${canonicalKey(s.state)}`));
 
 function expectSameGraph(bounds: FencingBounds, overrides: FencingOverrides | undefined) {
   const ref = viaGraph(bounds, overrides);
