@@ -74,6 +74,24 @@ describe('mutants --layer impl on real Valkey', () => {
     }
   }, 300_000);
 
+  // verify's served conform stage: each worker writes its own system's tour, the parent joins them.
+  // Seen red: each worker's report also carried the other tour systems as not run (a not-run stage,
+  // counts prefixed twice).
+  it('--conform-report on two workers: the fencing and pause tours in one report, each once, passed', async () => {
+    const dir = ownedTempDir('impl-workers-conform');
+    try {
+      const file = join(dir, 'conform.json');
+      const r = await runCli(['mutants', '--layer', 'impl', '--only', 'M1,P1', '--workers', '2', '--conform-report', file, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const conform = JSON.parse(readFileSync(file, 'utf8')) as StageReport;
+      expect(conform.status, conform.reason).toBe('passed');
+      expect(conform.counts).toMatchObject({ 'fencing.states': 4117, 'pause.states': 696 });
+      expect(Object.keys(conform.counts!).filter((k) => /^(\w+)\.\1\./.test(k))).toEqual([]);
+    } finally {
+      removeTempDir(dir);
+    }
+  }, 300_000);
+
   it('two systems on two workers: each killed as on one process', async () => {
     const two = await runCli(['mutants', '--layer', 'impl', '--only', 'L1,P5', '--workers', '2', '--json']);
     expect(two.code, two.stderr).toBe(0);

@@ -143,10 +143,12 @@ export const command: Command = {
     }
     progress.close();
     if (sharding.report) {
-      // The conform stage's report covers every system with a tour that was asked for, or says which was not run.
+      // The conform stage's report covers every system with a tour whose impl entries ran here (a
+      // worker: its own system), or says which gave no tour.
+      const ran = new Set((selection.get('impl') ?? []).map((m) => m.system));
       base.complete(
         'conform',
-        TOUR_NAMES.filter((t) => systems === undefined || systems.includes(t)),
+        TOUR_NAMES.filter((t) => ran.has(t)),
       );
       base.write('conform', sharding.report);
     }
