@@ -6,7 +6,7 @@ import { ProgressConsole } from '../../core/progress.js';
 import type { StageReport } from '../../core/stage-report.js';
 import { isProviderChoice } from '../../valkey/start.js';
 import { boundsLabel } from '../../seam/system.js';
-import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../seam/tour/shard.js';
+import { shardOption, type Shard } from '../../seam/tour/shard.js';
 import { TourSetupError, TourUnavailableError, type SystemTour } from '../../seam/tour/entry.js';
 import { loadSystemManifest, systemEntry, SYSTEMS, TOUR_NAMES, type AnySystem } from '../../registry/systems.js';
 import { selectModels, selectSystemNames } from '../../registry/select.js';
@@ -128,14 +128,8 @@ export const command: Command = {
       const known = planned[0]!.tour.invariants;
       if (!known.includes(values.invariant)) throw new UsageError(`--invariant: unknown invariant '${values.invariant}' of ${names[0]} (${known.join(', ')})`);
     }
-    let shard: Shard = WHOLE;
+    const shard: Shard = shardOption(values.shard);
     if (values.shard !== undefined) {
-      try {
-        shard = parseShard(values.shard);
-      } catch (err) {
-        if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
-        throw err;
-      }
       if (values.invariant !== undefined || mutant !== undefined)
         throw new UsageError('--shard applies to the full conformance tour, not to --invariant or --mutant (an invariant alone follows the real graph, which only the whole run knows)');
       if (planned.length !== 1) throw new UsageError(`--shard splits one system's tour: give one --system (got ${names.join(', ')})`);

@@ -9,7 +9,7 @@ import { stageReport } from '../../core/stage-report.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { allKilled, formatMutantTable, formatMutationScore, mutantScore } from '../../mutants/report-table.js';
 import type { MutantResult } from '../../core/verdict.js';
-import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../seam/tour/shard.js';
+import { shardOption, type Shard } from '../../seam/tour/shard.js';
 import { inMutantShard } from '../../mutants/shard.js';
 import { BaseReports } from '../../mutants/base-reports.js';
 import { bySystem, DEFAULT_WORKERS, runImplOnWorkers } from '../../mutants/workers.js';
@@ -170,15 +170,7 @@ export const command: Command = {
 function implOnlyOptions(values: { shard?: string; workers?: string; 'conform-report'?: string }, layers: readonly string[] | undefined): { shard: Shard; workers: number; report?: string } {
   const given = (['shard', 'workers', 'conform-report'] as const).filter((k) => values[k] !== undefined);
   if (given.length > 0 && (layers?.length !== 1 || layers[0] !== 'impl')) throw new UsageError(`--${given[0]} applies to --layer impl alone`);
-  let shard: Shard = WHOLE;
-  if (values.shard !== undefined) {
-    try {
-      shard = parseShard(values.shard);
-    } catch (err) {
-      if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
-      throw err;
-    }
-  }
+  const shard: Shard = shardOption(values.shard);
   const workers = intOption(values, 'workers', { min: 1, max: 64, default: DEFAULT_WORKERS });
   return { shard, workers, ...(values['conform-report'] !== undefined ? { report: values['conform-report'] } : {}) };
 }

@@ -10,7 +10,7 @@ import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
 import { OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
-import { parseShard, ShardSpecError, type Shard } from '../../seam/tour/shard.js';
+import { shardOption, type Shard } from '../../seam/tour/shard.js';
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
                          [--const NAME=VALUE]... [--allow-not-run STAGE]... [--out DIR]
@@ -115,15 +115,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
   const topology = values.topology;
   if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
   const outDir = resolve(process.cwd(), values.out ?? 'reports');
-  let shard: Shard | undefined;
-  if (values.shard !== undefined) {
-    try {
-      shard = parseShard(values.shard);
-    } catch (err) {
-      if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
-      throw err;
-    }
-  }
+  const shard: Shard | undefined = values.shard === undefined ? undefined : shardOption(values.shard);
 
   const live = !values.json && process.stderr.isTTY === true;
   const progress: ProgressSink = live ? new LiveProgress(process.stderr) : new LineProgress((line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`));

@@ -3,6 +3,8 @@
  * modulo n (FNV-1a over the key's UTF-16 code units: stable across runs, machines and Node
  * versions). The n shards partition the states, so their figures and digests add up to the whole.
  */
+import { UsageError } from '../../core/args.js';
+
 export interface Shard {
   /** 1-based. */
   readonly index: number;
@@ -25,6 +27,17 @@ export function parseShard(text: string): Shard {
     throw new ShardSpecError(`a shard is i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, got '${text}'`);
   }
   return { index, count };
+}
+
+/** A command's `--shard` value: absent is the whole run; a malformed one is usage (64), one line. */
+export function shardOption(value: string | undefined): Shard {
+  if (value === undefined) return WHOLE;
+  try {
+    return parseShard(value);
+  } catch (err) {
+    if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
+    throw err;
+  }
 }
 
 export function shardLabel(s: Shard): string {

@@ -14,7 +14,7 @@ import { loadManifest, ManifestError, mutantsFor } from '../../../core/manifest.
 import { loadPatch } from '../impl-runner.js';
 import { invariantAlone } from '../../../../properties/fencing/checks.js';
 import { ProgressConsole, type ProgressMeter } from '../../../core/progress.js';
-import { parseShard, ShardSpecError, WHOLE, type Shard } from '../../../seam/tour/shard.js';
+import { shardOption, type Shard } from '../../../seam/tour/shard.js';
 import { DEFAULT_DOOR_RUNS, DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, runFencingSuite, suiteCoverage, suiteTotals, type SuiteTopology } from '../../../../properties/fencing/suite.js';
 
 const HELP = `Usage: fencecheck props [--runs N] [--door-runs N] [--max-commands N] [--topology standalone|door|both] [--provider P]
@@ -83,14 +83,8 @@ export const command: Command = {
       shard: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
-    let shard: Shard = WHOLE;
+    const shard: Shard = shardOption(values.shard);
     if (values.shard !== undefined) {
-      try {
-        shard = parseShard(values.shard);
-      } catch (err) {
-        if (err instanceof ShardSpecError) throw new UsageError(`--shard: ${err.message}`);
-        throw err;
-      }
       if (values.path !== undefined) throw new UsageError('--shard splits the runs: a --path replay is one run');
     }
     // `cluster` is verify's and the limiter's name for the door runs' topology.
