@@ -51,6 +51,12 @@ export interface ImplRunSpec<Rig, Patch> {
   fault(err: unknown): string | null;
   /** Units for the progress meter (`tours`, `runs`, `drills`). */
   readonly unit: string;
+  /**
+   * How many mutant runs may be under way at once (default 1). More than one only where each run
+   * has its own real system (a fresh server per check) and spends its time waiting on it, not where
+   * runs share one rig.
+   */
+  readonly parallel?: number;
 }
 
 /** The impl layer's rules over one runner's entries (see the module comment). */
@@ -85,19 +91,27 @@ export async function runImplEntries<Rig, Patch>(entries: readonly MutantEntry[]
       return every('invalid', reason);
     }
     log(`[impl] unpatched: ${base.detail}`);
-    const results: MutantResult[] = [];
-    for (const [i, m] of entries.entries()) {
-      options.onProgress?.(i + 1, total, spec.unit, m.id);
-      const r = await runOne(rig, m, spec);
-      log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}${r.reason ? `: ${r.reason}` : ''}`);
-      results.push(r);
-      // After a fault the rig is not to be trusted: the remaining entries are not run, with its reason.
-      if (r.verdict === 'not-run') {
-        for (const rest of entries.slice(i + 1))
-          results.push({ id: rest.id, layer: 'impl', verdict: 'not-run', expectedInvariant: rest.expectedInvariant, reason: `after a fault: ${r.reason ?? ''}` });
-        break;
+    const results: MutantResult[] = new Array(entries.length);
+    let next = 0;
+    let started = 0;
+    let fault: string | null = null;
+    // After a fault the rig is not to be trusted: the entries not yet started are not run, with its reason.
+    const lane = async (): Promise<void> => {
+      while (next < entries.length) {
+        const i = next++;
+        const m = entries[i]!;
+        if (fault !== null) {
+          results[i] = { id: m.id, layer: 'impl', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason: `after a fault: ${fault}` };
+          continue;
+        }
+        options.onProgress?.(++started, total, spec.unit, m.id);
+        const r = await runOne(rig, m, spec);
+        log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}${r.reason ? `: ${r.reason}` : ''}`);
+        results[i] = r;
+        if (r.verdict === 'not-run' && fault === null) fault = r.reason ?? '';
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, spec.parallel ?? 1), entries.length) }, lane));
     options.onProgress?.(total, total, spec.unit);
     return results;
   } finally {

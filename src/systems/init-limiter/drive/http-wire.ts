@@ -156,24 +156,40 @@ export function getRequest(baseUrl: string, path: string, headers: Readonly<Reco
 }
 
 /** Kept-alive connections for the small control and metrics requests (idle ones do not hold the process). */
-const agent = new HttpAgent({ keepAlive: true, maxSockets: 4 });
+const MAX_POOLED = 4;
+const agent = new HttpAgent({ keepAlive: true, maxSockets: MAX_POOLED });
 
 export interface SmallReply {
   readonly status: number;
   readonly text: string;
 }
 
-/** One small request (control, metrics) on a pooled connection. */
+/**
+ * One small request (control, metrics) on a pooled connection. A kept-alive connection the server
+ * closed as idle just as it was reused fails before the server read the request (ECONNRESET, "socket
+ * hang up"): that one is sent again, as Node's documentation advises
+ * (`request.reusedSocket`); any other failure is the caller's.
+ */
 export function smallRequest(baseUrl: string, method: 'GET' | 'POST', path: string, body?: string): Promise<SmallReply> {
   const { host, port } = endpointOf(baseUrl);
-  return new Promise<SmallReply>((resolve, reject) => {
-    const req = httpRequest({ host, port, method, path, agent, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
+  const once = (): Promise<SmallReply> =>
+    new Promise<SmallReply>((resolve, reject) => {
+      const req = httpRequest({ host, port, method, path, agent, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => reject(req.reusedSocket && err.code === 'ECONNRESET' ? new ReusedSocketReset() : err));
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
-  });
+  // Every idle pooled connection may have been closed meanwhile: at most one try per pooled one.
+  const attempt = (left: number): Promise<SmallReply> =>
+    once().catch((err: unknown) => {
+      if (err instanceof ReusedSocketReset && left > 0) return attempt(left - 1);
+      throw err;
+    });
+  return attempt(MAX_POOLED);
 }
+
+class ReusedSocketReset extends Error {}

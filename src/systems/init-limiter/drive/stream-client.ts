@@ -188,6 +188,19 @@ export class StreamClient {
     return this.waitFor(pred, timeoutMs);
   }
 
+  /**
+   * Reads at full speed until `pred()` holds (true), the stream closes, no byte has come for
+   * `quietMs`, or `maxMs` passed (false): for a wait that must not end while bytes still flow.
+   */
+  async readUntilSettled(pred: () => boolean, quietMs: number, maxMs: number): Promise<boolean> {
+    const end = Date.now() + maxMs;
+    for (;;) {
+      const before = this.rawBytes;
+      if (await this.readUntil(pred, Math.min(quietMs, Math.max(0, end - Date.now())))) return true;
+      if (this.isClosed || this.rawBytes === before || Date.now() >= end) return pred();
+    }
+  }
+
   /** Whether an event named `name` arrived (optionally the nth after `from`). */
   has(name: string, from = 0): boolean {
     return this.events.slice(from).some((e) => e.event === name);

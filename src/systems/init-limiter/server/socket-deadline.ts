@@ -75,7 +75,9 @@ export class SocketDeadline {
     const owner = this.owner ?? { surface: 'stream' as const };
     this.disarm();
     this.onCut(owner, this.socket, why);
-    this.socket.destroy();
+    // A reset, not a close: a close leaves the kernel sending the queued megabytes (then a FIN) to the
+    // client that stopped reading, holding the memory and the egress the cut is meant to bound.
+    this.socket.resetAndDestroy();
   }
 
   private disarm(): void {
