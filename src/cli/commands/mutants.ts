@@ -34,7 +34,7 @@ Options:
   --shard I/N   impl layer: each system's entries dealt round-robin to N shards, this one's run
                 (the unpatched tour then runs shard I of its states; the shards' reports merge)
   --workers N   impl layer: each system's entries on a worker process of its own with its own
-                Valkey, N at once (default: the core count, ${DEFAULT_WORKERS} here)
+                Valkey, N at once (default: the core count + 1, ${DEFAULT_WORKERS} here)
   --conform-report FILE  impl layer: write the unpatched tour's report, the conform stage's, to FILE
   --json        print a StageReport (fencecheck.stage/1, stage "mutants") with every result in "mutants"
 
