@@ -227,6 +227,7 @@ async function replayLimited(env: ServerEnv, limiter: InitLimiter, conn: StreamC
     // Open after the shed only if the part leaves it so (the close marks it closed).
     mark(conn.view, { phase: 'stranded' });
     env.parts.Shed_ClosesConnection(conn);
+    if (conn.isClosed) mark(conn.view, { phase: 'closed' });
     return;
   }
   let finished = false;
