@@ -103,7 +103,8 @@ class StreamConnection {
     await pass(this.env, 'basis.flushed', this.client);
     if (this.closedFlag) return;
     this.live = true;
-    mark(this.view, { phase: 'live' });
+    // A shed stream left open goes on as a live one, uninitialized: still stranded.
+    if (this.view?.phase !== 'stranded') mark(this.view, { phase: 'live' });
     this.env.streams.live += 1;
     await pass(this.env, 'stream.live', this.client);
     this.armHeartbeat();

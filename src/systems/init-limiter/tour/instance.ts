@@ -21,9 +21,15 @@ import type { InitLimiterAttempt, InitLimiterDecision } from './model.js';
 import type { Outcome, Readback } from '../../../seam/tour/system.js';
 import { initLimiterEventLabel } from '../../../../models/init-limiter/index.js';
 
-/** The deadline limits of the tour's server: one Tick is one piece's budget (chunk / floor + slack). */
-export const TOUR_LIMITS = { floorBytesPerSec: 65_536, slackMs: 2_000, chunkBytes: 1 << 20, sendTimeoutMs: 600_000 } as const;
-export const TICK_MS = (TOUR_LIMITS.chunkBytes * 1000) / TOUR_LIMITS.floorBytesPerSec + TOUR_LIMITS.slackMs;
+const FLOOR = { floorBytesPerSec: 65_536, slackMs: 2_000, chunkBytes: 1 << 20 } as const;
+/** One Tick is one piece's budget (chunk / floor + slack): a stalled write is cut by the floor in the Tick it blocks. */
+export const TICK_MS = (FLOOR.chunkBytes * 1000) / FLOOR.floorBytesPerSec + FLOOR.slackMs;
+/**
+ * The tour server's deadline limits. The cap is two Ticks: past one piece's budget, so the floor
+ * decides every one-chunk delivery, and near enough that a deadline a delivery leaves armed on a
+ * busy live stream (its heartbeat each Tick) reaches the cap within the bound.
+ */
+export const TOUR_LIMITS = { ...FLOOR, sendTimeoutMs: 2 * TICK_MS } as const;
 
 /** How long a wait on the real server may take before it is a fault (real ms; a loaded machine needs seconds, never this). */
 const SETTLE_MS = 30_000;
