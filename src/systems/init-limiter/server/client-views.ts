@@ -31,6 +31,8 @@ export interface ClientView {
   /** The stream producer read a done signal that was already gone (it then waits for the close). */
   doneLost: boolean;
   producer: ProducerStage;
+  /** A stream's replay (the producer) has returned: shed, up to date, sent, or gone. */
+  replayDone: boolean;
   socket: Socket | null;
   writer: DeliveryWriter | null;
   /** Every deadline cut of this client's connections, with the phase it cut. */
@@ -50,6 +52,7 @@ export interface ClientReadout {
   readonly sent: number | null;
   readonly doneLost: boolean;
   readonly producer: ProducerStage;
+  readonly replayDone: boolean;
   /** The connection is open (its socket not destroyed). */
   readonly open: boolean;
   /** The connection's write deadline (the server's clock), null when none is set. */
@@ -84,7 +87,7 @@ export class ClientViews {
     const v: ClientView =
       kind === 'poll' && old && old.kind === 'poll'
         ? old
-        : { client, kind, surface, phase: 'idle', basis: null, pv: null, adm: null, asked: null, sent: null, doneLost: false, producer: 'none', socket: null, writer: null, cuts: old?.cuts ?? [] };
+        : { client, kind, surface, phase: 'idle', basis: null, pv: null, adm: null, asked: null, sent: null, doneLost: false, producer: 'none', replayDone: false, socket: null, writer: null, cuts: old?.cuts ?? [] };
     v.surface = surface;
     v.socket = socket;
     this.byClient.set(client, v);
@@ -114,6 +117,7 @@ export class ClientViews {
         sent: v.sent,
         doneLost: v.doneLost,
         producer: v.producer,
+        replayDone: v.replayDone,
         open,
         deadline: s && open ? deadlineOf(s) : null,
         inDelivery: v.writer?.inDelivery ?? false,

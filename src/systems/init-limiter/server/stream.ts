@@ -289,6 +289,7 @@ export async function handleStream(env: ServerEnv, base: BaseResponseWriter, w: 
     else await replayBase(env, conn, format, basis);
   } finally {
     // The replay is over (sent, shed, gone): the batch ends; a stream left open goes on live.
+    mark(view, { replayDone: true });
     conn.batch.close();
     if (!conn.isClosed) conn.startFeed(env.store.version);
   }

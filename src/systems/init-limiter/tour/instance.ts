@@ -32,7 +32,7 @@ export const TICK_MS = (FLOOR.chunkBytes * 1000) / FLOOR.floorBytesPerSec + FLOO
 export const TOUR_LIMITS = { ...FLOOR, sendTimeoutMs: 2 * TICK_MS } as const;
 
 /** How long a wait on the real server may take before it is a fault (real ms; a loaded machine needs seconds, never this). */
-const SETTLE_MS = 30_000;
+const SETTLE_MS = 20_000;
 
 /** A data set beyond what a stalled client's kernel buffers absorb, so a stalled send really blocks. */
 export function tourData(): { flags: number; valueBytes: number } {
@@ -150,7 +150,14 @@ export class InitLimiterInstance {
 
   async perform(a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
     this.log.push(initLimiterEventLabel(a));
-    const out = await this.act(a);
+    let out: Outcome<InitLimiterDecision>;
+    try {
+      out = await this.act(a);
+    } catch (err) {
+      // The server never settled where any correct or buggy step ends: the real code failed, a finding (never predicted).
+      if (!(err instanceof TourFault)) throw err;
+      return { decision: { kind: 'error', message: err.message }, note: err.message };
+    }
     await this.collectObservations();
     return out;
   }
@@ -283,12 +290,11 @@ export class InitLimiterInstance {
       if (!s || s.isClosed) return this.refused(`${c} has no stream open`);
       s.disconnect();
       this.stalled.delete(c);
+      // A producer parked at a hold point goes on when its connection closes: wait until its replay returned.
       await this.until(`${c}'s close`, (x) => {
         const v = this.view(x, c);
-        return !v || v.phase === 'closed';
+        return !v || (v.phase === 'closed' && v.replayDone);
       });
-      // A producer parked at a hold point goes on when its connection closes: wait until it gave its slot back.
-      await this.until(`${c}'s slot back`, (x) => !x.holders.includes(c) && !x.queue.includes(c));
       return this.done(a, 'closed by the client');
     }
     const side = this.polls.get(c as Poller)!;
@@ -296,9 +302,10 @@ export class InitLimiterInstance {
     side.conn.close();
     this.stalled.delete(c);
     await this.settleReply(c as Poller);
+    // The handler marks its poll idle after it gave its slot back (or, with a bug, did not).
     await this.until(`${c}'s handler returned`, (x) => {
       const v = this.view(x, c);
-      return (!v || (v.phase === 'idle' && !v.open)) && !x.holders.includes(c) && !x.queue.includes(c);
+      return !v || (v.phase === 'idle' && !v.open);
     });
     return this.done(a, 'closed by the client mid-request');
   }
