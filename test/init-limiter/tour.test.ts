@@ -17,11 +17,13 @@ import { initLimiterTourSystem, type InitLimiterTourSystem } from '../../src/sys
 import { systemEntry } from '../../src/registry/systems.js';
 
 const GATE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_GATE_CONSTANTS);
+/** One stream, one poll, one slot: the smallest bound with a shed, a stall, a kept-alive poll (3 s of tour). */
+const SMALL = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, { ...INIT_LIMITER_GATE_CONSTANTS, Streams: '1', MaxConcurrent: '1' });
 const mutant = (id: string): MutantEntry => mutantsFor(loadManifest(), 'impl', 'init-limiter').find((m) => m.id === id)!;
 
 /** The tour system with its read-back changed by `f` (a read-out that forgets something). */
 function withRead(f: (s: Awaited<ReturnType<InitLimiterTourSystem['real']['read']>>['state']) => typeof s): InitLimiterTourSystem {
-  const sys = initLimiterTourSystem({ bounds: GATE });
+  const sys = initLimiterTourSystem({ bounds: SMALL });
   return {
     ...sys,
     real: {
@@ -37,11 +39,11 @@ function withRead(f: (s: Awaited<ReturnType<InitLimiterTourSystem['real']['read'
 describe('the init-limiter tour on the reference server', () => {
   it('is the registered tour, with verify’s bound as its gate constants', async () => {
     expect(await systemEntry('init-limiter')!.tour!()).toBe(initLimiterTour);
-    expect(initLimiterTour.gateConstants).toEqual({ Streams: '1', Polls: '1', MaxConcurrent: '1', MaxQueued: '0', Chunks: '1', PollChunks: '1' });
+    expect(initLimiterTour.gateConstants).toEqual({ Streams: '2', Polls: '1', MaxConcurrent: '2', MaxQueued: '0', Chunks: '1', PollChunks: '1' });
   });
 
-  it('unpatched at the gate bound: the real graph is the model’s (37 states, 169 transitions, 608 refused attempts)', async () => {
-    const { result } = await runInitLimiterTour({ bounds: GATE });
+  it('unpatched at one stream, one poll, one slot: the real graph is the model’s (37 states, 169 transitions, 608 refused attempts)', async () => {
+    const { result } = await runInitLimiterTour({ bounds: SMALL });
     expect(result.failure, result.failure?.message).toBeNull();
     expect(result.equalToModel).toBe(true);
     expect({ states: result.states, transitions: result.transitions, refused: result.refused, attempts: result.attempts, errors: result.errors }).toEqual({
@@ -60,15 +62,21 @@ describe('the init-limiter tour on the reference server', () => {
     ['I10', 'Inv_ShedClosed', 3],
     ['I6', 'Inv_KeepAliveNotCut', 3],
   ])('%s is killed by %s after %i attempts (invariant mode, the real graph)', async (id, invariant, steps) => {
-    const { result } = await runInitLimiterTour({ bounds: GATE, mutant: mutant(id), saveTrace: false });
+    const { result } = await runInitLimiterTour({ bounds: SMALL, mutant: mutant(id), saveTrace: false });
     expect(result.failure?.check, result.failure?.message).toBe(invariant);
     expect(result.failure!.path.length - 1).toBe(steps);
   }, 120_000);
 
   it('a mutant the bound cannot reach (I3: one stream, no second serialization to share) holds', async () => {
-    const { result } = await runInitLimiterTour({ bounds: GATE, mutant: mutant('I3'), saveTrace: false });
+    const { result } = await runInitLimiterTour({ bounds: SMALL, mutant: mutant('I3'), saveTrace: false });
     expect(result.failure).toBeNull();
     expect(result.equalToModel).toBe(true);
+  }, 120_000);
+
+  it('I4 is killed at the gate bound (two streams: one joins the other’s older peek) by Inv_UpToDateRecognised after 4 attempts', async () => {
+    const { result } = await runInitLimiterTour({ bounds: GATE, mutant: mutant('I4'), saveTrace: false });
+    expect(result.failure?.check, result.failure?.message).toBe('Inv_UpToDateRecognised');
+    expect(result.failure!.path.length - 1).toBe(4);
   }, 120_000);
 
   it('a read-back that forgets the limiter’s holders goes red (Conformance at the first admission)', async () => {
