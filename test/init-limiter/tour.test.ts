@@ -61,11 +61,15 @@ describe('the init-limiter tour on the reference server', () => {
     ['I5', 'Inv_NoLostDelta', 3],
     ['I10', 'Inv_ShedClosed', 3],
     ['I6', 'Inv_KeepAliveNotCut', 3],
-  ])('%s is killed by %s after %i attempts (invariant mode, the real graph)', async (id, invariant, steps) => {
-    const { result } = await runInitLimiterTour({ bounds: SMALL, mutant: mutant(id), saveTrace: false });
-    expect(result.failure?.check, result.failure?.message).toBe(invariant);
-    expect(result.failure!.path.length - 1).toBe(steps);
-  }, 120_000);
+  ])(
+    '%s is killed by %s after %i attempts (invariant mode, the real graph)',
+    async (id, invariant, steps) => {
+      const { result } = await runInitLimiterTour({ bounds: SMALL, mutant: mutant(id), saveTrace: false });
+      expect(result.failure?.check, result.failure?.message).toBe(invariant);
+      expect(result.failure!.path.length - 1).toBe(steps);
+    },
+    120_000,
+  );
 
   it('a mutant the bound cannot reach (I3: one stream, no second serialization to share) holds', async () => {
     const { result } = await runInitLimiterTour({ bounds: SMALL, mutant: mutant('I3'), saveTrace: false });

@@ -163,7 +163,11 @@ export function runInitLimiterEntries(entries: readonly MutantEntry[], options: 
         tourStageReport(result, { stage: 'conform', startedAt, ...(tour.tracePath ? { tracePath: tour.tracePath } : {}), ...(tour.replay ? { replay: tour.replay } : {}) }),
       );
       if (tourPassed(result)) return checked;
-      return { kind: 'violated', checks: [tour.result.failure?.check ?? 'Conformance'], detail: `the unpatched conformance tour failed: ${tour.result.failure?.message ?? 'the real graph differs from the model'}` };
+      return {
+        kind: 'violated',
+        checks: [tour.result.failure?.check ?? 'Conformance'],
+        detail: `the unpatched conformance tour failed: ${tour.result.failure?.message ?? 'the real graph differs from the model'}`,
+      };
     },
     loadPatch: (m) => loadInitLimiterPatch(patchFileOf(m), projectRoot),
     mutant: async (_rig, m, patch) => {

@@ -54,26 +54,26 @@ export function initLimiterSystem(bounds: InitLimiterBounds = INIT_LIMITER_BASE_
 function initLimiterParts(bounds: InitLimiterBounds): TwinParts<InitLimiterModelState, InitLimiterModelEvent, InitLimiterOverrides> {
   const invariants = initLimiterInvariants(bounds);
   return {
-      name: 'init-limiter',
-      spec: INIT_LIMITER_SPEC,
-      config: INIT_LIMITER_CONFIG,
-      variables: INIT_LIMITER_VARIABLES,
-      bounds,
-      initial: () => initialInitLimiterState(bounds),
-      machine: (o) => {
-        const machine = initLimiterMachineFor(bounds, o);
-        return { successors: (s) => initLimiterSuccessors(machine, bounds, s), invariants: Object.fromEntries(INIT_LIMITER_INVARIANT_NAMES.map((n) => [n, invariants[n]])) };
-      },
-      key: initLimiterKey,
-      label: initLimiterEventLabel,
-      tlcLabels: true,
-      fromTlc: initLimiterStateFromTlc,
-      toTla: initLimiterStateToTla,
-      paramNames: INIT_LIMITER_PARAM_NAMES,
-      overridable: { guards: Object.keys(GUARDS), actions: Object.keys(EFFECTS) },
-      withConstants: (c) => initLimiterParts(initLimiterConstants(bounds, c)),
-      withBounds: (b) => initLimiterParts(initLimiterBounds(b)),
-      cfgValue: (name, value) => ((name === 'Streams' || name === 'Polls') && /^\d+$/.test(value.trim()) ? `{${clientNames(name === 'Streams' ? 's' : 'p', Number(value.trim())).join(', ')}}` : value),
+    name: 'init-limiter',
+    spec: INIT_LIMITER_SPEC,
+    config: INIT_LIMITER_CONFIG,
+    variables: INIT_LIMITER_VARIABLES,
+    bounds,
+    initial: () => initialInitLimiterState(bounds),
+    machine: (o) => {
+      const machine = initLimiterMachineFor(bounds, o);
+      return { successors: (s) => initLimiterSuccessors(machine, bounds, s), invariants: Object.fromEntries(INIT_LIMITER_INVARIANT_NAMES.map((n) => [n, invariants[n]])) };
+    },
+    key: initLimiterKey,
+    label: initLimiterEventLabel,
+    tlcLabels: true,
+    fromTlc: initLimiterStateFromTlc,
+    toTla: initLimiterStateToTla,
+    paramNames: INIT_LIMITER_PARAM_NAMES,
+    overridable: { guards: Object.keys(GUARDS), actions: Object.keys(EFFECTS) },
+    withConstants: (c) => initLimiterParts(initLimiterConstants(bounds, c)),
+    withBounds: (b) => initLimiterParts(initLimiterBounds(b)),
+    cfgValue: (name, value) => ((name === 'Streams' || name === 'Polls') && /^\d+$/.test(value.trim()) ? `{${clientNames(name === 'Streams' ? 's' : 'p', Number(value.trim())).join(', ')}}` : value),
   };
 }
 

@@ -87,7 +87,23 @@ export class ClientViews {
     const v: ClientView =
       kind === 'poll' && old && old.kind === 'poll'
         ? old
-        : { client, kind, surface, phase: 'idle', basis: null, pv: null, adm: null, asked: null, sent: null, doneLost: false, producer: 'none', replayDone: false, socket: null, writer: null, cuts: old?.cuts ?? [] };
+        : {
+            client,
+            kind,
+            surface,
+            phase: 'idle',
+            basis: null,
+            pv: null,
+            adm: null,
+            asked: null,
+            sent: null,
+            doneLost: false,
+            producer: 'none',
+            replayDone: false,
+            socket: null,
+            writer: null,
+            cuts: old?.cuts ?? [],
+          };
     v.surface = surface;
     v.socket = socket;
     this.byClient.set(client, v);

@@ -133,7 +133,8 @@ export async function startInitLimiterServer(options: InitLimiterServerOptions =
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
-    if (holds && (path === '/_control' || path.startsWith('/_control/'))) return handleControl(
+    if (holds && (path === '/_control' || path.startsWith('/_control/')))
+      return handleControl(
         {
           seams: holds,
           clock,

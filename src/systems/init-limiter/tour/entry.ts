@@ -35,7 +35,11 @@ export function unmappable(b: InitLimiterBounds): string | null {
   if (b.chunks !== 1 || b.pollChunks !== 1) why.push(`Chunks = PollChunks = 1 (a Tick delivers or cuts a whole basis), got Chunks = ${b.chunks}, PollChunks = ${b.pollChunks}`);
   if (b.maxQueued !== 0) why.push(`MaxQueued = 0, got ${b.maxQueued}`);
   if (b.streams.length > 2 || b.polls.length > 2) why.push('at most 2 streams and 2 polls');
-  return why.length > 0 ? `the init-limiter tour maps ${why.join('; ')} — run conform --gate, or --const ${Object.entries(INIT_LIMITER_GATE_CONSTANTS).map(([k, v]) => `${k}=${v}`).join(' --const ')}` : null;
+  return why.length > 0
+    ? `the init-limiter tour maps ${why.join('; ')} — run conform --gate, or --const ${Object.entries(INIT_LIMITER_GATE_CONSTANTS)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' --const ')}`
+    : null;
 }
 
 /** The bounds a tour was given (the model system's, after --const), checked. */

@@ -9,7 +9,21 @@
  * Every wait is on a real condition (a hold point reached, a phase the server reports, a reply, a
  * socket closed), bounded by SETTLE_MS of real time; time on the server moves only by /_control/advance.
  */
-import { REST, clientsOf, isStream, normalisedClients, normalisedObservations, type ClientId, type ClientRecord, type Deadline, type InitLimiterBounds, type InitLimiterModelState, type Observation, type Poller, type Stream } from '../model-state.js';
+import {
+  REST,
+  clientsOf,
+  isStream,
+  normalisedClients,
+  normalisedObservations,
+  type ClientId,
+  type ClientRecord,
+  type Deadline,
+  type InitLimiterBounds,
+  type InitLimiterModelState,
+  type Observation,
+  type Poller,
+  type Stream,
+} from '../model-state.js';
 import { ControlClient } from '../drive/control-client.js';
 import { smallRequest } from '../drive/http-wire.js';
 import { stallPayloadBytes } from '../drive/kernel-buffers.js';
@@ -187,7 +201,9 @@ export class InitLimiterInstance {
       case 'Disconnect':
         return this.disconnect(a.c, a);
       case 'CaptureDone':
-        return (await this.parked('basis.closeBatch', a.c)) ? this.refused('a producer waits at basis.closeBatch: only a Tick lets it go') : this.refused('no producer between the close of its batch and its release');
+        return (await this.parked('basis.closeBatch', a.c))
+          ? this.refused('a producer waits at basis.closeBatch: only a Tick lets it go')
+          : this.refused('no producer between the close of its batch and its release');
       case 'IdleTimeout':
         return this.refused("an idle timeout is a timer on the server's clock: only a Tick moves it");
       case 'Publish':
@@ -277,7 +293,7 @@ export class InitLimiterInstance {
 
   private async stall(c: ClientId, a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
     const v = this.view(await this.readout(), c);
-    if (!v || v.phase !== 'sending' || this.stalled.has(c)) return this.refused(`${c} is not reading a delivery`);
+    if (v?.phase !== 'sending' || this.stalled.has(c)) return this.refused(`${c} is not reading a delivery`);
     if (isStream(c)) this.streams.get(c)!.stall();
     else this.polls.get(c as Poller)!.conn!.socket.pause();
     this.stalled.add(c);
@@ -322,7 +338,7 @@ export class InitLimiterInstance {
     const delivering = clients.filter((c) => this.view(r, c)?.phase === 'sending');
     const armed = clients.filter((c) => {
       const v = this.view(r, c);
-      return v !== undefined && v.open && v.deadline !== null;
+      return v?.open === true && v.deadline !== null;
     });
     if (delivering.length === 0 && armed.length === 0) return this.refused('no delivery in progress and no deadline armed: time passes for nothing');
     const streams = delivering.filter(isStream);
