@@ -15,6 +15,11 @@ import { initLimiterConstants } from '../../src/systems/init-limiter/system.js';
 import { INIT_LIMITER_GATE_CONSTANTS, initLimiterTour, runInitLimiterTour } from '../../src/systems/init-limiter/tour/entry.js';
 import { initLimiterTourSystem, type InitLimiterTourSystem } from '../../src/systems/init-limiter/tour/system.js';
 import { systemEntry } from '../../src/registry/systems.js';
+import { ControlClient } from '../../src/systems/init-limiter/drive/control-client.js';
+import { smallRequest } from '../../src/systems/init-limiter/drive/http-wire.js';
+import { StreamClient } from '../../src/systems/init-limiter/drive/stream-client.js';
+import type { ClientsReadout } from '../../src/systems/init-limiter/server/client-views.js';
+import { withServer } from './server-support.js';
 
 const GATE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_GATE_CONSTANTS);
 /** One stream, one poll, one slot: the smallest bound with a shed, a stall, a kept-alive poll (3 s of tour). */
@@ -35,6 +40,30 @@ function withRead(f: (s: Awaited<ReturnType<InitLimiterTourSystem['real']['read'
     },
   };
 }
+
+describe('the per-client read-out (GET /_control/clients)', () => {
+  it('is off in production: a 404 like every /_control path', async () => {
+    await withServer({ limiter: { maxConcurrent: 1 } }, async (s) => {
+      expect((await smallRequest(s.url, 'GET', '/_control/clients')).status).toBe(404);
+    });
+  });
+
+  it('shows a stream parked at peek.return as the server holds it: peeking, its basis, the peek’s read, no slot', async () => {
+    await withServer({ limiter: { maxConcurrent: 1 }, testSeams: true }, async (s) => {
+      const ctl = new ControlClient(s.url);
+      await ctl.hold('peek.return', 1, 's1');
+      const c = await StreamClient.open(s.url, { basis: 0, client: 's1' });
+      try {
+        await ctl.wait('peek.return', { parked: 1 }, 10_000, 's1');
+        const r = JSON.parse((await smallRequest(s.url, 'GET', '/_control/clients')).text) as ClientsReadout;
+        expect(r.clients).toEqual([expect.objectContaining({ client: 's1', kind: 'stream', phase: 'peeking', basis: 0, pv: 1, open: true, deadline: null, inDelivery: false })]);
+        expect({ slots: r.slotsInUse, holders: r.holders, version: r.version }).toEqual({ slots: 0, holders: [], version: 1 });
+      } finally {
+        c.disconnect();
+      }
+    });
+  });
+});
 
 describe('the init-limiter tour on the reference server', () => {
   it('is the registered tour, with verify’s bound as its gate constants', async () => {
