@@ -390,11 +390,10 @@ export class InitLimiterInstance {
       }
       this.cutsSeen.set(v.client, v.cuts.length);
     }
-    for (const [p, side] of this.polls) {
+    for (const side of this.polls.values()) {
       const rep = side.reply;
       if (rep && side.askedAt && side.askedAt.basis === side.askedAt.version && rep.kind === 'response' && rep.status === 503) this.observed.add('shedUpToDate');
       if (rep) side.reply = null;
-      void p;
     }
     // Closed by the server: the client sees it (a stalled one when it reads again).
     for (const c of clientsOf(this.bounds)) {
