@@ -112,6 +112,18 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'Pods=0 is out of range', argv: ['explore', '--system', 'fencing', '--const', 'Pods=0'], code: 64, line: usage('explore', /--const: Pods takes a count from 1 to 9/) },
   { name: '--const without one --system', argv: ['explore', '--const', 'Pods=2'], code: 64, line: usage('explore', /--const needs exactly one --system/) },
   { name: 'Pods=1e1 is refused', argv: ['conform', '--const', 'Pods=1e1'], code: 64, line: usage('conform', /--const: Pods takes a count from 1 to 9 or a set \{p1, p2, \.\.\.\}, got "1e1"/) },
+  {
+    name: 'conform: an init-limiter constant out of range',
+    argv: ['conform', '--system', 'init-limiter', '--const', 'Streams=9'],
+    code: 64,
+    line: usage('conform', /--const: Streams takes a count from 1 to 3 or a set \{s1, s2, \.\.\.\}, got "9"/),
+  },
+  {
+    name: 'conform: the init-limiter tour at a bound it does not map is not run (exit 2), naming the bound it maps',
+    argv: ['conform', '--system', 'init-limiter', '--const', 'Chunks=2'],
+    code: 2,
+    line: /^fencecheck conform: init-limiter: not run: the init-limiter tour maps Chunks = PollChunks = 1 .*— run conform --gate/,
+  },
   { name: 'conform: a system without a tour', argv: ['conform', '--system', 'limiter'], code: 64, line: usage('conform', /--system: unknown system 'limiter'|--system: limiter has no tour/) },
   { name: 'conform: a mutant of another system than --system', argv: ['conform', '--mutant', 'M1', '--system', 'failover'], code: 64, line: usage('conform', /--mutant M1 is a fencing mutant/) },
   { name: '--limit 1.5 is refused', argv: ['explore', '--limit', '1.5'], code: 64, line: usage('explore', int('--limit')) },

@@ -46,21 +46,21 @@ describe('init-limiter mutants at the impl layer (the reference server over real
   it('a base that breaks a check makes every entry invalid (the baseline-first rule)', async () => {
     // A check the unpatched server cannot pass: it assumes a slot the server it starts does not have.
     const impossible: Check = { ...check('shed-stream-closed'), id: 'impossible', run: async () => ({ status: 'broken', observed: 'always' }) };
-    const results = await runInitLimiterEntries(entries().slice(0, 2), {}, [impossible]);
+    const results = await runInitLimiterEntries(entries().slice(0, 2), {}, { checks: [impossible] });
     expect(results.map((r) => r.verdict)).toEqual(['invalid', 'invalid']);
     expect(results[0]!.reason).toMatch(/the unpatched code breaks Inv_ShedClosed: impossible: always/);
   });
 
   it('a server that cannot start makes the entries not-run, never a verdict', async () => {
     const unstartable: Check = { ...check('shed-stream-closed'), server: { ...check('shed-stream-closed').server, host: '10.0.0.1' as '127.0.0.1' } };
-    const results = await runInitLimiterEntries(entries().slice(0, 1), {}, [unstartable]);
+    const results = await runInitLimiterEntries(entries().slice(0, 1), {}, { checks: [unstartable] });
     expect(results[0]).toMatchObject({ verdict: 'not-run' });
     expect(results[0]!.reason).toMatch(/could not start: host must be a loopback address/);
   });
 
   it('a patch that cannot be loaded is invalid', async () => {
     const bad = { ...entries()[9]!, layers: { impl: { patch: 'mutants/init-limiter/impl/nope.ts' } } };
-    const results = await runInitLimiterEntries([bad], {}, [check('shed-stream-closed')]);
+    const results = await runInitLimiterEntries([bad], {}, { checks: [check('shed-stream-closed')] });
     expect(results[0]).toMatchObject({ verdict: 'invalid' });
     expect(results[0]!.reason).toMatch(/^patch: /);
   });

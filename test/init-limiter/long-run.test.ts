@@ -16,6 +16,8 @@ describe('the seeded long run: a herd of hundreds on real deadlines', () => {
     // The herd did contend: the budget and the queue were full at some sample, some callers shed.
     expect(r.summary).toMatch(/peak 4 slots of 4/);
     expect(r.summary).toMatch(/[1-9]\d* shed/);
+    // The server's per-client read-out was sampled: at least the phases every herd goes through (off, sending, live).
+    expect(r.summary).toMatch(/per-client phases [3-6]\/6, phase changes \d+\/15 of the model's/);
   }, 120_000);
 
   it.each([

@@ -19,6 +19,12 @@ import type { LayerRunOptions } from '../../seam/layer-runner.js';
 import { CHECKS, runCheck, type Check, type CheckOutcome } from './drive/checks.js';
 import { ControlClient } from './drive/control-client.js';
 import { loadInitLimiterPatch, startInitLimiterServer, type InitLimiterPatch, type InitLimiterServer } from './server/index.js';
+import { TourSetupError } from '../../seam/tour/entry.js';
+import type { TourResult } from '../../seam/tour/result.js';
+import { tourPassed, tourStageReport } from '../../seam/tour/stage.js';
+import { INIT_LIMITER_BASE_BOUNDS } from './model-state.js';
+import { initLimiterConstants } from './system.js';
+import { INIT_LIMITER_GATE_CONSTANTS, runInitLimiterTour } from './tour/entry.js';
 
 /** The reference server could not be started: the run is no verdict. */
 export class ReferenceServerFault extends Error {
@@ -104,8 +110,39 @@ function patchFileOf(m: MutantEntry): string {
   return file;
 }
 
-export function runInitLimiterEntries(entries: readonly MutantEntry[], options: LayerRunOptions, checks: readonly Check[] = CHECKS): Promise<MutantResult[]> {
+/** verify's tour bound (the tour's gate constants over the spec's base config). */
+const GATE_BOUNDS = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_GATE_CONSTANTS);
+const GATE_LABEL = Object.entries(INIT_LIMITER_GATE_CONSTANTS)
+  .map(([k, v]) => `${k}=${v}`)
+  .join(', ');
+
+/** The tour of a patch the checks did not catch (its expected invariant on every real state reached), as the skeleton's outcome. */
+async function tourOutcome(m: MutantEntry, checked: string): Promise<ImplOutcome> {
+  try {
+    const { result, tracePath, replay } = await runInitLimiterTour({ bounds: GATE_BOUNDS, mutant: m });
+    const f = result.failure;
+    if (!f) return { kind: 'held', detail: `${checked}; the tour at ${GATE_LABEL} held too: ${result.states} real states, ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
+    return {
+      kind: 'violated',
+      checks: [f.check],
+      detail: `${checked}; the tour broke ${f.check} after ${f.path.length - 1} attempts: ${f.message}${replay ? `; trace: ${replay}` : ''}`,
+      extra: { traceLength: f.path.length - 1, ...(tracePath ? { tracePath } : {}), ...(replay ? { replay } : {}) },
+    };
+  } catch (err) {
+    if (err instanceof TourSetupError) return { kind: 'invalid', detail: err.message };
+    throw err;
+  }
+}
+
+export interface InitLimiterImplOptions {
+  readonly checks?: readonly Check[];
+  /** Run the tour for a patch the checks did not catch (default true). */
+  readonly tour?: boolean;
+}
+
+export function runInitLimiterEntries(entries: readonly MutantEntry[], options: LayerRunOptions, o: InitLimiterImplOptions = {}): Promise<MutantResult[]> {
   const log = options.log ?? (() => {});
+  const checks = o.checks ?? CHECKS;
   return runImplEntries<null, InitLimiterPatch>(entries, options, {
     unit: 'runs',
     // Each check starts its own reference server and mostly waits on it (hold points, a manual
@@ -115,10 +152,33 @@ export function runInitLimiterEntries(entries: readonly MutantEntry[], options: 
     close: async () => {},
     base: async () => {
       log(`[impl init-limiter] the unpatched reference server: ${checks.length} checks`);
-      return outcomeOf(await checkAll(undefined, checks));
+      const checked = outcomeOf(await checkAll(undefined, checks));
+      if (checked.kind !== 'held' || !options.onBaseReport) return checked;
+      // The conform stage's init-limiter tour at verify's bound, run here once (as pause's is): its
+      // report is that stage's section, and a real graph that is not the model's makes every entry invalid.
+      log(`[impl init-limiter] the unpatched code: the conformance tour at verify's bound (${GATE_LABEL})`);
+      const startedAt = new Date();
+      const tour = await runInitLimiterTour({ bounds: GATE_BOUNDS, ...(options.shard && options.shard.count > 1 ? { shard: options.shard } : {}) });
+      const result = tour.result as unknown as TourResult<unknown, unknown, unknown>;
+      options.onBaseReport(
+        'conform',
+        'init-limiter',
+        tourStageReport(result, { stage: 'conform', startedAt, ...(tour.tracePath ? { tracePath: tour.tracePath } : {}), ...(tour.replay ? { replay: tour.replay } : {}) }),
+      );
+      if (tourPassed(result)) return checked;
+      return {
+        kind: 'violated',
+        checks: [tour.result.failure?.check ?? 'Conformance'],
+        detail: `the unpatched conformance tour failed: ${tour.result.failure?.message ?? 'the real graph differs from the model'}`,
+      };
     },
     loadPatch: (m) => loadInitLimiterPatch(patchFileOf(m), projectRoot),
-    mutant: async (_rig, m, patch) => outcomeOf(await checkAll(patch, checks), patchFileOf(m), m.expectedInvariant),
+    mutant: async (_rig, m, patch) => {
+      const checked = outcomeOf(await checkAll(patch, checks), patchFileOf(m), m.expectedInvariant);
+      if (checked.kind !== 'held' || o.tour === false) return checked;
+      log(`[impl ${m.id}] the checks held (${checked.detail}); the tour follows the real graph for ${m.expectedInvariant}`);
+      return tourOutcome(m, checked.detail);
+    },
     fault: (err) => (err instanceof ReferenceServerFault ? err.message : null),
   });
 }

@@ -12,6 +12,7 @@ export const initLimiterPackage: SystemPackage = {
       title: 'the init-concurrency limiter: one slot budget for full polls and stream bases, held across the send, released once',
       model: async () => (await import('./system.js')).initLimiterSystem() as unknown as AnySystem,
       expectedNames: async () => Object.keys((await import('./system.js')).initLimiterSystem().invariants),
+      tour: async () => (await import('./tour/entry.js')).initLimiterTour,
     },
   ],
   impl: async () => (await import('./impl-layer.js')).initLimiterImplRunner,

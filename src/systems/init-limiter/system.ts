@@ -16,7 +16,7 @@ import {
   type InitLimiterOverrides,
 } from '../../../models/init-limiter/index.js';
 import type { ModelSystem } from '../../seam/system.js';
-import { twinSystem } from '../../seam/twin.js';
+import { twinSystem, type TwinParts } from '../../seam/twin.js';
 import { TlcOutputError } from '../../tlc/errors.js';
 import { readBool, readFn, readInt, readSet, stateVariables } from '../../tlc/read-state.js';
 import { atomText, type TlaValue } from '../../core/tla-value.js';
@@ -37,6 +37,8 @@ import {
   type InitLimiterBounds,
   type InitLimiterModelState,
   type PerClient,
+  type Poller,
+  type Stream,
 } from './model-state.js';
 
 export const INIT_LIMITER_SPEC = 'tla/init-limiter/InitLimiter.tla';
@@ -46,30 +48,100 @@ export type InitLimiterSystem = ModelSystem<InitLimiterModelState, InitLimiterMo
 
 /** The init-limiter system at these constants (default: the base config), optionally with a model patch's overrides named `label`. */
 export function initLimiterSystem(bounds: InitLimiterBounds = INIT_LIMITER_BASE_BOUNDS, overrides?: InitLimiterOverrides, label?: string): InitLimiterSystem {
+  return twinSystem(initLimiterParts(bounds), overrides, label);
+}
+
+function initLimiterParts(bounds: InitLimiterBounds): TwinParts<InitLimiterModelState, InitLimiterModelEvent, InitLimiterOverrides> {
   const invariants = initLimiterInvariants(bounds);
-  return twinSystem(
-    {
-      name: 'init-limiter',
-      spec: INIT_LIMITER_SPEC,
-      config: INIT_LIMITER_CONFIG,
-      variables: INIT_LIMITER_VARIABLES,
-      bounds,
-      initial: () => initialInitLimiterState(bounds),
-      machine: (o) => {
-        const machine = initLimiterMachineFor(bounds, o);
-        return { successors: (s) => initLimiterSuccessors(machine, bounds, s), invariants: Object.fromEntries(INIT_LIMITER_INVARIANT_NAMES.map((n) => [n, invariants[n]])) };
-      },
-      key: initLimiterKey,
-      label: initLimiterEventLabel,
-      tlcLabels: true,
-      fromTlc: initLimiterStateFromTlc,
-      toTla: initLimiterStateToTla,
-      paramNames: INIT_LIMITER_PARAM_NAMES,
-      overridable: { guards: Object.keys(GUARDS), actions: Object.keys(EFFECTS) },
+  return {
+    name: 'init-limiter',
+    spec: INIT_LIMITER_SPEC,
+    config: INIT_LIMITER_CONFIG,
+    variables: INIT_LIMITER_VARIABLES,
+    bounds,
+    initial: () => initialInitLimiterState(bounds),
+    machine: (o) => {
+      const machine = initLimiterMachineFor(bounds, o);
+      return { successors: (s) => initLimiterSuccessors(machine, bounds, s), invariants: Object.fromEntries(INIT_LIMITER_INVARIANT_NAMES.map((n) => [n, invariants[n]])) };
     },
-    overrides,
-    label,
-  );
+    key: initLimiterKey,
+    label: initLimiterEventLabel,
+    tlcLabels: true,
+    fromTlc: initLimiterStateFromTlc,
+    toTla: initLimiterStateToTla,
+    paramNames: INIT_LIMITER_PARAM_NAMES,
+    overridable: { guards: Object.keys(GUARDS), actions: Object.keys(EFFECTS) },
+    withConstants: (c) => initLimiterParts(initLimiterConstants(bounds, c)),
+    withBounds: (b) => initLimiterParts(initLimiterBounds(b)),
+    cfgValue: (name, value) => ((name === 'Streams' || name === 'Polls') && /^\d+$/.test(value.trim()) ? `{${clientNames(name === 'Streams' ? 's' : 'p', Number(value.trim())).join(', ')}}` : value),
+  };
+}
+
+const clientNames = (prefix: 's' | 'p', n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+
+const INT_CONSTANTS = { MaxConcurrent: ['maxConcurrent', 1, 4], MaxQueued: ['maxQueued', 0, 4], MaxVersion: ['maxVersion', 1, 4], Chunks: ['chunks', 1, 4], PollChunks: ['pollChunks', 1, 4] } as const;
+
+/**
+ * The bounds for TLC-style constants: `Streams` and `Polls` as a count (`1`) or a set (`{s1, s2}`),
+ * the others as integers; any other name, or a value out of range, is a RangeError naming it.
+ */
+export function initLimiterConstants(base: InitLimiterBounds, c: Readonly<Record<string, string>>): InitLimiterBounds {
+  const out: { -readonly [K in keyof InitLimiterBounds]: InitLimiterBounds[K] } = { ...base };
+  for (const [name, value] of Object.entries(c)) {
+    const v = value.trim();
+    if (name === 'Streams' || name === 'Polls') {
+      const prefix = name === 'Streams' ? 's' : 'p';
+      let names: string[];
+      if (/^\d+$/.test(v) && Number(v) <= 3 && (Number(v) >= 1 || name === 'Polls')) names = clientNames(prefix, Number(v));
+      else if (new RegExp(`^\\{\\s*(${prefix}\\d(\\s*,\\s*${prefix}\\d)*)?\\s*\\}$`).test(v))
+        names = [
+          ...new Set(
+            v
+              .slice(1, -1)
+              .split(',')
+              .map((x) => x.trim())
+              .filter((x) => x !== ''),
+          ),
+        ].sort();
+      else throw new RangeError(`${name} takes a count from ${name === 'Polls' ? 0 : 1} to 3 or a set {${prefix}1, ${prefix}2, ...}, got "${value}"`);
+      if (name === 'Streams') {
+        if (names.length === 0) throw new RangeError('Streams takes at least one stream');
+        out.streams = names as Stream[];
+      } else out.polls = names as Poller[];
+    } else if (name in INT_CONSTANTS) {
+      const [field, lo, hi] = INT_CONSTANTS[name as keyof typeof INT_CONSTANTS];
+      if (!/^\d+$/.test(v) || Number(v) < lo || Number(v) > hi) throw new RangeError(`${name} takes an integer from ${lo} to ${hi}, got "${value}"`);
+      out[field] = Number(v);
+    } else throw new RangeError(`init-limiter has no constant ${name} (constants: Streams, Polls, ${Object.keys(INT_CONSTANTS).join(', ')})`);
+  }
+  return out;
+}
+
+/** Bounds as a trace records them (InitLimiterBounds' fields), checked; RangeError otherwise. */
+export function initLimiterBounds(b: unknown): InitLimiterBounds {
+  const o = (typeof b === 'object' && b !== null ? b : {}) as Record<string, unknown>;
+  const names = (k: 'streams' | 'polls', prefix: string): string[] => {
+    const v = o[k];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && new RegExp(`^${prefix}\\d+$`).test(x)) || new Set(v).size !== v.length)
+      throw new RangeError(`init-limiter bounds: ${k} must be distinct names ${prefix}1..${prefix}N, got ${JSON.stringify(v)}`);
+    return v as string[];
+  };
+  const streams = names('streams', 's');
+  if (streams.length === 0) throw new RangeError('init-limiter bounds: streams must name at least one stream');
+  const polls = names('polls', 'p');
+  const int = (k: 'maxConcurrent' | 'maxQueued' | 'maxVersion' | 'chunks' | 'pollChunks', lo: number): number => {
+    if (!Number.isInteger(o[k]) || (o[k] as number) < lo) throw new RangeError(`init-limiter bounds: ${k} must be an integer ≥ ${lo}, got ${JSON.stringify(o[k])}`);
+    return o[k] as number;
+  };
+  return {
+    streams: streams as Stream[],
+    polls: polls as Poller[],
+    maxConcurrent: int('maxConcurrent', 1),
+    maxQueued: int('maxQueued', 0),
+    maxVersion: int('maxVersion', 1),
+    chunks: int('chunks', 1),
+    pollChunks: int('pollChunks', 1),
+  };
 }
 
 /** The spec's parameter names of each parameterised action (Next's `\E c \in Streams, b \in Versions : Connect(c, b)`, ...). */

@@ -18,6 +18,9 @@ import { readMetrics } from './metrics-reader.js';
 import { KeptAliveConnection, type PollReply } from './poll-client.js';
 import { stallPayloadBytes } from './kernel-buffers.js';
 import { missingVersions } from './sse.js';
+import { modelPhaseProjection, PhaseCollector } from './phase-coverage.js';
+import { smallRequest } from './http-wire.js';
+import type { ClientsReadout } from '../server/client-views.js';
 import { StreamClient } from './stream-client.js';
 
 export interface LongRunOptions {
@@ -98,6 +101,8 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
   let peakSlots = 0;
   let peakQueued = 0;
   let sampling = true;
+  // The server's own per-client read-out, sampled beside /metrics: the model's per-client phases the herd went through.
+  const phases = new PhaseCollector();
   try {
     const limits = { slots: SERVER.limiter!.maxConcurrent, queue: SERVER.limiter!.maxQueued ?? 0 };
     const sampler = (async () => {
@@ -115,6 +120,8 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
         peakQueued = Math.max(peakQueued, queued);
         if (inUse > limits.slots) failures.push(`sample ${samples}: ${inUse} slots in use, MaxConcurrent ${limits.slots}`);
         if (queued > limits.queue) failures.push(`sample ${samples}: ${queued} queued, MaxQueued ${limits.queue}`);
+        const clients = await smallRequest(s.url, 'GET', '/_control/clients').catch(() => null);
+        if (clients?.status === 200) phases.add(JSON.parse(clients.text) as ClientsReadout);
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
@@ -260,7 +267,7 @@ export async function runLongHerd(o: LongRunOptions): Promise<LongRunResult> {
     // Every cut the server counts is one a client saw (a stalled client's, or a reader's shown above).
     if (m.sum('initlimiter_cut_total') !== stalledCut + cutMidBasis.length)
       failures.push(`the server counts ${m.sum('initlimiter_cut_total')} cuts, the clients saw ${stalledCut + cutMidBasis.length}`);
-    const summary = `${n} clients (seed ${o.seed}): ${served} served, ${upToDate} up to date without a slot, ${shed} shed, ${stalledCut} stalled clients cut (${m.sum('initlimiter_cut_total')} cuts), ${stalledDelivered} whose basis the kernel took whole, ${cutMidBasis.length} reading clients cut mid-delivery${cutMidBasis.length ? ` (${[...new Set(cutMidBasis)].join(', ')})` : ''}; ${samples} samples of /metrics${sampleErrors ? ` (${sampleErrors} failed and retried)` : ''}, peak ${peakSlots} slots of ${limits.slots}, ${peakQueued} queued of ${limits.queue}; store version ${last}`;
+    const summary = `${n} clients (seed ${o.seed}): ${served} served, ${upToDate} up to date without a slot, ${shed} shed, ${stalledCut} stalled clients cut (${m.sum('initlimiter_cut_total')} cuts), ${stalledDelivered} whose basis the kernel took whole, ${cutMidBasis.length} reading clients cut mid-delivery${cutMidBasis.length ? ` (${[...new Set(cutMidBasis)].join(', ')})` : ''}; ${samples} samples of /metrics${sampleErrors ? ` (${sampleErrors} failed and retried)` : ''}, peak ${peakSlots} slots of ${limits.slots}, ${peakQueued} queued of ${limits.queue}; store version ${last}; ${phases.share(modelPhaseProjection()).line}`;
     return { seed: o.seed, clients: n, failures: [...new Set(failures)], summary, replay: longRunReplay({ seed: o.seed, clients: n }) };
   } finally {
     sampling = false;

@@ -10,8 +10,11 @@
  *                                        → 200 PointState once reached, 408 PointState after T ms (default 10000)
  *   POST /_control/advance { ms }        → { now, fired, cuts } (manual clock only; 409 on a real clock)
  *   POST /_control/publish { key?, valueBytes? } → { version }
+ *   GET  /_control/clients               → ClientsReadout (client-views.ts): per named client what the
+ *                                        server holds for it, the limiter's holders and waiters, the clock
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientsReadout } from './client-views.js';
 import type { Clock, ManualClock } from './clock.js';
 import type { Metrics } from './metrics.js';
 import { type HoldPoints, isClientId, isHoldPoint, COUNT_ONLY_POINTS, type HoldPoint } from './seams.js';
@@ -22,6 +25,8 @@ export interface ControlDeps {
   readonly clock: Clock;
   readonly store: VersionedStore;
   readonly metrics: Metrics;
+  /** The per-client read-out, rendered now. */
+  readonly clients: () => ClientsReadout;
 }
 
 class BadRequest extends Error {
@@ -91,6 +96,7 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
         version: deps.store.version,
       });
     }
+    if (path === '/_control/clients' && method === 'GET') return send(res, 200, deps.clients());
     if (path === '/_control/wait' && method === 'GET') {
       const p = point(q.get('point'));
       const c = client(q.get('client'));

@@ -70,6 +70,8 @@ export class DeliveryWriter extends WrappingWriter {
   private begunAt: number | null = null;
   private ending = false;
   private doneSignal: { promise: Promise<void>; resolve: () => void } | null = null;
+  /** The deadline computed for the last piece of this delivery (null before its first write): the read-out of the test seams. */
+  lastDeadline: number | null = null;
 
   constructor(
     inner: ResponseWriter,
@@ -81,6 +83,7 @@ export class DeliveryWriter extends WrappingWriter {
   /** A basis delivery starts: writes carry deadlines from now; `deliveryDone()` is a fresh signal. */
   beginDelivery(): void {
     this.begunAt = this.ctx.clock.now();
+    this.lastDeadline = null;
     this.ending = false;
     let resolve: () => void = () => {};
     const promise = new Promise<void>((r) => (resolve = r));
@@ -108,7 +111,8 @@ export class DeliveryWriter extends WrappingWriter {
     for (let off = 0; off < data.length; off += slice) {
       const piece = off === 0 && data.length <= slice ? data : data.subarray(off, off + slice);
       // A wrapper that hides the socket makes this "not supported"; the relay ignored the error.
-      setWriteDeadline(this.inner, this.ctx.budget.deadline(piece.length, this.ctx.clock.now(), begunAt, this.ctx.limits), { surface: this.ctx.surface });
+      this.lastDeadline = this.ctx.budget.deadline(piece.length, this.ctx.clock.now(), begunAt, this.ctx.limits);
+      setWriteDeadline(this.inner, this.lastDeadline, { surface: this.ctx.surface });
       this.ctx.pending.count += 1;
       const ok = await this.inner.write(piece).finally(() => (this.ctx.pending.count -= 1));
       if (!ok) return false;
@@ -130,7 +134,10 @@ export class DeliveryWriter extends WrappingWriter {
     this.ending = false;
     this.ctx.endOfDelivery({
       clearDeadline: () => setWriteDeadline(this.inner, null, { surface: this.ctx.surface }),
-      leaveDelivery: () => (this.begunAt = null),
+      leaveDelivery: () => {
+        this.begunAt = null;
+        this.lastDeadline = null;
+      },
     });
     const done = this.doneSignal;
     this.doneSignal = null;

@@ -1,5 +1,6 @@
 /** What every handler of one server shares (built once by server.ts). */
 import type { IncomingMessage } from 'node:http';
+import type { ClientViews } from './client-views.js';
 import type { Clock } from './clock.js';
 import { DeliveryWriter, type DeadlineLimits } from './delivery-writer.js';
 import type { InitLimiter, Surface } from './limiter.js';
@@ -33,6 +34,8 @@ export interface ServerEnv {
   readonly streams: { open: number; live: number };
   /** Delivery writes waiting for the kernel now. */
   readonly pendingWrites: { count: number };
+  /** The per-client read-out (test seams only; null in production). */
+  readonly views: ClientViews | null;
 }
 
 /** An arrival of `client` at a hold point: a promise only when the point parks it (await it either way). */

@@ -8,6 +8,7 @@
  * cleared (Poll_ClearDeadlineOnReturn), so the next request on a kept-alive connection is not cut.
  */
 import type { IncomingMessage } from 'node:http';
+import { mark, type ClientView } from './client-views.js';
 import type { DeliveryWriter } from './delivery-writer.js';
 import { clientOf, deliveryWriter, pass, type ServerEnv } from './env.js';
 import type { Slot, Surface } from './limiter.js';
@@ -39,42 +40,63 @@ export async function writeShed(env: ServerEnv, w: ResponseWriter, surface: Surf
   await w.end(body);
 }
 
-function acquire(env: ServerEnv, surface: Surface, w: ResponseWriter, client: string | null): Promise<Slot | 'shed' | 'gone'> {
-  return env.limiter!.acquire(surface, w.closed, { onQueued: () => void pass(env, 'queue.enter', client), beforeAdmit: () => pass(env, 'queue.admit', client, w.closed) });
+function acquire(env: ServerEnv, surface: Surface, w: ResponseWriter, client: string | null, view: ClientView | null): Promise<Slot | 'shed' | 'gone'> {
+  return env.limiter!.acquire(surface, w.closed, {
+    owner: client,
+    onQueued: () => {
+      mark(view, { phase: 'queued' });
+      void pass(env, 'queue.enter', client);
+    },
+    beforeAdmit: () => pass(env, 'queue.admit', client, w.closed),
+  });
 }
 
-async function returned(env: ServerEnv, surface: Surface, slot: Slot | null, dw: DeliveryWriter, client: string | null): Promise<void> {
+/** The poll's read-out (test seams and a named client only): kept per client across its kept-alive requests. */
+function pollView(env: ServerEnv, req: IncomingMessage, surface: Surface, client: string | null): ClientView | null {
+  return env.views && client !== null ? env.views.open(client, 'poll', surface, req.socket) : null;
+}
+
+async function returned(env: ServerEnv, surface: Surface, slot: Slot | null, dw: DeliveryWriter, client: string | null, view: ClientView | null): Promise<void> {
   if (slot) {
     slot.release('returned');
     env.parts.Poll_ClearDeadlineOnReturn(dw, { surface });
   }
+  mark(view, { phase: 'idle' });
   await pass(env, 'poll.returned', client);
 }
 
 /** A slot on entry; shed with 503 when the budget is full. */
 export const limitConcurrency: PollGate = (env, surface) => (handler) => async (req, w) => {
   const client = clientOf(req);
-  const slot = await acquire(env, surface, w, client);
+  const view = pollView(env, req, surface, client);
+  const slot = await acquire(env, surface, w, client, view);
   if (slot === 'gone') return;
-  if (slot === 'shed') return writeShed(env, w, surface);
+  if (slot === 'shed') {
+    await writeShed(env, w, surface);
+    mark(view, { phase: 'idle' });
+    return;
+  }
   const dw = deliveryWriter(env, w, surface);
   dw.beginDelivery();
+  mark(view, { phase: 'sending', writer: dw });
   try {
     await pass(env, 'poll.admitted', client, w.closed);
     await handler(req, dw, OPEN_GATE);
   } finally {
-    await returned(env, surface, slot, dw, client);
+    await returned(env, surface, slot, dw, client, view);
   }
 };
 
 /** The limiter in reach; a slot only when the handler asks (its full-basis branch). */
 export const provideInitLimiter: PollGate = (env, surface) => (handler) => async (req, w) => {
   const client = clientOf(req);
+  const view = pollView(env, req, surface, client);
   const dw = deliveryWriter(env, w, surface);
+  mark(view, { writer: dw });
   let slot: Slot | null = null;
   const gate: Gate = {
     admit: async () => {
-      const got = await acquire(env, surface, w, client);
+      const got = await acquire(env, surface, w, client, view);
       if (got === 'gone') return false;
       if (got === 'shed') {
         await writeShed(env, dw, surface);
@@ -82,6 +104,7 @@ export const provideInitLimiter: PollGate = (env, surface) => (handler) => async
       }
       slot = got;
       dw.beginDelivery();
+      mark(view, { phase: 'sending' });
       await pass(env, 'poll.admitted', client, w.closed);
       return true;
     },
@@ -89,6 +112,6 @@ export const provideInitLimiter: PollGate = (env, surface) => (handler) => async
   try {
     await handler(req, dw, gate);
   } finally {
-    await returned(env, surface, slot, dw, client);
+    await returned(env, surface, slot, dw, client, view);
   }
 };

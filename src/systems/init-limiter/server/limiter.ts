@@ -27,6 +27,7 @@ export interface LimiterLimits {
 
 interface Waiter {
   readonly surface: Surface;
+  readonly owner: string | null;
   /** Wakes the waiter to try for a freed slot. */
   wake: () => void;
 }
@@ -35,12 +36,16 @@ interface Waiter {
 export interface AcquireHooks {
   readonly onQueued?: () => void;
   readonly beforeAdmit?: () => Promise<void> | undefined;
+  /** The client the caller is (x-client-id): the read-out of the test seams names holders and waiters by it. */
+  readonly owner?: string | null;
 }
 
 export class InitLimiter {
   private inUse = 0;
   private readonly bySurface = new Map<Surface, number>();
   private readonly queue: Waiter[] = [];
+  /** The owners of the slots held now (a slot of no named client counts as null). */
+  private readonly owners = new Map<object, string | null>();
 
   constructor(
     readonly limits: LimiterLimits,
@@ -69,11 +74,21 @@ export class InitLimiter {
     return this.queue.filter((w) => w.surface === surface).length;
   }
 
-  private take(surface: Surface): Slot {
+  /** The clients holding a slot now (named ones). */
+  get holders(): string[] {
+    return [...this.owners.values()].filter((o): o is string => o !== null);
+  }
+
+  /** The clients waiting in the queue now (named ones). */
+  get waiting(): string[] {
+    return this.queue.map((w) => w.owner).filter((o): o is string => o !== null);
+  }
+
+  private take(surface: Surface, owner: string | null): Slot {
     this.inUse += 1;
     this.bySurface.set(surface, (this.bySurface.get(surface) ?? 0) + 1);
     this.metrics.count('acquired_total', surface);
-    return this.slot(surface);
+    return this.slot(surface, owner);
   }
 
   /**
@@ -84,13 +99,13 @@ export class InitLimiter {
    * (in production the oldest waiter wakes first and nothing runs in between: first come, first served).
    */
   async acquire(surface: Surface, gone: Promise<unknown>, hooks: AcquireHooks = {}): Promise<Slot | 'shed' | 'gone'> {
-    if (this.inUse < this.limits.maxConcurrent) return this.take(surface);
+    if (this.inUse < this.limits.maxConcurrent) return this.take(surface, hooks.owner ?? null);
     if (this.queue.length >= this.limits.maxQueued) {
       this.metrics.count('shed_total', surface);
       return 'shed';
     }
     let isGone = false;
-    const waiter: Waiter = { surface, wake: () => {} };
+    const waiter: Waiter = { surface, owner: hooks.owner ?? null, wake: () => {} };
     void gone.then(() => {
       isGone = true;
       waiter.wake();
@@ -115,13 +130,15 @@ export class InitLimiter {
       }
       if (this.inUse < this.limits.maxConcurrent) {
         leave();
-        return this.take(surface);
+        return this.take(surface, hooks.owner ?? null);
       }
     }
   }
 
-  private slot(surface: Surface): Slot {
+  private slot(surface: Surface, owner: string | null): Slot {
     let released = false;
+    const key = {};
+    this.owners.set(key, owner);
     return {
       surface,
       get released() {
@@ -134,6 +151,7 @@ export class InitLimiter {
           return;
         }
         released = true;
+        this.owners.delete(key);
         this.metrics.count(`release_${reason}_total` as const, surface);
         this.bySurface.set(surface, (this.bySurface.get(surface) ?? 1) - 1);
         this.inUse -= 1;

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { mulberry32 } from '../../../core/random.js';
+import { ClientViews } from './client-views.js';
 import { ManualClock, RealClock, type Clock } from './clock.js';
 import { handleControl } from './control.js';
 import { clientOf, type ServerEnv } from './env.js';
@@ -57,7 +58,9 @@ export async function startInitLimiterServer(options: InitLimiterServerOptions =
   const metrics = new Metrics();
   const rng = mulberry32(o.seed);
   const limiter = o.limiter ? new InitLimiter(o.limiter, metrics, () => void holds?.at('slot.released')) : null;
-  const deadlines = new SocketDeadlines(clock, (owner, _socket, why) => {
+  const views = holds ? new ClientViews() : null;
+  const deadlines = new SocketDeadlines(clock, (owner, socket, why) => {
+    views?.cut(socket);
     metrics.count('cut_total', owner.surface);
     log('warn', 'write deadline cut the connection', { surface: owner.surface, why });
   });
@@ -78,6 +81,7 @@ export async function startInitLimiterServer(options: InitLimiterServerOptions =
     retryAfter: () => o.retryAfterSeconds.min + Math.floor(rng() * (o.retryAfterSeconds.max - o.retryAfterSeconds.min + 1)),
     streams: { open: 0, live: 0 },
     pendingWrites: { count: 0 },
+    views,
   };
 
   const gate = (surface: Surface, lazy: boolean) => {
@@ -129,7 +133,24 @@ export async function startInitLimiterServer(options: InitLimiterServerOptions =
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
-    if (holds && (path === '/_control' || path.startsWith('/_control/'))) return handleControl({ seams: holds, clock, store: env.store, metrics }, req, res, path);
+    if (holds && (path === '/_control' || path.startsWith('/_control/')))
+      return handleControl(
+        {
+          seams: holds,
+          clock,
+          store: env.store,
+          metrics,
+          clients: () =>
+            views!.render(clock, env.store.version, (sk) => deadlines.deadlineOf(sk), {
+              slotsInUse: limiter?.slotsInUse ?? 0,
+              holders: limiter?.holders ?? [],
+              queue: limiter?.waiting ?? [],
+            }),
+        },
+        req,
+        res,
+        path,
+      );
     if (req.method !== 'GET') return json404(res, `no ${req.method} ${path}`, 405);
     if (path === '/metrics') {
       const body = Buffer.from(metrics.render(gauges(url.searchParams.get('with') === 'process')));

@@ -17,7 +17,7 @@ export class SingleFlight<T> {
   joins = 0;
 
   /** The result of `key`'s flight (started with `start` if none is joinable), after `onReturn`. */
-  async do(key: string, start: () => T | Promise<T>, onReturn: () => Promise<void> | undefined = () => undefined): Promise<T> {
+  async do(key: string, start: () => T | Promise<T>, onReturn: (value: T) => Promise<void> | undefined = () => undefined): Promise<T> {
     let f = this.inFlight.get(key);
     if (f) this.joins += 1;
     else {
@@ -30,7 +30,7 @@ export class SingleFlight<T> {
     flight.waiting += 1;
     try {
       const v = await flight.value;
-      const p = onReturn();
+      const p = onReturn(v);
       if (p) await p;
       return v;
     } finally {

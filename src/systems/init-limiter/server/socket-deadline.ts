@@ -123,6 +123,11 @@ export class SocketDeadlines {
     return d;
   }
 
+  /** The deadline of `socket` now (null: none set, or it never had one); the read-out does not make one. */
+  deadlineOf(socket: Socket): number | null {
+    return this.bySocket.get(socket)?.deadline ?? null;
+  }
+
   /** Connections with a deadline armed now. */
   get armed(): number {
     let n = 0;

@@ -16,6 +16,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Batch } from './batch.js';
+import { mark, type ClientView } from './client-views.js';
 import type { DeliveryWriter } from './delivery-writer.js';
 import { deliveryWriter, pass, type ServerEnv } from './env.js';
 import type { InitLimiter, ReleaseReason, Surface } from './limiter.js';
@@ -43,6 +44,8 @@ class StreamConnection {
     readonly surface: Surface,
     /** The x-client-id the request named (per-client hold points). */
     readonly client: string | null,
+    /** Its read-out (test seams and a named client only). */
+    readonly view: ClientView | null,
   ) {
     void out.closed.then(() => this.onClosed());
   }
@@ -100,6 +103,8 @@ class StreamConnection {
     await pass(this.env, 'basis.flushed', this.client);
     if (this.closedFlag) return;
     this.live = true;
+    // A shed stream left open goes on as a live one, uninitialized: still stranded.
+    if (this.view?.phase !== 'stranded') mark(this.view, { phase: 'live' });
     this.env.streams.live += 1;
     await pass(this.env, 'stream.live', this.client);
     this.armHeartbeat();
@@ -133,6 +138,7 @@ class StreamConnection {
 
   private onClosed(): void {
     this.closedFlag = true;
+    mark(this.view, { phase: 'closed' });
     this.releaseBasis();
     if (this.shedClosed) this.env.log('debug', 'shed stream closed', { surface: this.surface });
     this.batch.abort();
@@ -153,7 +159,10 @@ async function peek(env: ServerEnv, conn: StreamConnection, basis: number | null
   return env.peekFlight.do(
     env.parts.Peek_KeyedByBasis(basis),
     () => env.store.snapshot(),
-    () => pass(env, 'peek.return', conn.client, conn.closed),
+    (read) => {
+      mark(conn.view, { pv: read.version });
+      return pass(env, 'peek.return', conn.client, conn.closed);
+    },
   );
 }
 
@@ -163,7 +172,10 @@ async function serialize(env: ServerEnv, conn: StreamConnection, format: BasisFo
   return env.serializeFlight.do(
     env.parts.Serialize_KeyedByVersion(format, s.version),
     () => serializeBasis(format, s),
-    () => pass(env, 'serialize.return', conn.client, conn.closed),
+    (b) => {
+      mark(conn.view, { sent: b.version });
+      return pass(env, 'serialize.return', conn.client, conn.closed);
+    },
   );
 }
 
@@ -202,11 +214,21 @@ async function replayLimited(env: ServerEnv, limiter: InitLimiter, conn: StreamC
   if (conn.isClosed) return;
   if (format === 'v2' && basis !== null && peeked.version === basis) return replyUpToDate(env, conn, basis);
 
-  const slot = await limiter.acquire(surface, conn.closed, { onQueued: () => void pass(env, 'queue.enter', client), beforeAdmit: () => pass(env, 'queue.admit', client, conn.closed) });
+  const slot = await limiter.acquire(surface, conn.closed, {
+    owner: client,
+    onQueued: () => {
+      mark(conn.view, { phase: 'queued' });
+      void pass(env, 'queue.enter', client);
+    },
+    beforeAdmit: () => pass(env, 'queue.admit', client, conn.closed),
+  });
   if (slot === 'gone') return;
   if (slot === 'shed') {
     env.log('warn', 'init budget full: stream shed', { surface });
+    // Open after the shed only if the part leaves it so (the close marks it closed).
+    mark(conn.view, { phase: 'stranded' });
     env.parts.Shed_ClosesConnection(conn);
+    if (conn.isClosed) mark(conn.view, { phase: 'closed' });
     return;
   }
   let finished = false;
@@ -218,10 +240,12 @@ async function replayLimited(env: ServerEnv, limiter: InitLimiter, conn: StreamC
     // Admitted: deltas after the store's version now follow the basis, read now too (Serialize_ReadsAfterAdmit).
     conn.startFeed(env.store.version);
     const snap = env.parts.Serialize_ReadsAfterAdmit(peeked, env.store);
+    mark(conn.view, { phase: 'serializing', adm: env.store.version, asked: snap.version, sent: null });
     const b = await serialize(env, conn, format, snap);
     if (conn.isClosed) return gone();
     conn.holdBasis(b);
     writer.beginDelivery();
+    mark(conn.view, { phase: 'sending', producer: 'handing' });
     env.metrics.count('deliveries_started_total', surface);
     await pass(env, 'send.begin', client, conn.closed);
     await handOver(env, conn, b);
@@ -231,8 +255,10 @@ async function replayLimited(env: ServerEnv, limiter: InitLimiter, conn: StreamC
       () => conn.batch.close(),
       () => pass(env, 'basis.closeBatch', client, conn.closed),
     );
+    mark(conn.view, { producer: 'awaiting', doneLost: done === null });
     const sent = Promise.race([done ? done.then((): ReleaseReason => 'sent') : new Promise<ReleaseReason>(() => {}), conn.closed.then(() => conn.closeReason())]);
     await env.parts.Stream_HoldSlotAcrossSend(slot, sent);
+    mark(conn.view, { producer: 'done' });
     finished = true;
   } finally {
     // Only an exception gets here with the slot still held.
@@ -254,13 +280,16 @@ export async function handleStream(env: ServerEnv, base: BaseResponseWriter, w: 
   env.streams.open += 1;
   const limiter = env.limiter;
   const writer = limiter ? deliveryWriter(env, w, surface) : null;
-  const conn = new StreamConnection(env, writer ?? w, writer, base, surface, client);
+  const view = env.views && client !== null ? env.views.open(client, 'stream', surface, base.socket) : null;
+  mark(view, { phase: 'peeking', basis, writer });
+  const conn = new StreamConnection(env, writer ?? w, writer, base, surface, client, view);
   const writing = conn.run();
   try {
     if (limiter && writer) await replayLimited(env, limiter, conn, writer, format, basis);
     else await replayBase(env, conn, format, basis);
   } finally {
     // The replay is over (sent, shed, gone): the batch ends; a stream left open goes on live.
+    mark(view, { replayDone: true });
     conn.batch.close();
     if (!conn.isClosed) conn.startFeed(env.store.version);
   }

@@ -1,0 +1,115 @@
+/**
+ * The init limiter's tour as the registry offers it (src/seam/tour/entry.ts): the model's bounds
+ * checked against what the tour maps, a mutant's impl patch loaded, the engine's tour (replayed runs
+ * of a path cover in conformance mode, the real graph breadth-first for one invariant), the
+ * counterexample saved as a trace of the spec's variables.
+ */
+import type { MutantEntry } from '../../../core/manifest.js';
+import { projectRoot } from '../../../core/project-root.js';
+import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
+import { modelGraph } from '../../../seam/tour/model-graph.js';
+import type { TourResult } from '../../../seam/tour/result.js';
+import { runTour } from '../../../seam/tour/tour.js';
+import { actionOfLabel, saveTrace, traceOfStates } from '../../../seam/trace.js';
+import { INIT_LIMITER_INVARIANT_NAMES, initLimiterEventLabel } from '../../../../models/init-limiter/index.js';
+import { INIT_LIMITER_BASE_BOUNDS, type InitLimiterBounds, type InitLimiterModelState } from '../model-state.js';
+import { loadInitLimiterPatch, type InitLimiterPatch } from '../server/index.js';
+import { INIT_LIMITER_PARAM_NAMES, initLimiterBounds, initLimiterSystem } from '../system.js';
+import { initLimiterTourModel, type InitLimiterAttempt, type InitLimiterDecision } from './model.js';
+import { initLimiterTourSystem } from './system.js';
+
+export type InitLimiterTourResult = TourResult<InitLimiterModelState, InitLimiterAttempt, InitLimiterDecision>;
+
+/**
+ * verify's bound: two streams, one poll, two slots, no queue, two store versions, one-chunk
+ * deliveries — 391 states, 2,481 labelled transitions, 12,121 attempts, about a minute on two
+ * shared cores; two streams serializing or peeking at once (I3, I4), a poll beside them. The tour
+ * maps one-chunk deliveries and no queue only (a Tick delivers or cuts a whole basis beyond the
+ * kernel's buffers); the spec's base config (2 chunks, a waiter, four clients) is TLC's and the twin's.
+ */
+export const INIT_LIMITER_GATE_CONSTANTS: Readonly<Record<string, string>> = { Streams: '2', Polls: '1', MaxConcurrent: '2', MaxQueued: '0', Chunks: '1', PollChunks: '1' };
+
+/** Why the tour cannot map these bounds (null: it can). */
+export function unmappable(b: InitLimiterBounds): string | null {
+  const why: string[] = [];
+  if (b.chunks !== 1 || b.pollChunks !== 1) why.push(`Chunks = PollChunks = 1 (a Tick delivers or cuts a whole basis), got Chunks = ${b.chunks}, PollChunks = ${b.pollChunks}`);
+  if (b.maxQueued !== 0) why.push(`MaxQueued = 0, got ${b.maxQueued}`);
+  if (b.streams.length > 2 || b.polls.length > 2) why.push('at most 2 streams and 2 polls');
+  return why.length > 0
+    ? `the init-limiter tour maps ${why.join('; ')} — run conform --gate, or --const ${Object.entries(INIT_LIMITER_GATE_CONSTANTS)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' --const ')}`
+    : null;
+}
+
+/** The bounds a tour was given (the model system's, after --const), checked. */
+export function initLimiterTourBounds(b: unknown): InitLimiterBounds {
+  if (b === undefined) return INIT_LIMITER_BASE_BOUNDS;
+  try {
+    return initLimiterBounds(b);
+  } catch (err) {
+    if (err instanceof RangeError) throw new TourSetupError(err.message);
+    throw err;
+  }
+}
+
+async function patchOf(m: MutantEntry | undefined): Promise<InitLimiterPatch | undefined> {
+  if (!m) return undefined;
+  const file = m.layers.impl?.patch;
+  if (!file) throw new TourSetupError(`${m.id} names no impl patch`);
+  try {
+    return await loadInitLimiterPatch(file, projectRoot);
+  } catch (err) {
+    throw new TourSetupError((err as Error).message);
+  }
+}
+
+/** Concurrent instances by default: each is a server with a basis of megabytes, on a shared 2-core machine. */
+const DEFAULT_CONCURRENCY = 2;
+
+export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ result: InitLimiterTourResult; tracePath?: string; replay?: string }> {
+  const bounds = initLimiterTourBounds(opts.bounds);
+  const why = unmappable(bounds);
+  // Not run rather than bad input: `conform` with no --const tours every system at its base config.
+  if (why !== null) throw new TourUnavailableError(why);
+  const patch = await patchOf(opts.mutant);
+  const invariant = opts.invariant ?? opts.mutant?.expectedInvariant;
+  if (invariant !== undefined && !(INIT_LIMITER_INVARIANT_NAMES as readonly string[]).includes(invariant))
+    throw new TourSetupError(`init-limiter has no invariant ${invariant} (${INIT_LIMITER_INVARIANT_NAMES.join(', ')})`);
+  modelGraph(initLimiterTourModel(bounds));
+  const system = initLimiterTourSystem({ bounds, ...(patch ? { patch } : {}) });
+  const result: InitLimiterTourResult = await runTour(system, {
+    checks: invariant ? { kind: 'invariant', invariant } : { kind: 'conformance' },
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.baseline ? { baseline: opts.baseline } : {}),
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+  if (!result.failure || opts.saveTrace === false) return { result };
+  const sys = initLimiterSystem(bounds);
+  const steps = result.failure.path.map((p) => {
+    if (p.attempt === null || p.decision === null) return { action: 'Init', params: {}, state: p.state };
+    const { action, params } = actionOfLabel(initLimiterEventLabel(p.attempt), INIT_LIMITER_PARAM_NAMES);
+    return { action, params, state: p.state, observed: { decision: p.decision.kind }, ...(p.note ? { note: p.note } : {}) };
+  });
+  const trace = traceOfStates(sys, steps, { source: 'conform', ...(opts.mutant ? { mutant: opts.mutant.id } : {}), violated: result.failure.check });
+  const shard = result.shard.count > 1 ? `shard${result.shard.index}of${result.shard.count}-` : '';
+  const tracePath = saveTrace(trace, `conform-init-limiter-${opts.mutant ? `${opts.mutant.id}-` : ''}${shard}${result.failure.check}.json`);
+  return { result, tracePath, replay: `fencecheck trace show ${tracePath}` };
+}
+
+export const initLimiterTour: SystemTour = {
+  what: 'the reference server over real HTTP and real sockets (replayed paths, hold points, the manual clock)',
+  invariants: INIT_LIMITER_INVARIANT_NAMES,
+  gateConstants: INIT_LIMITER_GATE_CONSTANTS,
+  async run(opts): Promise<SystemTourRun> {
+    const model = initLimiterTourModel(initLimiterTourBounds(opts.bounds));
+    const run = await runInitLimiterTour(opts);
+    return {
+      result: run.result as unknown as TourResult<unknown, unknown, unknown>,
+      model: model as unknown as SystemTourRun['model'],
+      ...(run.tracePath !== undefined ? { tracePath: run.tracePath } : {}),
+      ...(run.replay !== undefined ? { replay: run.replay } : {}),
+    };
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * The init limiter on the seam's tour (src/seam/tour/): the model side (model.ts) and the real side
+ * by replay — a fresh reference server and fresh clients (instance.ts) per run of the path cover,
+ * because the real state (a peek parked in flight, a slot held across a blocked write, a deadline on
+ * a kept-alive connection, a client that stopped reading) is reached only by really running it there.
+ */
+import { boundsLabel } from '../../../seam/system.js';
+import type { TourSystem } from '../../../seam/tour/system.js';
+import type { ClientsReadout } from '../server/client-views.js';
+import type { InitLimiterPatch } from '../server/index.js';
+import type { InitLimiterBounds, InitLimiterModelState } from '../model-state.js';
+import { InitLimiterInstance } from './instance.js';
+import { initLimiterTourModel, type InitLimiterAttempt, type InitLimiterDecision } from './model.js';
+
+export type InitLimiterTourSystem = TourSystem<InitLimiterModelState, InitLimiterAttempt, InitLimiterDecision, InitLimiterInstance, ClientsReadout>;
+
+export function initLimiterTourSystem(opts: { bounds: InitLimiterBounds; patch?: InitLimiterPatch }): InitLimiterTourSystem {
+  const { bounds } = opts;
+  return {
+    name: 'init-limiter',
+    bounds,
+    boundsLabel: boundsLabel(bounds),
+    model: initLimiterTourModel(bounds),
+    real: {
+      reach: {
+        kind: 'replay',
+        async fresh() {
+          const i = new InitLimiterInstance(bounds, opts.patch);
+          try {
+            await i.open();
+          } catch (err) {
+            await i.close().catch(() => {});
+            throw err;
+          }
+          return i;
+        },
+      },
+      attempt: (i, a) => i.perform(a),
+      read: (i) => i.read(),
+      dispose: (i) => i.close(),
+    },
+  };
+}
