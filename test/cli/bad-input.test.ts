@@ -122,7 +122,7 @@ export const CATALOGUE: readonly Row[] = [
     name: 'conform: the init-limiter tour at a bound it does not map is not run (exit 2), naming the bound it maps',
     argv: ['conform', '--system', 'init-limiter', '--const', 'Chunks=2'],
     code: 2,
-    line: /^fencecheck conform: init-limiter: not run: the init-limiter tour maps Chunks = PollChunks = 1 .*— run conform --gate/,
+    line: /^fencecheck conform: init-limiter: not run: the init-limiter tour maps Chunks = PollChunks = 1 .*— run conform with no --const \(its default bound\), --gate/,
   },
   { name: 'conform: a system without a tour', argv: ['conform', '--system', 'limiter'], code: 64, line: usage('conform', /--system: unknown system 'limiter'|--system: limiter has no tour/) },
   { name: 'conform: a mutant of another system than --system', argv: ['conform', '--mutant', 'M1', '--system', 'failover'], code: 64, line: usage('conform', /--mutant M1 is a fencing mutant/) },

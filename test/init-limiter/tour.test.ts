@@ -23,7 +23,7 @@ import { withServer } from './server-support.js';
 
 const GATE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_GATE_CONSTANTS);
 /** One stream, one poll, one slot: the smallest bound with a shed, a stall, a kept-alive poll (3 s of tour). */
-const SMALL = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, { ...INIT_LIMITER_GATE_CONSTANTS, Streams: '1', MaxConcurrent: '1' });
+const SMALL = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, { ...INIT_LIMITER_GATE_CONSTANTS, Streams: '1', Polls: '1', MaxConcurrent: '1' });
 const mutant = (id: string): MutantEntry => mutantsFor(loadManifest(), 'impl', 'init-limiter').find((m) => m.id === id)!;
 
 /** The tour system with its read-back changed by `f` (a read-out that forgets something). */
@@ -68,7 +68,8 @@ describe('the per-client read-out (GET /_control/clients)', () => {
 describe('the init-limiter tour on the reference server', () => {
   it('is the registered tour, with verify’s bound as its gate constants', async () => {
     expect(await systemEntry('init-limiter')!.tour!()).toBe(initLimiterTour);
-    expect(initLimiterTour.gateConstants).toEqual({ Streams: '2', Polls: '1', MaxConcurrent: '2', MaxQueued: '0', Chunks: '1', PollChunks: '1' });
+    expect(initLimiterTour.gateConstants).toEqual({ Streams: '2', Polls: '0', MaxConcurrent: '2', MaxQueued: '0', Chunks: '1', PollChunks: '1' });
+    expect(initLimiterTour.defaultConstants).toEqual({ Streams: '2', Polls: '1', MaxConcurrent: '2', MaxQueued: '0', Chunks: '1', PollChunks: '1' });
   });
 
   it('unpatched at one stream, one poll, one slot: the real graph is the model’s (37 states, 169 transitions, 608 refused attempts)', async () => {
@@ -133,6 +134,6 @@ describe('the init-limiter tour on the reference server', () => {
 
   it('the spec’s base config (2 chunks, a waiter) is not toured: not run, saying which bound is', async () => {
     await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(TourUnavailableError);
-    await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(/maps Chunks = PollChunks = 1.*conform --gate/);
+    await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(/maps Chunks = PollChunks = 1.*run conform with no --const \(its default bound\), --gate/);
   });
 });

@@ -27,7 +27,10 @@ Options:
   --const N=V       a TLA+ constant, as TLC reads it (e.g. --const Pods=4 --const MaxGen=6 for fencing;
                     default: the spec's base config); without --system, the systems whose spec has it
   --gate            verify's bound: a system whose whole graph takes minutes tours the constants its
-                    tour names for the gate (pause: MaxCalls=1), the others their base config
+                    tour names for the gate (pause: MaxCalls=1; init-limiter: Streams=2 Polls=0),
+                    the others their base config. Without --gate and --const a system tours its base
+                    config, or its tour's default bound where the tour does not map the base config
+                    (init-limiter: one-chunk deliveries, no queue, 2 streams and 1 poll)
   --mutant ID       run against the impl patch of a mutant (mutants/manifest.json; its system is the
                     tour's); checks its expected invariant alone, following the real graph wherever it leads
   --patch FILE      run your own implementation patch (a module default-exporting the system's patch
@@ -116,8 +119,10 @@ export const command: Command = {
     const tours = await Promise.all(names.map(async (name) => systemEntry(name)!.tour!()));
     const planned: Planned[] = await Promise.all(
       names.map(async (name, i) => {
-        // --gate: verify's bound for a system whose whole graph takes minutes (its tour says which).
-        const own = values.gate && Object.keys(constants).length === 0 ? (tours[i]!.gateConstants ?? {}) : constants;
+        // --gate: verify's bound for a system whose whole graph takes minutes (its tour says which);
+        // no --const: the tour's default bound where the spec's base config is beyond what it maps.
+        const tour = tours[i]!;
+        const own = Object.keys(constants).length > 0 ? constants : values.gate ? (tour.gateConstants ?? tour.defaultConstants ?? {}) : (tour.defaultConstants ?? {});
         const [model] = await selectModels([name], own);
         return { name, model: model!, tour: tours[i]! };
       }),

@@ -61,6 +61,12 @@ export interface SystemTour {
    */
   readonly gateConstants?: Readonly<Record<string, string>>;
   /**
+   * The constants `conform` tours with no `--const` and no `--gate`, when the spec's base config is
+   * beyond what the tour maps (said in the command's first line, which prints the bounds). Absent:
+   * the base config.
+   */
+  readonly defaultConstants?: Readonly<Record<string, string>>;
+  /**
    * One tour. Throws TourSetupError for a mutant whose patch cannot be loaded (bad input) and
    * TourUnavailableError when the real system cannot be started (not run); anything else is a fault.
    */
