@@ -20,6 +20,7 @@ import { smallRequest } from '../../src/systems/init-limiter/drive/http-wire.js'
 import { StreamClient } from '../../src/systems/init-limiter/drive/stream-client.js';
 import type { ClientsReadout } from '../../src/systems/init-limiter/server/client-views.js';
 import { withServer } from './server-support.js';
+import { fencecheckCli } from '../support/cli.js';
 
 const GATE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_GATE_CONSTANTS);
 /** One stream, one poll, one slot: the smallest bound with a shed, a stall, a kept-alive poll (3 s of tour). */
@@ -135,5 +136,12 @@ describe('the init-limiter tour on the reference server', () => {
   it('the spec’s base config (2 chunks, a waiter) is not toured: not run, saying which bound is', async () => {
     await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(TourUnavailableError);
     await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(/maps Chunks = PollChunks = 1.*run conform with no --const \(its default bound\), --gate/);
+  });
+
+  it('conform with no --const tours the default bound (a poll), --gate verify’s (none): the first line says which; I5 dies at both', async () => {
+    const [plain, gate] = await Promise.all([fencecheckCli(['conform', '--mutant', 'I5']), fencecheckCli(['conform', '--gate', '--mutant', 'I5'])]);
+    expect(plain.out.split('\n')[0]).toMatch(/streams=\{s1, s2\} polls=\{p1\} maxConcurrent=2 maxQueued=0 maxVersion=2 chunks=1 pollChunks=1, mutant I5/);
+    expect(gate.out.split('\n')[0]).toMatch(/streams=\{s1, s2\} polls=\{\} maxConcurrent=2 maxQueued=0 maxVersion=2 chunks=1 pollChunks=1, mutant I5/);
+    expect([plain.code, gate.code], plain.err + gate.err).toEqual([1, 1]);
   });
 });
