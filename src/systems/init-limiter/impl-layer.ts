@@ -66,16 +66,31 @@ export async function checkOnce(check: Check, patch?: InitLimiterPatch): Promise
   return { id: check.id, names: reportedNames(check), ms: Math.round(performance.now() - t0), ...out };
 }
 
-/** Every check, in order, on the (patched) reference server. */
-export async function checkAll(patch?: InitLimiterPatch, checks: readonly Check[] = CHECKS, onCheck?: (r: CheckReport) => void): Promise<CheckReport[]> {
-  const out: CheckReport[] = [];
-  for (const c of checks) {
-    const r = await checkOnce(c, patch);
-    onCheck?.(r);
-    out.push(r);
-  }
+/**
+ * Every check on the (patched) reference server, each on a fresh one, the reports in the checks'
+ * order; `concurrency` checks under way at once (each its own server: a broken check mostly waits
+ * out a read timeout, so on a patched server they overlap those waits).
+ */
+export async function checkAll(patch?: InitLimiterPatch, checks: readonly Check[] = CHECKS, onCheck?: (r: CheckReport) => void, concurrency = 1): Promise<CheckReport[]> {
+  const out: CheckReport[] = new Array(checks.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < checks.length) {
+      const i = next++;
+      const r = await checkOnce(checks[i]!, patch);
+      onCheck?.(r);
+      out[i] = r;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), checks.length) }, lane));
   return out;
 }
+
+/**
+ * How many of a patched run's checks overlap. The unpatched run keeps them one at a time: it must
+ * never break for contention, and a patched run's extra breaks only add to `alsoBroken`.
+ */
+const PATCHED_CHECKS_AT_ONCE = 3;
 
 const DRIVE = 'npx tsx src/systems/init-limiter/drive/main.ts';
 
@@ -146,8 +161,8 @@ export function runInitLimiterEntries(entries: readonly MutantEntry[], options: 
   return runImplEntries<null, InitLimiterPatch>(entries, options, {
     unit: 'runs',
     // Each check starts its own reference server and mostly waits on it (hold points, a manual
-    // clock, a step's read timeout): three mutants side by side take about the longest one's time.
-    parallel: 3,
+    // clock, a step's read timeout): six mutants side by side take about the longest one's time.
+    parallel: 6,
     open: async () => null,
     close: async () => {},
     base: async () => {
@@ -174,7 +189,7 @@ export function runInitLimiterEntries(entries: readonly MutantEntry[], options: 
     },
     loadPatch: (m) => loadInitLimiterPatch(patchFileOf(m), projectRoot),
     mutant: async (_rig, m, patch) => {
-      const checked = outcomeOf(await checkAll(patch, checks), patchFileOf(m), m.expectedInvariant);
+      const checked = outcomeOf(await checkAll(patch, checks, undefined, PATCHED_CHECKS_AT_ONCE), patchFileOf(m), m.expectedInvariant);
       if (checked.kind !== 'held' || o.tour === false) return checked;
       log(`[impl ${m.id}] the checks held (${checked.detail}); the tour follows the real graph for ${m.expectedInvariant}`);
       return tourOutcome(m, checked.detail);
