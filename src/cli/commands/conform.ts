@@ -27,10 +27,9 @@ Options:
   --const N=V       a TLA+ constant, as TLC reads it (e.g. --const Pods=4 --const MaxGen=6 for fencing;
                     default: the spec's base config); without --system, the systems whose spec has it
   --gate            verify's bound: a system whose whole graph takes minutes tours the constants its
-                    tour names for the gate (pause: MaxCalls=1; init-limiter: Streams=2 Polls=0),
-                    the others their base config. Without --gate and --const a system tours its base
-                    config, or its tour's default bound where the tour does not map the base config
-                    (init-limiter: one-chunk deliveries, no queue, 2 streams and 1 poll)
+                    tour names for the gate, the others their base config. Without --gate and --const
+                    a system tours its base config, or its tour's default bound where the tour does
+                    not map the base config (the first line prints the bounds toured)
   --mutant ID       run against the impl patch of a mutant (mutants/manifest.json; its system is the
                     tour's); checks its expected invariant alone, following the real graph wherever it leads
   --patch FILE      run your own implementation patch (a module default-exporting the system's patch
