@@ -224,11 +224,26 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     20,
   ).catch(() => log(`not every live node routes ${vKey}'s slots to ${endpointKey(replica)} yet; reading anyway`));
   // The real keyspace, read from the primaries that serve it now.
-  const reader = createClient({ kind: 'cluster', seeds: live });
+  // A read that meets a connection a stale route closed (gossip slower than the bound above, seen
+  // under two burners) is read again by a fresh client with a fresh slot map, within the bound: a
+  // closed connection is where the read went, not what the keyspace holds.
+  let reader = createClient({ kind: 'cluster', seeds: live });
+  const read = async (key: string): Promise<string | null> => {
+    for (const until = Date.now() + ROUTED_BOUND_MS; ; ) {
+      try {
+        return await reader.get(key);
+      } catch (err) {
+        if (Date.now() > until || !/Connection is closed|MaxRetriesPerRequest/.test((err as Error).message)) throw err;
+        await closeClient(reader);
+        await sleep(200);
+        reader = createClient({ kind: 'cluster', seeds: live });
+      }
+    }
+  };
   try {
     for (const l of loops) {
       const ref = { community: opts.community, session: l.session };
-      const [lease, counter] = [await reader.get(newLeaseKey(ref)), await reader.get(newGenerationKey(ref))];
+      const [lease, counter] = [await read(newLeaseKey(ref)), await read(newGenerationKey(ref))];
       const at = lease?.lastIndexOf(':') ?? -1;
       const final = { lease: lease && at > 0 ? { owner: lease.slice(0, at), gen: Number(lease.slice(at + 1)) } : null, counter: Number(counter ?? 0) };
       sessionsSeen.push({ session: l.session, victim: victimSessions.has(l.session), calls: [...l.calls], final });
