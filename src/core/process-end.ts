@@ -50,6 +50,9 @@ export function endingSignal(): EndSignal | undefined {
 
 /** Called (once) when a signal is taken as the end of this process, before any hook runs. */
 export function whenEnding(listener: (sig: EndSignal) => void): void {
+  // A listener is told only if the signals are handled: a command that owns nothing to release (an
+  // in-process server, say) would otherwise die by the default action, its end line never printed.
+  install();
   endingListeners.push(listener);
 }
 

@@ -79,3 +79,24 @@ describe('a signal ends a command without a crash report', () => {
     });
   }
 });
+
+describe('a command that owns nothing to release', () => {
+  // The init limiter's tour owns no Valkey and no temporary folder (its servers are in-process): the
+  // signal must still be taken as the end, said in one line, rather than end it by its default action.
+  it('Ctrl-C still says it stopped, and ends by the signal', async () => {
+    const child = spawn(process.execPath, [join(projectRoot, 'bin/fencecheck.mjs'), 'conform', '--system', 'init-limiter'], { cwd: projectRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const ended = new Promise<Ended>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })));
+    try {
+      await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+      process.kill(-child.pid!, 'SIGINT');
+      const r = await ended;
+      expect(r.stderr).toContain('fencecheck conform: stopped by SIGINT (exit 130)');
+      expect(r.stderr).not.toMatch(/crashed|^\s+at /m);
+      expect(r.signal === 'SIGINT' || r.code === 130, JSON.stringify({ code: r.code, signal: r.signal })).toBe(true);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    }
+  });
+});
