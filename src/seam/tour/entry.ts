@@ -73,10 +73,12 @@ export interface SystemTour {
   run(opts: SystemTourOptions): Promise<SystemTourRun>;
 }
 
-/** A mutant's patch that cannot be loaded or applied: bad input, never a verdict. */
-export class TourSetupError extends Error {
-  override readonly name = 'TourSetupError';
-}
+/**
+ * A tour that cannot be run as asked — a mutant's patch that cannot be loaded or applied, a bound out
+ * of range, an unknown invariant —: bad input, never a verdict. The engine's own class, so what the
+ * engine refuses (a shard in invariant mode) is bad input too.
+ */
+export { TourSetupError } from './tour.js';
 
 /** The real system could not be started (no Valkey, a port refused): the tour did not run. */
 export class TourUnavailableError extends Error {

@@ -2,9 +2,9 @@
  * Fencing's tour as the registry offers it (src/seam/tour/entry.ts): the model's bounds as the rig's,
  * a mutant's impl patch (or a user's patch file) loaded, the tour run by runConform (./run.ts).
  */
-import type { SystemTour, SystemTourRun } from '../../../seam/tour/entry.js';
-import type { TourResult } from '../../../seam/tour/result.js';
+import type { SystemTour } from '../../../seam/tour/entry.js';
 import { EVERY_INVARIANT, TourSetupError, TourUnavailableError } from '../../../seam/tour/entry.js';
+import { asSystemTourRun } from '../../../seam/tour/entry-kit.js';
 import { importDefault } from '../../../core/import-default.js';
 import { patchFilePath, patchFileRecord } from '../../../seam/patch-file.js';
 import { projectRoot } from '../../../core/project-root.js';
@@ -58,12 +58,7 @@ export const fencingTour: SystemTour = {
         ...(opts.saveTrace === false ? { saveTrace: false } : {}),
         ...(provider ? { start: { provider } } : {}),
       });
-      return {
-        result: run.result as unknown as TourResult<unknown, unknown, unknown>,
-        model: run.system.model as unknown as SystemTourRun['model'],
-        ...(run.tracePath !== undefined ? { tracePath: run.tracePath } : {}),
-        ...(run.replay !== undefined ? { replay: run.replay } : {}),
-      };
+      return asSystemTourRun(run.system.model, run);
     } catch (err) {
       if (err instanceof ValkeyUnavailableError) throw new TourUnavailableError(err.message);
       throw err;

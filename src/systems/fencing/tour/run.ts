@@ -9,10 +9,11 @@ import type { FencingBounds, FencingState } from '../state.js';
 import { saveTrace } from '../model/trace.js';
 import type { StartOptions } from '../../../valkey/start.js';
 import { runTour, type TourOptions } from '../../../seam/tour/tour.js';
-import type { TourCheckMode, TourResult } from '../../../seam/tour/result.js';
+import type { TourResult } from '../../../seam/tour/result.js';
 import type { Shard } from '../../../seam/tour/shard.js';
 import type { TracePatch } from '../../../core/trace-format.js';
 import { EVERY_INVARIANT, everyInvariantModel, namedEveryFailure } from '../../../seam/tour/entry.js';
+import { engineOptions, traceFileName } from '../../../seam/tour/entry-kit.js';
 import type { Attempt, Decision } from './attempts.js';
 import { modelGraph } from '../../../seam/tour/model-graph.js';
 import { fencingTourModel, fencingTourSystem, type FencingTourSystem } from './system.js';
@@ -57,17 +58,10 @@ export async function runConform(opts: ConformOptions): Promise<ConformRun> {
   if (!opts.rig) modelGraph(every ? everyInvariantModel(fencingTourModel(opts.bounds)) : fencingTourModel(opts.bounds));
   const rig = opts.rig ?? (await openTourRig(opts.start ?? {}));
   try {
-    const checks: TourCheckMode = opts.invariant ? { kind: 'invariant', invariant: opts.invariant } : { kind: 'conformance' };
     const base = fencingTourSystem({ rig, bounds: opts.bounds, ...(opts.patch ? { patch: opts.patch } : {}) });
     // Every invariant at once: the model with their conjunction as one more (see everyInvariantModel).
     const system: FencingTourSystem = every ? { ...base, model: everyInvariantModel(base.model) } : base;
-    const ran = await runTour(system, {
-      checks,
-      ...(opts.shard ? { shard: opts.shard } : {}),
-      ...(opts.baseline ? { baseline: opts.baseline } : {}),
-      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-    });
+    const ran = await runTour(system, engineOptions(opts, opts.invariant));
     const result = every && ran.failure ? { ...ran, failure: namedEveryFailure(base.model, ran.failure) } : ran;
     if (!result.failure || opts.saveTrace === false) return { result, system: base };
     const trace = tourPathToTrace(result.failure.path, {
@@ -76,8 +70,7 @@ export async function runConform(opts: ConformOptions): Promise<ConformRun> {
       ...(opts.mutant ? { mutant: opts.mutant } : {}),
       ...(opts.patchFile ? { patch: opts.patchFile } : {}),
     });
-    const shard = result.shard.count > 1 ? `shard${result.shard.index}of${result.shard.count}-` : '';
-    const name = `conform-${opts.mutant ? `${opts.mutant}-` : opts.patchFile ? `patch-${patchLabel(opts.patchFile)}-` : ''}${shard}${result.failure.check}.json`;
+    const name = traceFileName(`conform-${opts.mutant ? `${opts.mutant}-` : opts.patchFile ? `patch-${patchLabel(opts.patchFile)}-` : ''}`, result, result.failure.check);
     const tracePath = saveTrace(trace, name);
     return { result, system: base, tracePath, replay: `fencecheck trace replay ${tracePath}` };
   } finally {

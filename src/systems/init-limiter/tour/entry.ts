@@ -4,9 +4,9 @@
  * of a path cover in conformance mode, the real graph breadth-first for one invariant), the
  * counterexample saved as a trace of the spec's variables.
  */
-import type { MutantEntry } from '../../../core/manifest.js';
 import { projectRoot } from '../../../core/project-root.js';
-import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
+import { TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
+import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName } from '../../../seam/tour/entry-kit.js';
 import { modelGraph } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
@@ -51,24 +51,7 @@ export function unmappable(b: InitLimiterBounds): string | null {
 
 /** The bounds a tour was given (the model system's, after --const), checked. */
 export function initLimiterTourBounds(b: unknown): InitLimiterBounds {
-  if (b === undefined) return INIT_LIMITER_BASE_BOUNDS;
-  try {
-    return initLimiterBounds(b);
-  } catch (err) {
-    if (err instanceof RangeError) throw new TourSetupError(err.message);
-    throw err;
-  }
-}
-
-async function patchOf(m: MutantEntry | undefined): Promise<InitLimiterPatch | undefined> {
-  if (!m) return undefined;
-  const file = m.layers.impl?.patch;
-  if (!file) throw new TourSetupError(`${m.id} names no impl patch`);
-  try {
-    return await loadInitLimiterPatch(file, projectRoot);
-  } catch (err) {
-    throw new TourSetupError((err as Error).message);
-  }
+  return tourBounds(b, INIT_LIMITER_BASE_BOUNDS, initLimiterBounds);
 }
 
 /** Concurrent instances by default: each is a server with a basis of megabytes, on a shared 2-core machine. */
@@ -79,19 +62,11 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
   const why = unmappable(bounds);
   // Not run rather than bad input: `conform` with no --const tours every system at its base config.
   if (why !== null) throw new TourUnavailableError(why);
-  const patch = await patchOf(opts.mutant);
-  const invariant = opts.invariant ?? opts.mutant?.expectedInvariant;
-  if (invariant !== undefined && !(INIT_LIMITER_INVARIANT_NAMES as readonly string[]).includes(invariant))
-    throw new TourSetupError(`init-limiter has no invariant ${invariant} (${INIT_LIMITER_INVARIANT_NAMES.join(', ')})`);
+  const patch: InitLimiterPatch | undefined = await mutantPatch(opts.mutant, (file) => loadInitLimiterPatch(file, projectRoot));
+  const invariant = invariantToCheck('init-limiter', INIT_LIMITER_INVARIANT_NAMES, opts);
   modelGraph(initLimiterTourModel(bounds));
   const system = initLimiterTourSystem({ bounds, ...(patch ? { patch } : {}) });
-  const result: InitLimiterTourResult = await runTour(system, {
-    checks: invariant ? { kind: 'invariant', invariant } : { kind: 'conformance' },
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    ...(opts.baseline ? { baseline: opts.baseline } : {}),
-    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-  });
+  const result: InitLimiterTourResult = await runTour(system, engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
   if (!result.failure || opts.saveTrace === false) return { result };
   const sys = initLimiterSystem(bounds);
   const steps = result.failure.path.map((p) => {
@@ -100,8 +75,7 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
     return { action, params, state: p.state, observed: { decision: p.decision.kind }, ...(p.note ? { note: p.note } : {}) };
   });
   const trace = traceOfStates(sys, steps, { source: 'conform', ...(opts.mutant ? { mutant: opts.mutant.id } : {}), violated: result.failure.check });
-  const shard = result.shard.count > 1 ? `shard${result.shard.index}of${result.shard.count}-` : '';
-  const tracePath = saveTrace(trace, `conform-init-limiter-${opts.mutant ? `${opts.mutant.id}-` : ''}${shard}${result.failure.check}.json`);
+  const tracePath = saveTrace(trace, traceFileName(`conform-init-limiter-${opts.mutant ? `${opts.mutant.id}-` : ''}`, result, result.failure.check));
   return { result, tracePath, replay: `fencecheck trace show ${tracePath}` };
 }
 
@@ -111,13 +85,6 @@ export const initLimiterTour: SystemTour = {
   gateConstants: INIT_LIMITER_GATE_CONSTANTS,
   defaultConstants: INIT_LIMITER_DEFAULT_CONSTANTS,
   async run(opts): Promise<SystemTourRun> {
-    const model = initLimiterTourModel(initLimiterTourBounds(opts.bounds));
-    const run = await runInitLimiterTour(opts);
-    return {
-      result: run.result as unknown as TourResult<unknown, unknown, unknown>,
-      model: model as unknown as SystemTourRun['model'],
-      ...(run.tracePath !== undefined ? { tracePath: run.tracePath } : {}),
-      ...(run.replay !== undefined ? { replay: run.replay } : {}),
-    };
+    return asSystemTourRun(initLimiterTourModel(initLimiterTourBounds(opts.bounds)), await runInitLimiterTour(opts));
   },
 };

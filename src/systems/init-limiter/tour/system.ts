@@ -4,6 +4,7 @@
  * because the real state (a peek parked in flight, a slot held across a blocked write, a deadline on
  * a kept-alive connection, a client that stopped reading) is reached only by really running it there.
  */
+import { openedInstance } from '../../../seam/tour/entry-kit.js';
 import { boundsLabel } from '../../../seam/system.js';
 import type { TourSystem } from '../../../seam/tour/system.js';
 import type { ClientsReadout } from '../server/client-views.js';
@@ -24,16 +25,7 @@ export function initLimiterTourSystem(opts: { bounds: InitLimiterBounds; patch?:
     real: {
       reach: {
         kind: 'replay',
-        async fresh() {
-          const i = new InitLimiterInstance(bounds, opts.patch);
-          try {
-            await i.open();
-          } catch (err) {
-            await i.close().catch(() => {});
-            throw err;
-          }
-          return i;
-        },
+        fresh: () => openedInstance(new InitLimiterInstance(bounds, opts.patch)),
       },
       attempt: (i, a) => i.perform(a),
       read: (i) => i.read(),

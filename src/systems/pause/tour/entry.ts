@@ -4,9 +4,9 @@
  * cover in conformance mode, the real graph breadth-first for one invariant), the close() findings
  * of the instances, and the counterexample saved as a trace.
  */
-import type { MutantEntry } from '../../../core/manifest.js';
 import { projectRoot } from '../../../core/project-root.js';
 import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
+import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName } from '../../../seam/tour/entry-kit.js';
 import { modelGraph } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
@@ -26,33 +26,14 @@ export type PauseTourResult = TourResult<PauseTourState, PauseAttempt, PauseDeci
 
 /** The bounds a tour was given (the model system's, after --const), checked. */
 export function pauseTourBounds(b: unknown): PauseBounds {
-  if (b === undefined) return PAUSE_BASE_BOUNDS;
-  try {
-    return pauseBounds(b);
-  } catch (err) {
-    if (err instanceof RangeError) throw new TourSetupError(err.message);
-    throw err;
-  }
-}
-
-async function patchOf(m: MutantEntry | undefined): Promise<PausePatch | undefined> {
-  if (!m) return undefined;
-  const file = m.layers.impl?.patch;
-  if (!file) throw new TourSetupError(`${m.id} names no impl patch`);
-  try {
-    return await loadPausePatch(file, projectRoot);
-  } catch (err) {
-    throw new TourSetupError((err as Error).message);
-  }
+  return tourBounds(b, PAUSE_BASE_BOUNDS, pauseBounds);
 }
 
 export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: PauseTourResult; tracePath?: string; replay?: string }> {
   const bounds = pauseTourBounds(opts.bounds);
   if (bounds.maxAge !== 0) throw new TourSetupError(`the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = ${bounds.maxAge}`);
-  const patch = await patchOf(opts.mutant);
-  const invariant = opts.invariant ?? opts.mutant?.expectedInvariant;
-  if (invariant !== undefined && !(PAUSE_INVARIANT_NAMES as readonly string[]).includes(invariant))
-    throw new TourSetupError(`pause has no invariant ${invariant} (${PAUSE_INVARIANT_NAMES.join(', ')})`);
+  const patch: PausePatch | undefined = await mutantPatch(opts.mutant, (file) => loadPausePatch(file, projectRoot));
+  const invariant = invariantToCheck('pause', PAUSE_INVARIANT_NAMES, opts);
   // The model's graph first (synchronous work): while no server runs, a signal ends the process at once.
   modelGraph(pauseTourModel(bounds));
   const provider = opts.provider !== undefined && isProviderChoice(opts.provider) ? opts.provider : undefined;
@@ -65,13 +46,7 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
   }
   try {
     const system = pauseTourSystem({ rig, bounds, ...(patch ? { patch } : {}) });
-    let result: PauseTourResult = await runTour(system, {
-      checks: invariant ? { kind: 'invariant', invariant } : { kind: 'conformance' },
-      ...(opts.shard ? { shard: opts.shard } : {}),
-      ...(opts.baseline ? { baseline: opts.baseline } : {}),
-      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-    });
+    let result: PauseTourResult = await runTour(system, engineOptions(opts, invariant));
     // close() is judged as every instance ends (dispose); the first finding fails a run that found nothing else.
     if (result.failure === null && rig.closeFindings.length > 0 && invariant === undefined) {
       const init = system.model.initialStates()[0]!;
@@ -88,8 +63,7 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
     }
     if (!result.failure || opts.saveTrace === false) return { result };
     const trace = pauseTourTrace(result.failure.path, { bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant.id } : {}) });
-    const shard = result.shard.count > 1 ? `shard${result.shard.index}of${result.shard.count}-` : '';
-    const tracePath = saveTrace(trace, `conform-pause-${opts.mutant ? `${opts.mutant.id}-` : ''}${shard}${result.failure.check}.json`);
+    const tracePath = saveTrace(trace, traceFileName(`conform-pause-${opts.mutant ? `${opts.mutant.id}-` : ''}`, result, result.failure.check));
     return { result, tracePath, replay: `fencecheck trace replay ${tracePath}` };
   } finally {
     await rig.close();
@@ -109,13 +83,6 @@ export const pauseTour: SystemTour = {
   invariants: PAUSE_INVARIANT_NAMES,
   gateConstants: PAUSE_GATE_CONSTANTS,
   async run(opts): Promise<SystemTourRun> {
-    const model = pauseTourModel(pauseTourBounds(opts.bounds));
-    const run = await runPauseTour(opts);
-    return {
-      result: run.result as unknown as TourResult<unknown, unknown, unknown>,
-      model: model as unknown as SystemTourRun['model'],
-      ...(run.tracePath !== undefined ? { tracePath: run.tracePath } : {}),
-      ...(run.replay !== undefined ? { replay: run.replay } : {}),
-    };
+    return asSystemTourRun(pauseTourModel(pauseTourBounds(opts.bounds)), await runPauseTour(opts));
   },
 };

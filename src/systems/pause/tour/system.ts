@@ -4,6 +4,7 @@
  * attempts on it, because a replica's real state (its subscription, the messages it holds, its
  * armed timers, a SetPaused held before EXEC) is reached only by really running it there.
  */
+import { openedInstance } from '../../../seam/tour/entry-kit.js';
 import type { TourSystem } from '../../../seam/tour/system.js';
 import { boundsLabel } from '../../../seam/system.js';
 import type { PauseBounds } from '../model-state.js';
@@ -25,16 +26,7 @@ export function pauseTourSystem(opts: { rig: PauseTourRig; bounds: PauseBounds; 
     real: {
       reach: {
         kind: 'replay',
-        async fresh() {
-          const i = new PauseInstance(rig, timing);
-          try {
-            await i.open();
-          } catch (err) {
-            await i.close().catch(() => {});
-            throw err;
-          }
-          return i;
-        },
+        fresh: () => openedInstance(new PauseInstance(rig, timing)),
       },
       attempt: (i, a) => i.perform(a),
       read: (i) => i.read(),
