@@ -17,6 +17,7 @@ import type { MutantEntry } from '../core/manifest.js';
 import type { MutantResult } from '../core/verdict.js';
 import type { StageReport } from '../core/stage-report.js';
 import { projectRoot } from '../core/project-root.js';
+import { atMost } from '../core/at-most.js';
 import { ownedTempDir, removeTempDir } from '../core/temp-dir.js';
 import { onProcessEnd } from '../core/process-end.js';
 import type { LayerRunOptions } from '../seam/layer-runner.js';
@@ -43,26 +44,21 @@ export async function runImplOnWorkers(entries: readonly MutantEntry[], workers:
   const dir = ownedTempDir('impl-workers');
   const byId = new Map<string, MutantResult>();
   try {
-    let next = 0;
     let finished = 0;
     const total = groups.length;
-    const one = async (): Promise<void> => {
-      for (let g = next++; g < total; g = next++) {
-        const group = groups[g]!;
-        const reportFile = join(dir, `base-${g}.json`);
-        const out = await runWorker(group, { ...options, reportFile });
-        for (const r of out.results) byId.set(r.id, r);
-        if (options.onBaseReport && existsSync(reportFile)) {
-          const report = JSON.parse(readFileSync(reportFile, 'utf8')) as StageReport;
-          const system = (report.details as { system?: unknown } | undefined)?.system;
-          options.onBaseReport(report.stage, typeof system === 'string' ? system : group[0]!.system, report);
-        }
-        finished += 1;
-        options.onProgress?.(finished, total, 'workers', group.map((m) => m.id).join(','));
-      }
-    };
     options.onProgress?.(0, total, 'workers');
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, workers), total) }, one));
+    await atMost(groups, workers, async (group, g) => {
+      const reportFile = join(dir, `base-${g}.json`);
+      const out = await runWorker(group, { ...options, reportFile });
+      for (const r of out.results) byId.set(r.id, r);
+      if (options.onBaseReport && existsSync(reportFile)) {
+        const report = JSON.parse(readFileSync(reportFile, 'utf8')) as StageReport;
+        const system = (report.details as { system?: unknown } | undefined)?.system;
+        options.onBaseReport(report.stage, typeof system === 'string' ? system : group[0]!.system, report);
+      }
+      finished += 1;
+      options.onProgress?.(finished, total, 'workers', group.map((m) => m.id).join(','));
+    });
   } finally {
     removeTempDir(dir);
   }

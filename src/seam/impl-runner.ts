@@ -14,6 +14,7 @@
 import type { LayerRunOptions } from './layer-runner.js';
 import type { MutantEntry } from '../core/manifest.js';
 import type { MutantResult } from '../core/verdict.js';
+import { atMost } from '../core/at-most.js';
 
 export interface SystemImplRunner {
   /** The package whose entries this runner takes (the entries' systems are the package's). */
@@ -92,26 +93,20 @@ export async function runImplEntries<Rig, Patch>(entries: readonly MutantEntry[]
     }
     log(`[impl] unpatched: ${base.detail}`);
     const results: MutantResult[] = new Array(entries.length);
-    let next = 0;
     let started = 0;
     let fault: string | null = null;
     // After a fault the rig is not to be trusted: the entries not yet started are not run, with its reason.
-    const lane = async (): Promise<void> => {
-      while (next < entries.length) {
-        const i = next++;
-        const m = entries[i]!;
-        if (fault !== null) {
-          results[i] = { id: m.id, layer: 'impl', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason: `after a fault: ${fault}` };
-          continue;
-        }
-        options.onProgress?.(++started, total, spec.unit, m.id);
-        const r = await runOne(rig, m, spec);
-        log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}${r.reason ? `: ${r.reason}` : ''}`);
-        results[i] = r;
-        if (r.verdict === 'not-run' && fault === null) fault = r.reason ?? '';
+    await atMost(entries, spec.parallel ?? 1, async (m, i) => {
+      if (fault !== null) {
+        results[i] = { id: m.id, layer: 'impl', verdict: 'not-run', expectedInvariant: m.expectedInvariant, reason: `after a fault: ${fault}` };
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, spec.parallel ?? 1), entries.length) }, lane));
+      options.onProgress?.(++started, total, spec.unit, m.id);
+      const r = await runOne(rig, m, spec);
+      log(`[impl ${m.id}] ${r.verdict}${r.violated ? ` by ${r.violated}` : ''}${r.reason ? `: ${r.reason}` : ''}`);
+      results[i] = r;
+      if (r.verdict === 'not-run' && fault === null) fault = r.reason ?? '';
+    });
     options.onProgress?.(total, total, spec.unit);
     return results;
   } finally {

@@ -13,6 +13,7 @@
  */
 import type { MutantEntry } from '../../core/manifest.js';
 import { projectRoot } from '../../core/project-root.js';
+import { atMost } from '../../core/at-most.js';
 import type { MutantResult } from '../../core/verdict.js';
 import { runImplEntries, type ImplOutcome, type SystemImplRunner } from '../../seam/impl-runner.js';
 import type { LayerRunOptions } from '../../seam/layer-runner.js';
@@ -73,16 +74,11 @@ export async function checkOnce(check: Check, patch?: InitLimiterPatch): Promise
  */
 export async function checkAll(patch?: InitLimiterPatch, checks: readonly Check[] = CHECKS, onCheck?: (r: CheckReport) => void, concurrency = 1): Promise<CheckReport[]> {
   const out: CheckReport[] = new Array(checks.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < checks.length) {
-      const i = next++;
-      const r = await checkOnce(checks[i]!, patch);
-      onCheck?.(r);
-      out[i] = r;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), checks.length) }, lane));
+  await atMost(checks, concurrency, async (c, i) => {
+    const r = await checkOnce(c, patch);
+    onCheck?.(r);
+    out[i] = r;
+  });
   return out;
 }
 
