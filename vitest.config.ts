@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { DEEP_FILES, tierOf } from './test/support/tiers.js';
+
+const ALL = ['test/**/*.test.ts', 'src/**/*.test.ts', 'models/**/*.test.ts', 'properties/**/*.test.ts', 'mutants/**/*.test.ts'];
+// npm test: the quick tier; npm run test:deep: the full-size files; test:all: both (test/support/tiers.ts).
+const tier = tierOf(process.env.FENCECHECK_TESTS);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'models/**/*.test.ts', 'properties/**/*.test.ts', 'mutants/**/*.test.ts'],
+    include: tier === 'deep' ? [...DEEP_FILES] : ALL,
+    exclude: tier === 'quick' ? ['**/node_modules/**', ...DEEP_FILES] : ['**/node_modules/**'],
     // Forks, not threads: a test file that crashes takes its own process down, and the Valkey
     // process registry reaps what it started (src/valkey/). Two cores: two workers.
     pool: 'forks',

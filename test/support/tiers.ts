@@ -1,0 +1,51 @@
+/**
+ * The suite's two tiers (docs/testing.md, "Two tiers"). `npm test` runs the quick tier: every
+ * engine and every check shown able to fail, on small inputs, in a few minutes on a loaded two-core
+ * machine. `npm run test:deep` runs the files below: the same checks again at full size (whole
+ * default tours, every CLI command with a secret, every bad-input case as its own process, long
+ * runs with real deadlines), each costing tens of seconds to minutes. CI (`.ci/run`) runs both;
+ * `npm run test:all` is both in one vitest run.
+ *
+ * A path here that names no file is a test failure (test/architecture/tiers.test.ts), so a renamed
+ * deep file can't slip back into the quick tier unnoticed.
+ */
+export const DEEP_FILES: readonly string[] = [
+  // Every command with a password in its endpoint, and verify's reports with one (≈160 s).
+  'test/valkey/secrets-outputs.test.ts',
+  // A user's patch through the real CLI: three tours per run (≈150 s).
+  'test/cli/patch.test.ts',
+  // Every destructive path refused on an endpoint the harness does not own, props on it (≈120 s).
+  'test/valkey/external-safety.test.ts',
+  // Every case of the bad-input catalogue as its own CLI process, 242 of them (≈110 s).
+  'test/cli/bad-input.test.ts',
+  // The impl layer on worker processes with their own Valkey, and its shards (≈70 s).
+  'test/mutants/shard-workers.test.ts',
+  // The init limiter's seeded long runs: herds, real deadlines (≈60 s).
+  'test/init-limiter/long-run.test.ts',
+  // The fencing tour at its default bound: the small bugs, M1–M9 in their real graphs, the whole tour (≈105 s).
+  'test/fencing/tour/mutants.test.ts',
+  'test/fencing/tour/tour.test.ts',
+  // TLS endpoints: handshakes, refused certificates, TLS beside plain throughput (≈40 s).
+  'test/valkey/tls.test.ts',
+  // The fencing twin's search at the base bounds for every mutant (≈30 s).
+  'test/fencing/model/bfs.test.ts',
+  // Faults under the property runs and the door's kill drill (≈55 s).
+  'test/faults/props-faults.test.ts',
+  'test/faults/door-kill.test.ts',
+  // ACL users per command, and the timeouts of every client path (≈45 s).
+  'test/valkey/acl.test.ts',
+  'test/valkey/timeouts.test.ts',
+  // verify's traces for every failing stage (≈20 s).
+  'test/verify/traces.test.ts',
+  // The limiter's mutants on standalone and cluster (≈20 s).
+  'test/limiter/mutants.test.ts',
+];
+
+/** Which tier a run takes: FENCECHECK_TESTS=quick (the default), deep or all. */
+export type Tier = 'quick' | 'deep' | 'all';
+
+export function tierOf(value: string | undefined): Tier {
+  if (value === undefined || value === '' || value === 'quick') return 'quick';
+  if (value === 'deep' || value === 'all') return value;
+  throw new Error(`FENCECHECK_TESTS must be quick, deep or all, got '${value}'`);
+}
