@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harnessTempRoot, isAlive, listRecords, reapOrphans, serversWorkingUnder } from '../../src/valkey/registry.js';
 import { defaultProvider, dockerReason } from '../../src/valkey/start.js';
-import { findLeftovers, isClean, leftoverLines } from './leftovers.js';
+import { findLeftovers, isClean, leftoverLines, mountsUnder } from './leftovers.js';
+import { execFileSync } from 'node:child_process';
 
 /**
  * vitest globalSetup: reaps valkey-servers left by earlier runs whose owner died (SIGKILL, OOM), and
@@ -46,6 +47,7 @@ export function teardown(): void {
     if (!isClean(left)) problems.push(...leftoverLines(left));
     // By PID, each one checked again right before: a valkey-server working in our own directory.
     for (const s of left.servers) if (serversWorkingUnder(suiteTmp).some((x) => x.pid === s.pid)) killQuietly(s.pid);
+    detachMounts(suiteTmp);
     rmSync(suiteTmp, { recursive: true, force: true });
     if (savedTmpdir === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = savedTmpdir;
@@ -81,10 +83,22 @@ function removeStaleRunDirs(): string[] {
       else process.env.TMPDIR = saved;
     }
     for (const s of serversWorkingUnder(dir)) killQuietly(s.pid);
+    detachMounts(dir);
     rmSync(dir, { recursive: true, force: true });
     removed.push(dir);
   }
   return removed;
+}
+
+/** A file system a test mounted inside `dir` and left there: detached, so `dir` can be removed. */
+function detachMounts(dir: string): void {
+  for (const m of mountsUnder(dir).reverse()) {
+    try {
+      execFileSync('umount', ['-l', m], { stdio: 'pipe' });
+    } catch {
+      /* not ours to unmount: the removal below reports what stays */
+    }
+  }
 }
 
 function killQuietly(pid: number): void {
