@@ -10,9 +10,10 @@ export default defineConfig({
     include: tier === 'deep' ? [...DEEP_FILES] : ALL,
     exclude: tier === 'quick' ? ['**/node_modules/**', ...DEEP_FILES] : ['**/node_modules/**'],
     // Forks, not threads: a test file that crashes takes its own process down, and the Valkey
-    // process registry reaps what it started (src/valkey/). Two cores: two workers.
+    // process registry reaps what it started (src/valkey/). Two cores, three workers: the files
+    // wait on servers and child processes, and two workers kept only 1.4 cores busy.
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     // The run's own temporary directory, and the check that nothing is left in it (or running).
     globalSetup: ['./test/cleanup/global-setup.ts'],
     setupFiles: ['./test/support/end-of-file.setup.ts'],

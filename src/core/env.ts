@@ -76,6 +76,7 @@ export const ENV_VARS = {
   FENCECHECK_VERIFY_PID: { spec: { kind: 'internal' }, what: 'set by verify for its stages (their watchdog)' },
   FENCECHECK_PID_FILE: { spec: { kind: 'internal' }, what: 'tests: where a fixture writes its server PIDs' },
   FENCECHECK_BAD_INPUT_ROOT: { spec: { kind: 'internal' }, what: 'tests: the checkout the bad-input catalogue runs' },
+  FENCECHECK_TESTS: { spec: { kind: 'internal' }, what: 'tests: which tier vitest runs — quick (npm test), deep (npm run test:deep) or all (test/support/tiers.ts)' },
 } as const satisfies Readonly<Record<string, EnvVar>>;
 
 export type EnvName = keyof typeof ENV_VARS;

@@ -37,6 +37,11 @@ export const DEEP_FILES: readonly string[] = [
   'test/valkey/timeouts.test.ts',
   // verify's traces for every failing stage (≈20 s).
   'test/verify/traces.test.ts',
+  // The fencing property runs at their test size (verify's props stage runs them larger; checks-fire stays quick) (≈23 s).
+  'properties/fencing/fencing.props.test.ts',
+  // The pause snapshot's impl mutants P1–P7 on real Valkey (verify's mutants:impl judges them too;
+  // the impl runner stays quick through failover's and the init limiter's) (≈15 s).
+  'test/pause/impl-mutants.test.ts',
   // The limiter's mutants on standalone and cluster (≈20 s).
   'test/limiter/mutants.test.ts',
 ];
