@@ -49,7 +49,12 @@ export interface FailoverDrillResult {
   readonly outcomes: Readonly<Record<'applied' | 'refused' | 'unknown', number>>;
   /** Unknown because WAIT did not confirm the replica (the remedy's own verdict). */
   readonly unconfirmed: number;
-  /** Acquires on the victim's sessions told "applied" after the cut: what the failover loses. */
+  /**
+   * Acquires on the victim's sessions started after the cut took effect and told "applied" before
+   * the kill: what the failover loses. (By their start: a call that began before the cut may have
+   * been confirmed by the replica's last ACK and still be answered after the cut, which WAIT 1
+   * made a false red once in two quick starts under two burners.)
+   */
   readonly appliedAfterCut: number;
   /** Acquires on the victim's sessions told "applied" after the takeover. */
   readonly appliedAfterTakeover: number;
@@ -268,7 +273,7 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
     calls: calls.length,
     outcomes: { applied: count('applied'), refused: count('refused'), unknown: count('unknown') },
     unconfirmed: calls.filter((c) => c.outcome === 'unknown' && /WAIT/.test(c.failure ?? '')).length,
-    appliedAfterCut: victimAcquiresOk.filter((c) => c.endedAt > link.cutAt! && c.endedAt <= tKill).length,
+    appliedAfterCut: victimAcquiresOk.filter((c) => c.startedAt > link.cutAt! && c.endedAt <= tKill).length,
     appliedAfterTakeover: victimAcquiresOk.filter((c) => c.startedAt > tTakeover).length,
     generations,
     duplicates: loops.reduce((n, l) => n + duplicateGenerations(l.calls), 0),

@@ -24,7 +24,11 @@ export interface ReplicationLink {
   readonly announcedPort: number;
   /** For clients: the announced address mapped back to the primary itself. */
   readonly natMap: NatMap;
-  /** When the link was cut (Date.now()), or null. */
+  /**
+   * When the cut had taken effect (Date.now() once every proxied socket was closed), or null: a
+   * call started after it cannot reach the replica; one started before may still have (its
+   * replica's ACK crossed the proxy while it stopped).
+   */
   readonly cutAt: number | null;
   cut(): Promise<void>;
   /** Drops the link now; every re-connect waits (parked in the proxy) until release(). */
@@ -72,8 +76,8 @@ export async function routeThroughProxy(primary: Endpoint, replica: Endpoint, ti
       return cutAt;
     },
     async cut() {
-      cutAt = Date.now();
       await proxy.stop();
+      cutAt = Date.now();
     },
     hold() {
       proxy.hold();
