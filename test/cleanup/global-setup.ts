@@ -1,10 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harnessTempRoot, isAlive, listRecords, reapOrphans, serversWorkingUnder } from '../../src/valkey/registry.js';
 import { defaultProvider, dockerReason } from '../../src/valkey/start.js';
 import { findLeftovers, isClean, leftoverLines, mountsUnder } from './leftovers.js';
-import { execFileSync } from 'node:child_process';
 
 /**
  * vitest globalSetup: reaps valkey-servers left by earlier runs whose owner died (SIGKILL, OOM), and

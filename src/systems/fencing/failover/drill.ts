@@ -210,22 +210,19 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
   // The real keyspace, read from the node that serves each session's slot now: the new primary
   // for the victim's sessions, their own primary for the others'. Straight to that node, not
   // through a slot map: gossip slower than any bound under load left a node routing the victim's
-  // slots to the dead primary's port, and the read died with "Connection is closed." (twice in three
+  // slots to the dead primary's port, and the read died with "Connection is closed." (once in three
   // quick starts under two burners, after a bounded wait for the routes and a retried read). A
   // node that does not serve the slot answers MOVED, and the drill fails on it: not hidden.
-  const servingNode = new Map<string, Endpoint>();
-  for (const [owner, names] of sessions) for (const s of names) servingNode.set(s, owner === vKey ? replica : primaries.find((p) => endpointKey(p) === owner)!);
-  const readers = new Map<string, ReturnType<typeof nodeClient>>();
-  const read = (session: string, key: string): Promise<string | null> => {
-    const node = servingNode.get(session)!;
-    let c = readers.get(endpointKey(node));
-    if (!c) readers.set(endpointKey(node), (c = nodeClient(node)));
-    return c.get(key);
-  };
+  const readerOf = new Map<string, ReturnType<typeof nodeClient>>();
+  for (const [owner, names] of sessions) {
+    const reader = nodeClient(owner === vKey ? replica : primaries.find((p) => endpointKey(p) === owner)!);
+    for (const s of names) readerOf.set(s, reader);
+  }
   try {
     for (const l of loops) {
       const ref = { community: opts.community, session: l.session };
-      const [lease, counter] = [await read(l.session, newLeaseKey(ref)), await read(l.session, newGenerationKey(ref))];
+      const reader = readerOf.get(l.session)!;
+      const [lease, counter] = [await reader.get(newLeaseKey(ref)), await reader.get(newGenerationKey(ref))];
       const at = lease?.lastIndexOf(':') ?? -1;
       const final = { lease: lease && at > 0 ? { owner: lease.slice(0, at), gen: Number(lease.slice(at + 1)) } : null, counter: Number(counter ?? 0) };
       sessionsSeen.push({ session: l.session, victim: victimSessions.has(l.session), calls: [...l.calls], final });
@@ -234,7 +231,7 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
       generations += new Set(v.issued).size;
     }
   } finally {
-    await Promise.all([...readers.values()].map((c) => closeClient(c)));
+    await Promise.all([...new Set(readerOf.values())].map((c) => closeClient(c)));
   }
   const firstAfter = [...victimSessions].map((s) => loops.find((l) => l.session === s)!.calls.find((c) => c.reply && c.startedAt > tTakeover)?.endedAt);
   const resumeMs = firstAfter.every((t) => t !== undefined) ? Math.max(...firstAfter.map((t) => t! - tKill)) : null;
