@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,48 +14,36 @@ const FIXTURE = join(projectRoot, 'test/cleanup/fixtures/start-and-wait.mts');
  * What makes these tests fail when the cleanup does not run:
  * - The child runs in its own process group and its servers share THAT group, not ours; a signal
  *   sent to the child's PID alone does not reach them. Only the child's own handler can stop them.
- * - Each child uses a registry root of its own (FENCECHECK_REGISTRY_DIR), so no other harness process
- *   (another test's child, another test file, another engineer's suite: every topology start reaps
- *   orphans) can find and reap its servers once it is gone. Nothing else kills them. That is also
- *   what lets the tests run side by side: each judges its own child's root alone.
+ * - The child uses a private registry root (FENCECHECK_REGISTRY_DIR), so no other harness process
+ *   (another test file, another engineer's suite: every topology start reaps orphans) can find and
+ *   reap its servers once it is gone. Nothing else kills them.
  * - A process killed by a signal runs no 'exit' hook: when the handler re-raises, it alone did it.
  * Disable the kill in src/valkey/hygiene.ts's signal handler and the signal tests go red.
  */
 let root: string;
-const childRoots: string[] = [];
+const savedRoot = process.env.FENCECHECK_REGISTRY_DIR;
 beforeAll(() => {
-  root = ownedTempDir('cleanup'); // mode 0700: the children's roots are under it
+  root = ownedTempDir('cleanup'); // mode 0700
+  // This file's own registry calls (listRecords, reapOrphans) read the children's private root.
+  process.env.FENCECHECK_REGISTRY_DIR = root;
 });
 afterAll(() => {
-  for (const dir of childRoots) inRoot(dir, reapOrphans); // anything a red test left behind, verified and by PID
+  reapOrphans(); // anything a red test left behind, verified and by PID
+  if (savedRoot === undefined) delete process.env.FENCECHECK_REGISTRY_DIR;
+  else process.env.FENCECHECK_REGISTRY_DIR = savedRoot;
   rmSync(root, { recursive: true, force: true });
 });
-
-/** `f` (synchronous) against one child's registry root: tests side by side never read each other's. */
-function inRoot<T>(dir: string, f: () => T): T {
-  const saved = process.env.FENCECHECK_REGISTRY_DIR;
-  process.env.FENCECHECK_REGISTRY_DIR = dir;
-  try {
-    return f();
-  } finally {
-    if (saved === undefined) delete process.env.FENCECHECK_REGISTRY_DIR;
-    else process.env.FENCECHECK_REGISTRY_DIR = saved;
-  }
-}
 
 type Provider = 'native' | 'default';
 
 /** Starts the fixture in its own process group (like a terminal job) and reads the server PIDs it started. */
-async function startChild(mode = 'wait', provider: Provider = 'native'): Promise<{ child: ChildProcess; pids: number[]; sigintListeners: number; dir: string }> {
-  const dir = join(root, `child-${childRoots.length + 1}`);
-  mkdirSync(dir, { mode: 0o700 });
-  childRoots.push(dir);
+async function startChild(mode = 'wait', provider: Provider = 'native'): Promise<{ child: ChildProcess; pids: number[]; sigintListeners: number }> {
   // `--import tsx` keeps it one process, so the owner PID recorded is the PID we kill.
   const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, mode], {
     cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'ignore'],
     detached: true,
-    env: childEnv(provider, dir),
+    env: childEnv(provider),
   });
   const line = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
@@ -68,11 +56,11 @@ async function startChild(mode = 'wait', provider: Provider = 'native'): Promise
   // The servers are in the child's process group (it leads its own), not in ours.
   expect(pids.map(processGroup)).toEqual([child.pid, child.pid]);
   expect(processGroup(child.pid!)).not.toBe(processGroup(process.pid));
-  return { child, pids, sigintListeners, dir };
+  return { child, pids, sigintListeners };
 }
 
-function childEnv(provider: Provider, dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, FENCECHECK_REGISTRY_DIR: dir, FIXTURE_PROVIDER: provider };
+function childEnv(provider: Provider): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, FENCECHECK_REGISTRY_DIR: root, FIXTURE_PROVIDER: provider };
   if (provider === 'default') {
     // As a command run from a shell: no provider chosen, and no probe answer inherited from the
     // vitest globalSetup (which would spare the child from loading the container library).
@@ -116,25 +104,23 @@ async function withChild(mode: string, provider: Provider, body: (c: Awaited<Ret
   } finally {
     if (c.child.exitCode === null && c.child.signalCode === null) process.kill(-c.child.pid!, 'SIGKILL');
     await exited(c.child).catch(() => {});
-    inRoot(c.dir, reapOrphans);
+    reapOrphans();
   }
 }
 
 /** The child ended with the signal's meaning: killed by it, or exit code 128 + its number. */
 const endedBy = (r: { code: number | null; signal: NodeJS.Signals | null }, sig: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => r.signal === sig || r.code === { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[sig];
 
-// Each test owns its child, its servers and their registry root, so they run side by side: they
-// mostly wait for processes to start and end.
-describe.concurrent('no valkey-server outlives the process that started it', () => {
+describe('no valkey-server outlives the process that started it', () => {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`${sig} to the owner process alone: its handler kills the servers by PID, and the owner ends by ${sig}`, async () => {
-      await withChild('wait', 'native', async ({ child, pids, sigintListeners, dir }) => {
+      await withChild('wait', 'native', async ({ child, pids, sigintListeners }) => {
         expect(sigintListeners).toBe(1); // the handler alone: it re-raises, no exit hook runs
         process.kill(child.pid!, sig);
         const r = await exited(child);
         expect(r.signal).toBe(sig);
         await allDead(pids);
-        expect(inRoot(dir, listRecords).filter((rec) => pids.includes(rec.pid))).toEqual([]);
+        expect(listRecords().filter((rec) => pids.includes(rec.pid))).toEqual([]);
       });
     });
   }
@@ -142,17 +128,17 @@ describe.concurrent('no valkey-server outlives the process that started it', () 
   // A step that starts servers while a signal is ending the process (its previous servers just
   // died, a G2 row moves on): they are killed as soon as they are spawned, never left behind.
   it('servers started while a signal ends the process are killed at once', async () => {
-    await withChild('stopping', 'native', async ({ child, dir }) => {
+    await withChild('stopping', 'native', async ({ child }) => {
       const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
       const { late } = JSON.parse(line) as { late: number[] | string };
       expect(typeof late, 'the topology started as if nothing were stopping').toBe('string');
       expect(
-        inRoot(dir, listRecords)
+        listRecords()
           .filter((rec) => isRunning(rec.pid))
           .map((r) => r.pid)
           .filter((p) => !child.pid || p !== child.pid),
       ).toHaveLength(2); // the first two only
-      expect(serversWorkingUnder(dir).length, "valkey-server processes running in the fixture's registry root").toBe(2);
+      expect(serversWorkingUnder(root).length, "valkey-server processes running in the fixture's registry root").toBe(2);
     });
   });
 
@@ -177,13 +163,13 @@ describe.concurrent('no valkey-server outlives the process that started it', () 
   // in a shell), not live on with its servers killed.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     it(`default provider (another library listens too): ${sig} still ends the owner by ${sig} and kills its servers`, async () => {
-      await withChild('wait', 'default', async ({ child, pids, sigintListeners, dir }) => {
+      await withChild('wait', 'default', async ({ child, pids, sigintListeners }) => {
         expect(sigintListeners).toBeGreaterThan(1);
         process.kill(child.pid!, sig);
         const r = await exited(child);
         expect(endedBy(r, sig), `exit ${JSON.stringify(r)}`).toBe(true);
         await allDead(pids);
-        expect(inRoot(dir, listRecords).filter((rec) => pids.includes(rec.pid))).toEqual([]);
+        expect(listRecords().filter((rec) => pids.includes(rec.pid))).toEqual([]);
       });
     });
   }
@@ -199,25 +185,25 @@ describe.concurrent('no valkey-server outlives the process that started it', () 
   });
 
   it('an uncaught exception: the exit hook kills the servers', async () => {
-    await withChild('crash', 'native', async ({ child, pids, dir }) => {
+    await withChild('crash', 'native', async ({ child, pids }) => {
       const r = await exited(child);
       expect(r.code).not.toBe(0);
       await allDead(pids);
-      expect(inRoot(dir, listRecords).filter((rec) => pids.includes(rec.pid))).toEqual([]);
+      expect(listRecords().filter((rec) => pids.includes(rec.pid))).toEqual([]);
     });
   });
 
   it('SIGKILL leaves orphans (no handler can run); the reaper finds and kills them', async () => {
-    await withChild('wait', 'native', async ({ child, pids, dir }) => {
+    await withChild('wait', 'native', async ({ child, pids }) => {
       process.kill(child.pid!, 'SIGKILL');
       await exited(child);
       // The servers really are orphans now: nothing else can reach them. This is what the reaper is for.
       await new Promise((r) => setTimeout(r, 500));
       expect(pids.filter(gone)).toEqual([]);
-      const killed = inRoot(dir, reapOrphans);
+      const killed = reapOrphans();
       expect([...killed].sort()).toEqual([...pids].sort());
       await allDead(pids);
-      expect(inRoot(dir, listRecords).filter((rec) => pids.includes(rec.pid))).toEqual([]);
+      expect(listRecords().filter((rec) => pids.includes(rec.pid))).toEqual([]);
     });
   });
 });
