@@ -163,19 +163,28 @@ async function servingEverywhere(primaries: readonly Endpoint[], newPrimary: End
     const views = await Promise.all(primaries.map((p) => viewOf(p, slot)));
     if (views.every((v) => v.ok && v.owner === want)) return Date.now() - since;
     if (Date.now() > deadline) throw stalled(`the cluster did not settle within ${RESUME_BOUND_MS} ms of the takeover: ${views.map((v) => v.line).join('; ')}`);
-    // Settling takes 20–130 ms under two burners. A claim not taken after seconds is re-announced
-    // under a fresh epoch once, as an operator would (CLUSTER BUMPEPOCH answers STILL when the
-    // epoch is already the greatest, and changes nothing then).
+    // Settling takes 20–130 ms under two burners. Seen once in ten quick starts: the promoted
+    // replica kept the epoch it had as a replica, equal to its dead primary's (the greatest), so the
+    // others never took its claim (they want a greater one) and nothing resolves the tie with a
+    // dead node. BUMPEPOCH alone answers STILL then; after another primary bumps, the new one's is
+    // no longer the greatest and its own BUMPEPOCH takes a fresh, greater epoch.
     if (!bumped && Date.now() - since > NUDGE_AFTER_MS) {
       bumped = true;
-      log(
-        `not settled after ${NUDGE_AFTER_MS} ms (${views.map((v) => v.line).join('; ')}); CLUSTER BUMPEPOCH on ${want}: ${String(await adminCall(newPrimary, 'CLUSTER', 'BUMPEPOCH').catch((e: Error) => e.message))}`,
-      );
+      const other = primaries.find((p) => endpointKey(p) !== want)!;
+      const first = String(await adminCall(other, 'CLUSTER', 'BUMPEPOCH').catch((e: Error) => e.message));
+      const epoch = Number(/\d+/.exec(first)?.[0] ?? 0);
+      await waitUntil(`${want} to hear of epoch ${epoch}`, async () => currentEpoch(newPrimary).then((e) => e >= epoch), Math.max(0, deadline - Date.now()), 20).catch(() => undefined);
+      const second = String(await adminCall(newPrimary, 'CLUSTER', 'BUMPEPOCH').catch((e: Error) => e.message));
+      log(`not settled after ${NUDGE_AFTER_MS} ms (${views.map((v) => v.line).join('; ')}); CLUSTER BUMPEPOCH on ${endpointKey(other)}: ${first}, then on ${want}: ${second}`);
     }
   }
 }
 
-const NUDGE_AFTER_MS = 5_000;
+async function currentEpoch(e: Endpoint): Promise<number> {
+  return Number(/^cluster_current_epoch:(\d+)/m.exec(String(await adminCall(e, 'CLUSTER', 'INFO')))?.[1] ?? 0);
+}
+
+const NUDGE_AFTER_MS = 2_000;
 
 /** null when no primary has a replica left to take over. */
 export async function failoverDrill(topology: Topology, scripts: FencingScripts, opts: FailoverDrillOptions): Promise<FailoverDrillResult | null> {
