@@ -14,7 +14,7 @@ import { waitUntil } from '../../../valkey/wait.js';
 import { keySlot } from '../../../valkey/slots.js';
 import { newGenerationKey, newLeaseKey } from '../keys.js';
 import type { FencingScripts } from '../scripts.js';
-import { currentSlotMap, endpointKey, type Endpoint } from '../../../valkey/cluster-map.js';
+import { currentSlotMap, endpointKey, readSlotMap, type Endpoint } from '../../../valkey/cluster-map.js';
 import { sleep } from '../cluster-matrix/stats.js';
 import { judgeSession } from '../cluster-matrix/drills/judge.js';
 import { startSessionLoop } from '../cluster-matrix/drills/loop.js';
@@ -129,22 +129,27 @@ async function settled(p: Promise<void>): Promise<void> {
   }
 }
 
-/** One node's view: its cluster_state, its epochs, and who it says serves `slot`. */
-async function viewOf(e: Endpoint, slot: number): Promise<{ ok: boolean; owner: string | null; line: string }> {
+/** One node's view: its cluster_state, its epochs, and who its slot map says serves `slot`. */
+async function viewOf(e: Endpoint, slot: number): Promise<{ ok: boolean; owner: string | null; currentEpoch: number; line: string }> {
   const c = nodeClient(e);
   try {
     const info = String(await c.call('CLUSTER', 'INFO'));
     const f = (k: string) => new RegExp(`^${k}:(\\S+)`, 'm').exec(info)?.[1] ?? '?';
-    const ranges = (await c.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
-    const r = ranges.find(([lo, hi]) => slot >= lo && slot <= hi);
-    const owner = r ? `${r[2][0] || '127.0.0.1'}:${r[2][1]}` : null;
+    const map = await readSlotMap(c);
+    let owner: string | null = null;
+    try {
+      owner = endpointKey(map.owner(slot));
+    } catch {
+      /* the slot is not served: owner stays null */
+    }
     return {
       ok: f('cluster_state') === 'ok',
       owner,
+      currentEpoch: Number(f('cluster_current_epoch')) || 0,
       line: `${endpointKey(e)} state ${f('cluster_state')} epoch ${f('cluster_current_epoch')}/${f('cluster_my_epoch')} slot ${slot} → ${owner ?? 'none'}`,
     };
   } catch (err) {
-    return { ok: false, owner: null, line: `${endpointKey(e)} ${(err as Error).message}` };
+    return { ok: false, owner: null, currentEpoch: 0, line: `${endpointKey(e)} ${(err as Error).message}` };
   } finally {
     await closeClient(c);
   }
@@ -173,15 +178,11 @@ async function servingEverywhere(primaries: readonly Endpoint[], newPrimary: End
       const other = primaries.find((p) => endpointKey(p) !== want)!;
       const first = String(await adminCall(other, 'CLUSTER', 'BUMPEPOCH').catch((e: Error) => e.message));
       const epoch = Number(/\d+/.exec(first)?.[0] ?? 0);
-      await waitUntil(`${want} to hear of epoch ${epoch}`, async () => currentEpoch(newPrimary).then((e) => e >= epoch), Math.max(0, deadline - Date.now()), 20).catch(() => undefined);
+      await waitUntil(`${want} to hear of epoch ${epoch}`, async () => (await viewOf(newPrimary, slot)).currentEpoch >= epoch, Math.max(0, deadline - Date.now()), 20).catch(() => undefined);
       const second = String(await adminCall(newPrimary, 'CLUSTER', 'BUMPEPOCH').catch((e: Error) => e.message));
       log(`not settled after ${NUDGE_AFTER_MS} ms (${views.map((v) => v.line).join('; ')}); CLUSTER BUMPEPOCH on ${endpointKey(other)}: ${first}, then on ${want}: ${second}`);
     }
   }
-}
-
-async function currentEpoch(e: Endpoint): Promise<number> {
-  return Number(/^cluster_current_epoch:(\d+)/m.exec(String(await adminCall(e, 'CLUSTER', 'INFO')))?.[1] ?? 0);
 }
 
 const NUDGE_AFTER_MS = 2_000;
