@@ -203,14 +203,16 @@ export async function failoverDrill(topology: Topology, scripts: FencingScripts,
   const t0 = Date.now();
   const log = (what: string) => opts.log?.(`[replication] +${Date.now() - t0} ms ${what}`);
   log(`routing ${endpointKey(replica)}'s replication link from ${vKey} through a proxy`);
-  const link = await routeThroughProxy(victim, replica);
+  const slotOf = (s: string) => keySlot(newLeaseKey({ community: opts.community, session: s }));
+  const sessions = namesOnEvery(map.primaries, map.owner, opts.sessionsPerShard ?? 3, (i) => `s${i}`, slotOf);
+  const victimSessions = new Set(sessions.get(vKey)!);
+  // Every node a client may take the slot map from: the primaries and their online replicas.
+  const peers = [...primaries, ...withReplicas.flatMap((x) => x.replicas)];
+  const link = await routeThroughProxy(victim, replica, { peers, slot: slotOf([...victimSessions][0]!) });
   log('link through the proxy; sessions start');
   const others = primaries.filter((p) => endpointKey(p) !== vKey);
   // The drill's client talks to the primary directly: only the replication link passes the proxy.
   const conn = createClient({ kind: 'cluster', seeds: others }, { natMap: link.natMap });
-  const slotOf = (s: string) => keySlot(newLeaseKey({ community: opts.community, session: s }));
-  const sessions = namesOnEvery(map.primaries, map.owner, opts.sessionsPerShard ?? 3, (i) => `s${i}`, slotOf);
-  const victimSessions = new Set(sessions.get(vKey)!);
   const confirm = patchedConfirm(opts.confirm, opts.patch);
   const loopOpts = { resend: false, pauseMs: 10, ...(confirm ? { confirmReplicas: confirm } : {}) };
   const loops = [...sessions.values()].flat().map((s) => startSessionLoop(conn, scripts, { community: opts.community, session: s }, loopOpts));

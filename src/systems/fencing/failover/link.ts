@@ -9,9 +9,11 @@
  * handshake), and resyncs the moment the caller releases it (`releaseHandshake()` first, to hold it
  * connected but not yet sent what it missed).
  */
-import type { NatMap } from 'ioredis';
+import type { NatMap, Redis } from 'ioredis';
 import { closeClient, nodeClient } from '../../../valkey/index.js';
+import { readSlotMap } from '../../../valkey/cluster-map.js';
 import { FaultProxy } from '../../../valkey/fault-proxy.js';
+import { InfrastructureFault } from '../../../valkey/fault.js';
 import { waitUntil } from '../../../valkey/wait.js';
 
 export interface Endpoint {
@@ -41,13 +43,54 @@ export interface ReplicationLink {
    * that answer waits for release().
    */
   releaseHandshake(): void;
-  /** Stops the proxy and, if the primary still answers, announces its own port again. */
+  /** Stops the proxy and, if the primary still answers, announces its own port again; returns once no peer routes to the proxy (bounded). */
   close(): Promise<void>;
 }
 
 const field = (info: string, name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 
-export async function routeThroughProxy(primary: Endpoint, replica: Endpoint, timeoutMs = 10_000): Promise<ReplicationLink> {
+export interface RouteOptions {
+  /**
+   * Every live node a client may take the slot map from (ioredis asks any node, replicas too). The
+   * announced port reaches them by gossip, about a second later on some: until then a Cluster
+   * client created from such a node's view routes the primary's slots to the port it knew, and
+   * right after a close that is a proxy that is gone ("Connection is closed." on the first write).
+   */
+  readonly peers: readonly Endpoint[];
+  /** A slot the primary serves: where each peer's view is read. */
+  readonly slot: number;
+  readonly timeoutMs?: number;
+}
+
+/** Each answering peer's port for `slot` in its CLUSTER SLOTS (null: the peer did not answer). */
+async function viewsOf(clients: readonly Redis[], slot: number): Promise<(number | null)[]> {
+  return Promise.all(
+    clients.map((c) =>
+      readSlotMap(c).then(
+        (m) => m.owner(slot).port,
+        () => null,
+      ),
+    ),
+  );
+}
+
+/** Until `done` holds of every peer's view; false when it did not within `timeoutMs`, with the last views. */
+async function untilViews(peers: readonly Endpoint[], slot: number, done: (port: number | null) => boolean, timeoutMs: number): Promise<{ ok: boolean; views: (number | null)[] }> {
+  const clients = peers.map((p) => nodeClient(p));
+  let views: (number | null)[] = [];
+  try {
+    const ok = await waitUntil("the peers' slot maps", async () => (views = await viewsOf(clients, slot)).every(done), timeoutMs, 20).then(
+      () => true,
+      () => false,
+    );
+    return { ok, views };
+  } finally {
+    await Promise.all(clients.map((c) => closeClient(c)));
+  }
+}
+
+export async function routeThroughProxy(primary: Endpoint, replica: Endpoint, opts: RouteOptions): Promise<ReplicationLink> {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
   const proxy = await new FaultProxy(primary).start();
   const pc = nodeClient(primary);
   const rc = nodeClient(replica);
@@ -62,8 +105,17 @@ export async function routeThroughProxy(primary: Endpoint, replica: Endpoint, ti
       timeoutMs,
       20,
     );
+    // Every view at the proxy's port: no client the caller makes can see an older address.
+    const seen = await untilViews(opts.peers, opts.slot, (port) => port === proxy.port, timeoutMs);
+    if (!seen.ok)
+      throw new InfrastructureFault({
+        kind: 'timeout',
+        reason: `not every node lists ${primary.host}:${primary.port} at its proxy's port ${proxy.port} within ${timeoutMs} ms (slot ${opts.slot}: ${opts.peers.map((p, i) => `${p.port} → ${seen.views[i] ?? 'no answer'}`).join(', ')})`,
+      });
   } catch (err) {
     await proxy.stop();
+    await pc.call('CONFIG', 'SET', 'cluster-announce-port', '0').catch(() => undefined);
+    await closeClient(pc);
     throw err;
   } finally {
     await closeClient(rc);
@@ -94,6 +146,9 @@ export async function routeThroughProxy(primary: Endpoint, replica: Endpoint, ti
       // 0: announce the port it listens on. A killed primary does not answer: nothing to restore.
       await pc.call('CONFIG', 'SET', 'cluster-announce-port', '0').catch(() => undefined);
       await closeClient(pc);
+      // Best effort, bounded: for about a second every peer still routes to the stopped proxy
+      // (measured: 973–1013 ms under two burners), and a client made meanwhile fails its first write.
+      await untilViews(opts.peers, opts.slot, (port) => port !== proxy.port, timeoutMs);
     },
   };
 }

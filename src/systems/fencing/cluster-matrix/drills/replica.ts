@@ -193,7 +193,7 @@ export async function replicaDrill(topology: Topology, opts: { client: ReplicaCl
   const loops: Promise<void>[] = [];
   try {
     for (const t of topics) await sub.subscribe(t);
-    link = await routeThroughProxy(primary, replica);
+    link = await routeThroughProxy(primary, replica, { peers: topology.nodes, slot: keySlot(keys[0]!) });
     const target = { seeds: topology.nodes, natMap: link.natMap };
     writer = createClient({ kind: 'cluster', seeds: topology.nodes }, { natMap: link.natMap }) as Cluster;
     // The replica's snapshot predates the keys: DEL (an earlier drill's), snapshot, then write them.
