@@ -63,6 +63,12 @@ describe('the cluster client matrix in the verify reports', () => {
     ]);
   });
 
+  it("the stage's reason names each red row's findings, so that a CI log shows why (not only 'pubsub: failed')", () => {
+    const stage = clusterMatrixReport(rows, new Date('2026-11-30T06:00:00Z'), 3000);
+    expect(stage.status).toBe('failed');
+    expect(stage.reason).toBe('pubsub: silently wrong: 12 messages never delivered after CLIENT KILL');
+  });
+
   it('JUnit: one case per row, a silently-wrong row fails with its reason and a replay, an unrun row is skipped', () => {
     const xml = junitXml(r);
     expect(xml).toMatch(/<testcase classname="fencecheck\.cluster-matrix" name="cluster-matrix registry"[^>]*>/);

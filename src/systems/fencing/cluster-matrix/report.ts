@@ -72,13 +72,19 @@ export function clusterMatrixSection(rows: readonly RowResult[]): ReportSection 
   };
 }
 
+/** Why a row is not green: the reasons of the verdict columns with its status (`errors: …; silently wrong: …`). */
+function whyNotPassed(row: RowResult): string {
+  const status = rowStatus(row);
+  return [row.errors, row.silentlyWrong].flatMap((v, i) => (v.status === status && v.status !== 'passed' ? [`${i === 0 ? 'errors' : 'silently wrong'}: ${v.reason}`] : [])).join('; ');
+}
+
 /** One case per row (`cluster-matrix <row>`): red when either verdict column failed, skipped when one did not run. */
 export function clusterMatrixSuite(rows: readonly RowResult[]): ReportSuite {
   return {
     name: 'cluster-matrix',
     cases: rows.map((row): ReportCase => {
       const status = rowStatus(row);
-      const why = [row.errors, row.silentlyWrong].flatMap((v, i) => (v.status === status && v.status !== 'passed' ? [`${i === 0 ? 'errors' : 'silently wrong'}: ${v.reason}`] : [])).join('; ');
+      const why = whyNotPassed(row);
       const out = `${row.surface}\nerrors: ${verdictText(row.errors)}\nsilently wrong: ${verdictText(row.silentlyWrong)}\nfigures: ${figuresText(row)}`;
       const replay = `fencecheck cluster-matrix --row ${row.name}${row.variant ? ` --variant ${row.name}=${row.variant}` : ''}`;
       const base = { name: `cluster-matrix ${rowLabel(row)}`, seconds: row.durationMs / 1000, out };
@@ -93,12 +99,14 @@ export function clusterMatrixReport(rows: readonly RowResult[], startedAt: Date,
   const status = matrixStatus(rows);
   const count = (s: ReturnType<typeof rowStatus>) => rows.filter((r) => rowStatus(r) === s).length;
   const red = rows.filter((r) => rowStatus(r) !== 'passed').map((r) => `${r.name}: ${rowStatus(r)}`);
+  // The stage's reason is what a CI log shows: each red row with its findings, not only its name.
+  const findings = rows.filter((r) => rowStatus(r) === 'failed').map((r) => `${rowLabel(r)}: ${whyNotPassed(r)}`);
   const summary = `${rows.length} cluster-matrix rows on real Valkey: ${count('passed')} passed, ${count('failed')} failed, ${count('not-run')} not run${red.length ? ` (${red.join('; ')})` : ''}`;
   const firstNotRun = rows.map((r) => [r.errors, r.silentlyWrong].find((v) => v.status === 'not-run')).find((v) => v !== undefined);
   return stageReport<ClusterMatrixDetails>({
     stage: 'cluster-matrix',
     status,
-    ...(status === 'not-run' ? { reason: firstNotRun && firstNotRun.status === 'not-run' ? firstNotRun.reason : 'no row ran' } : status === 'failed' ? { reason: red.join('; ') } : {}),
+    ...(status === 'not-run' ? { reason: firstNotRun && firstNotRun.status === 'not-run' ? firstNotRun.reason : 'no row ran' } : status === 'failed' ? { reason: findings.join(' | ') } : {}),
     startedAt: startedAt.toISOString(),
     durationMs,
     summary,
