@@ -62,14 +62,13 @@ export interface RouteOptions {
   readonly timeoutMs?: number;
 }
 
-/** Each answering peer's port for `slot` in its CLUSTER SLOTS (null: the peer did not answer). */
+/** Each answering peer's port for `slot` in its CLUSTER SLOTS (null: the peer did not answer, or serves no owner for it). */
 async function viewsOf(clients: readonly Redis[], slot: number): Promise<(number | null)[]> {
   return Promise.all(
     clients.map((c) =>
-      readSlotMap(c).then(
-        (m) => m.owner(slot).port,
-        () => null,
-      ),
+      readSlotMap(c)
+        .then((m) => m.owner(slot).port)
+        .catch(() => null),
     ),
   );
 }
