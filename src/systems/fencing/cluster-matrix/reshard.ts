@@ -89,16 +89,26 @@ export async function migrateSlotLive(primaries: readonly Endpoint[], slot: numb
   }
 }
 
+/** A counter from a node's INFO section (0 when the line is absent: nothing counted yet). */
+async function infoCount(c: Redis, section: string, line: RegExp): Promise<number> {
+  return Number(line.exec(await c.info(section))?.[1] ?? 0);
+}
+
 /** ASK redirects served so far (cmdstat_asking on every primary): proof a migration was met, not just run. */
 export async function askingCalls(primaries: readonly Endpoint[]): Promise<number> {
   let n = 0;
   for (const p of primaries) {
     const c = nodeClient(p);
     try {
-      n += Number(/cmdstat_asking:calls=(\d+)/.exec(await c.info('commandstats'))?.[1] ?? 0);
+      n += await infoCount(c, 'commandstats', /cmdstat_asking:calls=(\d+)/);
     } finally {
       await closeClient(c);
     }
   }
   return n;
+}
+
+/** TRYAGAIN replies a node has sent so far (errorstat_TRYAGAIN): a multi-key command met a half-moved slot there. */
+export function tryAgainReplies(c: Redis): Promise<number> {
+  return infoCount(c, 'errorstats', /errorstat_TRYAGAIN:count=(\d+)/);
 }

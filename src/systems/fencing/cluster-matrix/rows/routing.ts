@@ -17,14 +17,15 @@ import { classifyFault } from '../../../../valkey/fault.js';
 import { keySlot } from '../../../../valkey/slots.js';
 import { loadFencingScripts } from '../../scripts.js';
 import { currentSlotMap, type Endpoint } from '../../../../valkey/cluster-map.js';
-import { askingCalls, beginSlotMigration } from '../reshard.js';
+import type { Redis } from 'ioredis';
+import { askingCalls, beginSlotMigration, tryAgainReplies } from '../reshard.js';
 import { relayFamilies } from '../routing/families.js';
 import { RELAY_USER, setRelayUser } from '../routing/acl.js';
 import { verdictOf, type G2Row } from '../types.js';
-import { sleep } from '../stats.js';
+import { waitUntil } from '../../../../valkey/wait.js';
 
-/** How long a migration stays open while a family's command is under way (within ioredis's TRYAGAIN retries: 16 × 50 ms). */
-const FINISH_AFTER_MS = 250;
+/** How often the row reads the importing node's TRYAGAIN count while a family's command is under way. */
+const POLL_MS = 5;
 
 export const ROUTING_VARIANTS = ['follow', 'no-follow', 'acl-missing-evalsha'] as const;
 export type RoutingVariant = (typeof ROUTING_VARIANTS)[number];
@@ -39,6 +40,22 @@ async function attempt(into: string[], label: string, f: () => Promise<string[]>
     into.push(`${label}: ${msg(err)}`);
     return [];
   }
+}
+
+/**
+ * Resolves once `during` has settled or the importing node has answered TRYAGAIN more than `before`
+ * times. The slot is finished on this event, not after a fixed time: ioredis retries a TRYAGAIN
+ * 50 ms later on a random primary, and each round costs 2–3 of its 16 redirections (MOVED, ASK,
+ * TRYAGAIN), so a multi-key read gives up some 280–400 ms after it started; a finish timed at
+ * 250 ms raced that budget and lost it under load. (`during` settles by the command timeout at the
+ * latest, so the bound is never what ends the wait.)
+ */
+async function settledOrTriedAgain(during: Promise<unknown>, probe: Redis, before: number): Promise<void> {
+  let settled = false;
+  void during.then(() => {
+    settled = true;
+  });
+  await waitUntil('the command to settle or meet TRYAGAIN', async () => settled || (await tryAgainReplies(probe)) > before, 60_000, POLL_MS);
 }
 
 /** Forbidden to the relay user: each must fail with NOPERM naming what is missing. */
@@ -86,6 +103,7 @@ function makeRoutingRow(name: string, surface: string, tls: boolean): G2Row<Rout
       const errors: string[] = [];
       const wrong: string[] = [];
       const seen: string[] = [];
+      let tryAgains = 0;
       const asks0 = await askingCalls(map.primaries);
       try {
         for (const f of families) {
@@ -113,12 +131,20 @@ function makeRoutingRow(name: string, surface: string, tls: boolean): G2Row<Rout
               const ask = await rawReply(1);
               // The client works through the redirects while the migration goes on and ends: a
               // multi-key read meets TRYAGAIN (a key missing on the importing node) until the slot is
-              // finished, and must come through once it is.
-              const during = attempt(errors, `${f.name} during migration`, () => f.op(client, 1));
-              await sleep(FINISH_AFTER_MS);
-              await m.move(await m.remaining(100));
-              await m.finish();
-              wrong.push(...(await during));
+              // finished, and must come through once it is. The finish comes once the command is
+              // done (it followed ASK) or has met TRYAGAIN, whichever is first.
+              const probe = nodeClient(m.to);
+              try {
+                const before = await tryAgainReplies(probe);
+                const during = attempt(errors, `${f.name} during migration`, () => f.op(client, 1));
+                await settledOrTriedAgain(during, probe, before);
+                await m.move(await m.remaining(100));
+                await m.finish();
+                wrong.push(...(await during));
+                tryAgains += (await tryAgainReplies(probe)) - before;
+              } finally {
+                await closeClient(probe);
+              }
               const moved = await rawReply(2);
               wrong.push(...(await attempt(errors, `${f.name} after migration`, () => f.op(client, 2))));
               seen.push(`${f.name}: ${ask}/${moved}`);
@@ -156,6 +182,7 @@ function makeRoutingRow(name: string, surface: string, tls: boolean): G2Row<Rout
           families: families.length,
           'raw replies during / after (ASK/MOVED)': seen.join('; '),
           'ASK redirects followed': asks,
+          'TRYAGAIN answered during migrations': tryAgains,
           'MOVED seen raw': seen.filter((s) => s.endsWith('/MOVED')).length,
           'ACL refusals clear': `${refused.length}/${OUTSIDE.length}`,
         };
