@@ -58,6 +58,13 @@ export interface VerifyRunOptions {
 export { OutDirError, REPORT_FILES, ReportWriteError } from './out-dir.js';
 
 /** The run was interrupted: there is no verdict. */
+/**
+ * Heavy stages at once by default: one more than the cores. Most heavy stages mostly wait (the
+ * cluster-matrix drills, the live reshards, the impl layer's real-time checks), so a third slot on
+ * 2 cores overlapped those waits with the CPU-bound ones: 85 s → 72 s idle (docs/decisions.md).
+ */
+export const DEFAULT_JOBS = Math.max(1, cpus().length) + 1;
+
 export class VerifyInterruptedError extends Error {}
 
 const defaultCommand = (_spec: StageSpec, argv: readonly string[]): readonly [string, ...string[]] => [process.execPath, join(projectRoot, 'bin/fencecheck.mjs'), ...argv];

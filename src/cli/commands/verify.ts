@@ -8,7 +8,7 @@ import { renderTable } from '../../core/table.js';
 import type { VerifyReport } from '../../report/verify-doc.js';
 import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
-import { OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
+import { DEFAULT_JOBS, OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
 import { shardOption, type Shard } from '../../seam/tour/shard.js';
 
@@ -37,7 +37,7 @@ Options:
                         (repeatable, or comma-separated); never a survived/invalid/timed-out mutant;
                         tlc also accepts the stages that run TLC (tracecheck)
   --out DIR             where reports go (default reports/)
-  --jobs N              heavy stages at once (default 2)
+  --jobs N              heavy stages at once (default: the core count + 1, ${DEFAULT_JOBS} here)
   --stage-timeout S     kill a stage's process group after S seconds (default 2700)
   --shard I/N           run part I of N: the shardable stages' (${STAGES.filter((s) => s.shardable)
     .map((s) => s.name)
@@ -96,7 +96,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     const: { type: 'string', multiple: true },
     'allow-not-run': { type: 'string', multiple: true },
     out: { type: 'string', default: 'reports' },
-    jobs: { type: 'string', default: '2' },
+    jobs: { type: 'string' },
     'stage-timeout': { type: 'string', default: '2700' },
     shard: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -110,7 +110,7 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
   const seed = intOption(values, 'seed', SEED_RANGE);
   const runs = intOption(values, 'runs', { min: 1, max: 1_000_000 });
   const constants = Object.entries(constantsOption(values.const)).map(([k, v]) => `${k}=${v}`);
-  const jobs = intOption(values, 'jobs', { min: 1, max: 64, default: 2 });
+  const jobs = intOption(values, 'jobs', { min: 1, max: 64, default: DEFAULT_JOBS });
   const stageTimeoutMs = intOption(values, 'stage-timeout', { min: 1, max: 86_400, default: 2700 }) * 1000;
   const topology = values.topology;
   if (topology !== undefined && !(TOPOLOGIES as readonly string[]).includes(topology)) throw new UsageError(`--topology takes one of ${TOPOLOGIES.join(', ')}, got '${topology}'`);
