@@ -72,6 +72,7 @@ describe('fencing: props and tour runs as observed traces', () => {
 describe('pause: a walk step as a trace line', () => {
   const view: RealView = {
     takenAt: 0,
+    readAt: 0,
     valkey: { paused: true, version: 1 },
     subscriptions: 2,
     replicas: {

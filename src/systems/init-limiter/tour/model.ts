@@ -13,6 +13,7 @@ import {
   type InitLimiterModelEvent,
 } from '../../../../models/init-limiter/index.js';
 import type { DecisionView, TourModel } from '../../../seam/tour/system.js';
+import { memoPerObject } from '../../../core/memo-per-object.js';
 import { initialInitLimiterState, initLimiterKey, type InitLimiterBounds, type InitLimiterModelState } from '../model-state.js';
 
 export type InitLimiterAttempt = InitLimiterModelEvent;
@@ -41,6 +42,8 @@ export function initLimiterTourModel(bounds: InitLimiterBounds): InitLimiterTour
   if (hit) return hit;
   const machine = initLimiterMachineFor(bounds);
   const inv = initLimiterInvariants(bounds);
+  // Every attempt of a state asks for its successors: once per state, not per attempt.
+  const succ = memoPerObject((s: InitLimiterModelState) => initLimiterSuccessors(machine, bounds, s));
   const model: InitLimiterTourModel = {
     initialStates: () => [initialInitLimiterState(bounds)],
     key: initLimiterKey,
@@ -48,11 +51,11 @@ export function initLimiterTourModel(bounds: InitLimiterBounds): InitLimiterTour
     attemptLabel: initLimiterEventLabel,
     predict: (s, a) => {
       const label = initLimiterEventLabel(a);
-      const next = initLimiterSuccessors(machine, bounds, s).find((x) => initLimiterEventLabel(x.event) === label);
+      const next = succ(s).find((x) => initLimiterEventLabel(x.event) === label);
       return next ? { decision: { kind: 'transition', label }, next: next.state } : { decision: { kind: 'refused' }, next: s };
     },
     view: decisionView,
-    enabledInstances: (s) => initLimiterSuccessors(machine, bounds, s).map((x) => initLimiterEventLabel(x.event)),
+    enabledInstances: (s) => succ(s).map((x) => initLimiterEventLabel(x.event)),
     invariants: Object.fromEntries(INIT_LIMITER_INVARIANT_NAMES.map((n) => [n, inv[n]])),
     typeInvariant: 'TypeOK',
   };

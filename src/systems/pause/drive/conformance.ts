@@ -5,7 +5,9 @@
  * nothing). A difference is a conformance failure, reported as such: not an invariant. The one
  * prediction that depends on time is skipped, and counted: a fresh model snapshot that the real
  * replica already fails closed on when, by the driver's clock, as much as half the bound may have
- * passed since its last sync (from when the step that synced began: the true age is at most that).
+ * passed since its last sync (from when the step that synced began to when the answer was read: the
+ * true age is at most that; measured to the view's start instead, a stall after it — the observation
+ * waits out a timers phase — fired a timer the driver had not counted, under load in verify).
  * Never the replica's own report of its age: a replica that counts its age wrong would excuse itself.
  */
 import { pausedNow, version, type PauseModelState, type Replica } from '../model-state.js';
@@ -19,7 +21,7 @@ export interface ConformanceResult {
 
 const showSnap = (x: { paused: boolean; version: number } | null): string => (x === null ? 'no snapshot' : `${x.paused ? 'paused' : 'running'}@v${x.version}`);
 
-/** `driverAge(r)`: the most real time that can have passed since r's last sync by the driver's record (null: no sync seen). */
+/** `driverAge(r)`: the most real time that can have passed since r's last sync, up to the answer's read, by the driver's record (null: no sync seen). */
 export function compare(model: PauseModelState, view: RealView, maxAge: number, maxAgeMs: number, driverAge: (r: Replica) => number | null): ConformanceResult {
   const mismatches: string[] = [];
   let timeSkipped = 0;

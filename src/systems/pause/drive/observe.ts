@@ -19,6 +19,11 @@ export interface ReplicaView {
 export interface RealView {
   /** performance.now() when the ages were taken, before the loop ran its timers (see `observe`). */
   readonly takenAt: number;
+  /**
+   * performance.now() when the answers were read, after those timers: the latest moment the ages
+   * can refer to. A stall between the two (a loaded machine) can fire a stale timer after takenAt.
+   */
+  readonly readAt: number;
   readonly replicas: Readonly<Record<Replica, ReplicaView>>;
   readonly valkey: PauseState;
   readonly subscriptions: number;
@@ -38,10 +43,11 @@ export async function observe(world: DriveWorld, fleet: Fleet, keys: PauseKeys):
   const takenAt = performance.now();
   await immediate();
   await immediate();
+  const readAt = performance.now();
   const replicas = Object.fromEntries(members.map((m) => [m.name, { status: m.replica.status(), answer: m.replica.read(), received: [...m.received] }])) as Record<Replica, ReplicaView>;
   const [[paused, version], counts] = await Promise.all([
     world.writer.mget(keys.paused, keys.version),
     Promise.all(world.nodes.map((c) => c.call('PUBSUB', 'NUMSUB', keys.channel) as Promise<[string, number]>)),
   ]);
-  return { takenAt, replicas, valkey: decodeStored(paused ?? null, version ?? null), subscriptions: counts.reduce((n, [, k]) => n + Number(k), 0) };
+  return { takenAt, readAt, replicas, valkey: decodeStored(paused ?? null, version ?? null), subscriptions: counts.reduce((n, [, k]) => n + Number(k), 0) };
 }

@@ -177,7 +177,9 @@ export async function runWalk(world: DriveWorld, twin: PauseTwin, index: number,
         invisible = broken.every((b) => b.invariant === 'Inv_FailClosed') && !staleness(view).visibleStaleServe;
         break;
       }
-      const c = compare(state, view, PAUSE_BASE_BOUNDS.maxAge, w.maxAgeMs, (r) => (syncBegan.has(r) ? view.takenAt - syncBegan.get(r)! : null));
+      // Up to when the answers were read (readAt), not when the view began: an early fail-closed is
+      // excused by the most time that can have passed, the served-too-long check (checkers.ts) by the least.
+      const c = compare(state, view, PAUSE_BASE_BOUNDS.maxAge, w.maxAgeMs, (r) => (syncBegan.has(r) ? view.readAt - syncBegan.get(r)! : null));
       timeSkipped += c.timeSkipped;
       const notes = [...out.notes, ...c.mismatches];
       mismatches += notes.length;

@@ -10,6 +10,7 @@
  */
 import { candidateEvents, pauseEventLabel, pauseInvariants, pauseMachineFor, pauseAnswer, pauseSuccessors, PAUSE_INVARIANT_NAMES, type PauseModelEvent } from '../../../../models/pause/index.js';
 import type { DecisionView, Prediction, TourModel } from '../../../seam/tour/system.js';
+import { memoPerObject } from '../../../core/memo-per-object.js';
 import { initialPauseState, pauseKey, sameCall, sameEvent, version, type PauseBounds, type PauseModelState, type PendingCall, type Replica } from '../model-state.js';
 import type { PauseAnswer } from '../replica.js';
 
@@ -108,7 +109,9 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
   const machine = pauseMachineFor(bounds);
   const inv = pauseInvariants(machine, bounds);
   const wrap = (m: PauseModelState): PauseTourState => ({ model: m, replicas: modelViews(machine, m, bounds.replicas, bounds.maxAge) });
-  const succ = (s: PauseModelState) => pauseSuccessors(machine, bounds, s);
+  // Every attempt of a state asks for its successors: once per state, not per attempt (the model
+  // graph at the base config spent ~13 s of CPU recomputing them).
+  const succ = memoPerObject((s: PauseModelState) => pauseSuccessors(machine, bounds, s));
   const after = (s: PauseModelState, label: string): PauseModelState | null => succ(s).find((x) => pauseEventLabel(x.event) === label)?.state ?? null;
   const same = (s: PauseTourState): Prediction<PauseTourState, PauseDecision> => ({ decision: { kind: 'refused' }, next: s });
   const model: PauseTourModel = {
