@@ -12,11 +12,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpus } from 'node:os';
 import type { MutantEntry } from '../core/manifest.js';
 import type { MutantResult } from '../core/verdict.js';
 import type { StageReport } from '../core/stage-report.js';
 import { projectRoot } from '../core/project-root.js';
+import { WAITING_SLOTS } from '../core/waiting-slots.js';
 import { atMost } from '../core/at-most.js';
 import { ownedTempDir, removeTempDir } from '../core/temp-dir.js';
 import { onProcessEnd } from '../core/process-end.js';
@@ -25,7 +25,7 @@ import { shardLabel } from '../seam/tour/shard.js';
 
 // One more than the cores: the packages mostly wait (the init limiter's runs wait out read timeouts,
 // drills wait for failovers), so a third worker on 2 cores took the layer from 91 s to 76 s.
-export const DEFAULT_WORKERS = Math.max(1, cpus().length) + 1;
+export const DEFAULT_WORKERS = WAITING_SLOTS;
 
 /** Entries grouped by system, the longest group first (its worker starts first), else in the entries' order. */
 export function bySystem(entries: readonly MutantEntry[]): MutantEntry[][] {

@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { loadManifest, type MutantManifest } from '../core/manifest.js';
 import { projectRoot } from '../core/project-root.js';
+import { WAITING_SLOTS } from '../core/waiting-slots.js';
 import { mutationMatrix } from '../report/matrix.js';
 import { tlcSummary } from '../report/tlc-summary.js';
 import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../report/verify-doc.js';
@@ -57,14 +58,10 @@ export interface VerifyRunOptions {
 
 export { OutDirError, REPORT_FILES, ReportWriteError } from './out-dir.js';
 
-/** The run was interrupted: there is no verdict. */
-/**
- * Heavy stages at once by default: one more than the cores. Most heavy stages mostly wait (the
- * cluster-matrix drills, the live reshards, the impl layer's real-time checks), so a third slot on
- * 2 cores overlapped those waits with the CPU-bound ones: 85 s → 72 s idle (docs/decisions.md).
- */
-export const DEFAULT_JOBS = Math.max(1, cpus().length) + 1;
+/** Heavy stages at once by default: on 2 cores a third slot took verify from 85 s to 72 s idle. */
+export const DEFAULT_JOBS = WAITING_SLOTS;
 
+/** The run was interrupted: there is no verdict. */
 export class VerifyInterruptedError extends Error {}
 
 const defaultCommand = (_spec: StageSpec, argv: readonly string[]): readonly [string, ...string[]] => [process.execPath, join(projectRoot, 'bin/fencecheck.mjs'), ...argv];

@@ -73,7 +73,7 @@ for (const spec of [{ kind: 'standalone' as const }, { kind: 'cluster' as const,
       // A loaded machine stalls the process: here every 7th setImmediate callback waits 25 ms first,
       // so some observations' answers are read a bound after the view began and a replica has failed
       // closed meanwhile. That is time's doing (counted), never a conformance failure; measured to
-      // the view's start instead of the answers' read, 5 of 5 seeds failed (verify, 2026-12-04).
+      // the view's start instead of the answers' read, 5 of 5 seeds failed so (verify failed so once, 2026-12-04).
       it('a stall between the view and the answers read is time, not a conformance failure', async () => {
         const original = globalThis.setImmediate;
         let calls = 0;
