@@ -5,8 +5,8 @@
  *
  * A signal nobody else handles ends the process: the hooks run, what they return (the reaping of
  * the servers they killed) is awaited briefly, the hooks run once more (for whatever the code still
- * running created meanwhile), and the signal is raised again with its default meaning, so the
- * process ends by it (130 / 143 / 129 in a shell). From the moment the signal is taken as the end,
+ * running created meanwhile) and, without a wait, a last time, and the signal is raised again with
+ * its default meaning, so the process ends by it (130 / 143 / 129 in a shell). From the moment the signal is taken as the end,
  * endingSignal() names it: an error that arrives afterwards is the teardown's doing, not a crash.
  *
  * The handlers are installed with the first hook: a process that owns nothing keeps every signal's
@@ -131,6 +131,10 @@ function install(): void {
         await settle(first);
         // Whatever the code still running created meanwhile is released (and awaited) as well.
         await settle(runHooks('all'));
+        // And once more, without a wait, for what it created during that wait (a temporary folder
+        // made then was left behind: stability census, `mutants --layer impl` stopped while its
+        // systems' probes ran, 3 of 800 runs). Nothing runs between this pass and the re-raise.
+        runHooks('all');
         process.removeListener(sig, onSignal);
         process.kill(process.pid, sig);
       })();

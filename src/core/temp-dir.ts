@@ -30,8 +30,9 @@ export function ownedTempDir(label: string): string {
 
 /** Removes a folder made by ownedTempDir now (no error if it is gone already). */
 export function removeTempDir(dir: string): void {
-  owned.delete(dir);
   rmSync(dir, { recursive: true, force: true });
+  // Only once it is gone: a folder that could not be removed is tried again at the process's end.
+  owned.delete(dir);
 }
 
 /** Removes every folder this process still owns (the test setup calls it at the end of each file). */

@@ -19,7 +19,7 @@ import { projectRoot } from '../core/project-root.js';
 import { WAITING_SLOTS } from '../core/waiting-slots.js';
 import { atMost } from '../core/at-most.js';
 import { ownedTempDir, removeTempDir } from '../core/temp-dir.js';
-import { onProcessEnd } from '../core/process-end.js';
+import { endingSignal, onProcessEnd } from '../core/process-end.js';
 import type { LayerRunOptions } from '../seam/layer-runner.js';
 import { shardLabel } from '../seam/tour/shard.js';
 
@@ -84,6 +84,9 @@ function runWorker(group: readonly MutantEntry[], o: LayerRunOptions & { readonl
     ...(o.onBaseReport ? ['--conform-report', o.reportFile] : []),
   ];
   const invalid = (why: string): WorkerOutput => ({ results: group.map((m) => ({ id: m.id, layer: 'impl', verdict: 'invalid', expectedInvariant: m.expectedInvariant, reason: why })) });
+  // A group whose turn comes while a signal ends this process starts no worker the end would not wait for.
+  const ending = endingSignal();
+  if (ending !== undefined) return Promise.resolve(invalid(`not started: ${ending} is ending the layer`));
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
     const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -49,6 +49,14 @@ describe('owned temporary folders are removed when the process ends', () => {
     }
   });
 
+  it('a folder made while the end waits for its hooks is removed too', async () => {
+    const { lines, ended } = start('folder-while-ending');
+    const { dirs } = await next<{ dirs: string[] }>(lines);
+    const { late } = await next<{ late: string }>(lines);
+    expect((await ended).signal).toBe('SIGTERM');
+    expect([...dirs, late].filter((d) => existsSync(d))).toEqual([]);
+  });
+
   it('endingSignalWithin waits for a signal that comes after the question', async () => {
     const { lines, ended } = start('late-signal');
     const { dirs } = await next<{ dirs: string[] }>(lines);
