@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { ExitCode, signalExitCode } from '../core/exit-codes.js';
 import { endingSignal, endingSignalWithin, whenEnding, type EndSignal } from '../core/process-end.js';
 import { projectRoot } from '../core/project-root.js';
-import { ALIASES, commandModules } from './registry.js';
-import type { Command } from '../core/command.js';
+import { commandModules, loadCommand } from './registry.js';
+import { commandSummaries } from './summaries.js';
 import { UsageError } from '../core/args.js';
 import { maskSecrets } from '../core/secrets.js';
 import { checkEnvironment, EnvError } from '../core/env.js';
@@ -58,26 +58,12 @@ follow its option or join it: --seed -5 or --seed=-5.
 
 Exit codes: 0 all held · 1 a check failed · 2 could not run · 3 bad input · 64 usage`;
 
-async function loadCommand(name: string): Promise<Command | undefined> {
-  const load = commandModules[ALIASES[name] ?? name];
-  if (!load) return undefined;
-  try {
-    return (await load()).command;
-  } catch (err) {
-    // A command whose module is not there yet is reported, not crashed on.
-    if (err instanceof Error && /Cannot find module|ERR_MODULE_NOT_FOUND/.test(err.message)) return undefined;
-    throw err;
-  }
-}
-
 async function listCommands(): Promise<string> {
-  const lines: string[] = [];
+  const summaries = await commandSummaries();
   const width = Math.max(...Object.keys(commandModules).map((n) => n.length));
-  for (const name of Object.keys(commandModules)) {
-    const cmd = await loadCommand(name);
-    if (cmd) lines.push(`  ${name.padEnd(width)}  ${cmd.summary}`);
-  }
-  return lines.join('\n');
+  return Object.entries(summaries)
+    .map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`)
+    .join('\n');
 }
 
 /**

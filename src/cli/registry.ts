@@ -35,3 +35,16 @@ export const commandModules: Readonly<Record<string, CommandModule>> = {
   ...GENERIC,
   ...Object.fromEntries(PACKAGES.flatMap((p) => Object.entries(p.commands ?? {}))),
 };
+
+/** The command a name (or an alias) runs, loaded; undefined for an unknown name. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  const load = commandModules[ALIASES[name] ?? name];
+  if (!load) return undefined;
+  try {
+    return (await load()).command;
+  } catch (err) {
+    // A command whose module is not there yet is reported, not crashed on.
+    if (err instanceof Error && /Cannot find module|ERR_MODULE_NOT_FOUND/.test(err.message)) return undefined;
+    throw err;
+  }
+}

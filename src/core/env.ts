@@ -54,6 +54,7 @@ export const ENV_VARS = {
   FENCECHECK_TLS_SERVERNAME: { spec: { kind: 'text' }, what: 'rediss://: the name the server certificate must carry, also sent as SNI (default: the host)' },
   FENCECHECK_LOCALITY_GUARD: { spec: { kind: 'flag' }, what: '1: cluster clients refuse a command, pipeline or script whose keys span slots (the test suite)' },
   FENCECHECK_VERBOSE: { spec: { kind: 'flag' }, what: '1: say why provider auto fell back to native' },
+  FENCECHECK_FROM_SOURCE: { spec: { kind: 'flag' }, what: '1: run the TypeScript sources through tsx even when the build in .build/ is fresh (bin/fencecheck.mjs)' },
   FENCECHECK_PROGRESS: { spec: { kind: 'choice', values: ['auto', 'plain'] }, what: 'plain: progress as plain lines even on a terminal' },
   FENCECHECK_PROGRESS_MS: { spec: { kind: 'int', min: 0, max: 86_400_000, unit: 'milliseconds' }, what: 'how often a plain progress line is printed' },
   FENCECHECK_BENCH_GATE_SIZES: { spec: { kind: 'int-list', min: 1, max: 100_000_000 }, what: 'bench gate: the session counts (default 100000,1000000)' },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { projectRoot } from '../core/project-root.js';
 
 /**
  * The server's own key specifications (COMMAND INFO, Valkey ≥ 7), normalized to a small JSON form
@@ -37,7 +38,8 @@ export interface KeySpecSnapshot {
   readonly commands: Readonly<Record<string, CommandSpec>>;
 }
 
-export const SNAPSHOT_PATH = fileURLToPath(new URL('./valkey-command-keyspecs.json', import.meta.url));
+// From the project root, not beside this module: the compiled CLI runs a copy of this module from .build/.
+export const SNAPSHOT_PATH = join(projectRoot, 'src/luacheck/valkey-command-keyspecs.json');
 
 let committed: KeySpecSnapshot | undefined;
 

@@ -4,7 +4,8 @@
  * re-sent: a call whose reply was lost, or that was cancelled after it was sent, reports
  * `unknown` — it may have consumed a token, and sending it again could consume a second one.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { projectRoot } from '../../core/project-root.js';
 import { evalScript, loadLuaScript, type LuaScript } from '../../valkey/scripts/index.js';
 import { OutcomeUnknownError, type ValkeyClient } from '../../valkey/index.js';
 import type { BucketSpec } from './spec.js';
@@ -46,7 +47,8 @@ export interface LimiterOptions {
   readonly call?: ScriptCall;
 }
 
-export const ORDERED_LIMITER_LUA = fileURLToPath(new URL('./lua/ordered_limiter.lua', import.meta.url));
+// From the project root, not beside this module: the compiled CLI runs a copy of this module from .build/.
+export const ORDERED_LIMITER_LUA = join(projectRoot, 'src/systems/limiter/lua/ordered_limiter.lua');
 
 /** Loads the script (with the foundation's static KEYS check); `transform` rewrites the source first. */
 export function orderedLimiterScript(transform?: (source: string) => string): LuaScript {
