@@ -2,6 +2,7 @@ import type { BenchSection } from './section.js';
 
 /** Every benchmark section, in print order. Each module exports `section`. */
 export const benchSections: Readonly<Record<string, () => Promise<{ section: BenchSection }>>> = {
+  cli: () => import('./cli.bench.js'),
   foundation: () => import('./foundation.bench.js'),
   model: () => import('./model.bench.js'),
   props: () => import('./props.bench.js'),
