@@ -18,8 +18,9 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   pause: () => import('./pause.bench.js'),
   stability: () => import('./stability.bench.js'),
   timing: () => import('./timing.bench.js'),
+  tiers: () => import('./tiers.bench.js'),
   'init-limiter': () => import('./init-limiter.bench.js'),
 };
 
 /** Sections that run only when named (`npm run bench -- stability`): they take an hour, not minutes. */
-export const NAMED_ONLY: readonly string[] = ['stability', 'timing', 'verify-shards', 'init-limiter'];
+export const NAMED_ONLY: readonly string[] = ['stability', 'timing', 'verify-shards', 'init-limiter', 'tiers'];

@@ -68,6 +68,7 @@ export const ENV_VARS = {
   FENCECHECK_BENCH_SEED: { spec: { kind: 'int', min: 0, max: 2 ** 31 - 1, unit: 'seed' }, what: 'bench stability: replays the signal plan' },
   FENCECHECK_BENCH_STABILITY_ONLY: { spec: { kind: 'text' }, what: 'bench stability: comma-separated item name prefixes to run' },
   FENCECHECK_BENCH_TIMING_FILES: { spec: { kind: 'text' }, what: 'bench timing: comma-separated test files to measure' },
+  FENCECHECK_BENCH_TIERS_FILES: { spec: { kind: 'text' }, what: 'bench tiers: comma-separated parts of the quick-tier file paths to measure' },
   FENCECHECK_BENCH_TIMING_LOG: { spec: { kind: 'text' }, what: 'bench timing: keep the samples in this file (appended across sittings)' },
   FENCECHECK_TIMING_LOG: { spec: { kind: 'text' }, what: "tests: append every timed bound's measured value to this file (JSON lines)" },
   FENCECHECK_BOUNDS_SCALE: { spec: { kind: 'int', min: 1, max: 1000, unit: 'times' }, what: 'tests: multiply every timed bound (bench timing sets 10)' },
