@@ -1,4 +1,5 @@
 import { median } from '../src/core/stats.js';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { podsOf, DEFAULT_BOUNDS, type FencingBounds } from '../src/systems/fencing/state.js';
@@ -57,6 +58,53 @@ interface TlcTiming {
   readonly generated?: number;
 }
 
+interface ProcessTiming {
+  readonly wallMs: number;
+  readonly cpuMs?: number;
+  readonly distinct?: number;
+  readonly generated?: number;
+}
+
+/**
+ * `fencecheck explore` on these bounds as its own process, as TLC is one: node's start, the CLI's
+ * load (the build, when fresh), the exploration and its report; wall and CPU (reaped child), and
+ * the counts of its report.
+ */
+async function exploreProcessOnce(bounds: FencingBounds): Promise<ProcessTiming | string> {
+  const argv = [
+    join(projectRoot, 'bin/fencecheck.mjs'),
+    'explore',
+    '--system',
+    'fencing',
+    '--const',
+    `Pods=${bounds.pods.length}`,
+    '--const',
+    `MaxGen=${bounds.maxGen}`,
+    '--limit',
+    String(LIMIT),
+    '--json',
+  ];
+  const cpu0 = childrenCpuMs();
+  const t0 = performance.now();
+  const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    // In this process's group: Ctrl-C stops it with the bench.
+    const child = spawn(process.execPath, argv, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+  const wallMs = performance.now() - t0;
+  const cpu1 = childrenCpuMs();
+  if (r.code !== 0) return `fencecheck explore exited ${r.code}`;
+  const counts = (JSON.parse(r.out) as { counts?: { distinct?: number; generated?: number } }).counts ?? {};
+  return {
+    wallMs,
+    ...(cpu0 !== undefined && cpu1 !== undefined && { cpuMs: cpu1 - cpu0 }),
+    ...(counts.distinct !== undefined && { distinct: counts.distinct }),
+    ...(counts.generated !== undefined && { generated: counts.generated }),
+  };
+}
+
 /** One TLC run on these bounds: the base config itself, or it with Pods and MaxGen replaced. */
 async function tlcOnce(tools: TlcTools, bounds: FencingBounds, dir: string): Promise<TlcTiming | string> {
   let config = join(projectRoot, BASE_CONFIG_PATH);
@@ -84,6 +132,8 @@ async function compare(bounds: FencingBounds, tools: TlcTools | undefined, dir: 
   const ours: number[] = [];
   const oursCpu: number[] = [];
   const theirs: TlcTiming[] = [];
+  const processes: ProcessTiming[] = [];
+  let processFailure: string | undefined;
   // Only the figures of the last run are kept: a whole Exploration alive during the next run would
   // grow the heap the next run's garbage collection walks.
   let last: { distinct: number; generated: number; broken: string[] } = { distinct: 0, generated: 0, broken: [] };
@@ -94,6 +144,11 @@ async function compare(bounds: FencingBounds, tools: TlcTools | undefined, dir: 
     ours.push(r.durationMs);
     oursCpu.push(cpuMs(c0));
     last = { distinct: r.distinct, generated: r.generated, broken: r.verdicts.filter((v) => !v.holds).map((v) => v.name) };
+    if (tools && processFailure === undefined) {
+      const p = await exploreProcessOnce(bounds);
+      if (typeof p === 'string') processFailure = p;
+      else processes.push(p);
+    }
     if (tools && tlcFailure === undefined) {
       const t = await tlcOnce(tools, bounds, dir);
       if (typeof t === 'string') tlcFailure = t;
@@ -131,6 +186,23 @@ async function compare(bounds: FencingBounds, tools: TlcTools | undefined, dir: 
     ...(cpu === undefined ? [] : [`${(xc / cpu).toFixed(2)}× (CPU)`]),
   ];
   print(`  ratio        exploration/TLC ${parts.join(', ')}${same ? '; same distinct and generated' : ''}`);
+  // Whole process against whole process: the CLI's start and load beside the JVM's.
+  if (processFailure !== undefined) {
+    print(`  explore (process) not run to the end: ${processFailure}; no whole-process ratio`);
+    return;
+  }
+  const pWall = median(processes.map((p) => p.wallMs));
+  const pCpus = processes.flatMap((p) => (p.cpuMs === undefined ? [] : [p.cpuMs]));
+  const pCpu = pCpus.length === processes.length ? median(pCpus) : undefined;
+  const pSame = processes.every((p) => p.distinct === last.distinct && p.generated === last.generated);
+  print(
+    `  explore (process) ${ms(pWall).padStart(10)}  median of ${RUNS}, \`fencecheck explore\` whole process${pCpu === undefined ? '' : ` (CPU ${ms(pCpu)})`}${pSame ? '' : '  !!! its counts differ from the in-process exploration'}`,
+  );
+  const target = 0.5;
+  const wallRatio = pWall / wall;
+  print(
+    `  ratio (process) explore/TLC ${wallRatio.toFixed(2)}× (wall)${pCpu === undefined || cpu === undefined ? '' : `, ${(pCpu / cpu).toFixed(2)}× (CPU)`} · ${wallRatio <= target ? 'within' : 'OVER'} the ${target}× target (wall)`,
+  );
 }
 
 export const section: BenchSection = {
