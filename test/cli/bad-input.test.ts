@@ -784,6 +784,14 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck explore: FENCECHECK_PROGRESS_MS=-1 is not an integer from 0 to 86400000/,
   },
   {
+    // The bin reads it first (only 1 sends it to the sources); any other value than 0 or 1 is bad input.
+    name: 'env: FENCECHECK_FROM_SOURCE=yes',
+    argv: ['explore', '--system', 'fencing', '--const', 'Pods=1'],
+    env: { FENCECHECK_FROM_SOURCE: 'yes' },
+    code: 3,
+    line: /^fencecheck explore: FENCECHECK_FROM_SOURCE=yes is not 0 or 1/,
+  },
+  {
     name: 'gate --url with an unknown scheme is usage',
     argv: ['gate', '--check', 'advance', '--url', 'http://127.0.0.1:1', '--target', 'A', '--pods', 'p1=A'],
     code: 64,
