@@ -44,6 +44,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/pause/impl-mutants.test.ts',
   // The limiter's mutants on standalone and cluster (≈20 s).
   'test/limiter/mutants.test.ts',
+  // The real build on a copy of the project, and the compiled CLI it makes (≈60 s).
+  'test/cli/build-copy.test.ts',
 ];
 
 /** Which tier a run takes: FENCECHECK_TESTS=quick (the default), deep or all. */
