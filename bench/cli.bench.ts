@@ -51,6 +51,8 @@ export const section: BenchSection = {
     print(`--version: ${fmt(version)} · ${verdict(version, TARGETS.version)}`);
     print(`--help:    ${fmt(help)} · ${verdict(help, TARGETS.help)}`);
     print(`a stage's start (${stages.length} stages): median ${fmt(median(stages.map((x) => x.s)))}, slowest ${slowest.name} ${fmt(slowest.s)} · ${verdict(slowest.s, TARGETS.stage)}`);
+    const overStage = stages.filter((x) => x.s > TARGETS.stage).sort((a, b) => b.s - a.s);
+    if (overStage.length > 0) print(`  stages over ${TARGETS.stage} s: ${overStage.map((x) => `${x.name} ${x.s.toFixed(3)} s`).join(', ')}`);
     const srcVersion = cpu([BIN, '--version'], fromSource, 3);
     const srcHelp = cpu([BIN, '--help'], fromSource, 3);
     const srcSlowest = cpu([BIN, ...STAGES.find((s) => s.name === slowest.name)!.argv, '--help'], fromSource, 3);
