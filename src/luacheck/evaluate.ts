@@ -2,7 +2,7 @@ import type { Node } from 'luaparse';
 import { keyPositions, lookupCommand, type ArgvView } from './key-positions.js';
 import type { KeySpecSnapshot } from './keyspecs.js';
 import type { FindingKind } from './findings.js';
-import { Classifier, OTHER, standing, type Atom, type CallRec, type FnInfo, type Val } from './values.js';
+import { atom, Classifier, OTHER, standing, type Atom, type CallRec, type FnInfo, type Val } from './values.js';
 import type { Facts } from './walk.js';
 
 /** A finding before it is placed in a file: the node gives line and column. */
@@ -77,6 +77,14 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
                 }),
               );
           }
+          sink = false;
+        } else if (a === 'register') {
+          // A Functions library: the server calls the callback with (keys, args), keys being the declared list.
+          for (const fn of callbacks(c, rec))
+            edge(rec, fn, () => {
+              fn.calls++;
+              fn.params.forEach((p, i) => p.sources.push(i === 0 ? atom('keys-table') : OTHER));
+            });
           sink = false;
         } else if (a === 'b:table.insert' || a === 'b:rawset') {
           const target = rec.args[0];
@@ -175,6 +183,18 @@ function unreachableCode(facts: Facts): (fn: FnInfo | undefined) => string | und
     for (let f = fn; f !== undefined; f = f.parent) if (!live.has(f)) dead = f.name;
     return dead;
   };
+}
+
+/**
+ * The callbacks a `register_function` call registers: `register_function('name', fn)` or the table
+ * form `register_function{function_name = 'name', callback = fn, flags = {…}}`.
+ */
+function callbacks(c: Classifier, rec: CallRec): FnInfo[] {
+  const out: FnInfo[] = [];
+  const [first, second] = rec.args;
+  if (second) for (const a of c.atoms(second)) if (isFn(a)) out.push(a);
+  if (first) for (const t of c.atoms(first)) if (typeof t === 'object' && t.kind === 'table') for (const v of t.fields.get('callback') ?? []) for (const a of c.atoms(v)) if (isFn(a)) out.push(a);
+  return out;
 }
 
 function loc(n: Node): string {

@@ -8,7 +8,7 @@ import type { Node } from 'luaparse';
  * holds an undeclared key is undeclared everywhere.
  */
 
-/** What a value may be. Strings: 'declared' (a KEYS element), 'derived' (a string that begins with a declared key, or with text free of '{' and then one: the same hash tag), 'other', 'keys-table', 'redis', 'call', 'pcall', 'nil', 's:<literal text>', 'b:<builtin>'. */
+/** What a value may be. Strings: 'declared' (a KEYS element), 'derived' (a string that begins with a declared key, or with text free of '{' and then one: the same hash tag), 'other', 'keys-table', 'redis' (also `server`), 'call', 'pcall', 'register' (register_function of a Functions library), 'nil', 's:<literal text>', 'b:<builtin>'. */
 export type Atom = string | FnInfo | TableInfo;
 
 export interface Binding {
@@ -79,6 +79,8 @@ export const NIL = atom('nil');
 const GLOBAL_ATOMS: Readonly<Record<string, Atom>> = {
   KEYS: 'keys-table',
   redis: 'redis',
+  // Valkey 8 names the same library `server` (server.call, server.pcall, server.register_function…).
+  server: 'redis',
   unpack: 'b:unpack',
   pcall: 'b:pcall',
   xpcall: 'b:xpcall',
@@ -95,7 +97,7 @@ const GLOBAL_ATOMS: Readonly<Record<string, Atom>> = {
 };
 
 const MEMBERS: Readonly<Record<string, Readonly<Record<string, Atom>>>> = {
-  redis: { call: 'call', pcall: 'pcall' },
+  redis: { call: 'call', pcall: 'pcall', register_function: 'register' },
   'b:table': { insert: 'b:table.insert', remove: 'b:table.remove', unpack: 'b:unpack' },
   'b:string': { format: 'b:string.format', match: 'b:string.match' },
 };
