@@ -72,6 +72,7 @@ export function checkLuaSource(source: string, opts: CheckOptions = {}): CheckRe
       ...(f.keyNode && { key: text(f.keyNode) }),
       message: dead ? `${f.message} [unreachable: ${displayText(f.unreachable!)} is never used by the script]` : f.message,
       ...(dead && { unreachable: displayText(f.unreachable!) }),
+      ...(o.via && { via: o.via.map((v) => ({ file: v.file, line: v.line })) }),
     };
   });
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));

@@ -44,6 +44,14 @@ export interface LuaFinding {
   readonly message: string;
   /** In code the script never runs: the function that is never used (then severity is `info`). */
   readonly unreachable?: string;
+  /** In an included file: the include directives that brought the line in, the checked script's first. */
+  readonly via?: readonly IncludeStep[];
+}
+
+/** One include directive: the file it is in and its line. */
+export interface IncludeStep {
+  readonly file: string;
+  readonly line: number;
 }
 
 export const severityOf = (kind: FindingKind, unreachable = false): Severity => (unreachable ? 'info' : kind === 'same-tag-key' ? 'warning' : 'error');

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { testsuitesXml, type Case } from '../core/junit-xml.js';
-import { fails, type FailOn, type LuaFinding } from './findings.js';
+import { fails, type FailOn, type IncludeStep, type LuaFinding } from './findings.js';
 import type { FileResult, RunResult } from './run.js';
 import { displayText } from './source.js';
 
@@ -13,6 +13,39 @@ export const shown = (file: string, cwd = process.cwd()): string => {
 /** `file:line:col: severity [kind] COMMAND: message` — the compiler-style line editors jump to. */
 export function findingLine(f: LuaFinding): string {
   return `${shown(f.file)}:${f.line}:${f.column}: ${f.severity} [${f.kind}] ${displayText(f.message)}`;
+}
+
+/** `a.lua:2 > lib/x.lua:7`: the include directives from the checked script down. */
+export const chainText = (via: readonly IncludeStep[]): string => via.map((s) => `${shown(s.file)}:${s.line}`).join(' > ');
+
+const RANK = { error: 0, warning: 1, info: 2 } as const;
+/** How many including scripts a text line names before `+N more`. */
+const NAMED_SCRIPTS = 3;
+
+/**
+ * The text report's finding lines: a place (file, line, column, kind, command, key) once, however
+ * many scripts include it or whether the include was also checked on its own; at its worst severity
+ * (an include's helper is info alone and an error in the script that calls it), naming the scripts
+ * that include it and the chain of includes from each.
+ */
+export function textFindings(r: RunResult): { lines: string[]; total: number } {
+  const groups = new Map<string, { worst: LuaFinding; chains: Set<string> }>();
+  let total = 0;
+  for (const f of r.files)
+    for (const x of f.findings) {
+      total++;
+      const id = [x.file, x.line, x.column, x.kind, x.command ?? '', x.key ?? ''].join('\0');
+      const g = groups.get(id) ?? { worst: x, chains: new Set<string>() };
+      if (RANK[x.severity] < RANK[g.worst.severity]) g.worst = x;
+      if (x.via) g.chains.add(chainText(x.via));
+      groups.set(id, g);
+    }
+  const lines = [...groups.values()].map(({ worst, chains }) => {
+    const c = [...chains];
+    const named = c.slice(0, NAMED_SCRIPTS).join(', ') + (c.length > NAMED_SCRIPTS ? `, +${c.length - NAMED_SCRIPTS} more` : '');
+    return `${findingLine(worst)}${c.length === 0 ? '' : c.length === 1 ? ` (included by ${named})` : ` (in ${c.length} scripts: ${named})`}`;
+  });
+  return { lines, total };
 }
 
 export function errorLine(r: FileResult): string {
@@ -31,7 +64,7 @@ export function luaCheckJunit(r: RunResult, failOn: FailOn, startedAt: string, s
     const base = { classname: 'fencecheck.lua-check', name: shown(f.file), seconds: 0 };
     if (f.status === 'clean') return { ...base, result: { kind: 'pass' } };
     if (f.status === 'unparseable') return { ...base, result: { kind: 'error', message: errorLine(f) } };
-    const body = f.findings.map(findingLine).join('\n');
+    const body = f.findings.map((x) => `${findingLine(x)}${x.via ? ` (included by ${chainText(x.via)})` : ''}`).join('\n');
     if (!f.findings.some((x) => fails(x, failOn))) return { ...base, result: { kind: 'pass' }, out: body };
     return { ...base, result: { kind: 'failure', message: `${f.findings.length} finding${f.findings.length === 1 ? '' : 's'}`, body } };
   });

@@ -8,7 +8,7 @@ import { stageReport } from '../../core/stage-report.js';
 import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../luacheck/includes.js';
 import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot } from '../../luacheck/keyspecs.js';
 import { checkPaths } from '../../luacheck/run.js';
-import { errorLine, findingLine, luaCheckJunit, shown, summaryLine } from '../../luacheck/format.js';
+import { errorLine, luaCheckJunit, shown, summaryLine, textFindings } from '../../luacheck/format.js';
 import type { FailOn } from '../../luacheck/findings.js';
 import { parseEndpoint } from '../../valkey/external.js';
 import { closeClient, nodeClient } from '../../valkey/client.js';
@@ -134,19 +134,17 @@ export const command: Command = {
           files: result.files.map((f) => ({
             ...f,
             file: shown(f.file),
-            findings: f.findings.map((x) => ({ ...x, file: shown(x.file) })),
+            findings: f.findings.map((x) => ({ ...x, file: shown(x.file), ...(x.via && { via: x.via.map((v) => ({ ...v, file: shown(v.file) })) }) })),
             ...(f.error && { error: { ...f.error, file: shown(f.error.file) } }),
           })),
         },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      // A finding in an include shared by several scripts is one line, with how many scripts meet it.
-      const lines = new Map<string, number>();
-      for (const f of result.files) for (const x of f.findings) lines.set(findingLine(x), (lines.get(findingLine(x)) ?? 0) + 1);
-      for (const [line, n] of lines) process.stdout.write(`${line}${n > 1 ? ` (in ${n} scripts)` : ''}\n`);
-      const total = result.files.reduce((a, f) => a + f.findings.length, 0);
-      process.stdout.write(`${summary}${lines.size < total ? ` — ${lines.size} distinct finding${lines.size === 1 ? '' : 's'} (an include's shown once)` : ''}\n`);
+      // A finding in an include is one line, naming the scripts that include it and how.
+      const { lines, total } = textFindings(result);
+      for (const line of lines) process.stdout.write(`${line}\n`);
+      process.stdout.write(`${summary}${lines.length < total ? ` — ${lines.length} distinct finding${lines.length === 1 ? '' : 's'} (an include's shown once)` : ''}\n`);
     }
     for (const f of result.files) if (f.status === 'unparseable') process.stderr.write(`fencecheck lua-check: ${errorLine(f)}\n`);
     return code;
