@@ -27,7 +27,7 @@ const isCallFn = (a: Atom) => a === 'call' || a === 'pcall';
  * Links call sites to functions and tables (a parameter's sources are the arguments of every call
  * that reaches it), to a fixpoint, then judges every redis.call / pcall and every store.
  */
-export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node) => string): RawFinding[] {
+export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node) => string, keyPrefixArgs: readonly number[] = []): RawFinding[] {
   const findings: RawFinding[] = [];
   const once = new Set<string>();
   const reportOnce = (f: RawFinding, id = `${f.kind}@${loc(f.keyNode ?? f.node)}`) => {
@@ -83,7 +83,7 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
           for (const fn of callbacks(c, rec))
             edge(rec, fn, () => {
               fn.calls++;
-              fn.params.forEach((p, i) => p.sources.push(i === 0 ? atom('keys-table') : OTHER));
+              fn.params.forEach((p, i) => p.sources.push(i === 0 ? atom('keys-table') : i === 1 ? atom('argv-table') : OTHER));
             });
           sink = false;
         } else if (a === 'b:table.insert' || a === 'b:rawset') {
@@ -113,14 +113,14 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
   };
 
   const fixpoint = () => {
-    for (let i = 0; i < 50 && link(new Classifier(facts.globals)); i++);
+    for (let i = 0; i < 50 && link(new Classifier(facts.globals, keyPrefixArgs)); i++);
   };
   fixpoint();
   // A function nobody calls where the walk can see it (or that escapes) can get anything.
   for (const fn of facts.fns) if (fn.calls === 0 || fn.escaped) for (const p of fn.params) p.sources.push(OTHER);
   fixpoint();
 
-  const c = new Classifier(facts.globals);
+  const c = new Classifier(facts.globals, keyPrefixArgs);
   const deadIn = unreachableCode(facts);
   /** Reports a finding of code inside `inFn`, marked when that code never runs. */
   const within = (inFn: FnInfo | undefined) => (f: RawFinding, id?: string) => {
@@ -262,7 +262,7 @@ function judgeCall(rec: CallRec, c: Classifier, snapshot: KeySpecSnapshot, text:
           keyNode: node,
           kind: 'same-tag-key',
           command: cmd.name,
-          message: `${cmd.name} key \`${key}\` is not from KEYS: it is built from a declared key (slot-safe only while that key carries a hash tag)${param}; declare it in KEYS`,
+          message: `${cmd.name} key \`${key}\` is not from KEYS: it is built from a declared key or key prefix (slot-safe only while that key carries a hash tag)${param}; declare it in KEYS`,
         });
       else
         report({

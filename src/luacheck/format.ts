@@ -15,6 +15,27 @@ export function findingLine(f: LuaFinding): string {
   return `${shown(f.file)}:${f.line}:${f.column}: ${f.severity} [${f.kind}] ${displayText(f.message)}`;
 }
 
+/** One place with a finding, however many scripts meet it: at its worst severity, with each including script's chain. */
+export interface PlaceGroup {
+  readonly worst: LuaFinding;
+  readonly chains: readonly (readonly IncludeStep[])[];
+}
+
+/** The findings of a run grouped by place (file, line, column, kind, command, key); suppressed ones only when asked. */
+export function placeGroups(r: RunResult, withSuppressed: boolean): PlaceGroup[] {
+  const groups = new Map<string, { worst: LuaFinding; chains: Map<string, readonly IncludeStep[]> }>();
+  for (const f of r.files)
+    for (const x of f.findings) {
+      if (x.suppressed !== undefined && !withSuppressed) continue;
+      const id = [x.file, x.line, x.column, x.kind, x.command ?? '', x.key ?? ''].join('\0');
+      const g = groups.get(id) ?? { worst: x, chains: new Map<string, readonly IncludeStep[]>() };
+      if (RANK[x.severity] < RANK[g.worst.severity]) g.worst = x;
+      if (x.via) g.chains.set(chainText(x.via), x.via);
+      groups.set(id, g);
+    }
+  return [...groups.values()].map((g) => ({ worst: g.worst, chains: [...g.chains.values()] }));
+}
+
 /** `a.lua:2 > lib/x.lua:7`: the include directives from the checked script down. */
 export const chainText = (via: readonly IncludeStep[]): string => via.map((s) => `${shown(s.file)}:${s.line}`).join(' > ');
 
@@ -29,19 +50,10 @@ const NAMED_SCRIPTS = 3;
  * that include it and the chain of includes from each.
  */
 export function textFindings(r: RunResult): { lines: string[]; total: number } {
-  const groups = new Map<string, { worst: LuaFinding; chains: Set<string> }>();
-  let total = 0;
-  for (const f of r.files)
-    for (const x of f.findings) {
-      total++;
-      const id = [x.file, x.line, x.column, x.kind, x.command ?? '', x.key ?? ''].join('\0');
-      const g = groups.get(id) ?? { worst: x, chains: new Set<string>() };
-      if (RANK[x.severity] < RANK[g.worst.severity]) g.worst = x;
-      if (x.via) g.chains.add(chainText(x.via));
-      groups.set(id, g);
-    }
-  const lines = [...groups.values()].map(({ worst, chains }) => {
-    const c = [...chains];
+  const groups = placeGroups(r, false);
+  const total = r.files.reduce((n, f) => n + f.findings.filter((x) => x.suppressed === undefined).length, 0);
+  const lines = groups.map(({ worst, chains }) => {
+    const c = chains.map(chainText);
     const named = c.slice(0, NAMED_SCRIPTS).join(', ') + (c.length > NAMED_SCRIPTS ? `, +${c.length - NAMED_SCRIPTS} more` : '');
     return `${findingLine(worst)}${c.length === 0 ? '' : c.length === 1 ? ` (included by ${named})` : ` (in ${c.length} scripts: ${named})`}`;
   });
@@ -55,7 +67,7 @@ export function errorLine(r: FileResult): string {
 
 export function summaryLine(r: RunResult): string {
   const n = r.files.length;
-  return `lua-check: ${n} file${n === 1 ? '' : 's'}, ${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}${r.unreachable > 0 ? `, ${r.unreachable} in unreachable code (info)` : ''}${r.unparseable > 0 ? `, ${r.unparseable} unparseable` : ''}`;
+  return `lua-check: ${n} file${n === 1 ? '' : 's'}, ${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}${r.unreachable > 0 ? `, ${r.unreachable} in unreachable code (info)` : ''}${r.suppressed > 0 ? `, ${r.suppressed} suppressed` : ''}${r.unparseable > 0 ? `, ${r.unparseable} unparseable` : ''}`;
 }
 
 /** JUnit XML: one testcase per file; failing findings (or the parse error) in its failure, the others in its output. */
