@@ -73,7 +73,8 @@ export function summaryLine(r: RunResult): string {
 /** JUnit XML: one testcase per file; failing findings (or the parse error) in its failure, the others in its output. */
 export function luaCheckJunit(r: RunResult, failOn: FailOn, startedAt: string, seconds: number): string {
   const cases = r.files.map((f): Case => {
-    const base = { classname: 'fencecheck.lua-check', name: shown(f.file), seconds: 0 };
+    // Whole milliseconds, rounded up: a file checked in 0.3 ms did take time (JUnit's schema allows 3 decimals).
+    const base = { classname: 'fencecheck.lua-check', name: shown(f.file), seconds: Math.ceil(f.durationMs) / 1000 };
     if (f.status === 'clean') return { ...base, result: { kind: 'pass' } };
     if (f.status === 'unparseable') return { ...base, result: { kind: 'error', message: errorLine(f) } };
     const body = f.findings.map((x) => `${findingLine(x)}${x.via ? ` (included by ${chainText(x.via)})` : ''}`).join('\n');

@@ -13,6 +13,8 @@ export interface FileResult {
   readonly findings: readonly LuaFinding[];
   /** Why the file could not be checked (syntax error, unreadable file or include). */
   readonly error?: Unparseable;
+  /** How long reading and checking it took (a JUnit case's time). */
+  readonly durationMs: number;
 }
 
 export interface RunOptions {
@@ -40,8 +42,11 @@ export interface RunResult {
 /** Checks every `.lua` file under the paths; a file that cannot be read or parsed does not stop the others. */
 export function checkPaths(paths: readonly string[], opts: RunOptions): RunResult {
   const { files, missing } = luaFiles(paths);
-  const results: FileResult[] = missing.map((m) => ({ file: m.path, status: 'unparseable', findings: [], error: { file: m.path, line: 0, column: 0, message: m.message } }));
-  for (const file of files) results.push(checkFile(file, opts));
+  const results: FileResult[] = missing.map((m) => ({ file: m.path, status: 'unparseable', findings: [], error: { file: m.path, line: 0, column: 0, message: m.message }, durationMs: 0 }));
+  for (const file of files) {
+    const t0 = performance.now();
+    results.push({ ...checkFile(file, opts), durationMs: performance.now() - t0 });
+  }
   const everything = results.flatMap((r) => r.findings);
   const all = everything.filter((f) => f.suppressed === undefined);
   return {
@@ -55,7 +60,7 @@ export function checkPaths(paths: readonly string[], opts: RunOptions): RunResul
   };
 }
 
-function checkFile(file: string, opts: RunOptions): FileResult {
+function checkFile(file: string, opts: RunOptions): Omit<FileResult, 'durationMs'> {
   // Bytes, as Valkey gets them; too large, UTF-16 or a UTF-8 byte-order mark is one line of bad input.
   const got = readScript(file);
   if (!got.ok) return { file, status: 'unparseable', findings: [], error: { file, line: 0, column: 0, message: got.message } };
