@@ -152,6 +152,7 @@ export const CATALOGUE: readonly Row[] = [
   },
   { name: 'verify --shard 1/0 is no shard', argv: ['verify', '--shard', '1/0'], code: 64, line: usage('verify', /--shard: a shard is i\/n .*got '1\/0'/) },
   { name: 'merge: no report given', argv: ['merge'], code: 64, line: usage('merge', /give the verify\.json of every shard/) },
+  { name: 'bench --json: an unknown section', argv: ['bench', '--json', 'nosuch'], code: 64, line: usage('bench', /unknown section 'nosuch'/) },
   { name: 'merge: a report that is not there', argv: ['merge', '/nonexistent/verify.json'], code: 3, line: /^fencecheck merge: \/nonexistent\/verify\.json: cannot read: ENOENT$/ },
   { name: 'merge: not JSON', argv: ['merge', '{file}'], file: '{"schema": ', code: 3, line: /^fencecheck merge: .*: not JSON: / },
   {
