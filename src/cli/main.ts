@@ -12,6 +12,7 @@ import { recordObservedTraces } from '../seam/tracecheck/store.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
 import { watchVerifyParent } from '../verify/watchdog.js';
 import { traceDirProblem } from '../core/trace-dir.js';
+import { asksForJson, jsonErrorTap } from './json-errors.js';
 
 /**
  * Set when a signal is ending the process (src/core/process-end.ts): what the command still prints
@@ -147,6 +148,14 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
     process.stdout.write(`${cmd.help.trimEnd()}\n`);
     return ExitCode.Ok;
   }
+  // With --json, every way the command can end leaves a document on stdout.
+  const tap = asksForJson(rest) ? jsonErrorTap(name) : undefined;
+  const code = await runCommand(name, cmd, rest);
+  if (!silenced) tap?.finish(code);
+  return code;
+}
+
+async function runCommand(name: string, cmd: Command, rest: readonly string[]): Promise<ExitCode> {
   // Where traces go is known before the command starts (src/core/trace-dir.ts).
   const traceDirBad = traceDirProblem();
   if (traceDirBad !== null) {

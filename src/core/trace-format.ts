@@ -70,6 +70,16 @@ export interface TraceImport {
   readonly notes: readonly string[];
 }
 
+/** What an ITF file carries beyond the states, kept through import so that export writes it back. */
+export interface ItfExtras {
+  /** ITF `params` (the constants): each name with the value the file's first state gives it. */
+  readonly params?: Readonly<Record<string, ItfValue>>;
+  /** The file's own `#meta` (`varTypes`, `description`, `status`, …), apart from what an export writes itself. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /** Apalache's typed model values the import took the suffix off: `p1` → `POD` for `p1_OF_POD`. */
+  readonly types?: Readonly<Record<string, string>>;
+}
+
 export interface Trace {
   readonly schema: typeof TRACE_SCHEMA;
   readonly system: string;
@@ -96,6 +106,8 @@ export interface Trace {
   readonly loop?: number;
   readonly loopAction?: LoopAction;
   readonly imported?: TraceImport;
+  /** From an ITF file: its params, #meta and model value types, for a lossless export. */
+  readonly itf?: ItfExtras;
 }
 
 /**

@@ -5,6 +5,7 @@ import { severityOf, type LuaFinding } from './findings.js';
 import { expandIncludes, type IncludeOptions, type Origin } from './includes.js';
 import { committedSnapshot, type KeySpecSnapshot } from './keyspecs.js';
 import { displayBytes, displayText } from './source.js';
+import { suppressions } from './suppress.js';
 import { walk } from './walk.js';
 
 export interface CheckOptions {
@@ -17,6 +18,8 @@ export interface CheckOptions {
   /** Folders searched for an include not found beside the including file. */
   readonly includePath?: readonly string[];
   readonly readFile?: IncludeOptions['read'];
+  /** ARGV positions (1-based) that hold a key prefix carrying the declared keys' hash tag. */
+  readonly keyPrefixArgs?: readonly number[];
 }
 
 /** A script that cannot be checked: a Lua syntax error (line and column in the file it is in). */
@@ -47,7 +50,7 @@ export function checkLuaSource(source: string, opts: CheckOptions = {}): CheckRe
   const lua = raw.startsWith('#!') ? raw.replace(/^#![^\n]*/, '') : raw;
   let chunk: luaparse.Chunk;
   try {
-    chunk = luaparse.parse(lua, { locations: true, ranges: true, comments: false, scope: false, luaVersion: '5.1', encodingMode: 'pseudo-latin1' });
+    chunk = luaparse.parse(lua, { locations: true, ranges: true, comments: true, scope: false, luaVersion: '5.1', encodingMode: 'pseudo-latin1' });
   } catch (err) {
     const e = err as Error & { line?: number; column?: number };
     const o = origin(e.line ?? 1);
@@ -59,9 +62,32 @@ export function checkLuaSource(source: string, opts: CheckOptions = {}): CheckRe
     const t = r ? displayBytes(lua.slice(r[0], r[1]).replace(/\s+/g, ' ')) : n.type;
     return t.length > 80 ? `${t.slice(0, 77)}...` : t;
   };
-  const findings = evaluate(walk(chunk), opts.snapshot ?? committedSnapshot(), text).map((f): LuaFinding => {
-    const o = origin(f.node.loc?.start.line ?? 1);
+  const lines = lua.split('\n');
+  const comments = (chunk.comments ?? []).map((c) => {
+    const line = c.loc?.start.line ?? 1;
+    const column = c.loc?.start.column ?? 0;
+    return { value: c.value, line, column, trailing: (lines[line - 1] ?? '').slice(0, column).trim() !== '' };
+  });
+  const allowed = suppressions(comments);
+  const allowedAt = new Map(allowed.ok.map((a) => [a.line, a]));
+  const badSuppressions = allowed.bad.map((b): LuaFinding => {
+    const o = origin(b.line);
+    return {
+      file: o.file,
+      line: o.line,
+      column: b.column + 1,
+      kind: 'bad-suppression',
+      severity: 'error',
+      message: displayText(b.message),
+      ...(o.via && { via: o.via.map((v) => ({ file: v.file, line: v.line })) }),
+    };
+  });
+  const found = evaluate(walk(chunk), opts.snapshot ?? committedSnapshot(), text, opts.keyPrefixArgs ?? []);
+  const findings = found.map((f): LuaFinding => {
+    const line = f.node.loc?.start.line ?? 1;
+    const o = origin(line);
     const dead = f.unreachable !== undefined;
+    const allow = allowedAt.get(line);
     return {
       file: o.file,
       line: o.line,
@@ -72,8 +98,11 @@ export function checkLuaSource(source: string, opts: CheckOptions = {}): CheckRe
       ...(f.keyNode && { key: text(f.keyNode) }),
       message: dead ? `${f.message} [unreachable: ${displayText(f.unreachable!)} is never used by the script]` : f.message,
       ...(dead && { unreachable: displayText(f.unreachable!) }),
+      ...(allow?.kinds.has(f.kind) && { suppressed: displayText(allow.reason) }),
+      ...(o.via && { via: o.via.map((v) => ({ file: v.file, line: v.line })) }),
     };
   });
+  findings.push(...badSuppressions);
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));
   return { ok: true, findings, ...(expanded && { included: expanded.included }) };
 }

@@ -2,7 +2,7 @@ import type { Node } from 'luaparse';
 import { keyPositions, lookupCommand, type ArgvView } from './key-positions.js';
 import type { KeySpecSnapshot } from './keyspecs.js';
 import type { FindingKind } from './findings.js';
-import { Classifier, OTHER, standing, type Atom, type CallRec, type FnInfo, type Val } from './values.js';
+import { atom, Classifier, OTHER, standing, type Atom, type CallRec, type FnInfo, type Val } from './values.js';
 import type { Facts } from './walk.js';
 
 /** A finding before it is placed in a file: the node gives line and column. */
@@ -27,7 +27,7 @@ const isCallFn = (a: Atom) => a === 'call' || a === 'pcall';
  * Links call sites to functions and tables (a parameter's sources are the arguments of every call
  * that reaches it), to a fixpoint, then judges every redis.call / pcall and every store.
  */
-export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node) => string): RawFinding[] {
+export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node) => string, keyPrefixArgs: readonly number[] = []): RawFinding[] {
   const findings: RawFinding[] = [];
   const once = new Set<string>();
   const reportOnce = (f: RawFinding, id = `${f.kind}@${loc(f.keyNode ?? f.node)}`) => {
@@ -78,6 +78,14 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
               );
           }
           sink = false;
+        } else if (a === 'register') {
+          // A Functions library: the server calls the callback with (keys, args), keys being the declared list.
+          for (const fn of callbacks(c, rec))
+            edge(rec, fn, () => {
+              fn.calls++;
+              fn.params.forEach((p, i) => p.sources.push(i === 0 ? atom('keys-table') : i === 1 ? atom('argv-table') : OTHER));
+            });
+          sink = false;
         } else if (a === 'b:table.insert' || a === 'b:rawset') {
           const target = rec.args[0];
           const value = rec.args[rec.args.length - 1];
@@ -105,14 +113,14 @@ export function evaluate(facts: Facts, snapshot: KeySpecSnapshot, text: (n: Node
   };
 
   const fixpoint = () => {
-    for (let i = 0; i < 50 && link(new Classifier(facts.globals)); i++);
+    for (let i = 0; i < 50 && link(new Classifier(facts.globals, keyPrefixArgs)); i++);
   };
   fixpoint();
   // A function nobody calls where the walk can see it (or that escapes) can get anything.
   for (const fn of facts.fns) if (fn.calls === 0 || fn.escaped) for (const p of fn.params) p.sources.push(OTHER);
   fixpoint();
 
-  const c = new Classifier(facts.globals);
+  const c = new Classifier(facts.globals, keyPrefixArgs);
   const deadIn = unreachableCode(facts);
   /** Reports a finding of code inside `inFn`, marked when that code never runs. */
   const within = (inFn: FnInfo | undefined) => (f: RawFinding, id?: string) => {
@@ -175,6 +183,18 @@ function unreachableCode(facts: Facts): (fn: FnInfo | undefined) => string | und
     for (let f = fn; f !== undefined; f = f.parent) if (!live.has(f)) dead = f.name;
     return dead;
   };
+}
+
+/**
+ * The callbacks a `register_function` call registers: `register_function('name', fn)` or the table
+ * form `register_function{function_name = 'name', callback = fn, flags = {…}}`.
+ */
+function callbacks(c: Classifier, rec: CallRec): FnInfo[] {
+  const out: FnInfo[] = [];
+  const [first, second] = rec.args;
+  if (second) for (const a of c.atoms(second)) if (isFn(a)) out.push(a);
+  if (first) for (const t of c.atoms(first)) if (typeof t === 'object' && t.kind === 'table') for (const v of t.fields.get('callback') ?? []) for (const a of c.atoms(v)) if (isFn(a)) out.push(a);
+  return out;
 }
 
 function loc(n: Node): string {
@@ -242,7 +262,7 @@ function judgeCall(rec: CallRec, c: Classifier, snapshot: KeySpecSnapshot, text:
           keyNode: node,
           kind: 'same-tag-key',
           command: cmd.name,
-          message: `${cmd.name} key \`${key}\` is not from KEYS: it is built from a declared key (slot-safe only while that key carries a hash tag)${param}; declare it in KEYS`,
+          message: `${cmd.name} key \`${key}\` is not from KEYS: it is built from a declared key or key prefix (slot-safe only while that key carries a hash tag)${param}; declare it in KEYS`,
         });
       else
         report({

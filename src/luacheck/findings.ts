@@ -27,7 +27,9 @@ export type FindingKind =
   /** EVAL, FCALL, MULTI…: the server refuses them inside a script. */
   | 'noscript-command'
   /** Not a command of the key-spec snapshot. */
-  | 'unknown-command';
+  | 'unknown-command'
+  /** A `lua-check-allow` comment without a known rule or without a reason: it suppresses nothing. */
+  | 'bad-suppression';
 
 export interface LuaFinding {
   /** The file the line belongs to (an included file's own path when includes are expanded). */
@@ -44,6 +46,16 @@ export interface LuaFinding {
   readonly message: string;
   /** In code the script never runs: the function that is never used (then severity is `info`). */
   readonly unreachable?: string;
+  /** The reason of the `lua-check-allow` comment that suppresses it: reported, never failing or counted. */
+  readonly suppressed?: string;
+  /** In an included file: the include directives that brought the line in, the checked script's first. */
+  readonly via?: readonly IncludeStep[];
+}
+
+/** One include directive: the file it is in and its line. */
+export interface IncludeStep {
+  readonly file: string;
+  readonly line: number;
 }
 
 export const severityOf = (kind: FindingKind, unreachable = false): Severity => (unreachable ? 'info' : kind === 'same-tag-key' ? 'warning' : 'error');
@@ -51,6 +63,7 @@ export const severityOf = (kind: FindingKind, unreachable = false): Severity => 
 /** `--fail-on error`: only errors fail; `--fail-on warning`: warnings fail too (the default: both breach the rule). Never `info`. */
 export type FailOn = Exclude<Severity, 'info'>;
 
-export function fails(f: Pick<LuaFinding, 'severity'>, failOn: FailOn): boolean {
+export function fails(f: Pick<LuaFinding, 'severity' | 'suppressed'>, failOn: FailOn): boolean {
+  if (f.suppressed !== undefined) return false;
   return f.severity === 'error' || (failOn === 'warning' && f.severity === 'warning');
 }

@@ -16,6 +16,8 @@ export const DEFAULT_INCLUDE_PATTERN = String.raw`^\s*-{2,3}\s*@include\s+["']([
 export interface Origin {
   readonly file: string;
   readonly line: number;
+  /** For a line an include brought in: the directives that brought it, the script's first. */
+  readonly via?: readonly Origin[];
 }
 
 export interface Expanded {
@@ -79,7 +81,7 @@ export function expandIncludes(file: string, text: string, opts: IncludeOptions)
   const emitted = new Set<string>([resolve(file)]);
   const included: string[] = [];
   let size = 0;
-  const expand = (from: string, source: string, stack: readonly string[]): { text: string[]; origins: Origin[] } => {
+  const expand = (from: string, source: string, stack: readonly string[], via: readonly Origin[]): { text: string[]; origins: Origin[] } => {
     const out: string[] = [];
     const origins: Origin[] = [];
     source.split('\n').forEach((line, i) => {
@@ -88,7 +90,7 @@ export function expandIncludes(file: string, text: string, opts: IncludeOptions)
         size += l.length + 1;
         if (size > max) throw new IncludeError(`the script with its includes is over the ${max}-byte limit for a script`, from, i + 1);
         out.push(l);
-        origins.push({ file: from, line: i + 1 });
+        origins.push({ file: from, line: i + 1, ...(via.length > 0 && { via }) });
       };
       if (!m || m[1] === undefined) return keep(line);
       // The path as the file spells it (its bytes are UTF-8 on every loader's file system).
@@ -109,12 +111,12 @@ export function expandIncludes(file: string, text: string, opts: IncludeOptions)
       included.push(target);
       const got = read(target);
       if (!got.ok) throw new IncludeError(`include ${shownRef}: ${got.message}`, from, i + 1);
-      const sub = expand(target, got.text.replace(/\n$/, ''), [...stack, resolve(from)]);
+      const sub = expand(target, got.text.replace(/\n$/, ''), [...stack, resolve(from)], [...via, { file: from, line: i + 1 }]);
       out.push(...sub.text);
       origins.push(...sub.origins);
     });
     return { text: out, origins };
   };
-  const r = expand(file, text, []);
+  const r = expand(file, text, [], []);
   return { text: r.text.join('\n'), origins: r.origins, included };
 }

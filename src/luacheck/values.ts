@@ -8,7 +8,7 @@ import type { Node } from 'luaparse';
  * holds an undeclared key is undeclared everywhere.
  */
 
-/** What a value may be. Strings: 'declared' (a KEYS element), 'derived' (a string that begins with a declared key, or with text free of '{' and then one: the same hash tag), 'other', 'keys-table', 'redis', 'call', 'pcall', 'nil', 's:<literal text>', 'b:<builtin>'. */
+/** What a value may be. Strings: 'declared' (a KEYS element), 'argv-table' (ARGV, or a Functions callback's args), 'derived' (a string that begins with a declared key, or with text free of '{' and then one: the same hash tag), 'other', 'keys-table', 'redis' (also `server`), 'call', 'pcall', 'register' (register_function of a Functions library), 'nil', 's:<literal text>', 'b:<builtin>'. */
 export type Atom = string | FnInfo | TableInfo;
 
 export interface Binding {
@@ -75,10 +75,13 @@ export const atom = (a: Atom): Val => ({ t: 'atom', a });
 export const OTHER = atom('other');
 export const NIL = atom('nil');
 
-/** Builtins by global name; every other unassigned global (ARGV included) is 'other'. */
+/** Builtins by global name; every other unassigned global is 'other'. */
 const GLOBAL_ATOMS: Readonly<Record<string, Atom>> = {
   KEYS: 'keys-table',
+  ARGV: 'argv-table',
   redis: 'redis',
+  // Valkey 8 names the same library `server` (server.call, server.pcall, server.register_function…).
+  server: 'redis',
   unpack: 'b:unpack',
   pcall: 'b:pcall',
   xpcall: 'b:xpcall',
@@ -95,7 +98,7 @@ const GLOBAL_ATOMS: Readonly<Record<string, Atom>> = {
 };
 
 const MEMBERS: Readonly<Record<string, Readonly<Record<string, Atom>>>> = {
-  redis: { call: 'call', pcall: 'pcall' },
+  redis: { call: 'call', pcall: 'pcall', register_function: 'register' },
   'b:table': { insert: 'b:table.insert', remove: 'b:table.remove', unpack: 'b:unpack' },
   'b:string': { format: 'b:string.format', match: 'b:string.match' },
 };
@@ -109,7 +112,15 @@ export class Classifier {
   private readonly cache = new Map<Val | Binding, Set<Atom>>();
   private readonly active = new Set<Val | Binding>();
 
-  constructor(private readonly globals: ReadonlyMap<string, Binding>) {}
+  /** ARGV positions declared to hold a key prefix carrying the hash tag (`--key-prefix-arg`). */
+  private readonly prefixArgs: ReadonlySet<string>;
+
+  constructor(
+    private readonly globals: ReadonlyMap<string, Binding>,
+    keyPrefixArgs: readonly number[] = [],
+  ) {
+    this.prefixArgs = new Set(keyPrefixArgs.map(String));
+  }
 
   atoms(v: Val): Set<Atom> {
     const hit = this.cache.get(v);
@@ -179,6 +190,8 @@ export class Classifier {
     const out = new Set<Atom>();
     for (const a of this.atoms(base)) {
       if (a === 'keys-table') out.add('declared');
+      // A declared key prefix (ARGV[n] carries the tag): a key built from it is judged by that tag.
+      else if (a === 'argv-table') out.add(name !== undefined && this.prefixArgs.has(name) ? 'derived' : 'other');
       else if (typeof a === 'object' && a.kind === 'table') {
         const vals = name !== undefined ? [...(a.fields.get(name) ?? []), ...a.items] : [...a.items, ...[...a.fields.values()].flat()];
         if (vals.length === 0) out.add('nil');

@@ -15,7 +15,7 @@
  */
 import { toItfValue, type ItfValue } from '../core/itf-value.js';
 import { mutantsFor, type MutantEntry } from '../core/manifest.js';
-import { FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SOURCES, type LoopAction, type Step, type Trace, type TraceAction, type TraceImport, type TraceSource } from '../core/trace-format.js';
+import { FOREIGN_SYSTEM, TRACE_SCHEMA, TRACE_SOURCES, type ItfExtras, type LoopAction, type Step, type Trace, type TraceAction, type TraceImport, type TraceSource } from '../core/trace-format.js';
 import { loadSystemManifest, type AnySystem } from '../registry/systems.js';
 import { ModelPatchError, mutatedSystem } from '../seam/model-patch.js';
 import { boundsLabel } from '../seam/system.js';
@@ -60,17 +60,60 @@ interface Neutral {
   readonly loopAction?: LoopAction;
   readonly meta: Record<string, unknown>;
   readonly notes: string[];
+  /** ITF `params` (the constants) with the values the first state gives them. */
+  readonly params?: Record<string, ItfValue>;
 }
 
 /** Apalache writes a model value p1 of the uninterpreted type POD as "p1_OF_POD". */
-const TYPE_SUFFIX = /_OF_[A-Z][A-Z0-9_]*$/;
+const TYPE_SUFFIX = /^(.*)_OF_([A-Z][A-Z0-9_]*)$/;
 
-/** Every string of a value without its type suffix; `stripped` counts the ones changed. */
-function stripTypes(v: ItfValue, stripped: { n: number }): ItfValue {
+/**
+ * Which typed model values lose their suffix, and the ones that did (name → type, for the export
+ * to write them back). A name is stripped only when the file gives it one type and never writes it
+ * bare: `{"#set": ["a_OF_T", "a_OF_U"]}` keeps both as written, not a set of two equal elements.
+ */
+interface Strip {
+  n: number;
+  readonly strippable: ReadonlyMap<string, string>;
+  readonly used: Map<string, string>;
+  /** Names written with two types, or also bare: kept as written. */
+  readonly kept: readonly string[];
+}
+
+/** The typed model values of a file (every string under `root`), decided once for the whole file. */
+function stripPlan(root: unknown): Strip {
+  const types = new Map<string, Set<string>>();
+  const bare = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      const m = TYPE_SUFFIX.exec(v);
+      if (!m) bare.add(v);
+      else {
+        const set = types.get(m[1]!) ?? new Set<string>();
+        set.add(m[2]!);
+        types.set(m[1]!, set);
+      }
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (isObject(v)) Object.values(v).forEach(visit);
+  };
+  visit(root);
+  const strippable = new Map<string, string>();
+  const kept: string[] = [];
+  for (const [name, ts] of types) {
+    if (ts.size === 1 && !bare.has(name)) strippable.set(name, [...ts][0]!);
+    else kept.push(name);
+  }
+  return { n: 0, strippable, used: new Map(), kept };
+}
+
+/** Every typed model value of a value without its type suffix (those the plan strips); `stripped` counts them. */
+function stripTypes(v: ItfValue, stripped: Strip): ItfValue {
   if (typeof v === 'string') {
-    if (!TYPE_SUFFIX.test(v)) return v;
+    const m = TYPE_SUFFIX.exec(v);
+    if (!m || stripped.strippable.get(m[1]!) !== m[2]) return v;
     stripped.n++;
-    return v.replace(TYPE_SUFFIX, '');
+    stripped.used.set(m[1]!, m[2]!);
+    return m[1]!;
   }
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map((x) => stripTypes(x, stripped));
@@ -82,27 +125,41 @@ function stripTypes(v: ItfValue, stripped: { n: number }): ItfValue {
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, stripTypes(x as ItfValue, stripped)]));
 }
 
-function itf(v: unknown, at: string, where: string, stripped: { n: number }): ItfValue {
+function itf(v: unknown, at: string, where: string, stripped: Strip): ItfValue {
   const r = toItfValue(v, at);
   if ('problem' in r) throw new TraceFormatError(`${where}: ${r.problem}`);
   return stripTypes(r.value, stripped);
 }
 
-const itfRecord = (o: Record<string, unknown>, at: string, where: string, stripped: { n: number }): Record<string, ItfValue> =>
+const itfRecord = (o: Record<string, unknown>, at: string, where: string, stripped: Strip): Record<string, ItfValue> =>
   Object.fromEntries(Object.entries(o).map(([k, x]) => [k, itf(x, `${at}.${k}`, where, stripped)]));
 
 export async function importTrace(raw: unknown, opts: ImportOptions = {}): Promise<Trace> {
   const where = opts.file ?? 'trace';
   const format = foreignFormat(raw);
   if (!format) throw new TraceFormatError(`${where}: neither TLC's -dumpTrace json ({"counterexample", "vars"}) nor ITF ({"vars", "states"})`);
-  const stripped = { n: 0 };
-  const n = format === 'tlc-json' ? fromTlcJson(raw as Record<string, unknown>, where, stripped) : fromItf(raw as Record<string, unknown>, where, stripped);
-  if (stripped.n > 0) n.notes.push(`${stripped.n} value(s) lost a type suffix (Apalache's name_OF_TYPE model values)`);
+  const r = raw as Record<string, unknown>;
+  const stripped = stripPlan(format === 'tlc-json' ? r.counterexample : [r.states, isObject(r['#meta']) ? r['#meta'].loopAction : undefined]);
+  const n = format === 'tlc-json' ? fromTlcJson(r, where, stripped) : fromItf(r, where, stripped);
+  if (stripped.n > 0) n.notes.push(`${stripped.n} value(s) lost a type suffix (Apalache's name_OF_TYPE model values; an ITF export writes it back)`);
+  if (stripped.kept.length > 0) n.notes.push(`model values kept with their type suffix (one name of two types, or also written bare): ${stripped.kept.join(', ')}`);
   const imported: TraceImport = { format, ...(opts.file !== undefined && { file: opts.file }), notes: n.notes };
   const fc = isObject(n.meta.fencecheck) ? n.meta.fencecheck : {};
   const sys = await systemOf(n, opts.system ?? (typeof fc.system === 'string' ? fc.system : undefined), where);
   const trace = sys ? await asSystemTrace(n, sys, format, fc, opts, imported, where) : asForeign(n, format, imported);
-  return validateTrace(JSON.parse(JSON.stringify(trace)), where);
+  const extras: ItfExtras = {
+    ...(n.params && Object.keys(n.params).length > 0 && { params: n.params }),
+    ...(Object.keys(ownMeta(n.meta)).length > 0 && { meta: ownMeta(n.meta) }),
+    ...(stripped.used.size > 0 && { types: Object.fromEntries([...stripped.used].sort(([a], [b]) => (a < b ? -1 : 1))) }),
+  };
+  return validateTrace(JSON.parse(JSON.stringify(Object.keys(extras).length > 0 ? { ...trace, itf: extras } : trace)), where);
+}
+
+/** What an ITF export writes into the trace's #meta itself; the rest of a file's #meta is the file's own. */
+const GENERATED_META = new Set(['format', 'format-description', 'source', 'loopAction', 'fencecheck']);
+
+function ownMeta(meta: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(meta).filter(([k]) => !GENERATED_META.has(k)));
 }
 
 /** The system the file is of: the one named, else the one whose variables its spec variables are exactly. */
@@ -122,7 +179,7 @@ async function systemOf(n: Neutral, named: string | undefined, where: string): P
  * "action": [[[i, s], {"name", "context"?}, [j, s']]…]}}`. An action whose target is not the next
  * state closes a lasso (back to state j; `UnnamedAction` from a state to itself is stuttering).
  */
-function fromTlcJson(raw: Record<string, unknown>, where: string, stripped: { n: number }): Neutral {
+function fromTlcJson(raw: Record<string, unknown>, where: string, stripped: Strip): Neutral {
   const cx = raw.counterexample as Record<string, unknown>;
   const vars = (raw.vars as unknown[]).map(String);
   const states = (cx.state as unknown[]).map((entry, k) => {
@@ -161,7 +218,7 @@ const ACTION_TAKEN = ['mbt::actionTaken', 'action_taken'];
 const NONDET_PICKS = ['mbt::nondetPicks', 'nondet_picks'];
 
 /** An Option of Quint's `nondet_picks`: `{tag: "Some", value: v}` → v; `{tag: "None", …}` → absent. */
-function picks(v: unknown, at: string, where: string, stripped: { n: number }): Record<string, ItfValue> {
+function picks(v: unknown, at: string, where: string, stripped: Strip): Record<string, ItfValue> {
   if (!isObject(v)) return {};
   const out: Record<string, ItfValue> = {};
   for (const [k, x] of Object.entries(v)) if (isObject(x) && x.tag === 'Some') out[k] = itf(x.value, `${at}.${k}`, where, stripped);
@@ -185,7 +242,7 @@ const INIT_NAMES = new Set(['', 'init', 'Init', 'q::init']);
 /** Quint names the variables of an instance `main::instance::name`; Apalache's and Quint's own metadata are `mbt::…`. */
 const QUALIFIER = /^(?:[A-Za-z_][A-Za-z0-9_]*::)+/;
 
-function fromItf(raw: Record<string, unknown>, where: string, stripped: { n: number }): Neutral {
+function fromItf(raw: Record<string, unknown>, where: string, stripped: Strip): Neutral {
   const meta = isObject(raw['#meta']) ? raw['#meta'] : {};
   const fileVars = (raw.vars as unknown[]).map(String);
   if (new Set(fileVars).size !== fileVars.length) throw new TraceFormatError(`${where}: vars repeats a variable`);
@@ -203,7 +260,7 @@ function fromItf(raw: Record<string, unknown>, where: string, stripped: { n: num
   const takenKey = ACTION_TAKEN.find(has);
   const picksKey = NONDET_PICKS.find(has);
   const actionVar = ACTION_VARIABLES.find(
-    (v) => vars.includes(v) && sample !== undefined && tagged(stripTypes((toItfValue(sample[fileName(v)]) as { value?: ItfValue }).value ?? '', { n: 0 })) !== undefined,
+    (v) => vars.includes(v) && sample !== undefined && tagged(stripTypes((toItfValue(sample[fileName(v)]) as { value?: ItfValue }).value ?? '', { ...stripped, n: 0, used: new Map() })) !== undefined,
   );
   const conventionVars = vars.filter((v) => v.startsWith('mbt::') || v === takenKey || v === picksKey || v === actionVar);
   const states: Record<string, ItfValue>[] = [];
@@ -246,7 +303,19 @@ function fromItf(raw: Record<string, unknown>, where: string, stripped: { n: num
   }
   const la = isObject(meta.loopAction) && typeof meta.loopAction.action === 'string' ? meta.loopAction : undefined;
   const loopAction = la ? { action: la.action as string, params: isObject(la.params) ? itfRecord(la.params, 'loopAction', where, stripped) : {} } : undefined;
-  return { vars, conventionVars, states, actions, ...(loop !== undefined && { loop }), ...(loopAction && { loopAction }), meta, notes };
+  // ITF params: names the first state sets, the constants of the run.
+  let params: Record<string, ItfValue> | undefined;
+  if (raw.params !== undefined) {
+    if (!Array.isArray(raw.params) || raw.params.some((x) => typeof x !== 'string')) throw new TraceFormatError(`${where}: params must be an array of names`);
+    const first = list[0] as Record<string, unknown>;
+    params = {};
+    for (const name of raw.params as string[]) {
+      if (vars.includes(name)) throw new TraceFormatError(`${where}: ${name} is in both params and vars`);
+      if (!(name in first)) throw new TraceFormatError(`${where}: params names ${name}, but the first state does not set it`);
+      params[name] = itf(first[name], `states[0].${name}`, where, stripped);
+    }
+  }
+  return { vars, conventionVars, states, actions, ...(loop !== undefined && { loop }), ...(loopAction && { loopAction }), meta, notes, ...(params && { params }) };
 }
 
 function sourceOf(format: ForeignFormat, fc: Record<string, unknown>): TraceSource {

@@ -19,7 +19,7 @@ export class TraceFormatError extends Error {
 /** No real trace comes near this; a bigger file is refused rather than parsed. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-const FIELDS = new Set(['schema', 'system', 'source', 'spec', 'vars', 'bounds', 'mutant', 'patch', 'violated', 'brokenAtEnd', 'seed', 'path', 'steps', 'loop', 'loopAction', 'imported']);
+const FIELDS = new Set(['schema', 'system', 'source', 'spec', 'vars', 'bounds', 'mutant', 'patch', 'violated', 'brokenAtEnd', 'seed', 'path', 'steps', 'loop', 'loopAction', 'imported', 'itf']);
 const STEP_FIELDS = new Set(['action', 'params', 'state', 'broken', 'observed', 'note']);
 const SYSTEM_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -149,6 +149,17 @@ function traceProblem(raw: Record<string, unknown>): string | null {
     const i = raw.imported;
     if (!isObject(i) || !['tlc-json', 'itf', 'trace/1'].includes(i.format as string) || !stringList(i.notes) || (i.file !== undefined && typeof i.file !== 'string'))
       return 'imported must be {format: "tlc-json"|"itf"|"trace/1", file?, notes: [string]}';
+  }
+  if (raw.itf !== undefined) {
+    const x = raw.itf;
+    if (!isObject(x) || Object.keys(x).some((k) => k !== 'params' && k !== 'meta' && k !== 'types')) return 'itf must be {params?, meta?, types?}';
+    if (x.params !== undefined) {
+      const p = paramsProblem(x.params, 'itf.params');
+      if (p) return p;
+    }
+    if (x.meta !== undefined && !isObject(x.meta)) return 'itf.meta must be an object';
+    if (x.types !== undefined && (!isObject(x.types) || Object.values(x.types).some((t) => typeof t !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(t))))
+      return 'itf.types must map model values to type names (upper case)';
   }
   return null;
 }

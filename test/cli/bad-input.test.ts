@@ -152,6 +152,7 @@ export const CATALOGUE: readonly Row[] = [
   },
   { name: 'verify --shard 1/0 is no shard', argv: ['verify', '--shard', '1/0'], code: 64, line: usage('verify', /--shard: a shard is i\/n .*got '1\/0'/) },
   { name: 'merge: no report given', argv: ['merge'], code: 64, line: usage('merge', /give the verify\.json of every shard/) },
+  { name: 'bench --json: an unknown section', argv: ['bench', '--json', 'nosuch'], code: 64, line: usage('bench', /unknown section 'nosuch'/) },
   { name: 'merge: a report that is not there', argv: ['merge', '/nonexistent/verify.json'], code: 3, line: /^fencecheck merge: \/nonexistent\/verify\.json: cannot read: ENOENT$/ },
   { name: 'merge: not JSON', argv: ['merge', '{file}'], file: '{"schema": ', code: 3, line: /^fencecheck merge: .*: not JSON: / },
   {
@@ -431,6 +432,15 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'lua-check: --save-snapshot without --node', argv: ['lua-check', '--save-snapshot', 'x.json'], code: 64, line: usage('lua-check', /--save-snapshot needs --node/) },
   { name: 'lua-check: a --node that is no endpoint', argv: ['lua-check', '--node', 'nohost'], code: 64, line: usage('lua-check', /--node: not a valkey endpoint: 'nohost'/) },
   { name: 'lua-check: an empty --junit', argv: ['lua-check', '--junit='], code: 64, line: usage('lua-check', /--junit takes a file name/) },
+  { name: 'lua-check: an unknown --format', argv: ['lua-check', '--format', 'xml'], code: 64, line: usage('lua-check', /--format takes text, json or sarif, got 'xml'/) },
+  { name: 'lua-check: --json with --format sarif', argv: ['lua-check', '--json', '--format', 'sarif'], code: 64, line: usage('lua-check', /--json and --format sarif ask for two outputs/) },
+  {
+    name: 'lua-check: a --key-prefix-arg that is no ARGV position',
+    argv: ['lua-check', '--key-prefix-arg', '0'],
+    code: 64,
+    line: usage('lua-check', /--key-prefix-arg takes an ARGV position \(1, 2, …\), got '0'/),
+  },
+  { name: 'lua-check: a --key-prefix-arg that is no number', argv: ['lua-check', '--key-prefix-arg', 'ARGV[1]'], code: 64, line: usage('lua-check', /--key-prefix-arg takes an ARGV position/) },
   {
     name: 'lua-check: a Lua syntax error is bad input, with file, line and column',
     argv: ['lua-check', '{file}'],

@@ -110,8 +110,33 @@ describe('findings only where the script runs', () => {
     const a = write('g1.lua', 'local rcall = redis.call\n--- @include "includes/shared"\nreturn shared(ARGV[1])\n');
     const b = write('g2.lua', 'local rcall = redis.call\n--- @include "includes/shared"\nreturn shared(ARGV[2])\n');
     const r = cli(['--includes', a, b]);
-    expect(r.out.split('\n').filter((l) => l.includes('includes/shared.lua:2:'))).toEqual([expect.stringMatching(/error \[undeclared-key\] .* \(in 2 scripts\)$/)]);
+    expect(r.out.split('\n').filter((l) => l.includes('includes/shared.lua:2:'))).toEqual([expect.stringMatching(/error \[undeclared-key\] .* \(in 2 scripts: g1\.lua:2, g2\.lua:2\)$/)]);
     expect(r.out).toMatch(/2 files, 2 errors, 0 warnings .*1 distinct finding/);
+  });
+
+  it('a finding two includes deep names the script and each include on the way, once', () => {
+    const a = write('chain/deep.lua', 'local rcall = redis.call\n--- @include "../includes/usesShared"\nreturn usesShared(ARGV[1])\n');
+    const r = cli(['--includes', a]);
+    expect(r.out.split('\n').filter((l) => l.includes('[undeclared-key]'))).toEqual([
+      expect.stringMatching(/^includes\/shared\.lua:2:23: error \[undeclared-key\] .* \(included by chain\/deep\.lua:2 > includes\/usesShared\.lua:1\)$/),
+    ]);
+    const json = JSON.parse(cli(['--includes', '--json', a]).out) as { details: { files: { findings: { via: unknown }[] }[] } };
+    expect(json.details.files[0]!.findings.map((f) => f.via)).toEqual([
+      [
+        { file: 'chain/deep.lua', line: 2 },
+        { file: 'includes/usesShared.lua', line: 1 },
+      ],
+    ]);
+  });
+
+  it('an include checked on its own (its helper unused: info) and through a script that calls it (error): one line, the error', () => {
+    const folder = join(dir, 'both');
+    write('both/caller.lua', 'local rcall = redis.call\n--- @include "helper"\nreturn helper(ARGV[1])\n');
+    write('both/helper.lua', "local function helper(k)\n  return rcall('GET', k)\nend\n");
+    const r = cli(['--includes', folder]);
+    const lines = r.out.split('\n').filter((l) => l.includes('helper.lua:2:'));
+    expect(lines).toEqual([expect.stringMatching(/^both\/helper\.lua:2:23: error \[undeclared-key\] GET key `k` .* \(included by both\/caller\.lua:2\)$/)]);
+    expect(r.code).toBe(1);
   });
 });
 

@@ -202,10 +202,17 @@ describe('trace import/export: ITF', () => {
     expect(t.steps[6]).toMatchObject({ action: 'CommitSetPaused', params: { c: { by: 'r1' } } });
     expect(t.imported!.notes.join('\n')).toMatch(/value\(s\) lost a type suffix/);
     followsTwin(await mutatedSystem(pauseSystem(), loadSystemManifest().mutants.find((m) => m.id === 'P1')!), t);
-    // The same stripping for a spec that is none of the project's.
-    const counter = itfJson('counter.quint-0.22.itf.json') as { states: Record<string, unknown>[] };
-    for (const s of counter.states) s.owner = `${String(s.owner)}_OF_OWNER`;
+    // The same stripping for a spec that is none of the project's (every r1 typed, as Apalache writes
+    // a model value: the nondet pick too).
+    const counter = JSON.parse(readFileSync(itfFixture('counter.quint-0.22.itf.json'), 'utf8').replaceAll('"r1"', '"r1_OF_OWNER"')) as { states: Record<string, unknown>[] };
+    for (const s of counter.states) if (s.owner === 'none') s.owner = 'none_OF_OWNER';
     expect((await importTrace(counter)).steps.map((s) => s.state.owner)).toEqual(['none', 'none', 'r1', 'r1']);
+    // Typed in one place and bare in another, r1 names two values: kept as written.
+    const partial = itfJson('counter.quint-0.22.itf.json') as { states: Record<string, unknown>[] };
+    for (const s of partial.states) s.owner = `${String(s.owner)}_OF_OWNER`;
+    const kept = await importTrace(partial);
+    expect(kept.steps.map((s) => s.state.owner)).toEqual(['none', 'none', 'r1_OF_OWNER', 'r1_OF_OWNER']);
+    expect(kept.imported!.notes.join('\n')).toMatch(/model values kept with their type suffix .*: r1/);
   });
 
   it('carries a lasso: ITF loop, the closing action in #meta, inferred when absent', async () => {

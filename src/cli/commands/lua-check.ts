@@ -8,7 +8,8 @@ import { stageReport } from '../../core/stage-report.js';
 import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../luacheck/includes.js';
 import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot } from '../../luacheck/keyspecs.js';
 import { checkPaths } from '../../luacheck/run.js';
-import { errorLine, findingLine, luaCheckJunit, shown, summaryLine } from '../../luacheck/format.js';
+import { luaCheckSarif } from '../../luacheck/sarif.js';
+import { errorLine, luaCheckJunit, shown, summaryLine, textFindings } from '../../luacheck/format.js';
 import type { FailOn } from '../../luacheck/findings.js';
 import { parseEndpoint } from '../../valkey/external.js';
 import { closeClient, nodeClient } from '../../valkey/client.js';
@@ -28,7 +29,8 @@ const isDirectory = (d: string): boolean => {
 export const PROJECT_SCRIPT_DIRS = ['src/systems/fencing/lua', 'src/systems/limiter/lua'];
 
 const HELP = `Usage: fencecheck lua-check [PATH...] [--fail-on error|warning] [--includes] [--include-pattern RE]
-                          [--include-path DIR]... [--node HOST:PORT [--save-snapshot FILE]] [--junit FILE] [--json]
+                          [--include-path DIR]... [--key-prefix-arg N]... [--node HOST:PORT [--save-snapshot FILE]]
+                          [--junit FILE] [--format text|json|sarif | --json]
 
 Checks that every key a Valkey Lua script reaches through redis.call / redis.pcall is declared in
 KEYS (the locality rule: an undeclared key works on one shard and breaks when the slots split).
@@ -63,8 +65,18 @@ Options:
   --node HOST:PORT         read the key specs from this live node instead of the snapshot
   --save-snapshot FILE     with --node: also write them to FILE (the committed snapshot is
                            src/luacheck/valkey-command-keyspecs.json)
+  --key-prefix-arg N       ARGV[N] is a key prefix that carries the declared keys' hash tag
+                           (BullMQ's 'bull:{queue}:'): a key built from it is judged by that
+                           tag (a same-tag warning), not as a key from anywhere (repeatable)
   --junit FILE             also write a JUnit XML report (one testcase per file)
-  --json                   print a fencecheck.stage/1 report
+  --format text|json|sarif what to print: text (default), a fencecheck.stage/1 report, or a
+                           SARIF 2.1.0 log for code scanning (rule ids FCL001…)
+  --json                   the same as --format json
+
+A reviewed finding is suppressed by a comment on its line (or alone on the line before):
+  -- lua-check-allow undeclared-key: the caller passes a key of the same slot
+(a rule's kind or id, several with commas; the reason is required). Suppressed findings are
+counted apart and never fail; SARIF lists them as suppressed, with the reason.
 
 Exit codes: 0 clean · 1 findings · 2 --node could not be read · 3 a file or include that cannot
 be read, or a Lua syntax error (the other files are still checked and reported) · 64 usage`;
@@ -86,6 +98,8 @@ export const command: Command = {
         'save-snapshot': { type: 'string' },
         junit: { type: 'string' },
         json: { type: 'boolean', default: false },
+        format: { type: 'string' },
+        'key-prefix-arg': { type: 'string', multiple: true },
       },
       true,
     );
@@ -103,18 +117,32 @@ export const command: Command = {
     }
     if (values['save-snapshot'] !== undefined && values.node === undefined) throw new UsageError('--save-snapshot needs --node (the server to read the key specs from)');
     if (values.junit === '') throw new UsageError('--junit takes a file name');
+    const format = values.format ?? (values.json ? 'json' : 'text');
+    if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format takes text, json or sarif, got '${format}'`);
+    if (values.json && format !== 'json') throw new UsageError(`--json and --format ${format} ask for two outputs: give one`);
+    const keyPrefixArgs = (values['key-prefix-arg'] ?? []).map((n) => {
+      if (!/^[1-9][0-9]{0,5}$/.test(n)) throw new UsageError(`--key-prefix-arg takes an ARGV position (1, 2, …), got '${n}'`);
+      return Number(n);
+    });
 
     const snapshot = values.node !== undefined ? await liveSnapshot(values.node) : committedSnapshot();
     if (values['save-snapshot'] !== undefined) writeFileSync(values['save-snapshot'], snapshotJson(snapshot));
 
     const paths = positionals.length > 0 ? positionals : PROJECT_SCRIPT_DIRS.map((d) => resolve(projectRoot, d));
-    const result = checkPaths(paths, { snapshot, failOn: failOn as FailOn, ...(pattern && { includePattern: pattern }), ...(includePath.length > 0 && { includePath }) });
+    const result = checkPaths(paths, {
+      snapshot,
+      failOn: failOn as FailOn,
+      ...(pattern && { includePattern: pattern }),
+      ...(includePath.length > 0 && { includePath }),
+      ...(keyPrefixArgs.length > 0 && { keyPrefixArgs }),
+    });
     const durationMs = Date.now() - startedAt.getTime();
     if (values.junit !== undefined) writeFileSync(values.junit, luaCheckJunit(result, failOn as FailOn, startedAt.toISOString(), durationMs / 1000));
 
     const code = result.unparseable > 0 ? ExitCode.BadInput : result.failing > 0 ? ExitCode.Failed : ExitCode.Ok;
     const summary = `${summaryLine(result)} (key specs: ${snapshot.server}${values.node !== undefined ? ', live' : ''})`;
-    if (values.json) {
+    if (format === 'sarif') process.stdout.write(`${JSON.stringify(luaCheckSarif(result), null, 2)}\n`);
+    else if (format === 'json') {
       const report = stageReport({
         stage: 'lua-check',
         status: code === ExitCode.Ok ? 'passed' : 'failed',
@@ -127,26 +155,32 @@ export const command: Command = {
         startedAt: startedAt.toISOString(),
         durationMs,
         summary,
-        counts: { files: result.files.length, errors: result.errors, warnings: result.warnings, unreachable: result.unreachable, unparseable: result.unparseable, failing: result.failing },
+        counts: {
+          files: result.files.length,
+          errors: result.errors,
+          warnings: result.warnings,
+          unreachable: result.unreachable,
+          unparseable: result.unparseable,
+          suppressed: result.suppressed,
+          failing: result.failing,
+        },
         details: {
           keySpecs: snapshot.server,
           failOn,
           files: result.files.map((f) => ({
             ...f,
             file: shown(f.file),
-            findings: f.findings.map((x) => ({ ...x, file: shown(x.file) })),
+            findings: f.findings.map((x) => ({ ...x, file: shown(x.file), ...(x.via && { via: x.via.map((v) => ({ ...v, file: shown(v.file) })) }) })),
             ...(f.error && { error: { ...f.error, file: shown(f.error.file) } }),
           })),
         },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      // A finding in an include shared by several scripts is one line, with how many scripts meet it.
-      const lines = new Map<string, number>();
-      for (const f of result.files) for (const x of f.findings) lines.set(findingLine(x), (lines.get(findingLine(x)) ?? 0) + 1);
-      for (const [line, n] of lines) process.stdout.write(`${line}${n > 1 ? ` (in ${n} scripts)` : ''}\n`);
-      const total = result.files.reduce((a, f) => a + f.findings.length, 0);
-      process.stdout.write(`${summary}${lines.size < total ? ` — ${lines.size} distinct finding${lines.size === 1 ? '' : 's'} (an include's shown once)` : ''}\n`);
+      // A finding in an include is one line, naming the scripts that include it and how.
+      const { lines, total } = textFindings(result);
+      for (const line of lines) process.stdout.write(`${line}\n`);
+      process.stdout.write(`${summary}${lines.length < total ? ` — ${lines.length} distinct finding${lines.length === 1 ? '' : 's'} (an include's shown once)` : ''}\n`);
     }
     for (const f of result.files) if (f.status === 'unparseable') process.stderr.write(`fencecheck lua-check: ${errorLine(f)}\n`);
     return code;
