@@ -3,6 +3,7 @@
  * two verdict columns per row — errors, and silently wrong — because a harness that only watches
  * for errors passes the silent bugs (partial SCAN discovery, lost resubscription, a dead primary).
  */
+import { worstStatus, type StageStatus } from '../../../core/stage-report.js';
 import type { Topology, TopologySpec, ProviderName } from '../../../valkey/index.js';
 
 /** passed, failed(reason) or not-run(reason); not-run is never a pass. */
@@ -62,10 +63,8 @@ export interface RowResult {
 }
 
 /** A row is red when either column failed, incomplete when one did not run (never counted as passed). */
-export function rowStatus(r: Pick<RowResult, 'errors' | 'silentlyWrong'>): 'passed' | 'failed' | 'not-run' {
-  if (r.errors.status === 'failed' || r.silentlyWrong.status === 'failed') return 'failed';
-  if (r.errors.status === 'not-run' || r.silentlyWrong.status === 'not-run') return 'not-run';
-  return 'passed';
+export function rowStatus(r: Pick<RowResult, 'errors' | 'silentlyWrong'>): StageStatus {
+  return worstStatus([r.errors.status, r.silentlyWrong.status]);
 }
 
 /** A verdict from a list of findings: passed when empty, else failed with the first few. */
