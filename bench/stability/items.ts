@@ -1,4 +1,4 @@
-import { G2_ROWS } from '../../src/systems/fencing/cluster-matrix/rows/index.js';
+import { MATRIX_ROWS } from '../../src/systems/fencing/cluster-matrix/rows/index.js';
 
 /**
  * What the stability benchmark repeats (issue 22, "a gate nobody turns off"): every real-time row
@@ -33,7 +33,7 @@ const run = (name: string, argv: readonly string[], hardLimitMs = 5 * MIN): RunI
 const interrupt = (name: string, argv: (s: Sandbox) => readonly string[], maxDelayMs = 3_000): InterruptItem => ({ kind: 'interrupt', name, argv, hardLimitMs: 10 * MIN, maxDelayMs });
 
 export const STABILITY_ITEMS: readonly StabilityItem[] = [
-  ...G2_ROWS.map((r) => run(`cluster-matrix ${r.name}`, ['cluster-matrix', '--row', r.name])),
+  ...MATRIX_ROWS.map((r) => run(`cluster-matrix ${r.name}`, ['cluster-matrix', '--row', r.name])),
   run('pause standalone', ['pause']),
   run('pause cluster', ['pause', '--topology', 'cluster']),
   run('failover drill', ['failover']),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ExitCode, signalExitCode } from '../core/exit-codes.js';
 import { endingSignal, endingSignalWithin, whenEnding, type EndSignal } from '../core/process-end.js';
 import { projectRoot } from '../core/project-root.js';
-import { ALIASES, commandModules } from './registry.js';
+import { commandModules } from './registry.js';
 import type { Command } from '../core/command.js';
 import { UsageError } from '../core/args.js';
 import { maskSecrets } from '../core/secrets.js';
@@ -59,7 +59,7 @@ follow its option or join it: --seed -5 or --seed=-5.
 Exit codes: 0 all held · 1 a check failed · 2 could not run · 3 bad input · 64 usage`;
 
 async function loadCommand(name: string): Promise<Command | undefined> {
-  const load = commandModules[ALIASES[name] ?? name];
+  const load = commandModules[name];
   if (!load) return undefined;
   try {
     return (await load()).command;

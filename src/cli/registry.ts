@@ -23,9 +23,6 @@ const GENERIC: Readonly<Record<string, CommandModule>> = {
   'lua-check': () => import('./commands/lua-check.js'),
 };
 
-/** Earlier names that still work (not listed). */
-export const ALIASES: Readonly<Record<string, string>> = { g2: 'cluster-matrix' };
-
 /**
  * Every subcommand and the module that implements it: the generic ones, then each system package's
  * own. Modules load lazily so that a command's dependencies (ioredis, xstate, Java probing) cost

@@ -72,7 +72,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['diff', 'a.json', 'b.json'],
   ['merge', 'a.json'],
   ['trace', 'import', 'x.json'],
-  ['g2'],
+  ['cluster-matrix'],
   ['failover'],
   ['systems'],
 ];
@@ -615,10 +615,10 @@ export const CATALOGUE: readonly Row[] = [
   { name: "trace show --mermaid: another spec's trace is drawn too", argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--mermaid'], code: 0, line: /^sequenceDiagram$/ },
   { name: 'trace import: an ITF trace with no states', argv: ['trace', 'import', '{file}'], file: '{"vars":[],"states":[]}', code: 3, line: /the ITF trace has no states/ },
 
-  // --- g2 (issue 12)
-  { name: 'g2: an unknown --row', argv: ['g2', '--row', 'nope'], code: 64, line: usage('g2', /unknown row 'nope' \(rows: registry, pubsub/) },
-  { name: 'g2: --repeat 0 is out of range', argv: ['g2', '--repeat', '0'], code: 64, line: usage('g2', /--repeat takes an integer from 1 to 30, got "0"/) },
-  { name: 'g2: an unknown variant', argv: ['g2', '--variant', 'presence=nope'], code: 64, line: usage('g2', /--variant takes ROW=VARIANT .* got 'presence=nope'/) },
+  // --- cluster-matrix
+  { name: 'cluster-matrix: an unknown --row', argv: ['cluster-matrix', '--row', 'nope'], code: 64, line: usage('cluster-matrix', /unknown row 'nope' \(rows: registry, pubsub/) },
+  { name: 'cluster-matrix: --repeat 0 is out of range', argv: ['cluster-matrix', '--repeat', '0'], code: 64, line: usage('cluster-matrix', /--repeat takes an integer from 1 to 30, got "0"/) },
+  { name: 'cluster-matrix: an unknown variant', argv: ['cluster-matrix', '--variant', 'presence=nope'], code: 64, line: usage('cluster-matrix', /--variant takes ROW=VARIANT .* got 'presence=nope'/) },
 
   // --- replication drill (issue 17)
   { name: 'failover: an unknown --variant', argv: ['failover', '--variant', 'nope'], code: 64, line: usage('failover', /unknown variant 'nope' \(variants: wait, none, wait0\)/) },

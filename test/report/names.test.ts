@@ -19,7 +19,7 @@ import { STAGES } from '../../src/verify/stages.js';
 import type { StageOutcome } from '../../src/report/verify-doc.js';
 import { fixtureReport, fixtureRoot, LIMITER_RUNS } from './fixtures.js';
 
-// Gate ids are capitals (the verify stage and command `g2` are being renamed `cluster-matrix`, `g2` kept as an alias).
+// Gate ids are capitals (the verify stage and command are `cluster-matrix`).
 const GATE_IDS = /\bG\d\b|\bpre-G\d/;
 const SEED_AND_ISSUE_IDS = /\bseed 0\d\d\b|\bissue \d+\b|\bphase \d\b/i;
 
@@ -76,8 +76,8 @@ describe('no planning-document ids in outputs', () => {
     };
     const matrix = clusterMatrixReport([row], new Date(0), 10);
     const o: StageOutcome = {
-      stage: 'g2',
-      command: ['g2', '--json'],
+      stage: 'cluster-matrix',
+      command: ['cluster-matrix', '--json'],
       status: 'passed',
       allowedNotRun: false,
       exitCode: 0,

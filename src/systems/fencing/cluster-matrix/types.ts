@@ -1,5 +1,5 @@
 /**
- * The seam every G2 conformance row implements (seed 003, "Conformance (test matrix, gate G2)"):
+ * The seam every row of the cluster matrix implements (the design's conformance test matrix):
  * two verdict columns per row — errors, and silently wrong — because a harness that only watches
  * for errors passes the silent bugs (partial SCAN discovery, lost resubscription, a dead primary).
  */
@@ -38,7 +38,7 @@ export interface RowContext {
  * 'index' vs 'scan'); the row's checkers never see it, they judge what they observe against the
  * known population / messages / generations.
  */
-export interface G2Row<V extends string = string> {
+export interface MatrixRow<V extends string = string> {
   readonly name: string;
   /** The matrix's surface column (seed 003 wording). */
   readonly surface: string;
@@ -48,7 +48,7 @@ export interface G2Row<V extends string = string> {
   run(ctx: RowContext, variant: V): Promise<RowOutcome>;
 }
 
-/** What the runner reports per row: the StageReport's `details.rows[]` (shape documented in docs/g2.md). */
+/** What the runner reports per row: the StageReport's `details.rows[]` (shape documented in docs/cluster-matrix.md). */
 export interface RowResult {
   readonly name: string;
   readonly surface: string;
