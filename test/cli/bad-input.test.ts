@@ -138,7 +138,7 @@ export const CATALOGUE: readonly Row[] = [
     code: 64,
     line: usage('conform', /--shard applies to the full conformance tour/),
   },
-  // --- shards and merge (issue 22, item 6): refused before anything starts
+  // --- shards and merge: refused before anything starts
   { name: 'mutants --shard on a layer other than impl', argv: ['mutants', '--layer', 'model', '--shard', '1/2'], code: 64, line: usage('mutants', /--shard applies to --layer impl alone/) },
   { name: 'mutants --workers without a layer', argv: ['mutants', '--workers', '2'], code: 64, line: usage('mutants', /--workers applies to --layer impl alone/) },
   { name: 'mutants --layer impl --shard 3/2 is out of range', argv: ['mutants', '--layer', 'impl', '--shard', '3/2'], code: 64, line: usage('mutants', /--shard: a shard is i\/n .*got '3\/2'/) },
@@ -151,6 +151,12 @@ export const CATALOGUE: readonly Row[] = [
     line: usage('props', /--shard splits the runs: a --path replay is one run/),
   },
   { name: 'verify --shard 1/0 is no shard', argv: ['verify', '--shard', '1/0'], code: 64, line: usage('verify', /--shard: a shard is i\/n .*got '1\/0'/) },
+  {
+    name: "verify --shard of the tour stage alone, which splits one system's tour",
+    argv: ['verify', '--stages', 'conform', '--shard', '1/2'],
+    code: 64,
+    line: usage('verify', /--shard: the conform stage splits one system's work and \d+ systems have it .*run it with mutants:impl/),
+  },
   { name: 'merge: no report given', argv: ['merge'], code: 64, line: usage('merge', /give the verify\.json of every shard/) },
   { name: 'merge: a report that is not there', argv: ['merge', '/nonexistent/verify.json'], code: 3, line: /^fencecheck merge: \/nonexistent\/verify\.json: cannot read: ENOENT$/ },
   { name: 'merge: not JSON', argv: ['merge', '{file}'], file: '{"schema": ', code: 3, line: /^fencecheck merge: .*: not JSON: / },

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownedTempDir, removeTempDir } from '../../src/core/temp-dir.js';
 import { MergeError, mergeVerifyReports } from '../../src/verify/merge.js';
-import { planVerify } from '../../src/verify/plan.js';
+import { planVerify, shardRefusal } from '../../src/verify/plan.js';
 import { STAGES } from '../../src/verify/stages.js';
 import type { StageOutcome, VerifyReport } from '../../src/report/verify-doc.js';
 import type { MutantResult } from '../../src/core/verdict.js';
@@ -193,5 +193,13 @@ describe('the plan of a shard', () => {
         {},
       ).served.size,
     ).toBe(0);
+  });
+  it("refuses up front a shard of the tour stage without the impl layer, which alone splits every system's tour", () => {
+    const half = { index: 1, count: 2 };
+    const alone = selected.filter((s) => s.name !== 'mutants:impl');
+    expect(shardRefusal(planVerify(alone, {}, half))).toMatch(/^--shard: the conform stage splits one system's work and \d+ systems have it .*run it with mutants:impl/);
+    expect(shardRefusal(planVerify(selected, { constants: ['Pods=1'] }, half))).toMatch(/^--shard: the conform stage/);
+    expect(shardRefusal(planVerify(selected, {}, half))).toBeUndefined();
+    expect(shardRefusal(planVerify(alone, {}))).toBeUndefined();
   });
 });

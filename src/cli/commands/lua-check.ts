@@ -8,6 +8,7 @@ import { stageReport } from '../../core/stage-report.js';
 import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../luacheck/includes.js';
 import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot } from '../../luacheck/keyspecs.js';
 import { checkPaths } from '../../luacheck/run.js';
+import { LUA_SCRIPT_DIRS } from '../../registry/systems.js';
 import { errorLine, findingLine, luaCheckJunit, shown, summaryLine } from '../../luacheck/format.js';
 import type { FailOn } from '../../luacheck/findings.js';
 import { parseEndpoint } from '../../valkey/external.js';
@@ -24,8 +25,8 @@ const isDirectory = (d: string): boolean => {
   }
 };
 
-/** The project's own scripts: what `fencecheck lua-check` and verify's lua-check stage check by default. */
-export const PROJECT_SCRIPT_DIRS = ['src/systems/fencing/lua', 'src/systems/limiter/lua'];
+/** The project's own scripts, what `fencecheck lua-check` and verify's lua-check stage check by default: every system package's Lua folders (src/registry/systems.ts). */
+export const PROJECT_SCRIPT_DIRS: readonly string[] = LUA_SCRIPT_DIRS;
 
 const HELP = `Usage: fencecheck lua-check [PATH...] [--fail-on error|warning] [--includes] [--include-pattern RE]
                           [--include-path DIR]... [--node HOST:PORT [--save-snapshot FILE]] [--junit FILE] [--json]
