@@ -4,7 +4,7 @@ import { renderTable } from '../src/core/table.js';
 import { ownedTempDir, removeTempDir } from '../src/core/temp-dir.js';
 import { startBurners } from './burners.js';
 import { envList, type BenchSection } from './section.js';
-import { STABILITY_ITEMS, type StabilityItem } from './stability/items.js';
+import { stabilityItems, type StabilityItem } from './stability/items.js';
 import { CRASH_LINE, runCommand, shellStatus, STACK_LINE, type CommandRun, type Interrupt } from './stability/run.js';
 
 /**
@@ -67,7 +67,7 @@ export const section: BenchSection = {
   async run(print, options) {
     const runs = options.runs ?? 10;
     const only = envList('FENCECHECK_BENCH_STABILITY_ONLY');
-    const items = STABILITY_ITEMS.filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
+    const items = (await stabilityItems()).filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
     const seed = process.env.FENCECHECK_BENCH_SEED !== undefined ? Number(process.env.FENCECHECK_BENCH_SEED) : Date.now() % 2 ** 31;
     const rng = mulberry32(seed);
     const burners = startBurners(2);

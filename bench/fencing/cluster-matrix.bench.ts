@@ -1,7 +1,7 @@
-import type { BenchSection } from './section.js';
-import { runMatrix } from '../src/systems/fencing/cluster-matrix/runner.js';
-import { MATRIX_ROWS } from '../src/systems/fencing/cluster-matrix/rows/index.js';
-import { figuresText } from '../src/systems/fencing/cluster-matrix/report.js';
+import type { BenchSection } from '../section.js';
+import { runMatrix } from '../../src/systems/fencing/cluster-matrix/runner.js';
+import { MATRIX_ROWS } from '../../src/systems/fencing/cluster-matrix/rows/index.js';
+import { figuresText } from '../../src/systems/fencing/cluster-matrix/report.js';
 
 /**
  * The cluster matrix's heavy repetitions: the failure drills repeated for halt-window percentiles (a primary killed

@@ -1,9 +1,9 @@
-import type { BenchSection } from './section.js';
-import { startTopology } from '../src/valkey/index.js';
-import { replicaRow, REPLICA_VARIANTS, type ReplicaVariant } from '../src/systems/fencing/cluster-matrix/rows/replica.js';
-import { useAbsoluteValkeyBinary } from '../src/systems/fencing/cluster-matrix/drills/restart.js';
-import { rowStatus, type RowOutcome } from '../src/systems/fencing/cluster-matrix/types.js';
-import { percentile } from '../src/core/stats.js';
+import type { BenchSection } from '../section.js';
+import { startTopology } from '../../src/valkey/index.js';
+import { replicaRow, REPLICA_VARIANTS, type ReplicaVariant } from '../../src/systems/fencing/cluster-matrix/rows/replica.js';
+import { useAbsoluteValkeyBinary } from '../../src/systems/fencing/cluster-matrix/drills/restart.js';
+import { rowStatus, type RowOutcome } from '../../src/systems/fencing/cluster-matrix/types.js';
+import { percentile } from '../../src/core/stats.js';
 
 /**
  * The replica row's determinism (issue 22): each variant run N times on one 3×1 topology, the

@@ -1,9 +1,9 @@
-import type { BenchSection } from './section.js';
-import { valkeyBenchmark } from './valkey-benchmark.js';
-import { startTopology, closeClient, describeSpec, nodeClient, type Topology } from '../src/valkey/index.js';
-import { CommandCounter } from '../src/valkey/command-stats.js';
-import { evalScript, luaScript } from '../src/valkey/scripts/index.js';
-import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../src/systems/limiter/index.js';
+import type { BenchSection } from '../section.js';
+import { valkeyBenchmark } from '../valkey-benchmark.js';
+import { startTopology, closeClient, describeSpec, nodeClient, type Topology } from '../../src/valkey/index.js';
+import { CommandCounter } from '../../src/valkey/command-stats.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
+import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../../src/systems/limiter/index.js';
 
 /**
  * Limiter decisions per second on a standalone node and a 3-shard cluster: one client sequential (one decision in

@@ -1,8 +1,8 @@
-import type { BenchSection } from './section.js';
-import { startTopology } from '../src/valkey/index.js';
-import { loadFencingScripts } from '../src/systems/fencing/scripts.js';
-import { measureCost, type CostFigures } from '../src/systems/fencing/failover/cost.js';
-import { failoverDrill, type FailoverDrillResult } from '../src/systems/fencing/failover/drill.js';
+import type { BenchSection } from '../section.js';
+import { startTopology } from '../../src/valkey/index.js';
+import { loadFencingScripts } from '../../src/systems/fencing/scripts.js';
+import { measureCost, type CostFigures } from '../../src/systems/fencing/failover/cost.js';
+import { failoverDrill, type FailoverDrillResult } from '../../src/systems/fencing/failover/drill.js';
 
 /**
  * Issue 17: the remedy's cost (acquire latency and throughput with and without WAIT, one topology,
