@@ -8,7 +8,7 @@ import { stabilityItems, type StabilityItem } from './stability/items.js';
 import { CRASH_LINE, runCommand, shellStatus, STACK_LINE, type CommandRun, type Interrupt } from './stability/run.js';
 
 /**
- * `npm run bench -- stability [--runs N]` (issue 22): every cluster-matrix row, the pause walks,
+ * `npm run bench -- stability [--runs N]`: every cluster-matrix row, the pause walks,
  * the failover drill, and every long command stopped by a signal, each run N times (default 10)
  * with two CPU burners this section starts and stops by PID. Prints the pass rate per item and, for
  * the interruptions, the stop times (signal → exit) p50 / p99 and how many ended within 2 s — the

@@ -6,7 +6,7 @@ import { rowStatus, type RowOutcome } from '../../src/systems/fencing/cluster-ma
 import { percentile } from '../../src/core/stats.js';
 
 /**
- * The replica row's determinism (issue 22): each variant run N times on one 3×1 topology, the
+ * The replica row's determinism: each variant run N times on one 3×1 topology, the
  * variants interleaved so they share the machine's load. guarded must be green every run, the
  * broken ones red with a nil read named every run. FENCECHECK_BENCH_CLUSTER_MATRIX_REPLICA_RUNS sets N
  * (default 20), FENCECHECK_BENCH_CLUSTER_MATRIX_REPLICA_VARIANTS the comma-separated variants (default

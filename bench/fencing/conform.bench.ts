@@ -14,7 +14,7 @@ import { shardLabel } from '../../src/seam/tour/shard.js';
 import { tourStageReport, type TourReportDetails } from '../../src/seam/tour/stage.js';
 
 /**
- * The whole conformance tour at the base bounds (issue 10: at most 60 s on a 2-core machine), on
+ * The whole conformance tour at the base bounds (at most 60 s on a 2-core machine), on
  * one set of topologies: wall time, attempts/s, states/s, the commands the tour sent on its three
  * connections and the calls Valkey executed (INFO commandstats deltas over the five nodes, scripts'
  * own calls included), the CPU time of this process and of the servers — beside the raw script-call

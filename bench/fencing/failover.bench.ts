@@ -5,7 +5,7 @@ import { measureCost, type CostFigures } from '../../src/systems/fencing/failove
 import { failoverDrill, type FailoverDrillResult } from '../../src/systems/fencing/failover/drill.js';
 
 /**
- * Issue 17: the remedy's cost (acquire latency and throughput with and without WAIT, one topology,
+ * The failover remedy's cost (acquire latency and throughput with and without WAIT, one topology,
  * one run) and the drill's figures: link cut, kill, takeover — without the remedy, with it, and
  * with the broken WAIT 0. FENCECHECK_BENCH_REPLICATION_MS sets each cost run's length (default 5000).
  */

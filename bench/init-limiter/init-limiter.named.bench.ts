@@ -9,7 +9,7 @@ import { startInitLimiterServer, type InitLimiterServer, type InitLimiterServerO
 import type { BenchSection } from '../section.js';
 
 /**
- * The init-concurrency limiter's reference server (seed 004), production mode (no test seams, the
+ * The init-concurrency limiter's reference server, production mode (no test seams, the
  * real clock), over real HTTP on loopback — run only when named (`npm run bench -- init-limiter`):
  * - decisions per second: the limiter's own acquire/release in-process, and polls answered per
  *   second over kept-alive connections with the limiter disabled (the base handler: routes are

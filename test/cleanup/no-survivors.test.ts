@@ -158,7 +158,7 @@ describe('no valkey-server outlives the process that started it', () => {
     });
   });
 
-  // Issue 16: with the default provider the container probe loads signal-exit, a second listener
+  // With the default provider the container probe loads signal-exit, a second listener
   // that also waits for a sole-listener turn; the process must still end by the signal (130 / 143
   // in a shell), not live on with its servers killed.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {

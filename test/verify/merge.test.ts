@@ -1,5 +1,5 @@
 /**
- * `verify --shard i/n` and `fencecheck merge` (issue 22, item 6). On real Valkey at small bounds
+ * `verify --shard i/n` and `fencecheck merge`. On real Valkey at small bounds
  * (the tour at Pods=1 MaxGen=1, lua-check beside it): the merge of the 4 shards' verify.json has the
  * unsharded run's verdict, conform counts and digest; every stage is in exactly one part or in all
  * of them; a missing or a duplicated part is exit 3, never a pass. Then the merge rules on

@@ -40,7 +40,7 @@ export interface RowContext {
  */
 export interface MatrixRow<V extends string = string> {
   readonly name: string;
-  /** The matrix's surface column (seed 003 wording). */
+  /** The matrix's surface column (the design's wording). */
   readonly surface: string;
   readonly topology: TopologySpec;
   /** variants[0] is the design the relay must ship; the others are deliberately broken. */
