@@ -78,7 +78,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
     o.shard ?? WHOLE,
     manifest,
   );
-  const refused = shardRefusal(plan);
+  const refused = shardRefusal(plan, o.stageOptions);
   if (refused !== undefined) throw new UsageError(refused);
   const out = RunOutput.open(o.outDir, o.writeFile);
   try {
