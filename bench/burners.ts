@@ -3,7 +3,7 @@ import { onProcessEnd } from '../src/core/process-end.js';
 
 /**
  * CPU burners: busy shell loops, one per core to load, for the sections that measure under load
- * (issue 22: "two CPU burners"). Started and stopped by this process, by PID; also killed when the
+ * ("two CPU burners"). Started and stopped by this process, by PID; also killed when the
  * process ends otherwise (an error, Ctrl-C), so none outlives the benchmark.
  */
 export interface Burners {

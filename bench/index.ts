@@ -1,26 +1,52 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGES } from '../src/registry/systems.js';
 import type { BenchSection } from './section.js';
 
-/** Every benchmark section, in print order. Each module exports `section`. */
-export const benchSections: Readonly<Record<string, () => Promise<{ section: BenchSection }>>> = {
+type SectionLoader = () => Promise<{ section: BenchSection }>;
+
+/** The sections over every system (or none), in print order. Each module exports `section`. */
+const GENERIC: Readonly<Record<string, SectionLoader>> = {
   cli: () => import('./cli.bench.js'),
   foundation: () => import('./foundation.bench.js'),
-  model: () => import('./model.bench.js'),
-  props: () => import('./props.bench.js'),
-  limiter: () => import('./limiter.bench.js'),
-  conform: () => import('./conform.bench.js'),
   verify: () => import('./verify.bench.js'),
   'verify-shards': () => import('./verify-shards.bench.js'),
-  gate: () => import('./gate.bench.js'),
   luacheck: () => import('./luacheck.bench.js'),
-  g2: () => import('./g2.bench.js'),
-  failover: () => import('./failover.bench.js'),
-  'cluster-matrix-replica': () => import('./cluster-matrix-replica.bench.js'),
-  pause: () => import('./pause.bench.js'),
   stability: () => import('./stability.bench.js'),
   timing: () => import('./timing.bench.js'),
   tiers: () => import('./tiers.bench.js'),
-  'init-limiter': () => import('./init-limiter.bench.js'),
 };
 
+/** File names of a system's sections: `<section>.bench.ts`, or `<section>.named.bench.ts` for one that runs only when named. */
+const SECTION_FILE = /^(.+?)(\.named)?\.bench\.ts$/;
+
+/**
+ * A system's own sections live in its package's folder, bench/<package>/, found through the registry
+ * (src/registry/systems.ts) as everything else of a system is: a new system adds a section there and
+ * names no list.
+ */
+function packageSections(): { sections: Record<string, SectionLoader>; namedOnly: string[] } {
+  const sections: Record<string, SectionLoader> = {};
+  const namedOnly: string[] = [];
+  for (const p of PACKAGES) {
+    const dir = join(import.meta.dirname, p.name);
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir).sort()) {
+      const m = SECTION_FILE.exec(file);
+      if (!m) continue;
+      const url = pathToFileURL(join(dir, file)).href;
+      sections[m[1]!] = () => import(url) as Promise<{ section: BenchSection }>;
+      if (m[2]) namedOnly.push(m[1]!);
+    }
+  }
+  return { sections, namedOnly };
+}
+
+const own = packageSections();
+
+/** Every benchmark section: the generic ones, then each package's, in registry order. */
+export const benchSections: Readonly<Record<string, SectionLoader>> = { ...GENERIC, ...own.sections };
+
 /** Sections that run only when named (`npm run bench -- stability`): they take an hour, not minutes. */
-export const NAMED_ONLY: readonly string[] = ['stability', 'timing', 'verify-shards', 'init-limiter', 'tiers'];
+export const NAMED_ONLY: readonly string[] = ['stability', 'timing', 'verify-shards', 'tiers', ...own.namedOnly];

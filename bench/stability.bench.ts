@@ -4,11 +4,11 @@ import { renderTable } from '../src/core/table.js';
 import { ownedTempDir, removeTempDir } from '../src/core/temp-dir.js';
 import { startBurners } from './burners.js';
 import { envList, type BenchSection } from './section.js';
-import { STABILITY_ITEMS, type StabilityItem } from './stability/items.js';
+import { stabilityItems, type StabilityItem } from './stability/items.js';
 import { CRASH_LINE, runCommand, shellStatus, STACK_LINE, type CommandRun, type Interrupt } from './stability/run.js';
 
 /**
- * `npm run bench -- stability [--runs N]` (issue 22): every cluster-matrix row, the pause walks,
+ * `npm run bench -- stability [--runs N]`: every cluster-matrix row, the pause walks,
  * the failover drill, and every long command stopped by a signal, each run N times (default 10)
  * with two CPU burners this section starts and stops by PID. Prints the pass rate per item and, for
  * the interruptions, the stop times (signal → exit) p50 / p99 and how many ended within 2 s — the
@@ -67,7 +67,7 @@ export const section: BenchSection = {
   async run(print, options) {
     const runs = options.runs ?? 10;
     const only = envList('FENCECHECK_BENCH_STABILITY_ONLY');
-    const items = STABILITY_ITEMS.filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
+    const items = (await stabilityItems()).filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
     const seed = process.env.FENCECHECK_BENCH_SEED !== undefined ? Number(process.env.FENCECHECK_BENCH_SEED) : Date.now() % 2 ** 31;
     const rng = mulberry32(seed);
     const burners = startBurners(2);

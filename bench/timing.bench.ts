@@ -9,7 +9,7 @@ import { startBurners } from './burners.js';
 import { envList, type BenchSection } from './section.js';
 
 /**
- * `npm run bench -- timing [--runs N]` (issue 22): the tests' timed bounds measured as the table in
+ * `npm run bench -- timing [--runs N]`: the tests' timed bounds measured as the table in
  * test/support/bounds.ts requires. Every test file that uses the table runs N times (default 5)
  * under two CPU burners with FENCECHECK_TIMING_LOG set; per bound, the samples' p50, p99 and
  * largest value beside the bound, and the bound's multiple of the p99 (it must be ≥ 5). Fewer than

@@ -1,8 +1,13 @@
-import { G2_ROWS } from '../../src/systems/fencing/cluster-matrix/rows/index.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGES } from '../../src/registry/systems.js';
 
 /**
- * What the stability benchmark repeats (issue 22, "a gate nobody turns off"): every real-time row
- * and drill, whose verdict depends on real time, and the interruption of every long command.
+ * What the stability benchmark repeats ("a gate nobody turns off"): every real-time row and drill,
+ * whose verdict depends on real time, and the interruption of every long command. The generic
+ * commands' items are here; a system's own are in bench/<package>/stability.ts (`items`), found
+ * through the registry.
  */
 export interface Sandbox {
   /** A folder of this run, removed with it (verify's --out). */
@@ -29,22 +34,23 @@ export type StabilityItem = RunItem | InterruptItem;
 
 const MIN = 60_000;
 
-const run = (name: string, argv: readonly string[], hardLimitMs = 5 * MIN): RunItem => ({ kind: 'run', name, argv: () => argv, hardLimitMs });
-const interrupt = (name: string, argv: (s: Sandbox) => readonly string[], maxDelayMs = 3_000): InterruptItem => ({ kind: 'interrupt', name, argv, hardLimitMs: 10 * MIN, maxDelayMs });
+export const run = (name: string, argv: readonly string[], hardLimitMs = 5 * MIN): RunItem => ({ kind: 'run', name, argv: () => argv, hardLimitMs });
+export const interrupt = (name: string, argv: (s: Sandbox) => readonly string[], maxDelayMs = 3_000): InterruptItem => ({ kind: 'interrupt', name, argv, hardLimitMs: 10 * MIN, maxDelayMs });
 
-export const STABILITY_ITEMS: readonly StabilityItem[] = [
-  ...G2_ROWS.map((r) => run(`cluster-matrix ${r.name}`, ['cluster-matrix', '--row', r.name])),
-  run('pause standalone', ['pause']),
-  run('pause cluster', ['pause', '--topology', 'cluster']),
-  run('failover drill', ['failover']),
+const GENERIC: readonly StabilityItem[] = [
   interrupt('stop topology start', () => ['topology', 'start'], 500),
   interrupt('stop conform', () => ['conform']),
-  interrupt('stop props', () => ['props']),
-  interrupt('stop limiter', () => ['limiter']),
   interrupt('stop mutants impl', () => ['mutants', '--layer', 'impl']),
-  interrupt('stop cluster-matrix', () => ['cluster-matrix']),
-  interrupt('stop pause', () => ['pause', '--topology', 'cluster']),
-  interrupt('stop failover', () => ['failover']),
   interrupt('stop verify', (s) => ['verify', '--allow-not-run', 'tlc', '--out', s.dir]),
   interrupt('stop trace replay', () => ['trace', 'replay', 'test/report/fixtures/conform-M1.trace.json'], 500),
 ];
+
+/** Every package's items (its rows and drills first), then the generic commands' interruptions. */
+export async function stabilityItems(): Promise<StabilityItem[]> {
+  const own: StabilityItem[] = [];
+  for (const p of PACKAGES) {
+    const file = join(import.meta.dirname, '..', p.name, 'stability.ts');
+    if (existsSync(file)) own.push(...((await import(pathToFileURL(file).href)) as { items: readonly StabilityItem[] }).items);
+  }
+  return [...own.filter((i) => i.kind === 'run'), ...GENERIC, ...own.filter((i) => i.kind === 'interrupt')];
+}

@@ -2,7 +2,7 @@
  * Steps of the init-limiter machine over plain InitLimiterModelState values: successors come from
  * the machine's own `transition`, enabledness from `snapshot.can`.
  */
-import { inertScope as sharedInertScope } from '../../src/seam/xstate-scope.js';
+import { twinSuccessors } from '../../src/seam/twin-step.js';
 import type { InitLimiterBounds, InitLimiterModelState } from '../../src/systems/init-limiter/model-state.js';
 import { candidateEvents, type InitLimiterModelEvent } from './events.js';
 import { initLimiterImplementations, initLimiterMachine, type InitLimiterMachine, type InitLimiterOverrides } from './machine.js';
@@ -18,23 +18,12 @@ export function initLimiterSnapshotOf(machine: InitLimiterMachine, s: InitLimite
   return machine.resolveState({ value: 'running', context: s });
 }
 
-const inertScope = sharedInertScope<Parameters<InitLimiterMachine['transition']>[2]>('init-limiter-model');
-
 export interface InitLimiterStep {
   readonly event: InitLimiterModelEvent;
   readonly state: InitLimiterModelState;
 }
 
-/** Every enabled action instance of `s` and its successor, in candidateEvents order. */
+/** Every enabled action instance of `s` and its successor, in candidateEvents order (the seam's stepper). */
 export function initLimiterSuccessors(machine: InitLimiterMachine, bounds: InitLimiterBounds, s: InitLimiterModelState): InitLimiterStep[] {
-  const snap = initLimiterSnapshotOf(machine, s);
-  const out: InitLimiterStep[] = [];
-  for (const event of candidateEvents(s, bounds)) {
-    if (!snap.can(event)) continue;
-    const next = machine.transition(snap, event, inertScope);
-    // xstate hands back the very snapshot when it selects no transition: `can` and `transition` disagreed.
-    if (next === snap) throw new Error(`init-limiter machine: can() admits ${event.type} where transition() selects nothing`);
-    out.push({ event, state: next.context });
-  }
-  return out;
+  return twinSuccessors(machine, initLimiterSnapshotOf(machine, s), candidateEvents(s, bounds), 'init-limiter');
 }

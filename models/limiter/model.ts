@@ -1,5 +1,5 @@
 /**
- * Reference model of the ordered two-bucket limiter (seed 000, "Phase 1"): the transition table and
+ * Reference model of the ordered two-bucket limiter ("Phase 1"): the transition table and
  * token-bucket refill, in the script's units (ms, integer micro-tokens). Pure; read it beside the
  * table in docs/limiter.md.
  */

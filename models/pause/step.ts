@@ -3,7 +3,7 @@
  * own `transition`, enabledness from `snapshot.can`, the hot read from the machine's (possibly
  * overridden) Read_FailClosed guard.
  */
-import { inertScope as sharedInertScope } from '../../src/seam/xstate-scope.js';
+import { twinSuccessors } from '../../src/seam/twin-step.js';
 import type { PauseBounds, PauseModelState, Replica } from '../../src/systems/pause/model-state.js';
 import { candidateEvents, type PauseModelEvent } from './events.js';
 import { pauseImplementations, pauseMachine, type PauseMachine, type PauseOverrides } from './machine.js';
@@ -19,25 +19,14 @@ export function pauseSnapshotOf(machine: PauseMachine, s: PauseModelState): Paus
   return machine.resolveState({ value: 'running', context: s });
 }
 
-const inertScope = sharedInertScope<Parameters<PauseMachine['transition']>[2]>('pause-model');
-
 export interface PauseStep {
   readonly event: PauseModelEvent;
   readonly state: PauseModelState;
 }
 
-/** Every enabled action instance of `s` and its successor, in candidateEvents order. */
+/** Every enabled action instance of `s` and its successor, in candidateEvents order (the seam's stepper). */
 export function pauseSuccessors(machine: PauseMachine, bounds: PauseBounds, s: PauseModelState): PauseStep[] {
-  const snap = pauseSnapshotOf(machine, s);
-  const out: PauseStep[] = [];
-  for (const event of candidateEvents(s, bounds)) {
-    if (!snap.can(event)) continue;
-    const next = machine.transition(snap, event, inertScope);
-    // xstate hands back the very snapshot when it selects no transition: `can` and `transition` disagreed.
-    if (next === snap) throw new Error(`pause machine: can() admits ${event.type} where transition() selects nothing`);
-    out.push({ event, state: next.context });
-  }
-  return out;
+  return twinSuccessors(machine, pauseSnapshotOf(machine, s), candidateEvents(s, bounds), 'pause');
 }
 
 export interface PauseAnswer {

@@ -48,7 +48,8 @@ function maskOutput(stream: NodeJS.WriteStream): void {
   }) as NodeJS.WriteStream['write'];
 }
 
-const USAGE = `fencecheck — formal-model-driven verification of the fenced session directory migration
+const USAGE = `fencecheck — formal-model-driven verification: each system's TLA+ spec checked by TLC, its XState twin
+explored, its real code driven by the model, every mutant of one manifest killed at every layer
 
 Usage: fencecheck <command> [options]
        fencecheck <command> --help     (or: fencecheck help <command>)

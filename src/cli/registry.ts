@@ -23,9 +23,6 @@ const GENERIC: Readonly<Record<string, CommandModule>> = {
   'lua-check': () => import('./commands/lua-check.js'),
 };
 
-/** Earlier names that still work (not listed). */
-export const ALIASES: Readonly<Record<string, string>> = { g2: 'cluster-matrix' };
-
 /**
  * Every subcommand and the module that implements it: the generic ones, then each system package's
  * own. Modules load lazily so that a command's dependencies (ioredis, xstate, Java probing) cost
@@ -36,9 +33,9 @@ export const commandModules: Readonly<Record<string, CommandModule>> = {
   ...Object.fromEntries(PACKAGES.flatMap((p) => Object.entries(p.commands ?? {}))),
 };
 
-/** The command a name (or an alias) runs, loaded; undefined for an unknown name. */
+/** The command a name runs, loaded; undefined for an unknown name. */
 export async function loadCommand(name: string): Promise<Command | undefined> {
-  const load = commandModules[ALIASES[name] ?? name];
+  const load = commandModules[name];
   if (!load) return undefined;
   try {
     return (await load()).command;

@@ -109,7 +109,7 @@ function install(): void {
       if (ending !== undefined) return;
       // If nobody else handles the signal, keep its default meaning: terminate. signal-exit's exit
       // hooks do not count as handling it: they too wait to be the sole listeners, so with both of us
-      // listening nobody would end the process (issue 16: every command on the default provider,
+      // listening nobody would end the process (every command on the default provider,
       // whose container probe loads them, swallowed Ctrl-C). Once we are gone they are the sole
       // listeners of the re-raised signal: they run their hooks and re-raise it in turn.
       if (process.listenerCount(sig) - signalExitListeners() !== 1) {

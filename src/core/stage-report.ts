@@ -33,3 +33,25 @@ export interface StageReport<D = unknown> {
 export function stageReport<D>(fields: Omit<StageReport<D>, 'schema'>): StageReport<D> {
   return maskDeep({ schema: 'fencecheck.stage/1', ...fields }) as StageReport<D>;
 }
+
+/**
+ * The worst of several statuses, the one rule every combining report uses: failed beats not-run
+ * (a finding stays a finding when another part could not run), not-run beats passed. `none` is
+ * the answer when there is no status at all: where nothing judged means nothing ran, say `not-run`.
+ */
+export function worstStatus(statuses: Iterable<StageStatus>, none: StageStatus = 'passed'): StageStatus {
+  let seen = false;
+  let notRun = false;
+  for (const s of statuses) {
+    if (s === 'failed') return 'failed';
+    seen = true;
+    if (s === 'not-run') notRun = true;
+  }
+  return notRun ? 'not-run' : seen ? 'passed' : none;
+}
+
+/** Several systems' counts as one stage's: one system's as they are, several's each under `<system>.`. */
+export function countsPerSystem(parts: readonly { readonly system: string; readonly counts?: Readonly<Record<string, number>> | undefined }[]): Record<string, number> {
+  if (parts.length === 1) return { ...parts[0]!.counts };
+  return Object.fromEntries(parts.flatMap((p) => Object.entries(p.counts ?? {}).map(([k, v]) => [`${p.system}.${k}`, v])));
+}

@@ -202,8 +202,18 @@ export function readTlaState(block: string): { vars: Record<string, TlaValue>; u
   return { vars, unreadable };
 }
 
-/** The value in TLA+ syntax, as TLC would print it (for tables and messages). */
-export function formatTlaValue(v: TlaValue): string {
+/** How a value is printed as the source of a module rather than shown: what to do with a value this parser could not read. */
+export interface TlaSourceText {
+  readonly unreadable: (text: string) => string;
+}
+
+/**
+ * The value in TLA+ syntax, as TLC would print it (for tables and messages). With `source`, as text
+ * a module can hold: an empty record or function is `<<>>` (TLA+ has no empty record literal), and an
+ * unreadable value is `source.unreadable`'s answer (which may throw).
+ */
+export function formatTlaValue(v: TlaValue, source?: TlaSourceText): string {
+  const f = (x: TlaValue): string => formatTlaValue(x, source);
   switch (v.kind) {
     case 'int':
       return String(v.value);
@@ -216,16 +226,18 @@ export function formatTlaValue(v: TlaValue): string {
     case 'interval':
       return `${v.lo}..${v.hi}`;
     case 'record':
+      if (source && Object.keys(v.fields).length === 0) return '<<>>';
       return `[${Object.entries(v.fields)
-        .map(([k, x]) => `${k} |-> ${formatTlaValue(x)}`)
+        .map(([k, x]) => `${k} |-> ${f(x)}`)
         .join(', ')}]`;
     case 'fn':
-      return `(${v.entries.map(([k, x]) => `${formatTlaValue(k)} :> ${formatTlaValue(x)}`).join(' @@ ')})`;
+      if (source && v.entries.length === 0) return '<<>>';
+      return `(${v.entries.map(([k, x]) => `${f(k)} :> ${f(x)}`).join(' @@ ')})`;
     case 'set':
-      return `{${v.items.map(formatTlaValue).join(', ')}}`;
+      return `{${v.items.map(f).join(', ')}}`;
     case 'seq':
-      return `<<${v.items.map(formatTlaValue).join(', ')}>>`;
+      return `<<${v.items.map(f).join(', ')}>>`;
     case 'unreadable':
-      return v.text;
+      return source ? source.unreadable(v.text) : v.text;
   }
 }

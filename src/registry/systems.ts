@@ -13,6 +13,9 @@ export type { AnySystem, SystemEntry, SystemPackage };
 
 export const PACKAGES: readonly SystemPackage[] = [fencingPackage, limiterPackage, pausePackage, initLimiterPackage];
 
+/** The folders of the project's own Lua scripts, every package's (`fencecheck lua-check`'s default). */
+export const LUA_SCRIPT_DIRS: readonly string[] = PACKAGES.flatMap((p) => p.luaScripts ?? []);
+
 /** Every system (a name of the manifest and of --system), in package order, with its package. */
 export const SYSTEM_ENTRIES: readonly (SystemEntry & { readonly package: SystemPackage })[] = PACKAGES.flatMap((p) => p.systems.map((s) => ({ ...s, package: p })));
 

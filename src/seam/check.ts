@@ -6,6 +6,7 @@
  * with TLC's counterexample length (evidence/tlc/<system>/<id>.json). Missing or stale evidence is
  * "not run", never passed.
  */
+import { worstStatus, type StageStatus } from '../core/stage-report.js';
 import { loadManifest, type MutantEntry } from '../core/manifest.js';
 import { runSeamModelMutant } from './model-mutant.js';
 import { projectRoot } from '../core/project-root.js';
@@ -15,7 +16,7 @@ import { compareGraphs } from './parity.js';
 import type { AnySystem } from './package.js';
 import { twinGraph } from './tlc/graph.js';
 
-export type CheckStatus = 'passed' | 'failed' | 'not-run';
+export type CheckStatus = StageStatus;
 
 export interface SystemCheckRow {
   readonly check: string;
@@ -34,7 +35,10 @@ export interface SystemCheck {
 }
 
 export function overall(rows: readonly { status: CheckStatus }[]): CheckStatus {
-  return rows.some((r) => r.status === 'failed') ? 'failed' : rows.some((r) => r.status === 'not-run') || rows.length === 0 ? 'not-run' : 'passed';
+  return worstStatus(
+    rows.map((r) => r.status),
+    'not-run',
+  );
 }
 
 /** The manifest's model-layer entries of one system, in manifest order. */

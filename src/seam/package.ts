@@ -45,4 +45,6 @@ export interface SystemPackage {
   readonly commands?: Readonly<Record<string, () => Promise<{ command: Command }>>>;
   /** Stages it adds to `fencecheck verify`, in the order they should start (longest first). */
   readonly stages?: readonly StageSpec[];
+  /** The folders of its Lua scripts, from the project root: what `fencecheck lua-check` checks by default. */
+  readonly luaScripts?: readonly string[];
 }

@@ -4,7 +4,6 @@
  * (labels compared where the system's labels are TLC's, src/seam/tlc/graph.ts), and TLC's "states
  * generated" equal to the twin's initial states plus transitions.
  */
-import { compareStateSets as compareKeySets } from './state-sets.js';
 import type { StateGraph } from './tlc/graph.js';
 
 export { readCanonicalStateList } from './evidence.js';
@@ -20,10 +19,21 @@ export interface StateSetParity {
   readonly onlyTlc: readonly string[];
 }
 
-/** The one comparison (src/seam/state-sets.ts), in the seam's words (model, not machine). */
+/** Two sets of canonical keys compared both ways; keeps the first `show` differences of each side. */
 export function compareStateSets(model: Iterable<string>, tlc: Iterable<string>, show = 5): StateSetParity {
-  const c = compareKeySets(model, tlc, show);
-  return { equal: c.equal, modelCount: c.machineCount, tlcCount: c.tlcCount, onlyModelCount: c.onlyMachineCount, onlyTlcCount: c.onlyTlcCount, onlyModel: c.onlyMachine, onlyTlc: c.onlyTlc };
+  const m = new Set(model);
+  const t = new Set(tlc);
+  const onlyModel = [...m].filter((k) => !t.has(k)).sort();
+  const onlyTlc = [...t].filter((k) => !m.has(k)).sort();
+  return {
+    equal: onlyModel.length === 0 && onlyTlc.length === 0,
+    modelCount: m.size,
+    tlcCount: t.size,
+    onlyModelCount: onlyModel.length,
+    onlyTlcCount: onlyTlc.length,
+    onlyModel: onlyModel.slice(0, show),
+    onlyTlc: onlyTlc.slice(0, show),
+  };
 }
 
 export interface GraphParity {

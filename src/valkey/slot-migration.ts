@@ -2,7 +2,7 @@
  * The steps of one live slot migration, as valkey-cli does them: SETSLOT IMPORTING on the target,
  * MIGRATING on the source, MIGRATE the slot's keys (in as many batches as the caller wants: clients
  * meanwhile meet ASK and TRYAGAIN), then SETSLOT NODE on the target, the source and every other
- * primary (from then on the source answers MOVED). Used by the mode door and by the G2 rows.
+ * primary (from then on the source answers MOVED). Used by the mode door and by the cluster matrix's rows.
  */
 import type { Redis } from 'ioredis';
 

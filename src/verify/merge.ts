@@ -11,7 +11,7 @@
  */
 import { statusExitCode } from '../core/exit-codes.js';
 import { loadManifest, type MutantManifest } from '../core/manifest.js';
-import { stageReport, type StageReport, type StageStatus } from '../core/stage-report.js';
+import { stageReport, worstStatus, type StageReport, type StageStatus } from '../core/stage-report.js';
 import type { MutantResult } from '../core/verdict.js';
 import { mutationMatrix } from '../report/matrix.js';
 import { tlcSummary } from '../report/tlc-summary.js';
@@ -239,7 +239,7 @@ function mergeCountReports(_stage: string, reports: readonly StageReport[]): Sta
     const vs = reports.map((r) => r.counts?.[k] ?? 0);
     counts[k] = /^model[A-Z]/.test(k) ? Math.max(...vs) : /Visited$/.test(k) ? Math.max(...vs) : vs.reduce((a, b) => a + b, 0);
   }
-  const status: StageStatus = reports.some((r) => r.status === 'failed') ? 'failed' : reports.some((r) => r.status === 'not-run') ? 'not-run' : 'passed';
+  const status: StageStatus = worstStatus(reports.map((r) => r.status));
   const bad = reports.findIndex((r) => r.status === status && status !== 'passed');
   const reason = bad >= 0 ? `part ${bad + 1}/${reports.length}: ${reports[bad]!.reason ?? reports[bad]!.summary}` : undefined;
   const sections = reports.flatMap((r, i) => {

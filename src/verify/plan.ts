@@ -50,6 +50,22 @@ export function planVerify(selected: readonly StageSpec[], opts: StageOptions, s
   return { stages, sharded, served };
 }
 
+/**
+ * Why this part cannot run, or undefined: a sharded stage that another stage serves splits one
+ * system's work on its own (conform: one system's tour), so with several such systems and its server
+ * not in the run (the impl layer splits every system's unpatched tour) its command would refuse the
+ * shard mid-run. Said up front instead, as a usage error. With TLA+ constants the command takes only
+ * the systems whose spec has them (often one), and judges that itself.
+ */
+export function shardRefusal(plan: VerifyPlan, opts: StageOptions): string | undefined {
+  if (TOUR_NAMES.length < 2 || (opts.constants ?? []).length > 0) return undefined;
+  for (const s of SERVED) {
+    if (!plan.sharded.includes(s.stage) || plan.served.has(s.stage)) continue;
+    return `--shard: the ${s.stage} stage splits one system's work and ${TOUR_NAMES.length} systems have it (${TOUR_NAMES.join(', ')}); run it with ${s.by} at the spec's bounds, which splits them all, or split it per system (fencecheck ${s.stage} --system NAME --shard I/N)`;
+  }
+  return undefined;
+}
+
 /** The shard's flag for a sharded stage's command. */
 export function shardArgv(plan: VerifyPlan, stage: string, shard: Shard): string[] {
   return plan.sharded.includes(stage) ? ['--shard', shardLabel(shard)] : [];

@@ -20,7 +20,8 @@ import { interpretStage } from './interpret.js';
 import type { ProgressSink } from './progress.js';
 import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, stageArgv, type StageOptions, type StageSpec } from './stages.js';
 import { verifyVerdict } from './verdict.js';
-import { partMatrix, planVerify, shardArgv, type VerifyPlan } from './plan.js';
+import { partMatrix, planVerify, shardArgv, shardRefusal, type VerifyPlan } from './plan.js';
+import { UsageError } from '../core/args.js';
 import { statusExitCode } from '../core/exit-codes.js';
 import { existsSync } from 'node:fs';
 import { WHOLE, type Shard } from '../seam/tour/shard.js';
@@ -77,6 +78,8 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
     o.shard ?? WHOLE,
     manifest,
   );
+  const refused = shardRefusal(plan, o.stageOptions);
+  if (refused !== undefined) throw new UsageError(refused);
   const out = RunOutput.open(o.outDir, o.writeFile);
   try {
     const report = await runStages(o, plan, catalogue, manifest, out, startedAt, t0);

@@ -39,7 +39,7 @@ const GENERIC: Readonly<Record<'first' | 'last', readonly Spec[]>> = {
       forwards: ['constants'],
       heavy: true,
       shardable: true,
-      what: "exhaustive conformance tour of every system with one: every model transition and refused attempt executed on the real code (at verify's bound where the whole graph takes minutes: pause at MaxCalls=1)",
+      what: "exhaustive conformance tour of every system with one: every model transition and refused attempt executed on the real code (where a system's whole graph takes minutes, at the gate bound its tour declares)",
     },
     { name: 'explore', argv: ['explore'], forwards: ['constants'], heavy: true, what: 'exhaustive exploration of the XState machine, every invariant on every state' },
     {

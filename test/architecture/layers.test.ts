@@ -68,16 +68,18 @@ describe('the dependency rules', () => {
 describe('system names', () => {
   const names = [...new Set([...SYSTEM_NAMES, ...PACKAGES.map((p) => p.name)])];
 
-  it("appear in no source file outside the systems' own folders and the registry", () => {
-    const files = execSync("git ls-files 'src/*.ts'", { cwd: projectRoot, encoding: 'utf8' })
+  it("appear in no source or bench file outside the systems' own folders and the registry", () => {
+    // A system's own: src/systems/<package>/ and bench/<package>/ (its bench sections and stability items).
+    const own = new RegExp(`^(src/(systems|registry)|bench/(${PACKAGES.map((p) => p.name).join('|')}))/`);
+    const files = execSync("git ls-files 'src/*.ts' 'bench/*.ts'", { cwd: projectRoot, encoding: 'utf8' })
       .trim()
       .split('\n')
-      .filter((f) => !/^src\/(systems|registry)\//.test(f));
+      .filter((f) => !own.test(f));
     const found = files.flatMap((f) => systemNamesIn(join(projectRoot, f), names)).map((x) => `${x.file.slice(projectRoot.length + 1)}:${x.line}: ${x.text}`);
     expect(found).toEqual([]);
   });
 
-  it('are found in an import, a literal and an identifier, never in a comment or a Valkey word', () => {
+  it('are found in an import, a literal, an identifier and a path, never in a comment or a Valkey word', () => {
     const dir = ownedTempDir('names');
     temps.push(dir);
     const f = join(dir, 'x.ts');
@@ -90,8 +92,13 @@ describe('system names', () => {
         '// the fencing system, described',
         "await c.call('CLIENT', 'PAUSE', '10');",
         'const clientPauseMs = 3;',
+        "const dirs = ['src/systems/limiter/lua'];",
+        "const spec = join(root, 'tla/pause/Pause.tla');",
+        "spawn(node, ['bench/init-limiter/server.ts']);",
+        "const d = 'evidence/tlc/failover';",
+        "const ok = 'src/seam/tour/entry.ts';",
       ].join('\n'),
     );
-    expect(systemNamesIn(f, names).map((x) => x.line)).toEqual([1, 2, 3]);
+    expect(systemNamesIn(f, names).map((x) => x.line)).toEqual([1, 2, 3, 7, 8, 9, 10]);
   });
 });

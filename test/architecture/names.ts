@@ -2,7 +2,7 @@
  * Where generic code names a system: outside a system's own folders (src/systems/<package>/,
  * models/, mutants/, properties/) and the registry, a source file may not name one — no import of a
  * system's folder, no string literal that is a system's name, no identifier built on one
- * (`fencingSystem`, `PauseState`). Comments may (they explain); the Valkey words that happen to share a
+ * (`fencingSystem`, `PauseState`), no path with one as a folder (`src/systems/limiter/lua`). Comments may (they explain); the Valkey words that happen to share a
  * system's name in upper case (`CLIENT PAUSE`) are not names of ours.
  */
 import { readFileSync } from 'node:fs';
@@ -52,6 +52,8 @@ export function systemNamesIn(file: string, names: readonly string[]): NameFindi
     new RegExp(`import\\(\\s*'[^']*/(?:systems|models|mutants|properties)/(?:${names.join('|')})/`),
     // A string literal that is exactly a name, or a template/path naming one as a path part.
     new RegExp(`(['"\`])(?:${names.join('|')})\\1`),
+    // A path in a string with a name as one of its parts (`src/systems/limiter/lua`, `tla/pause/…`).
+    new RegExp(`['"\`](?:[^'"\`]*/)?(?:${names.join('|')})(?:/[^'"\`]*)?['"\`]`),
     // An identifier built on a name: fencingSystem, PauseState, initLimiterX (not the bare word inside other words).
     new RegExp(`\\b(?:${alts.join('|')})[A-Z_]\\w*`),
   ];

@@ -126,7 +126,7 @@ describe('no valkey-server outlives the process that started it', () => {
   }
 
   // A step that starts servers while a signal is ending the process (its previous servers just
-  // died, a G2 row moves on): they are killed as soon as they are spawned, never left behind.
+  // died, a cluster matrix row moves on): they are killed as soon as they are spawned, never left behind.
   it('servers started while a signal ends the process are killed at once', async () => {
     await withChild('stopping', 'native', async ({ child }) => {
       const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
@@ -158,7 +158,7 @@ describe('no valkey-server outlives the process that started it', () => {
     });
   });
 
-  // Issue 16: with the default provider the container probe loads signal-exit, a second listener
+  // With the default provider the container probe loads signal-exit, a second listener
   // that also waits for a sole-listener turn; the process must still end by the signal (130 / 143
   // in a shell), not live on with its servers killed.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {

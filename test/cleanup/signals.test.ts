@@ -1,5 +1,5 @@
 /**
- * A signal never makes a command print "crashed" or a stack (issue 22): an error that reaches the
+ * A signal never makes a command print "crashed" or a stack: an error that reaches the
  * CLI's main() because the signal's end killed the command's servers under a waiting request is the
  * end's doing. The command ends by the signal (130 / 143 / 129 in a shell), leaving no server and no
  * temporary folder. The fixture is the real main() with one more command waiting in BLPOP on a real

@@ -1,5 +1,5 @@
 /**
- * The bad-input catalogue (issue 16): one row per way to hand a command something wrong. Every row
+ * The bad-input catalogue: one row per way to hand a command something wrong. Every row
  * runs the real CLI (`node bin/fencecheck.mjs …`) with a timeout and asserts the exit code (3 bad
  * input, 64 usage), one clear stderr line matching the row's pattern, and never a stack trace. No
  * row needs Valkey or Java: each is refused before anything starts.
@@ -31,7 +31,7 @@ type Trace = { schema: string; bounds: { pods: string[]; maxGen: number }; steps
 type Manifest = { schema: string; mutants: ({ id: string; expectedInvariant: string; layers: Record<string, { patch?: string; config?: string }> } & Json)[] };
 
 interface Row {
-  /** What the row shows, and the defect of issue 16 it shows fixed (if it was one). */
+  /** What the row shows, and the defect it shows fixed (if it was one). */
   readonly name: string;
   /** `{file}` is replaced by the row's temp file. */
   readonly argv: readonly string[];
@@ -72,13 +72,13 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['diff', 'a.json', 'b.json'],
   ['merge', 'a.json'],
   ['trace', 'import', 'x.json'],
-  ['g2'],
+  ['cluster-matrix'],
   ['failover'],
   ['systems'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
-  // --- top level: --version and help CMD (issue 16: "no --version; help explore ignores its argument")
+  // --- top level: --version and help CMD ("no --version; help explore ignores its argument")
   { name: '--version prints the version', argv: ['--version'], code: 0, line: /^fencecheck \d+\.\d+\.\d+/ },
   { name: 'help explore prints explore’s help', argv: ['help', 'explore'], code: 0, line: /^Usage: fencecheck explore / },
   { name: 'help of an unknown command is usage', argv: ['help', 'frobnicate'], code: 64, line: /^fencecheck: unknown command 'frobnicate'/ },
@@ -89,7 +89,7 @@ export const CATALOGUE: readonly Row[] = [
     (argv): Row => ({ name: `${argv.slice(0, 2).join(' ')}: unknown flag`, argv: [...argv, '--bogus'], code: 64, line: usage(argv[0] === 'trace' ? 'trace' : argv[0]!, /Unknown option '--bogus'/) }),
   ),
 
-  // --- numbers: decimal integers only, in range; negative ones where allowed (issue 16)
+  // --- numbers: decimal integers only, in range; negative ones where allowed
   { name: '--seed 1e30 is refused', argv: ['props', '--seed', '1e30'], code: 64, line: usage('props', int('--seed')) },
   { name: "--seed '' is refused", argv: ['props', '--seed', ''], code: 64, line: usage('props', int('--seed')) },
   { name: '--runs 1e9 is refused', argv: ['mutants', '--runs', '1e9'], code: 64, line: usage('mutants', int('--runs')) },
@@ -138,7 +138,7 @@ export const CATALOGUE: readonly Row[] = [
     code: 64,
     line: usage('conform', /--shard applies to the full conformance tour/),
   },
-  // --- shards and merge (issue 22, item 6): refused before anything starts
+  // --- shards and merge: refused before anything starts
   { name: 'mutants --shard on a layer other than impl', argv: ['mutants', '--layer', 'model', '--shard', '1/2'], code: 64, line: usage('mutants', /--shard applies to --layer impl alone/) },
   { name: 'mutants --workers without a layer', argv: ['mutants', '--workers', '2'], code: 64, line: usage('mutants', /--workers applies to --layer impl alone/) },
   { name: 'mutants --layer impl --shard 3/2 is out of range', argv: ['mutants', '--layer', 'impl', '--shard', '3/2'], code: 64, line: usage('mutants', /--shard: a shard is i\/n .*got '3\/2'/) },
@@ -151,6 +151,12 @@ export const CATALOGUE: readonly Row[] = [
     line: usage('props', /--shard splits the runs: a --path replay is one run/),
   },
   { name: 'verify --shard 1/0 is no shard', argv: ['verify', '--shard', '1/0'], code: 64, line: usage('verify', /--shard: a shard is i\/n .*got '1\/0'/) },
+  {
+    name: "verify --shard of the tour stage alone, which splits one system's tour",
+    argv: ['verify', '--stages', 'conform', '--shard', '1/2'],
+    code: 64,
+    line: usage('verify', /--shard: the conform stage splits one system's work and \d+ systems have it .*run it with mutants:impl/),
+  },
   { name: 'merge: no report given', argv: ['merge'], code: 64, line: usage('merge', /give the verify\.json of every shard/) },
   { name: 'bench --json: an unknown section', argv: ['bench', '--json', 'nosuch'], code: 64, line: usage('bench', /unknown section 'nosuch'/) },
   { name: 'merge: a report that is not there', argv: ['merge', '/nonexistent/verify.json'], code: 3, line: /^fencecheck merge: \/nonexistent\/verify\.json: cannot read: ENOENT$/ },
@@ -195,7 +201,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'mutants: unknown --layer', argv: ['mutants', '--layer', 'nope'], code: 64, line: usage('mutants', /unknown layer 'nope'/) },
   { name: 'limiter: a missing --patch file is bad input', argv: ['limiter', '--patch', '/nonexistent/patch.ts'], code: 3, line: /^fencecheck limiter: bad --patch .*no such file/ },
 
-  // --- mutants (issue 16: "--only M42 exits 0 with nothing run"; unknown expectedInvariant / missing patch is 1, not 3)
+  // --- mutants ("--only M42 exits 0 with nothing run"; unknown expectedInvariant / missing patch is 1, not 3)
   { name: 'mutants --only M42 is usage, nothing run', argv: ['mutants', '--only', 'M42'], code: 64, line: usage('mutants', /--only: unknown mutant 'M42'/) },
   {
     name: 'mutants: a selection with no mutant on the layer is usage',
@@ -223,7 +229,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'props --mutant with a malformed manifest is bad input, not a crash', argv: ['props', '--mutant', 'M1'], manifest: '[]', code: 3, line: /^fencecheck props: .*schema must be/ },
   { name: 'conform: an unknown --mutant is bad input', argv: ['conform', '--mutant', 'M42'], code: 3, line: /^fencecheck conform: no impl-layer mutant M42/ },
 
-  // --- a user's own patch (issue 25 item 7): conform --patch, mutants --patch, the patch a trace records
+  // --- a user's own patch: conform --patch, mutants --patch, the patch a trace records
   { name: 'conform --patch: a missing file', argv: ['conform', '--patch', '/nonexistent/p.mts'], code: 3, line: /^fencecheck conform: patch file \/nonexistent\/p\.mts does not exist$/ },
   {
     name: 'conform --patch: a file that cannot be loaded',
@@ -318,7 +324,7 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck trace: .*patch file mutants\/pause\/impl\/P1\.ts default-exports no fencing patch/,
   },
 
-  // --- evidence (issue 16: "exits 1 on a malformed manifest where other commands exit 3")
+  // --- evidence ("exits 1 on a malformed manifest where other commands exit 3")
   {
     name: 'evidence: a malformed manifest is bad input (3), not stale evidence (1)',
     argv: ['evidence'],
@@ -327,7 +333,7 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck evidence: .*schema must be "fencecheck\.mutants\/1"/,
   },
 
-  // --- trace show (issue 16: first step not Init, negative bounds, hangs on a FIFO)
+  // --- trace show (first step not Init, negative bounds, hangs on a FIFO)
   { name: 'trace: no subcommand', argv: ['trace'], code: 64, line: usage('trace', /missing subcommand/) },
   { name: 'trace: unknown subcommand', argv: ['trace', 'frob'], code: 64, line: usage('trace', /unknown subcommand 'frob'/) },
   { name: 'trace show: no FILE', argv: ['trace', 'show'], code: 64, line: usage('trace', /expected one trace FILE, got 0/) },
@@ -395,7 +401,7 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck trace: .*the first state is not a state of the fencing model: state has no variable version$/,
   },
 
-  // --- trace replay (issue 16: unknown action, pod outside the bounds, no pods — checked before any server starts)
+  // --- trace replay (unknown action, pod outside the bounds, no pods — checked before any server starts)
   {
     name: 'trace replay: an unknown action',
     argv: ['trace', 'replay', '{file}'],
@@ -425,7 +431,7 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck trace: .*fencing bounds: pods must be distinct pod names/,
   },
   { name: 'trace replay: a missing file', argv: ['trace', 'replay', '/nonexistent/trace.json'], code: 3, line: /^fencecheck trace: cannot read trace/ },
-  // --- lua-check (issue 13)
+  // --- lua-check
   { name: 'lua-check: an unknown --fail-on', argv: ['lua-check', '--fail-on', 'fatal'], code: 64, line: usage('lua-check', /--fail-on takes error or warning, got 'fatal'/) },
   { name: 'lua-check: an invalid --include-pattern', argv: ['lua-check', '--include-pattern', '('], code: 64, line: usage('lua-check', /--include-pattern: Invalid regular expression/) },
   { name: 'lua-check: an --include-pattern without a capture group', argv: ['lua-check', '--include-pattern', 'include'], code: 64, line: usage('lua-check', /needs one capture group/) },
@@ -456,7 +462,7 @@ export const CATALOGUE: readonly Row[] = [
     code: 3,
     line: /^fencecheck lua-check: .*:1:1: cannot find include missing\.lua \(looked for it in .*\)$/,
   },
-  // --- lua-check on users' scripts (issue 25)
+  // --- lua-check on users' scripts
   {
     name: 'lua-check: a UTF-16 file is one clear line (it was "Cannot read properties of undefined")',
     argv: ['lua-check', '{file}'],
@@ -507,7 +513,7 @@ export const CATALOGUE: readonly Row[] = [
   },
   { name: 'lua-check: a folder with no .lua file checks nothing: bad input, never a pass', argv: ['lua-check', '{file}'], file: 'dir', code: 3, line: /^fencecheck lua-check: no \.lua files under / },
   { name: 'lua-check: a FIFO is refused, not read', argv: ['lua-check', '{file}'], file: 'fifo', code: 3, line: /^fencecheck lua-check: .* is not a regular file$/ },
-  // --- tlc --spec and trace interchange (issue 14)
+  // --- tlc --spec and trace interchange
   { name: 'tlc: --config without --spec', argv: ['tlc', '--config', 'x.cfg'], code: 64, line: usage('tlc', /--config needs --spec FILE/) },
   { name: 'tlc: --lib without --spec', argv: ['tlc', '--lib', '/tmp'], code: 64, line: usage('tlc', /--lib needs --spec FILE/) },
   { name: 'tlc: TLC options without --spec', argv: ['tlc', '--', '-deadlock'], code: 64, line: usage('tlc', /-- TLC options needs --spec FILE/) },
@@ -535,7 +541,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'tlc: --spec without a config beside it', argv: ['tlc', '--spec', 'test/tlc/specs/Liveness.tla'], code: 3, line: /the default config .*Liveness\.cfg does not exist/ },
   { name: 'tlc: --spec that is not a .tla file', argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.cfg'], code: 3, line: /not a \.tla file/ },
   {
-    name: 'tlc: --java-opt that is no JVM option (issue 25)',
+    name: 'tlc: --java-opt that is no JVM option',
     argv: ['tlc', '--spec', 'test/tlc/specs/Deadlock.tla', '--java-opt', 'Xmx4g'],
     code: 64,
     line: usage('tlc', /--java-opt takes a JVM option \(-Xmx4g, -Dname=value\), got "Xmx4g"/),
@@ -625,12 +631,12 @@ export const CATALOGUE: readonly Row[] = [
   { name: "trace show --mermaid: another spec's trace is drawn too", argv: ['trace', 'show', 'test/tlc/fixtures/values.dumptrace.json', '--mermaid'], code: 0, line: /^sequenceDiagram$/ },
   { name: 'trace import: an ITF trace with no states', argv: ['trace', 'import', '{file}'], file: '{"vars":[],"states":[]}', code: 3, line: /the ITF trace has no states/ },
 
-  // --- g2 (issue 12)
-  { name: 'g2: an unknown --row', argv: ['g2', '--row', 'nope'], code: 64, line: usage('g2', /unknown row 'nope' \(rows: registry, pubsub/) },
-  { name: 'g2: --repeat 0 is out of range', argv: ['g2', '--repeat', '0'], code: 64, line: usage('g2', /--repeat takes an integer from 1 to 30, got "0"/) },
-  { name: 'g2: an unknown variant', argv: ['g2', '--variant', 'presence=nope'], code: 64, line: usage('g2', /--variant takes ROW=VARIANT .* got 'presence=nope'/) },
+  // --- cluster-matrix
+  { name: 'cluster-matrix: an unknown --row', argv: ['cluster-matrix', '--row', 'nope'], code: 64, line: usage('cluster-matrix', /unknown row 'nope' \(rows: registry, pubsub/) },
+  { name: 'cluster-matrix: --repeat 0 is out of range', argv: ['cluster-matrix', '--repeat', '0'], code: 64, line: usage('cluster-matrix', /--repeat takes an integer from 1 to 30, got "0"/) },
+  { name: 'cluster-matrix: an unknown variant', argv: ['cluster-matrix', '--variant', 'presence=nope'], code: 64, line: usage('cluster-matrix', /--variant takes ROW=VARIANT .* got 'presence=nope'/) },
 
-  // --- replication drill (issue 17)
+  // --- replication drill
   { name: 'failover: an unknown --variant', argv: ['failover', '--variant', 'nope'], code: 64, line: usage('failover', /unknown variant 'nope' \(variants: wait, none, wait0\)/) },
   {
     name: 'failover: --wait-timeout-ms 0 is out of range',
@@ -644,7 +650,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'failover: an unknown --provider', argv: ['failover', '--provider', 'x'], code: 64, line: usage('failover', /unknown provider 'x'/) },
   { name: 'failover: a positional argument', argv: ['failover', 'extra'], code: 64, line: usage('failover', /Unexpected argument 'extra'/) },
 
-  // --- systems on the seam (issue 11)
+  // --- systems on the seam
   {
     name: 'systems: an unknown --system',
     argv: ['systems', '--system', 'nope'],
@@ -652,7 +658,7 @@ export const CATALOGUE: readonly Row[] = [
     line: usage('systems', /--system: unknown system 'nope' \(one of fencing, failover, pause, init-limiter, or all\)/),
   },
 
-  // --- tlc --system (issue 11: TLC for the seam systems)
+  // --- tlc --system (TLC for the seam systems)
   { name: 'tlc: an unknown --system', argv: ['tlc', '--system', 'nope'], code: 64, line: usage('tlc', /--system: unknown system 'nope' \(one of fencing, failover, pause, init-limiter, or all\)/) },
   {
     name: 'tlc: --system with --spec',
@@ -675,7 +681,7 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck tlc: not run: TLA2TOOLS_JAR=\/nonexistent\/tla2tools\.jar does not exist$/,
   },
 
-  // --- diff (issue 14)
+  // --- diff
   { name: 'diff: no files', argv: ['diff'], code: 64, line: usage('diff', 'takes two files, OLD.json and NEW.json; got 0') },
   { name: 'diff: one file', argv: ['diff', 'a.json'], code: 64, line: usage('diff', 'got 1') },
   { name: 'diff: three files', argv: ['diff', 'a', 'b', 'c'], code: 64, line: usage('diff', 'got 3') },
@@ -694,7 +700,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'diff: a missing file', argv: ['diff', '/nonexistent/old.json', '/nonexistent/new.json'], code: 3, line: /^fencecheck diff: \/nonexistent\/old\.json: cannot read: ENOENT/ },
   { name: 'trace replay: an unknown --provider', argv: ['trace', 'replay', '--provider', 'cloud', '{file}'], file: (t) => t, code: 64, line: usage('trace', /--provider: unknown provider 'cloud'/) },
 
-  // --- the environment, checked before anything starts (issue 25)
+  // --- the environment, checked before anything starts
   {
     name: 'env: FENCECHECK_COMMAND_TIMEOUT_MS beyond a timer is bad input (it was cut to 1 ms by Node)',
     argv: ['props', '--runs', '1'],
@@ -808,7 +814,7 @@ export const CATALOGUE: readonly Row[] = [
     line: usage('gate', /unknown scheme 'http:\/\/'/),
   },
 
-  // --- pause model-driven run (issue 11)
+  // --- pause model-driven run
   { name: 'pause: unknown flag', argv: ['pause', '--bogus'], code: 64, line: usage('pause', /Unknown option '--bogus'/) },
   { name: 'pause: --walks 0 is out of range', argv: ['pause', '--walks', '0'], code: 64, line: usage('pause', /--walks takes an integer from 1 to 10000, got "0"/) },
   { name: 'pause: a non-numeric --steps', argv: ['pause', '--steps', '1e3'], code: 64, line: usage('pause', int('--steps')) },
@@ -825,7 +831,7 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck pause: bad --patch mutants\/fencing\/impl\/M1\.ts: .*default-exports no pause patch/,
   },
 
-  // --- tracecheck (issue 26): refused before TLC starts
+  // --- tracecheck: refused before TLC starts
   { name: 'tracecheck: no TRACE and no --observed', argv: ['tracecheck'], code: 64, line: usage('tracecheck', /give TRACE files, or --observed/) },
   { name: 'tracecheck: an unknown --system', argv: ['tracecheck', '--system', 'nope', '{file}'], file: '{}', code: 64, line: usage('tracecheck', /--system: unknown system 'nope'/) },
   { name: 'tracecheck: a missing file', argv: ['tracecheck', '/nonexistent/t.json'], code: 3, line: /^fencecheck tracecheck: \/nonexistent\/t\.json: cannot read \(ENOENT\)$/ },

@@ -1,5 +1,5 @@
 /**
- * A user's own implementation patch through the real CLI on real Valkey (issue 25 item 7):
+ * A user's own implementation patch through the real CLI on real Valkey:
  * `conform --patch FILE` gives each verdict of the closed vocabulary — killed (a deploy tool whose
  * rollback keeps the backfill record: a patch of what the gate records), equivalent (a patch that
  * records what the real step records) and survived (a rollout that never records a target past A:

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 3: a replica made to lag for real (its replication link cut through a proxy), its
+ * A replica made to lag for real (its replication link cut through a proxy), its
  * primary SIGKILLed by PID 500 ms later and the replica promoted at once, while the fencing C
  * scripts loop on every shard. Without the remedy the new primary re-issues generations already
  * told "applied" (the negative test); with WAIT after every call, none, every call's outcome agrees

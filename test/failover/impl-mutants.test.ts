@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 2, at the implementation layer: the manifest's R1 (the remedy Acquire_WaitReplica
+ * The failover remedy at the implementation layer: the manifest's R1 (the remedy Acquire_WaitReplica
  * dropped) through the replication impl runner, on a real 3×1 cluster of native valkey-servers. The
  * drill with the remedy as it ships passes first; R1's patch, through the same drill and the same
  * checks, is killed by Inv_Monotonic (a generation told "applied" not above an earlier one of its

@@ -1,5 +1,5 @@
 /**
- * Seed 000's headline figure, counted by the servers (issue 25, item 8): a warm limiter decision is
+ * The design's headline figure, counted by the servers: a warm limiter decision is
  * one Valkey round trip — the client sends exactly one command (CLIENT LIST tot-cmds), and it is an
  * EVALSHA (INFO commandstats), on a standalone node and on a 3-shard cluster. A cold one (the script
  * cache flushed) is two: EVALSHA answered NOSCRIPT, then EVAL. `npm run bench -- limiter` prints the

@@ -1,5 +1,5 @@
 /**
- * lua-check on scripts the project did not write (issue 25, "Scripts"): includes named without
+ * lua-check on scripts the project did not write ("Scripts"): includes named without
  * `.lua` (as queue libraries write them) and found on a search path, each inlined once per script;
  * findings in helper functions the script never uses marked unreachable (info, never failing);
  * a size limit; encodings a script cannot be in refused in one line; control bytes escaped in

@@ -1,5 +1,5 @@
 /**
- * The impl layer in parts and on workers (issue 22, items 5 and 6): each system's entries dealt
+ * The impl layer in parts and on workers: each system's entries dealt
  * round-robin to the shards (every entry in exactly one, a shard of a shard keeps them all); the
  * entries grouped by system for the workers; and on real Valkey: `mutants --layer impl --shard 1/9
  * --conform-report F` runs part 1/9 of the unpatched tour, writes it as the conform stage's report,

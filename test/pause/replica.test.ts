@@ -1,4 +1,4 @@
-// Seed 000, phase 2, "Required tests" — each a test of its own, on a real standalone Valkey and a real
+// The design's "Required tests" — each a test of its own, on a real standalone Valkey and a real
 // 3-shard cluster. Every check reads the replicas' answers and Valkey's keys, never the test's own notes.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

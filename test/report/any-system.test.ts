@@ -1,5 +1,5 @@
 /**
- * The report view draws any system's trace (issue 23 item 5): a pause trace and an init-limiter
+ * The report view draws any system's trace: a pause trace and an init-limiter
  * trace (each system's shortest counterexample under one of its model mutants, as the seam writes
  * it) are embedded in the Markdown and the HTML report with their own variables as columns (split
  * per replica or stream), their actions and actors, the invariant they break marked at the step

@@ -5,7 +5,11 @@
  * matrix, the limiter and the gate, or the rendered verify reports (Markdown, HTML, JUnit, JSON).
  * The docs may cite them; outputs say what a thing is.
  */
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/core/project-root.js';
 import { commandModules } from '../../src/cli/registry.js';
 import { GATE_RULES } from '../../src/systems/fencing/gate/rules.js';
 import { clusterMatrixReport } from '../../src/systems/fencing/cluster-matrix/report.js';
@@ -19,7 +23,7 @@ import { STAGES } from '../../src/verify/stages.js';
 import type { StageOutcome } from '../../src/report/verify-doc.js';
 import { fixtureReport, fixtureRoot, LIMITER_RUNS } from './fixtures.js';
 
-// Gate ids are capitals (the verify stage and command `g2` are being renamed `cluster-matrix`, `g2` kept as an alias).
+// Gate ids are capitals (the verify stage and command are `cluster-matrix`).
 const GATE_IDS = /\bG\d\b|\bpre-G\d/;
 const SEED_AND_ISSUE_IDS = /\bseed 0\d\d\b|\bissue \d+\b|\bphase \d\b/i;
 
@@ -76,8 +80,8 @@ describe('no planning-document ids in outputs', () => {
     };
     const matrix = clusterMatrixReport([row], new Date(0), 10);
     const o: StageOutcome = {
-      stage: 'g2',
-      command: ['g2', '--json'],
+      stage: 'cluster-matrix',
+      command: ['cluster-matrix', '--json'],
       status: 'passed',
       allowedNotRun: false,
       exitCode: 0,
@@ -99,5 +103,25 @@ describe('no planning-document ids in outputs', () => {
       ['json', JSON.stringify(r)],
     ] as const)
       expect({ what, lines: offending(text) }).toEqual({ what, lines: [] });
+  });
+});
+
+describe('no planning-document ids where a reader looks for a topic', () => {
+  const tracked = (glob: string) => execSync(`git ls-files '${glob}'`, { cwd: projectRoot, encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+
+  it("in a doc's headings (docs/decisions.md keeps its history in the sections' bodies)", () => {
+    const found = tracked('*.md').flatMap((f) =>
+      readFileSync(join(projectRoot, f), 'utf8')
+        .split('\n')
+        .filter((l) => /^#+ /.test(l) && SEED_AND_ISSUE_IDS.test(l))
+        .map((l) => `${f}: ${l}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("in a test's title", () => {
+    const title = /\b(?:it|describe|test)(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g;
+    const found = tracked('test/*.ts').flatMap((f) => [...readFileSync(join(projectRoot, f), 'utf8').matchAll(title)].filter((m) => SEED_AND_ISSUE_IDS.test(m[2]!)).map((m) => `${f}: ${m[2]}`));
+    expect(found).toEqual([]);
   });
 });

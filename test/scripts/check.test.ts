@@ -6,7 +6,7 @@ import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 const lines = (src: string) => checkDeclaredKeys(src).map((f) => f.line);
 
-describe('checkDeclaredKeys (G2: every key from KEYS)', () => {
+describe('checkDeclaredKeys (every key from KEYS)', () => {
   it('accepts KEYS[n], local aliases, ipairs(KEYS) and unpack(KEYS)', () => {
     const src = [
       'local lease, gen = KEYS[1], KEYS[2]',

@@ -1,5 +1,5 @@
 /**
- * Every wall-clock bound a test asserts or waits for, in one table (issue 22; docs/testing.md,
+ * Every wall-clock bound a test asserts or waits for, in one table (docs/testing.md,
  * "Timed bounds"). A bound only catches a hang or a missing mechanism (a signal not handled, a fault
  * not latched, a client not closed): it is set at no less than 5× the p99 of the value measured on
  * the project's 2-core machine with two CPU burners running, so that load never turns it red. How
@@ -22,7 +22,7 @@ export interface TimedBound {
   /** The p99 (or the largest of fewer than 100 samples) under two CPU burners, and the sample count. */
   readonly p99Ms: number;
   readonly samples: number;
-  /** The bound before issue 22, for the record. */
+  /** The bound before the stability work, for the record. */
   readonly wasMs: number;
 }
 

@@ -27,13 +27,13 @@ describe('captured fixtures', () => {
     for (const c of index.captures) {
       expect(sha256File(join(projectRoot, c.spec)), `${c.name}: ${c.spec} changed since the capture (rerun test/tlc/capture-fixtures.ts)`).toBe(c.specSha256);
       expect(sha256File(join(projectRoot, c.config)), `${c.name}: ${c.config} changed since the capture`).toBe(c.configSha256);
-      // Local builds of the same sources (tlaplus/tlaplus at rev cc6b616cf); the issue 25 captures come from an earlier one.
+      // Local builds of the same sources (tlaplus/tlaplus at rev cc6b616cf); the captures of users' material come from an earlier one.
       expect(c.tlcVersion).toMatch(/^TLC2 Version 2026\.\d\d\.\d\d\.\d{6} \(rev: cc6b616cf\)$/);
     }
   });
 });
 
-describe('issue 25: a warning beside a violation, and SANY errors with their whole text', () => {
+describe('a warning beside a violation, and SANY errors with their whole text', () => {
   it('liveness-warning.out: a liveness violation beside warning 2259 is a property violation that agrees with exit 13 (it was a config error, DISAGREES)', () => {
     const r = parsed('liveness-warning');
     expect(r).toMatchObject({ outcome: 'property-violation', violated: 'SettlesAt1', violationKind: 'temporal-property', exit: { code: 13, agrees: true }, loop: { kind: 'stuttering' } });
@@ -202,7 +202,7 @@ describe("TLC's exit status, cross-checked with the parsed outcome", () => {
     for (const c of index.captures) expect(parsed(c.name).exit, c.name).toMatchObject({ code: c.tlcExit, agrees: true });
   });
 
-  it('where messages and exit status disagree, a status that names one outcome decides (issue 25); never a pass', () => {
+  it('where messages and exit status disagree, a status that names one outcome decides; never a pass', () => {
     const ok = reconcileExit(parseToolOutput(readFileSync(fixturePath('success.out'), 'utf8')), 12);
     expect(ok.outcome).toBe('invariant-violation');
     expect(ok.violated).toBeUndefined();

@@ -69,7 +69,7 @@ describe(`fencecheck tlc --spec with real TLC${why}`, () => {
         loop: 0,
         loopAction: { action: 'Step' },
       });
-      // Named by the spec and its path (issue 25: two specs named MC.tla overwrote each other's trace).
+      // Named by the spec and its path (two specs named MC.tla overwrote each other's trace).
       expect(rep.traces?.[0]).toBe(`reports/tlc/${specRunName(join(S, 'Liveness.tla'))}.trace.json`);
       expect(rep.traces?.[0]).toMatch(/^reports\/tlc\/Liveness-[0-9a-f]{8}\.trace\.json$/);
       const show = await runCli(['trace', 'show', resolve(projectRoot, rep.traces![0]!), '--no-color']);

@@ -1,5 +1,5 @@
 /**
- * `fencecheck tlc --spec` on material the project did not write (issue 25, "Specs"), with real TLC:
+ * `fencecheck tlc --spec` on material the project did not write ("Specs"), with real TLC:
  * a spec's folder travels with it (a JSON data file it reads, a Java module override compiled here);
  * module jars on the classpath (`--classpath`, `--lib JAR`, `TLA2TOOLS_JAR=a.jar:b.jar`); JVM options
  * (`--java-opt`); two specs named MC.tla keep their own trace files; a liveness violation beside a

@@ -1,4 +1,4 @@
-// TLC judges what the real code did (issue 26): the observed traces of real runs on real Valkey,
+// TLC judges what the real code did: the observed traces of real runs on real Valkey,
 // recorded by each system's own run, checked by the engine against the system's spec (Dropped = {}).
 // Unpatched runs are accepted; each mutant's counterexample run is rejected at the step its own run
 // predicts (the tour's model, the walk's twin and checkers) and at the mutated action. These are the

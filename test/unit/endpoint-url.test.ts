@@ -46,7 +46,7 @@ describe('parseEndpointUrl', () => {
     );
   });
 
-  it('the issue 25 cases: the last @ ends the userinfo; rediss:// is TLS, not user "rediss"', () => {
+  it('users\' endpoints: the last @ ends the userinfo; rediss:// is TLS, not user "rediss"', () => {
     expect(parseEndpointUrl('redis://:p@ss:w/rd@host:1')).toMatchObject({ host: 'host', port: 1, password: 'p@ss:w/rd' });
     expect(parseEndpointUrl('rediss://:SECRET@h:6380')).toMatchObject({ host: 'h', port: 6380, password: 'SECRET', tls: true });
     expect(parseEndpointUrl('rediss://:SECRET@h:6380').username).toBeUndefined();

@@ -53,7 +53,7 @@ describe('environmentProblems', () => {
     expect(one({})).toEqual([]);
   });
 
-  it('integers: out of range, malformed, beyond a timer (issue 25: 3000000000 was cut to 1 ms)', () => {
+  it('integers: out of range, malformed, beyond a timer (3000000000 was cut to 1 ms)', () => {
     expect(one({ FENCECHECK_COMMAND_TIMEOUT_MS: '3000000000' })).toEqual([`FENCECHECK_COMMAND_TIMEOUT_MS=3000000000 is not an integer from 1 to ${MAX_TIMER_MS} (milliseconds)`]);
     for (const bad of ['0', '-5', '1e3', '0x10', '1.5', 'ten', ' '])
       expect(one({ FENCECHECK_CONNECT_TIMEOUT_MS: bad }), bad).toEqual([expect.stringMatching(/^FENCECHECK_CONNECT_TIMEOUT_MS=.* is not an integer from 1 to/)]);
@@ -62,7 +62,7 @@ describe('environmentProblems', () => {
     expect(() => envInt('FENCECHECK_COMMAND_TIMEOUT_MS', 7, { FENCECHECK_COMMAND_TIMEOUT_MS: '2147483648' })).toThrow(EnvError);
   });
 
-  it('endpoints: malformed (issue 25: garbage started a server first), a plain endpoint beside TLS material, mixed seeds', () => {
+  it('endpoints: malformed (garbage started a server first), a plain endpoint beside TLS material, mixed seeds', () => {
     expect(one({ FENCECHECK_VALKEY_URL: 'garbage' })).toEqual([`FENCECHECK_VALKEY_URL: not a valkey endpoint: 'garbage' (expected host:port or redis://[user:password@]host:port; rediss:// for TLS)`]);
     expect(one({ FENCECHECK_VALKEY_CLUSTER: 'h:1,rediss://g:2' })[0]).toMatch(/mixes rediss:\/\/ and plain seeds/);
     expect(one({ FENCECHECK_VALKEY_URL: 'redis://h:1', FENCECHECK_TLS_CA: join(dir, 'ca.pem') })[0]).toMatch(

@@ -1,6 +1,6 @@
 /**
  * The least-privilege ACL users of docs/valkey.md ("Least-privilege ACL users"), tested as written
- * (issue 25: "a least-privilege user also needs +role and +time; the docs do not say so"): this
+ * ("a least-privilege user also needs +role and +time; the docs do not say so"): this
  * test reads the block from the docs, creates exactly those users on a valkey-server the harness
  * did not start, and runs each command with its user — it passes, and the server's ACL LOG holds
  * nothing but the CLIENT SETINFO ioredis sends and ignores. Without +role, and the limiter without

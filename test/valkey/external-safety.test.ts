@@ -1,5 +1,5 @@
 /**
- * Issue 15, "Never destroy what is not ours": a user's own Valkey on loopback — a 3-shard cluster
+ * "Never destroy what is not ours": a user's own Valkey on loopback — a 3-shard cluster
  * and a standalone node that the harness did NOT start (plain valkey-server processes spawned here,
  * unknown to the process registry) — pointed at through FENCECHECK_VALKEY_CLUSTER / _URL.
  * Whatever the harness runs against them, every unrelated key survives byte for byte (DUMP, TTL
@@ -594,7 +594,7 @@ describe('secrets', () => {
     }
     const bad = await fencecheck(['props', '--topology', 'standalone', '--runs', '1', '--json'], { FENCECHECK_VALKEY_URL: `redis://:${wrong}@127.0.0.1:notaport` });
     outputs.push(bad.out, bad.err);
-    // A malformed endpoint is bad input, refused before anything starts (issue 25; it was "not run", 2).
+    // A malformed endpoint is bad input, refused before anything starts (it was "not run", 2).
     expect(bad.code).toBe(3);
     const gate = await fencecheck(['gate', '--check', 'advance', '--url', `redis://:${wrong}@127.0.0.1:${authPort}`, '--target', 'A', '--pods', 'p1=A', '--json'], {});
     expect(gate.code, gate.out + gate.err).toBe(2);

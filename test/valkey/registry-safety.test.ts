@@ -1,4 +1,4 @@
-// Issue 15, "never destroy what is not ours": the process registry must not let anyone make
+// "Never destroy what is not ours": the process registry must not let anyone make
 // `fencecheck topology reap` (or any topology start, which reaps first) delete a folder or kill a
 // process the harness did not start. Every test runs on its own root (FENCECHECK_REGISTRY_DIR).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

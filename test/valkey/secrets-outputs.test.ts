@@ -1,5 +1,5 @@
 /**
- * Issue 25, "Endpoints and secrets": passwords with every special character — `/`, a space, quotes,
+ * "Endpoints and secrets": passwords with every special character — `/`, a space, quotes,
  * `<`, `>`, a backtick, `@`, `:`, `%`, Unicode — written as they are and percent-encoded, for the
  * default user (requirepass) and an ACL user, on a real valkey-server the harness did not start.
  * Real commands run with them (props, gate --url, slot --check --node, lua-check --node, verify with

@@ -115,7 +115,7 @@ describe('timeouts in the library', () => {
     expect(() => clientTimeouts()).toThrow(/^FENCECHECK_COMMAND_TIMEOUT_MS=soon is not an integer from 1 to 2147483647 \(milliseconds\)$/);
     process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '0';
     expect(() => clientTimeouts()).toThrow(/FENCECHECK_COMMAND_TIMEOUT_MS/);
-    // Beyond Node's longest timer (issue 25: it fired after 1 ms, every command "timed out").
+    // Beyond Node's longest timer (it fired after 1 ms, every command "timed out").
     process.env.FENCECHECK_COMMAND_TIMEOUT_MS = '3000000000';
     expect(() => clientTimeouts()).toThrow(/from 1 to 2147483647/);
   });

@@ -1,5 +1,5 @@
 /**
- * rediss:// (issue 25, "Endpoints and secrets"): a real valkey-server started with --tls-port and
+ * rediss:// ("Endpoints and secrets"): a real valkey-server started with --tls-port and
  * certificates this test makes (openssl), requiring client certificates, with a password. Through
  * FENCECHECK_VALKEY_URL=rediss://… and FENCECHECK_TLS_CA / _CERT / _KEY / _SERVERNAME the harness
  * connects with TLS (library and CLI); without the client certificate, with another CA, or with a

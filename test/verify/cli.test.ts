@@ -27,7 +27,7 @@ describe('fencecheck verify (CLI)', () => {
     expect(junit).toContain('<failure message="not run and not allowed: tlc"/>');
   });
 
-  // The quick start's main job on a machine without TLC (issue 22: it failed there, the tracecheck stage
+  // The quick start's main job on a machine without TLC (it failed there, the tracecheck stage
   // not run and not waived). Red without the stage's sameToolAs: tracecheck not run, exit 1.
   it('--allow-not-run tlc also accepts tracecheck not running for want of TLC (the quick start on a fresh machine)', async () => {
     const out = outDir();

@@ -1,5 +1,5 @@
 /**
- * Interrupting verify (issue 16): SIGINT/SIGTERM/SIGHUP stop every stage's process group, start no
+ * Interrupting verify: SIGINT/SIGTERM/SIGHUP stop every stage's process group, start no
  * further stage, exit 128 + the signal's number promptly (how promptly: `npm run bench -- stability`)
  * and leave no report (and no stale pass, nor any hidden folder of the run: src/verify/out-dir.ts);
  * a stage whose verify was SIGKILLed stops itself; an unwritable --out is one line and exit 2 before

@@ -1,5 +1,5 @@
 /**
- * `verify --shard i/n` and `fencecheck merge` (issue 22, item 6). On real Valkey at small bounds
+ * `verify --shard i/n` and `fencecheck merge`. On real Valkey at small bounds
  * (the tour at Pods=1 MaxGen=1, lua-check beside it): the merge of the 4 shards' verify.json has the
  * unsharded run's verdict, conform counts and digest; every stage is in exactly one part or in all
  * of them; a missing or a duplicated part is exit 3, never a pass. Then the merge rules on
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownedTempDir, removeTempDir } from '../../src/core/temp-dir.js';
 import { MergeError, mergeVerifyReports } from '../../src/verify/merge.js';
-import { planVerify } from '../../src/verify/plan.js';
+import { planVerify, shardRefusal } from '../../src/verify/plan.js';
 import { STAGES } from '../../src/verify/stages.js';
 import type { StageOutcome, VerifyReport } from '../../src/report/verify-doc.js';
 import type { MutantResult } from '../../src/core/verdict.js';
@@ -193,5 +193,15 @@ describe('the plan of a shard', () => {
         {},
       ).served.size,
     ).toBe(0);
+  });
+  it("refuses up front a shard of the tour stage without the impl layer, which alone splits every system's tour", () => {
+    const half = { index: 1, count: 2 };
+    const alone = selected.filter((s) => s.name !== 'mutants:impl');
+    expect(shardRefusal(planVerify(alone, {}, half), {})).toMatch(/^--shard: the conform stage splits one system's work and \d+ systems have it .*run it with mutants:impl/);
+    expect(shardRefusal(planVerify(selected, {}, half), {})).toBeUndefined();
+    expect(shardRefusal(planVerify(alone, {}), {})).toBeUndefined();
+    // With constants, conform takes the systems whose spec has them and judges the shard itself.
+    const constants = { constants: ['Pods=1', 'MaxGen=1'] };
+    expect(shardRefusal(planVerify(alone, constants, half), constants)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * verify's reports are written all or nothing (issue 25: `verify --out DIR` on a full disk left DIR
+ * verify's reports are written all or nothing (`verify --out DIR` on a full disk left DIR
  * half written — a 0-byte verify.json, or a new verify.json beside a verify.html cut short). The
  * failed write is injected through the write function (always), and is a real ENOSPC on a 64 KiB
  * tmpfs mounted as --out where this machine lets the test mount one (root): either way the previous

@@ -1,5 +1,5 @@
 /**
- * A run's counterexample traces live under its `--out` (issue 25: mutant traces always went to
+ * A run's counterexample traces live under its `--out` (mutant traces always went to
  * <checkout>/reports/traces/, whatever --out said). verify gives its stages FENCECHECK_TRACE_DIR =
  * <out>/traces, and every trace writer saves there: the model mutant layer (through a real verify),
  * the conformance tour, the property runs and the TLC mutant runs (each command with the variable

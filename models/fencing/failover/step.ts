@@ -2,7 +2,7 @@
  * Steps of the replication machine over plain FailoverModelState values: successors come from
  * the machine's own `transition`, enabledness from `snapshot.can`.
  */
-import { inertScope as sharedInertScope } from '../../../src/seam/xstate-scope.js';
+import { twinSuccessors } from '../../../src/seam/twin-step.js';
 import type { FailoverBounds, FailoverModelState } from '../../../src/systems/fencing/failover/model-state.js';
 import { candidateEvents, type FailoverModelEvent } from './events.js';
 import { failoverImplementations, failoverMachine, type FailoverMachine, type FailoverOverrides } from './machine.js';
@@ -18,23 +18,12 @@ export function failoverSnapshotOf(machine: FailoverMachine, s: FailoverModelSta
   return machine.resolveState({ value: 'running', context: s });
 }
 
-const inertScope = sharedInertScope<Parameters<FailoverMachine['transition']>[2]>('replication-model');
-
 export interface FailoverStep {
   readonly event: FailoverModelEvent;
   readonly state: FailoverModelState;
 }
 
-/** Every enabled action instance of `s` and its successor, in candidateEvents order. */
+/** Every enabled action instance of `s` and its successor, in candidateEvents order (the seam's stepper). */
 export function failoverSuccessors(machine: FailoverMachine, bounds: FailoverBounds, s: FailoverModelState): FailoverStep[] {
-  const snap = failoverSnapshotOf(machine, s);
-  const out: FailoverStep[] = [];
-  for (const event of candidateEvents(s, bounds)) {
-    if (!snap.can(event)) continue;
-    const next = machine.transition(snap, event, inertScope);
-    // xstate hands back the very snapshot when it selects no transition: `can` and `transition` disagreed.
-    if (next === snap) throw new Error(`replication machine: can() admits ${event.type} where transition() selects nothing`);
-    out.push({ event, state: next.context });
-  }
-  return out;
+  return twinSuccessors(machine, failoverSnapshotOf(machine, s), candidateEvents(s, bounds), 'replication');
 }

@@ -9,7 +9,8 @@ import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../luacheck/includes
 import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot } from '../../luacheck/keyspecs.js';
 import { checkPaths } from '../../luacheck/run.js';
 import { luaCheckSarif } from '../../luacheck/sarif.js';
-import { errorLine, luaCheckJunit, shown, summaryLine, textFindings } from '../../luacheck/format.js';
+import { LUA_SCRIPT_DIRS } from '../../registry/systems.js';
+import { errorLine, findingLine, luaCheckJunit, shown, summaryLine, textFindings } from '../../luacheck/format.js';
 import type { FailOn } from '../../luacheck/findings.js';
 import { parseEndpoint } from '../../valkey/external.js';
 import { closeClient, nodeClient } from '../../valkey/client.js';
@@ -25,8 +26,8 @@ const isDirectory = (d: string): boolean => {
   }
 };
 
-/** The project's own scripts: what `fencecheck lua-check` and verify's lua-check stage check by default. */
-export const PROJECT_SCRIPT_DIRS = ['src/systems/fencing/lua', 'src/systems/limiter/lua'];
+/** The project's own scripts, what `fencecheck lua-check` and verify's lua-check stage check by default: every system package's Lua folders (src/registry/systems.ts). */
+export const PROJECT_SCRIPT_DIRS: readonly string[] = LUA_SCRIPT_DIRS;
 
 const HELP = `Usage: fencecheck lua-check [PATH...] [--fail-on error|warning] [--includes] [--include-pattern RE]
                           [--include-path DIR]... [--key-prefix-arg N]... [--node HOST:PORT [--save-snapshot FILE]]

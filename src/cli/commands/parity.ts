@@ -4,7 +4,7 @@ import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs } from '../../core/args.js';
 import { statusExitCode } from '../../core/exit-codes.js';
 import { projectRoot } from '../../core/project-root.js';
-import { stageReport, type StageStatus } from '../../core/stage-report.js';
+import { stageReport, worstStatus, type StageStatus } from '../../core/stage-report.js';
 import { renderTable } from '../../core/table.js';
 import { compareAlphabet, specActions, type AlphabetComparison } from '../../seam/alphabet.js';
 import { readBaseGraph } from '../../seam/evidence.js';
@@ -112,7 +112,7 @@ export const command: Command = {
         tables,
       });
     }
-    const status: StageStatus = results.some((r) => r.status === 'failed') ? 'failed' : results.some((r) => r.status === 'not-run') ? 'not-run' : 'passed';
+    const status: StageStatus = worstStatus(results.map((r) => r.status));
     const line = (r: SystemParity) =>
       r.status === 'passed'
         ? `${r.system}: the twin reaches exactly TLC's ${r.graph!.states.tlcCount} states and takes its ${r.graph!.edges.tlcCount} edges (${r.graph!.selfLoops.tlc} self-loops)${r.alphabet ? '; every spec action is one event' : ''}`

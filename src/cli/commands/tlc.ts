@@ -4,7 +4,7 @@ import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { ManifestError, mutantsFor } from '../../core/manifest.js';
-import { stageReport, type StageReport } from '../../core/stage-report.js';
+import { countsPerSystem, stageReport, worstStatus, type StageReport } from '../../core/stage-report.js';
 import { loadSystemManifest, SYSTEMS } from '../../registry/systems.js';
 import { selectSystemNames } from '../../registry/select.js';
 import { writeRunReport } from '../../seam/evidence.js';
@@ -253,11 +253,8 @@ const SEVERITY: readonly ExitCode[] = [ExitCode.Ok, ExitCode.NotRun, ExitCode.Fa
 function mergeParts(parts: readonly SystemPart[], names: readonly string[]): SystemPart {
   if (parts.length === 1) return parts[0]!;
   const exit = parts.map((p) => p.exit).reduce((a, b) => (SEVERITY.indexOf(b) > SEVERITY.indexOf(a) ? b : a), ExitCode.Ok);
-  const status = parts.some((p) => p.report.status === 'failed') ? 'failed' : parts.some((p) => p.report.status === 'not-run') ? 'not-run' : 'passed';
-  const counts: Record<string, number> = {};
-  parts.forEach((p, i) => {
-    for (const [k, v] of Object.entries(p.report.counts ?? {})) counts[`${names[i]}.${k}`] = v;
-  });
+  const status = worstStatus(parts.map((p) => p.report.status));
+  const counts = countsPerSystem(parts.map((p, i) => ({ system: names[i]!, counts: p.report.counts })));
   const reasons = parts.filter((p) => p.report.status !== 'passed' && p.report.reason !== undefined).map((p) => p.report.reason!);
   const mutants = parts.flatMap((p) => p.report.mutants ?? []);
   const traces = parts.flatMap((p) => p.report.traces ?? []);

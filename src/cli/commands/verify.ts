@@ -10,7 +10,14 @@ import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
 import { DEFAULT_JOBS, OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
+import type { Forwarded } from '../../core/stage-spec.js';
 import { shardOption, type Shard } from '../../seam/tour/shard.js';
+
+/** The stages a forwarded option reaches, as the help names them (from the catalogue: a system's stages come from its package). */
+const takes = (option: Forwarded): string =>
+  STAGES.filter((s) => s.forwards.includes(option))
+    .map((s) => s.name)
+    .join(', ');
 
 const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [--seed N] [--topology T]
                          [--const NAME=VALUE]... [--allow-not-run STAGE]... [--out DIR]
@@ -28,9 +35,9 @@ ${STAGES.map((s) => `  ${s.name.padEnd(16)} fencecheck ${s.argv.join(' ')}  — 
 Options:
   --stages a,b          run only these stages (default: all)
   --skip a,b            leave these stages out (shown as "not selected")
-  --runs N              property runs for props, limiter, mutants:impl, mutants:limiter
-  --seed N              fast-check seed for the same stages
-  --topology T          standalone, cluster or both, for props (cluster = its door runs) and limiter
+  --runs N              property runs for ${takes('runs')}
+  --seed N              fast-check seed for ${takes('seed')}
+  --topology T          standalone, cluster or both, for ${takes('topology')}
   --const N=V           a TLA+ constant for explore and conform (e.g. --const Pods=4; TLC, parity and the
                         mutant layers keep the spec's base config)
   --allow-not-run STAGE accept that STAGE, or mutants it reported not run, could not run here

@@ -4,7 +4,7 @@
  * covered counts, the per-action rows, the model's figures over the shard's states and the whole
  * model's, and both digests (mergeable: digest.ts). The failure's path is given as its length.
  */
-import { stageReport, type StageReport } from '../../core/stage-report.js';
+import { countsPerSystem, stageReport, worstStatus, type StageReport } from '../../core/stage-report.js';
 import type { TourCheckMode, TourResult } from './result.js';
 import { headline } from './report.js';
 import type { Shard } from './shard.js';
@@ -129,9 +129,9 @@ export function tourNotRunReport(meta: {
  * worst status, each system's counts prefixed with its name, its sections and suites named after it.
  */
 export function combinedTourReport(stage: string, startedAt: Date, parts: readonly { readonly system: string; readonly report: StageReport }[]): StageReport {
-  const status = parts.some((p) => p.report.status === 'failed') ? 'failed' : parts.some((p) => p.report.status === 'not-run') ? 'not-run' : 'passed';
+  const status = worstStatus(parts.map((p) => p.report.status));
   const reasons = parts.filter((p) => p.report.reason !== undefined).map((p) => `${p.system}: ${p.report.reason}`);
-  const counts = Object.fromEntries(parts.flatMap((p) => Object.entries(p.report.counts ?? {}).map(([k, v]) => [`${p.system}.${k}`, v])));
+  const counts = countsPerSystem(parts.map((p) => ({ system: p.system, counts: p.report.counts })));
   const shown = parts.map(({ system, report }) => {
     const d = (report.details ?? {}) as { sections?: readonly { id: string; title: string }[]; suites?: readonly { name: string }[] };
     return {

@@ -22,40 +22,21 @@
  * observed variable and view, whether it matches: what the spec allows at that step. It also
  * tries every action of Next with the observations, to say whether another action explains it.
  */
-import type { TlaValue } from '../../core/tla-value.js';
+import { formatTlaValue, type TlaSourceText, type TlaValue } from '../../core/tla-value.js';
 import { claimsOf, modelValuesOf, ObservedTraceError, readValue, type ClaimArg, type ObservedTrace } from './format.js';
 import { MUTATION_CONSTANT, type SpecFacts, type TraceTarget } from './target.js';
 
 export const TRACE_MODULE = 'FC_TraceCheck';
 
+const AS_SOURCE: TlaSourceText = {
+  unreadable: (text) => {
+    throw new ObservedTraceError(`unreadable value ${text.slice(0, 40)}`);
+  },
+};
+
 /** TLA+ text of a value the module can hold (an empty function is `<<>>`, integers may be negative: Integers is extended). */
 export function tlaText(v: TlaValue): string {
-  switch (v.kind) {
-    case 'int':
-      return String(v.value);
-    case 'str':
-      return JSON.stringify(v.value);
-    case 'bool':
-      return v.value ? 'TRUE' : 'FALSE';
-    case 'mv':
-      return v.name;
-    case 'interval':
-      return `${v.lo}..${v.hi}`;
-    case 'record':
-      return Object.keys(v.fields).length === 0
-        ? '<<>>'
-        : `[${Object.entries(v.fields)
-            .map(([k, x]) => `${k} |-> ${tlaText(x)}`)
-            .join(', ')}]`;
-    case 'fn':
-      return v.entries.length === 0 ? '<<>>' : `(${v.entries.map(([k, x]) => `${tlaText(k)} :> ${tlaText(x)}`).join(' @@ ')})`;
-    case 'set':
-      return `{${v.items.map(tlaText).join(', ')}}`;
-    case 'seq':
-      return `<<${v.items.map(tlaText).join(', ')}>>`;
-    case 'unreadable':
-      throw new ObservedTraceError(`unreadable value ${v.text.slice(0, 40)}`);
-  }
+  return formatTlaValue(v, AS_SOURCE);
 }
 
 /** A claim's shape: which action, and per argument whether it is given or drawn (from which domain, with which predicate). */

@@ -10,6 +10,7 @@ import { FAILOVER_TRACE_VALIDATION } from './failover/tracecheck.js';
 
 export const fencingPackage: SystemPackage = {
   name: 'fencing',
+  luaScripts: ['src/systems/fencing/lua'],
   systems: [
     {
       name: 'fencing',

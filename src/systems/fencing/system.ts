@@ -11,7 +11,6 @@ import {
   SPEC_GUARD_NAMES,
   allEvents,
   eventLabel,
-  inertScope,
   machineFor,
   snapshotOf,
   type FencingEvent,
@@ -20,11 +19,12 @@ import {
 } from '../../../models/fencing/index.js';
 import type { ModelSystem, Successor } from '../../seam/system.js';
 import { twinSystem, type TwinParts } from '../../seam/twin.js';
+import { stepCandidates, type StepOptions } from '../../seam/twin-step.js';
 import { BASE_CONFIG_PATH, SPEC_PATH } from './tlc/config.js';
 import { FENCING_VARIABLES, fencingStateToTla, toFencingState } from './tlc/state.js';
 import { INVARIANTS, INVARIANT_NAMES } from './invariants.js';
 import { DEFAULT_BOUNDS, comparePods, initialState, podsOf, type FencingBounds, type FencingState, type Pod } from './state.js';
-import { enabledPlans } from './enabled.js';
+import { enabledPlans, type PlanEntry } from './enabled.js';
 import { keyerFor, packerFor } from './state-key.js';
 
 export type FencingSystem = ModelSystem<FencingState, FencingEvent>;
@@ -42,15 +42,7 @@ export function fencingSuccessorsFor(bounds: FencingBounds, overrides: FencingOv
   let checked = 0;
   return (s, resume) => {
     const snap = (resume as FencingSnapshot | undefined) ?? snapshotOf(machine, s);
-    const plan = planOf(snap);
-    const out: Successor<FencingState, FencingEvent>[] = [];
-    for (const { event, enabled } of plan) {
-      if (!enabled(snap)) continue;
-      const next = machine.transition(snap, event, inertScope);
-      // xstate hands back the very snapshot when it selects no transition: the selection disagreed.
-      if (next === snap) throw new Error(`fencing machine: enabled.ts admits ${eventLabel(event)} where transition() selects nothing`);
-      out.push({ event, state: next.context, resume: next });
-    }
+    const out: Successor<FencingState, FencingEvent>[] = stepCandidates<FencingState, FencingEvent, FencingSnapshot, PlanEntry>(machine, snap, planOf(snap), BY_PLAN);
     if (checked < CHECKED_WITH_CAN) {
       checked += 1;
       const expected = events
@@ -63,6 +55,16 @@ export function fencingSuccessorsFor(bounds: FencingBounds, overrides: FencingOv
     return out;
   };
 }
+
+/** Fencing's candidates are the compiled plan's entries, each with its own enabledness test; the successor's snapshot is kept. */
+const BY_PLAN: StepOptions<PlanEntry, FencingEvent, FencingSnapshot> = {
+  twin: 'fencing',
+  eventOf: (c) => c.event,
+  enabled: (c, snap) => c.enabled(snap),
+  by: 'enabled.ts',
+  label: eventLabel,
+  keepSnapshots: true,
+};
 
 /** States whose every event is also asked of `snapshot.can` (a cheap runtime check of enabled.ts). */
 const CHECKED_WITH_CAN = 256;

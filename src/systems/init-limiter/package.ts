@@ -1,5 +1,5 @@
 /**
- * The init-concurrency limiter package (src/seam/package.ts): seed 004's limiter of initialization
+ * The init-concurrency limiter package (src/seam/package.ts): the limiter of initialization
  * deliveries on a relay's polling and streaming endpoints, shared by both surfaces.
  */
 import type { AnySystem, SystemPackage } from '../../seam/package.js';

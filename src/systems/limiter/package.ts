@@ -3,6 +3,7 @@ import type { SystemPackage } from '../../seam/package.js';
 
 export const limiterPackage: SystemPackage = {
   name: 'limiter',
+  luaScripts: ['src/systems/limiter/lua'],
   systems: [
     {
       name: 'limiter',

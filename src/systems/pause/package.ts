@@ -1,4 +1,4 @@
-/** The pause snapshot package (src/seam/package.ts): seed 000 phase 2, on real replicas and Valkey. */
+/** The pause snapshot package (src/seam/package.ts): on real replicas and Valkey. */
 import type { AnySystem, SystemPackage } from '../../seam/package.js';
 import { PAUSE_TRACE_VALIDATION } from './tracecheck.js';
 

@@ -1,5 +1,5 @@
 /**
- * One outgress replica's view of the pause flag (seed 000, phase 2): an immutable snapshot behind one
+ * One outgress replica's view of the pause flag: an immutable snapshot behind one
  * reference, swapped whole. `read()` is the hot path: field reads only — no I/O, no lock, no
  * allocation, and no clock read either (a clock read allocates a number on every call: measured,
  * 20M reads caused 313 garbage collections). The age bound is a flag that a timer set for

@@ -1,5 +1,5 @@
 /**
- * SetPaused (seed 000, phase 2): persist the flag and increment the version in one MULTI/EXEC,
+ * SetPaused: persist the flag and increment the version in one MULTI/EXEC,
  * then publish {paused, version}; the caller updates its own snapshot only after both. A write that
  * fails (an error in EXEC, a lost connection, a timeout) publishes nothing: the error is thrown and
  * the local snapshot is left alone. A timed-out EXEC may still have run: the reconciler finds it.

@@ -1,7 +1,7 @@
 import { checkLuaSource } from '../../luacheck/check.js';
 
 /**
- * The G2 validator of the project's own scripts: every key a script touches through redis.call /
+ * The key-declaration validator of the project's own scripts: every key a script touches through redis.call /
  * redis.pcall must come from KEYS. It is the `fencecheck lua-check` checker (src/luacheck/: key
  * positions from Valkey's own key specs, aliases and helper parameters followed); here every
  * finding counts, warnings included (a key built from a declared key is still undeclared), and a

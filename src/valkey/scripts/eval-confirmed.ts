@@ -1,5 +1,5 @@
 /**
- * The remedy of issue 17 (tla/fencing/failover/, axiom R1): a script's reply is trusted only after
+ * The failover remedy (tla/fencing/failover/, axiom R1): a script's reply is trusted only after
  * `WAIT <replicas> <timeoutMs>` on the same node connection confirms the replica holds every write
  * that connection made. EVALSHA and WAIT go in one pipeline: ioredis routes a Cluster pipeline by
  * its keyed commands' slot, so the keyless WAIT reaches the node that ran the script, right after it.

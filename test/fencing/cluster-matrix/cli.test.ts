@@ -1,5 +1,5 @@
 /**
- * `fencecheck g2` end to end on one fast row: the matrix, the StageReport (details: the rows with
+ * `fencecheck cluster-matrix` end to end on one fast row: the matrix, the StageReport (details: the rows with
  * both verdicts and the figures), and the exit codes — 0 passed, 1 a broken variant turned the row
  * red, 64 usage.
  */
@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 const run = promisify(execFile);
 const BIN = 'bin/fencecheck.mjs';
 
-async function g2(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function clusterMatrix(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const r = await run('node', [BIN, 'cluster-matrix', ...args], { env: { ...process.env, FENCECHECK_VALKEY_PROVIDER: 'native' }, timeout: 90_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -21,7 +21,7 @@ async function g2(args: string[]): Promise<{ code: number; stdout: string; stder
 }
 
 it('--row presence --json: passed, exit 0, the rows in details', async () => {
-  const r = await g2(['--row', 'presence', '--json']);
+  const r = await clusterMatrix(['--row', 'presence', '--json']);
   expect(r.code, r.stderr).toBe(0);
   const report = JSON.parse(r.stdout) as {
     stage: string;
@@ -41,12 +41,12 @@ it('--row presence --json: passed, exit 0, the rows in details', async () => {
 });
 
 it('a broken variant turns the row red: exit 1, the matrix names it', async () => {
-  const r = await g2(['--row', 'presence', '--variant', 'presence=compact']);
+  const r = await clusterMatrix(['--row', 'presence', '--variant', 'presence=compact']);
   expect(r.code, r.stderr).toBe(1);
   expect(r.stdout).toMatch(/presence \(compact\)\s+passed\s+FAILED: /);
 });
 
 it.each([[['--row', 'nope']], [['--repeat', '0']], [['--variant', 'presence=nope']]])('usage %j → 64', async (args) => {
-  const r = await g2(args);
+  const r = await clusterMatrix(args);
   expect(r.code).toBe(64);
 });

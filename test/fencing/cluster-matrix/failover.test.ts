@@ -1,5 +1,5 @@
 /**
- * G2 failover drills on a real 3-primary, 1-replica-each cluster (the replica row: replica.test.ts).
+ * The cluster matrix's failover drills on a real 3-primary, 1-replica-each cluster (the replica row: replica.test.ts).
  * A primary SIGKILLed by PID while the fencing C scripts loop and a subscription
  * client holds topics on every shard: the no-resend client's outcomes all agree with the keyspace
  * and no generation is issued twice; a client that re-sends a call whose reply was lost reports a

@@ -1,5 +1,5 @@
 /**
- * G2 presence row on a real 3-shard cluster: the per-slot split MGET keeps request order and nils
+ * The cluster matrix's presence row on a real 3-shard cluster: the per-slot split MGET keeps request order and nils
  * in place, also while slots migrate live; a reassembly in slot order or one that drops nils is red.
  */
 import { expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * G2 pub/sub row on a real 3-shard cluster, message by message: the resubscribing client passes;
+ * The cluster matrix's pub/sub row on a real 3-shard cluster, message by message: the resubscribing client passes;
  * a subscriber that does not resubscribe after CLIENT KILL, or ignores a slot move, raises no error
  * and silently loses messages (red).
  */

@@ -1,5 +1,5 @@
 /**
- * G2 registry row on a real 3-shard cluster: the scored-expiry index passes both columns; the SCAN
+ * The cluster matrix's registry row on a real 3-shard cluster: the scored-expiry index passes both columns; the SCAN
  * design (the relay's scan_ready) raises no error and is silently partial; an index read path that
  * skips attestation returns forged records. Each broken variant turns the row red.
  */

@@ -1,5 +1,5 @@
 /**
- * G2 routing row over TLS (issue 25): the same relay families on a 3-shard cluster whose nodes serve
+ * The cluster matrix's routing row over TLS: the same relay families on a 3-shard cluster whose nodes serve
  * TLS (throwaway CA, client certificates required, the bus over TLS), the relay connecting to the TLS
  * ports only. Every redirect it meets raw names a TLS port, every node connection of its cluster
  * client is on a TLS port, and the results are right; the broken variants stay red over TLS too.

@@ -1,5 +1,5 @@
 /**
- * G2 routing row on a real 3-shard cluster: every relay command family meets ASK (slot migrating)
+ * The cluster matrix's routing row on a real 3-shard cluster: every relay command family meets ASK (slot migrating)
  * and MOVED (slot moved), seen raw on the old owner, and the cluster client authenticated as the
  * least-privilege ACL user follows both with right results; what the user may not do is refused
  * with NOPERM naming it. A client that does not follow redirects, or a user missing EVALSHA, is red.

@@ -1,4 +1,4 @@
-// One 3-shard cluster per G2 test file (over TLS when asked), started before its tests and stopped after them.
+// One 3-shard cluster per cluster matrix test file (over TLS when asked), started before its tests and stopped after them.
 import { afterAll, beforeAll } from 'vitest';
 import { startTopology, type Topology } from '../../../src/valkey/index.js';
 import type { RowContext } from '../../../src/systems/fencing/cluster-matrix/types.js';

@@ -1,5 +1,5 @@
 // `fencecheck gate --url` at one node of a cluster reads the whole cluster: every session, wherever
-// its slot lives (issue 16: the census used to end on the first MOVED reply).
+// its slot lives (the census used to end on the first MOVED reply).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

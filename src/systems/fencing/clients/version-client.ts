@@ -45,7 +45,7 @@ export interface ClientContext {
   /** Called before every script call (T3 bookkeeping, tracing). */
   readonly onCall?: (call: ScriptCall) => void;
   /**
-   * Opt-in remedy of issue 17 (default off: every call is a plain EVALSHA, as before). Each script
+   * Opt-in failover remedy (default off: every call is a plain EVALSHA, as before). Each script
    * call is followed by `WAIT <replicas> <timeoutMs>` on the node that ran it; a reply is returned
    * only when WAIT confirms it, else the call fails with ReplicaUnconfirmedError (an
    * OutcomeUnknownError): an acquire's generation is then never handed out. Every op, not only

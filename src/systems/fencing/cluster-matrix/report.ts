@@ -5,7 +5,7 @@
  * figures, and a JUnit suite with one case per row.
  */
 import type { ReportCase, ReportDetails, ReportSection, ReportSuite, Tone } from '../../../core/report-details.js';
-import { stageReport, type StageReport, type StageStatus } from '../../../core/stage-report.js';
+import { stageReport, worstStatus, type StageReport, type StageStatus } from '../../../core/stage-report.js';
 import { renderTable } from '../../../core/table.js';
 import { rowStatus, type RowResult, type Verdict } from './types.js';
 
@@ -38,8 +38,7 @@ export function matrixTable(rows: readonly RowResult[], width?: number): string 
 
 /** failed beats not-run: a red row is a finding even when another row could not run. */
 export function matrixStatus(rows: readonly RowResult[]): StageStatus {
-  const s = rows.map(rowStatus);
-  return s.includes('failed') ? 'failed' : s.includes('not-run') || s.length === 0 ? 'not-run' : 'passed';
+  return worstStatus(rows.map(rowStatus), 'not-run');
 }
 
 const TONE: Readonly<Record<Verdict['status'], Tone>> = { passed: 'ok', failed: 'bad', 'not-run': 'warn' };

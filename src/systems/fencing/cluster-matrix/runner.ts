@@ -1,5 +1,5 @@
 /**
- * Runs G2 rows: each topology spec the rows need is started once (startTopology), its rows run in
+ * Runs the matrix rows: each topology spec the rows need is started once (startTopology), its rows run in
  * the given order with a flush between them, then it is stopped. A row that kills nodes (the
  * drills) must come last on its topology: the runner does not repair one.
  */
@@ -7,7 +7,7 @@ import { describeSpec, startTopology, ValkeyUnavailableError, type Topology } fr
 import type { ProviderChoice } from '../../../valkey/start.js';
 import { asInfrastructureFault, describeFault } from '../../../valkey/fault.js';
 import { useAbsoluteValkeyBinary } from './drills/restart.js';
-import { notRun, failed, type G2Row, type RowContext, type RowOutcome, type RowResult } from './types.js';
+import { notRun, failed, type MatrixRow, type RowContext, type RowOutcome, type RowResult } from './types.js';
 
 export interface RunOptions {
   readonly provider?: ProviderChoice;
@@ -20,7 +20,7 @@ export interface RunOptions {
   readonly onRow?: (r: RowResult) => void;
 }
 
-function skipped(row: G2Row, topology: string, reason: string): RowResult {
+function skipped(row: MatrixRow, topology: string, reason: string): RowResult {
   return { name: row.name, surface: row.surface, variant: '', topology, durationMs: 0, errors: notRun(reason), silentlyWrong: notRun(reason), figures: {}, notes: [] };
 }
 
@@ -35,11 +35,11 @@ function fromThrown(err: unknown): RowOutcome {
   return { errors: failed(`the row threw: ${msg}`), silentlyWrong: notRun('the row did not complete'), figures: {}, notes: [] };
 }
 
-export async function runG2(rows: readonly G2Row[], opts: RunOptions = {}): Promise<RowResult[]> {
+export async function runMatrix(rows: readonly MatrixRow[], opts: RunOptions = {}): Promise<RowResult[]> {
   const log = opts.log ?? (() => {});
   // The replica drill restarts a node in place, which needs the server started by an absolute path.
   useAbsoluteValkeyBinary();
-  const groups = new Map<string, G2Row[]>();
+  const groups = new Map<string, MatrixRow[]>();
   for (const r of rows) {
     const k = describeSpec(r.topology);
     groups.set(k, [...(groups.get(k) ?? []), r]);

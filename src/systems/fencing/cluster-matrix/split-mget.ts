@@ -2,7 +2,7 @@
  * A multi-key read split per slot (a cluster refuses MGET across slots, even on one node), sent
  * concurrently and put back in request order with nil where a key is missing — what redis-rs's
  * MultiSlot routing does for the relay's presence bulk read. The broken orders are the
- * deliberately wrong reassemblies G2's presence row must catch.
+ * deliberately wrong reassemblies the matrix's presence row must catch.
  */
 import type { ValkeyClient } from '../../../valkey/index.js';
 import { keySlot } from '../../../valkey/slots.js';

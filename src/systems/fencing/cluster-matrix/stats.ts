@@ -1,4 +1,4 @@
-/** Figures helpers of the G2 rows: the sample statistics (src/core/stats.ts), rounded shares, a pause. */
+/** Figures helpers of the matrix rows: the sample statistics (src/core/stats.ts), rounded shares, a pause. */
 export { mean, percentile } from '../../../core/stats.js';
 
 /** 0.8333 → 83.3 (percent, one decimal). */

@@ -1,8 +1,9 @@
 /**
- * The seam every G2 conformance row implements (seed 003, "Conformance (test matrix, gate G2)"):
+ * The seam every row of the cluster matrix implements (the design's conformance test matrix):
  * two verdict columns per row — errors, and silently wrong — because a harness that only watches
  * for errors passes the silent bugs (partial SCAN discovery, lost resubscription, a dead primary).
  */
+import { worstStatus, type StageStatus } from '../../../core/stage-report.js';
 import type { Topology, TopologySpec, ProviderName } from '../../../valkey/index.js';
 
 /** passed, failed(reason) or not-run(reason); not-run is never a pass. */
@@ -37,9 +38,9 @@ export interface RowContext {
  * 'index' vs 'scan'); the row's checkers never see it, they judge what they observe against the
  * known population / messages / generations.
  */
-export interface G2Row<V extends string = string> {
+export interface MatrixRow<V extends string = string> {
   readonly name: string;
-  /** The matrix's surface column (seed 003 wording). */
+  /** The matrix's surface column (the design's wording). */
   readonly surface: string;
   readonly topology: TopologySpec;
   /** variants[0] is the design the relay must ship; the others are deliberately broken. */
@@ -47,7 +48,7 @@ export interface G2Row<V extends string = string> {
   run(ctx: RowContext, variant: V): Promise<RowOutcome>;
 }
 
-/** What the runner reports per row: the StageReport's `details.rows[]` (shape documented in docs/g2.md). */
+/** What the runner reports per row: the StageReport's `details.rows[]` (shape documented in docs/cluster-matrix.md). */
 export interface RowResult {
   readonly name: string;
   readonly surface: string;
@@ -62,10 +63,8 @@ export interface RowResult {
 }
 
 /** A row is red when either column failed, incomplete when one did not run (never counted as passed). */
-export function rowStatus(r: Pick<RowResult, 'errors' | 'silentlyWrong'>): 'passed' | 'failed' | 'not-run' {
-  if (r.errors.status === 'failed' || r.silentlyWrong.status === 'failed') return 'failed';
-  if (r.errors.status === 'not-run' || r.silentlyWrong.status === 'not-run') return 'not-run';
-  return 'passed';
+export function rowStatus(r: Pick<RowResult, 'errors' | 'silentlyWrong'>): StageStatus {
+  return worstStatus([r.errors.status, r.silentlyWrong.status]);
 }
 
 /** A verdict from a list of findings: passed when empty, else failed with the first few. */

@@ -3,11 +3,11 @@ import { intOption, parseCommandArgs, UsageError } from '../../../core/args.js';
 import { statusExitCode } from '../../../core/exit-codes.js';
 import { ProgressConsole, type ProgressMeter } from '../../../core/progress.js';
 import { isProviderChoice, type ProviderChoice } from '../../../valkey/start.js';
-import { G2_ROWS, g2Row } from '../cluster-matrix/rows/index.js';
-import { runG2 } from '../cluster-matrix/runner.js';
+import { MATRIX_ROWS, matrixRow } from '../cluster-matrix/rows/index.js';
+import { runMatrix } from '../cluster-matrix/runner.js';
 import { clusterMatrixReport, matrixTable, verdictText } from '../cluster-matrix/report.js';
 
-export const DEFAULT_G2_REPEAT = 3;
+export const DEFAULT_DRILL_REPEAT = 3;
 
 const HELP = `Usage: fencecheck cluster-matrix [--row NAME]... [--variant ROW=V]... [--repeat N] [--provider P] [--json]
 
@@ -15,18 +15,17 @@ The cluster client matrix on real multi-shard Valkey 8 topologies the harness st
 3 primaries × 1 replica for the drills). Each row has two verdicts — errors, and silently wrong
 (judged against a known population, message ledger or keyspace, never by the absence of errors) —
 and the figures it measured:
-${G2_ROWS.map((r) => `  ${r.name.padEnd(11)} ${r.surface}; variants ${r.variants.join(', ')}`).join('\n')}
+${MATRIX_ROWS.map((r) => `  ${r.name.padEnd(11)} ${r.surface}; variants ${r.variants.join(', ')}`).join('\n')}
 
 Options:
   --row NAME      run only this row (repeatable; default every row, in the order above)
   --variant R=V   run row R with implementation variant V (the first is the design that must pass;
                   the others are the deliberately broken ones, which must turn the row red)
-  --repeat N      failure drills to run (halt-window percentiles; default ${DEFAULT_G2_REPEAT}, 1..30)
+  --repeat N      failure drills to run (halt-window percentiles; default ${DEFAULT_DRILL_REPEAT}, 1..30)
   --provider P    auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto);
                   the matrix needs nodes the harness started: an external endpoint is not run
   --json          print a fencecheck.stage/1 report (details: fencecheck.cluster-matrix/1, the rows)
 
-"fencecheck g2" is the same command (its name in earlier releases).
 
 Exit codes: 0 every row passed both columns · 1 a row failed · 2 a row could not run (Valkey
 missing, not owned, an infrastructure fault; never counted as passed) · 64 usage`;
@@ -44,30 +43,30 @@ export const command: Command = {
       provider: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
-    const names = values.row ?? G2_ROWS.map((r) => r.name);
+    const names = values.row ?? MATRIX_ROWS.map((r) => r.name);
     const rows = names.map(
       (n) =>
-        g2Row(n) ??
+        matrixRow(n) ??
         (() => {
-          throw new UsageError(`unknown row '${n}' (rows: ${G2_ROWS.map((r) => r.name).join(', ')})`);
+          throw new UsageError(`unknown row '${n}' (rows: ${MATRIX_ROWS.map((r) => r.name).join(', ')})`);
         })(),
     );
     const variants: Record<string, string> = {};
     for (const v of values.variant ?? []) {
       const [row, variant] = v.split('=', 2);
-      const r = row !== undefined ? g2Row(row) : undefined;
+      const r = row !== undefined ? matrixRow(row) : undefined;
       if (!r || variant === undefined || !r.variants.includes(variant))
-        throw new UsageError(`--variant takes ROW=VARIANT (${G2_ROWS.map((x) => `${x.name}=${x.variants.join('|')}`).join('; ')}), got '${v}'`);
+        throw new UsageError(`--variant takes ROW=VARIANT (${MATRIX_ROWS.map((x) => `${x.name}=${x.variants.join('|')}`).join('; ')}), got '${v}'`);
       variants[row!] = variant;
     }
-    const repeat = intOption(values, 'repeat', { min: 1, max: 30, default: DEFAULT_G2_REPEAT });
+    const repeat = intOption(values, 'repeat', { min: 1, max: 30, default: DEFAULT_DRILL_REPEAT });
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`unknown provider '${values.provider}'`);
     const provider = values.provider as ProviderChoice | undefined;
 
     const progress = new ProgressConsole();
     let meter: ProgressMeter | undefined;
     const t0 = performance.now();
-    const results = await runG2([...new Set(rows)], {
+    const results = await runMatrix([...new Set(rows)], {
       ...(provider ? { provider } : {}),
       repeat,
       variants,

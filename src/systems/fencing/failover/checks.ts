@@ -6,7 +6,7 @@
  *   "applied" to an acquire exceeds every one told before it; a generation issued twice breaks it.
  * - Inv_SingleAuthority (T1): a lease whose release was told "applied" is never seen held again
  *   (the store handing authority back to a pod that gave it up).
- * - Outcome_Truthful: the drill's own, no spec name: g2's judge found a reply or the final keyspace
+ * - Outcome_Truthful: the drill's own, no spec name: the cluster matrix's judge found a reply or the final keyspace
  *   that no state left by the reported outcomes explains (an outcome was reported wrongly).
  */
 import type { CallRecord } from '../cluster-matrix/drills/outcomes.js';

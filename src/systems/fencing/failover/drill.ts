@@ -1,6 +1,6 @@
 /**
- * The replication drill of issue 17 on a 3-primary, 1-replica-each cluster: the fencing C scripts
- * loop on sessions of every shard (the g2 failover drill's loop and judge) while one primary's
+ * The replication drill on a 3-primary, 1-replica-each cluster: the fencing C scripts
+ * loop on sessions of every shard (the cluster matrix failover drill's loop and judge) while one primary's
  * replication link is cut for real (link.ts), the primary is SIGKILLed by its PID and its lagging
  * replica takes over at once (CLUSTER FAILOVER TAKEOVER). Everything the old primary acknowledged
  * after the cut is gone: without the remedy the new primary issues those generations again; with it

@@ -7,8 +7,9 @@
  * the model's; a sampled read-out also misses a phase shorter than a sample (a change seen across one
  * is counted as the change sampled).
  */
+import { exploreSystem } from '../../../seam/explore.js';
 import { initLimiterSystem } from '../system.js';
-import { clientsOf, INIT_LIMITER_BASE_BOUNDS, type InitLimiterBounds, type InitLimiterModelState, type Phase } from '../model-state.js';
+import { clientsOf, INIT_LIMITER_BASE_BOUNDS, type InitLimiterBounds, type Phase } from '../model-state.js';
 import type { ClientsReadout, ServerPhase } from '../server/client-views.js';
 
 export interface PhaseProjection {
@@ -22,20 +23,14 @@ export function modelPhaseProjection(bounds: InitLimiterBounds = INIT_LIMITER_BA
   const cs = clientsOf(bounds);
   const phases = new Set<string>();
   const changes = new Set<string>();
-  const seen = new Set<string>();
-  const queue: InitLimiterModelState[] = [...sys.initialStates()];
-  for (const s of queue) seen.add(sys.key(s));
-  while (queue.length > 0) {
-    const s = queue.shift()!;
-    for (const c of cs) phases.add(s.cl[c]!.phase);
-    for (const x of sys.successors(s)) {
-      for (const c of cs) if (x.state.cl[c]!.phase !== s.cl[c]!.phase) changes.add(`${s.cl[c]!.phase}→${x.state.cl[c]!.phase}`);
-      const k = sys.key(x.state);
-      if (!seen.has(k)) {
-        seen.add(k);
-        queue.push(x.state);
-      }
-    }
+  // The seam's breadth-first search; a state's key orders clients by name, never permutes them,
+  // so the state kept for a key has the same per-client phases as every state of that key.
+  const x = exploreSystem(sys, { invariants: [], edges: true });
+  for (const s of x.states) for (const c of cs) phases.add(s.cl[c]!.phase);
+  for (const e of x.edges!) {
+    const from = x.states[e.from]!;
+    const to = x.states[e.to]!;
+    for (const c of cs) if (to.cl[c]!.phase !== from.cl[c]!.phase) changes.add(`${from.cl[c]!.phase}→${to.cl[c]!.phase}`);
   }
   return { phases, changes };
 }

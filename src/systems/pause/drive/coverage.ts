@@ -2,9 +2,10 @@
  * What share of the twin a sample of walks covered: distinct states (by pauseSystem().key) and
  * distinct labelled transitions (state key + TLA+ action instance; Tick's witnesses are one
  * transition, as they lead to one state). The totals come from one exhaustive exploration of the
- * twin (about a second), done once per process.
+ * twin (the seam's breadth-first search, about a second), done once per twin.
  */
 import type { PauseModelEvent } from '../../../../models/pause/index.js';
+import { exploreSystem } from '../../../seam/explore.js';
 import type { ModelSystem } from '../../../seam/system.js';
 import type { PauseModelState } from '../model-state.js';
 
@@ -22,28 +23,17 @@ export interface Coverage {
   readonly transitionsPct: number;
 }
 
-let cached: TwinTotals | null = null;
+// Per twin, not per process: a twin of other bounds or with a patch has other totals.
+const cached = new WeakMap<ModelSystem<PauseModelState, PauseModelEvent>, TwinTotals>();
 
 export function twinTotals(twin: ModelSystem<PauseModelState, PauseModelEvent>): TwinTotals {
-  if (cached) return cached;
-  const seen = new Set<string>();
-  const edges = new Set<string>();
-  const queue = [...twin.initialStates()];
-  for (const s of queue) seen.add(twin.key(s));
-  for (let i = 0; i < queue.length; i++) {
-    const s = queue[i]!;
-    const k = twin.key(s);
-    for (const { event, state } of twin.successors(s)) {
-      edges.add(`${k}|${twin.label(event)}`);
-      const nk = twin.key(state);
-      if (!seen.has(nk)) {
-        seen.add(nk);
-        queue.push(state);
-      }
-    }
-  }
-  cached = { states: seen.size, transitions: edges.size };
-  return cached;
+  const known = cached.get(twin);
+  if (known) return known;
+  const x = exploreSystem(twin, { invariants: [], edges: true });
+  const edges = new Set(x.edges!.map((e) => `${x.keys[e.from]}|${twin.label(e.event)}`));
+  const totals = { states: x.distinct, transitions: edges.size };
+  cached.set(twin, totals);
+  return totals;
 }
 
 const pct = (n: number, d: number): number => (d === 0 ? 0 : Math.round((10_000 * n) / d) / 100);

@@ -19,7 +19,7 @@ export interface LoopOptions {
   readonly resend: boolean;
   /** Pause between calls of one session (ms). */
   readonly pauseMs: number;
-  /** The replication remedy (issue 17): every call confirmed by WAIT, else reported unknown. */
+  /** The replication remedy: every call confirmed by WAIT, else reported unknown. */
   readonly confirmReplicas?: ConfirmOptions;
 }
 

@@ -66,7 +66,7 @@ export interface ReplicaDrillResult {
   readonly published: number;
 }
 
-/** Release → the replica serves the client again: a repaired connection is back well within it (measured: docs/g2.md). */
+/** Release → the replica serves the client again: a repaired connection is back well within it (measured: docs/cluster-matrix.md). */
 export const REPAIR_BOUND_MS = 3_000;
 /** Reads each held phase lets the client make (link down; restarted and back in the pool; connected, behind). */
 export const READS_PER_PHASE = 20;

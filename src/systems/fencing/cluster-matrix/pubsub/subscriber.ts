@@ -1,6 +1,6 @@
 /**
  * The subscription client under test: exact topics SSUBSCRIBEd on the primary that owns each
- * topic's slot, one RESP3 connection per primary, separate from the command client (seed 003's
+ * topic's slot, one RESP3 connection per primary, separate from the command client (the design's
  * split architecture). ioredis's own auto-resubscribe is switched off so that recovery is this
  * client's behaviour, which the variants turn off:
  * - resubscribe: after a reconnect, subscribe every topic again at its current owner;

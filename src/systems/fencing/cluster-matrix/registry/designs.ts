@@ -1,5 +1,5 @@
 /**
- * The two discovery designs of seed 003 and the heartbeat that feeds both.
+ * The two discovery designs of the cluster design and the heartbeat that feeds both.
  * - scan: the relay's scan_ready(): SCAN MATCH mesh:ready:* COUNT 100 through the cluster client.
  *   SCAN has no key, so the client sends it to one node; the cursor ends on that node and the
  *   result is a partial, per-call varying subset, with no error.

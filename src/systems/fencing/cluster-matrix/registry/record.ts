@@ -1,6 +1,6 @@
 /**
  * A mesh-ready record (`mesh:ready:<runtime_id>`): what a runtime publishes with each heartbeat.
- * The read path skips missing, undecodable and unattested records by design (seed 003, "Mesh
+ * The read path skips missing, undecodable and unattested records by design ("Mesh
  * Registry Discovery"); attestation here is an HMAC over the fields with the mesh's secret.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -7,7 +7,7 @@ import { closeClient, nodeClient, type NodeInfo } from '../../../../valkey/index
 
 export const RELAY_USER = 'relay';
 
-/** What the relay runs (seed 003 inventory: GET/SET/MGET/Lua/SPUBLISH, the index, pub/sub) plus what a cluster client needs to route. */
+/** What the relay runs (the design's inventory: GET/SET/MGET/Lua/SPUBLISH, the index, pub/sub) plus what a cluster client needs to route. */
 export const RELAY_COMMANDS = [
   // incr: called inside the fencing C acquire script (ACL rules apply to a script's own calls too).
   'get',

@@ -1,5 +1,5 @@
 /**
- * The command families the relay sends (seed 003 inventory), each as one repeatable operation on
+ * The command families the relay sends (the design's inventory), each as one repeatable operation on
  * keys that share one slot, judged by its results: round r writes what round r must read back.
  */
 import type { ValkeyClient } from '../../../../valkey/index.js';

@@ -10,7 +10,7 @@ import { startTopology, type Topology } from '../../../../valkey/index.js';
 import { loadFencingScripts } from '../../scripts.js';
 import { failoverDrill, type DrillResult } from '../drills/failover.js';
 import { percentile } from '../stats.js';
-import { verdictOf, type G2Row } from '../types.js';
+import { verdictOf, type MatrixRow } from '../types.js';
 
 export const FAILOVER_VARIANTS = ['no-resend', 'resend', 'no-resubscribe'] as const;
 export type FailoverVariant = (typeof FAILOVER_VARIANTS)[number];
@@ -18,7 +18,7 @@ export type FailoverVariant = (typeof FAILOVER_VARIANTS)[number];
 /** Drills per topology: each kills a primary whose replica then has none of its own. */
 const DRILLS_PER_TOPOLOGY = 3;
 
-export const failoverRow: G2Row<FailoverVariant> = {
+export const failoverRow: MatrixRow<FailoverVariant> = {
   name: 'failover',
   surface: 'Failure drills (primary kill -9, both clients)',
   topology: { kind: 'cluster', shards: 3, replicasPerShard: 1 },

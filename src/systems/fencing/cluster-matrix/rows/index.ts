@@ -1,5 +1,5 @@
-/** The G2 matrix rows, in the order the issue gives them (the drills last: they kill nodes). */
-import type { G2Row } from '../types.js';
+/** The cluster matrix's rows, in the order the design gives them (the drills last: they kill nodes). */
+import type { MatrixRow } from '../types.js';
 import { registryRow } from './registry.js';
 import { pubsubRow } from './pubsub.js';
 import { presenceRow } from './presence.js';
@@ -7,8 +7,8 @@ import { routingRow, routingTlsRow } from './routing.js';
 import { failoverRow } from './failover.js';
 import { replicaRow } from './replica.js';
 
-export const G2_ROWS: readonly G2Row[] = [registryRow, pubsubRow, presenceRow, routingRow, routingTlsRow, replicaRow, failoverRow] as readonly G2Row[];
+export const MATRIX_ROWS: readonly MatrixRow[] = [registryRow, pubsubRow, presenceRow, routingRow, routingTlsRow, replicaRow, failoverRow] as readonly MatrixRow[];
 
-export function g2Row(name: string): G2Row | undefined {
-  return G2_ROWS.find((r) => r.name === name);
+export function matrixRow(name: string): MatrixRow | undefined {
+  return MATRIX_ROWS.find((r) => r.name === name);
 }

@@ -10,7 +10,7 @@ import { keySlot } from '../../../../valkey/slots.js';
 import { currentSlotMap } from '../../../../valkey/cluster-map.js';
 import { askingCalls, migrateSlotLive } from '../reshard.js';
 import { splitMget, type MgetOrder } from '../split-mget.js';
-import { verdictOf, type G2Row } from '../types.js';
+import { verdictOf, type MatrixRow } from '../types.js';
 
 export const PRESENCE_VARIANTS = ['request', 'by-slot', 'compact'] as const satisfies readonly MgetOrder[];
 export type PresenceVariant = (typeof PRESENCE_VARIANTS)[number];
@@ -26,7 +26,7 @@ function* batches(seed: number): Generator<number[], never> {
   for (;;) yield Array.from({ length: BATCH }, () => Math.floor(rnd() * PUBKEYS));
 }
 
-export const presenceRow: G2Row<PresenceVariant> = {
+export const presenceRow: MatrixRow<PresenceVariant> = {
   name: 'presence',
   surface: 'Presence MGET (split per node)',
   topology: { kind: 'cluster', shards: 3 },

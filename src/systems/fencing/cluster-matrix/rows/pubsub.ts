@@ -13,7 +13,7 @@ import { migrateSlotLive } from '../reshard.js';
 import { judgeLedger, type Published } from '../pubsub/ledger.js';
 import { ShardedSubscriber, type SubscriberBehaviour } from '../pubsub/subscriber.js';
 import { sleep } from '../stats.js';
-import { verdictOf, type G2Row } from '../types.js';
+import { verdictOf, type MatrixRow } from '../types.js';
 
 export const PUBSUB_VARIANTS = ['resubscribe', 'no-resubscribe', 'ignore-moved'] as const;
 export type PubsubVariant = (typeof PUBSUB_VARIANTS)[number];
@@ -128,7 +128,7 @@ async function patternBroadcast(topology: Topology): Promise<{ heard: number; se
   }
 }
 
-export const pubsubRow: G2Row<PubsubVariant> = {
+export const pubsubRow: MatrixRow<PubsubVariant> = {
   name: 'pubsub',
   surface: 'Subscriptions (sharded pub/sub, RESP3 push)',
   topology: { kind: 'cluster', shards: 3 },

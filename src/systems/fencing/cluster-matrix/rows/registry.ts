@@ -11,7 +11,7 @@ import { judgeDiscovery, type DiscoveryCall, type Judgement } from '../registry/
 import { planPopulation, runPopulation, type PopulationTiming } from '../registry/population.js';
 import { INDEX_KEY } from '../registry/record.js';
 import { mean, pct, percentile, sleep } from '../stats.js';
-import { verdictOf, type G2Row } from '../types.js';
+import { verdictOf, type MatrixRow } from '../types.js';
 
 export const REGISTRY_TIMING: PopulationTiming = { heartbeatMs: 300, ttlMs: 900, durationMs: 3300 };
 const DISCOVER_EVERY_MS = 100;
@@ -46,7 +46,7 @@ function completenessFigures(prefix: string, j: Judgement): Record<string, numbe
   };
 }
 
-export const registryRow: G2Row<DiscoveryDesign> = {
+export const registryRow: MatrixRow<DiscoveryDesign> = {
   name: 'registry',
   surface: 'Registry index (mesh peer discovery)',
   topology: { kind: 'cluster', shards: 3 },

@@ -7,7 +7,7 @@
  */
 import { replicaDrill, REPAIR_BOUND_MS } from '../drills/replica.js';
 import { RestartUnsupportedError } from '../drills/restart.js';
-import { notRun, verdictOf, type G2Row, type RowOutcome } from '../types.js';
+import { notRun, verdictOf, type MatrixRow, type RowOutcome } from '../types.js';
 
 /**
  * guarded: the design to ship (replica-reader.ts); no-admission: its server half alone (red: nils
@@ -18,7 +18,7 @@ import { notRun, verdictOf, type G2Row, type RowOutcome } from '../types.js';
 export const REPLICA_VARIANTS = ['guarded', 'no-admission', 'unguarded', 'pinned', 'library-default'] as const;
 export type ReplicaVariant = (typeof REPLICA_VARIANTS)[number];
 
-export const replicaRow: G2Row<ReplicaVariant> = {
+export const replicaRow: MatrixRow<ReplicaVariant> = {
   name: 'replica',
   surface: 'Failure drills (replica restart, connection repair)',
   topology: { kind: 'cluster', shards: 3, replicasPerShard: 1 },

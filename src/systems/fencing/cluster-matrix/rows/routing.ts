@@ -21,7 +21,7 @@ import type { Redis } from 'ioredis';
 import { askingCalls, beginSlotMigration, tryAgainReplies } from '../reshard.js';
 import { relayFamilies } from '../routing/families.js';
 import { RELAY_USER, setRelayUser } from '../routing/acl.js';
-import { verdictOf, type G2Row } from '../types.js';
+import { verdictOf, type MatrixRow } from '../types.js';
 import { waitUntil } from '../../../../valkey/wait.js';
 
 /** How often the row reads the importing node's TRYAGAIN count while a family's command is under way. */
@@ -82,7 +82,7 @@ function redirectPort(message: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-function makeRoutingRow(name: string, surface: string, tls: boolean): G2Row<RoutingVariant> {
+function makeRoutingRow(name: string, surface: string, tls: boolean): MatrixRow<RoutingVariant> {
   return {
     name,
     surface,

@@ -1,18 +1,18 @@
-import { median } from '../src/core/stats.js';
+import { median } from '../../src/core/stats.js';
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { podsOf, DEFAULT_BOUNDS, type FencingBounds } from '../src/systems/fencing/state.js';
-import { boundsLabel } from '../src/systems/fencing/model/bounds.js';
-import { exploreSystem, SystemExplorationLimitError as ExplorationLimitError } from '../src/seam/explore.js';
-import { fencingSystem } from '../src/systems/fencing/system.js';
-import { projectRoot } from '../src/core/project-root.js';
-import { BASE_CONFIG_PATH, SPEC_PATH } from '../src/systems/fencing/tlc/config.js';
-import { configWithConstants } from '../src/seam/tlc/growth.js';
-import { locateTlc, type TlcTools } from '../src/tlc/locate.js';
-import { runTlc } from '../src/tlc/run.js';
-import type { BenchSection } from './section.js';
-import { ownedTempDir } from '../src/core/temp-dir.js';
+import { podsOf, DEFAULT_BOUNDS, type FencingBounds } from '../../src/systems/fencing/state.js';
+import { boundsLabel } from '../../src/systems/fencing/model/bounds.js';
+import { exploreSystem, SystemExplorationLimitError as ExplorationLimitError } from '../../src/seam/explore.js';
+import { fencingSystem } from '../../src/systems/fencing/system.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { BASE_CONFIG_PATH, SPEC_PATH } from '../../src/systems/fencing/tlc/config.js';
+import { configWithConstants } from '../../src/seam/tlc/growth.js';
+import { locateTlc, type TlcTools } from '../../src/tlc/locate.js';
+import { runTlc } from '../../src/tlc/run.js';
+import type { BenchSection } from '../section.js';
+import { ownedTempDir } from '../../src/core/temp-dir.js';
 
 /**
  * The exhaustive exploration of the XState twin and TLC (one worker, no dump) on the same bounds in

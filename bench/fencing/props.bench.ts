@@ -1,10 +1,10 @@
-import type { BenchSection } from './section.js';
-import { closeClient, startTopology, ValkeyUnavailableError } from '../src/valkey/index.js';
-import { evalScript } from '../src/valkey/scripts/index.js';
-import { loadFencingScripts } from '../src/systems/fencing/scripts.js';
-import { sessionKeys } from '../src/systems/fencing/keys.js';
-import { runFencingSuite } from '../properties/fencing/suite.js';
-import type { PropsTopology } from '../properties/fencing/env.js';
+import type { BenchSection } from '../section.js';
+import { closeClient, startTopology, ValkeyUnavailableError } from '../../src/valkey/index.js';
+import { evalScript } from '../../src/valkey/scripts/index.js';
+import { loadFencingScripts } from '../../src/systems/fencing/scripts.js';
+import { sessionKeys } from '../../src/systems/fencing/keys.js';
+import { runFencingSuite } from '../../properties/fencing/suite.js';
+import type { PropsTopology } from '../../properties/fencing/env.js';
 
 /**
  * Model-based commands per second (each: the real script or gate step, the model's prediction, the

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { projectRoot } from '../src/core/project-root.js';
-import { percentile } from '../src/core/stats.js';
-import { ControlClient, KeptAliveConnection, readMetrics, StreamClient, stallAbsorptionBound, stallPayloadBytes } from '../src/systems/init-limiter/drive/index.js';
-import { InitLimiter } from '../src/systems/init-limiter/server/limiter.js';
-import { Metrics } from '../src/systems/init-limiter/server/metrics.js';
-import { startInitLimiterServer, type InitLimiterServer, type InitLimiterServerOptions } from '../src/systems/init-limiter/server/index.js';
-import type { BenchSection } from './section.js';
+import { projectRoot } from '../../src/core/project-root.js';
+import { percentile } from '../../src/core/stats.js';
+import { ControlClient, KeptAliveConnection, readMetrics, StreamClient, stallAbsorptionBound, stallPayloadBytes } from '../../src/systems/init-limiter/drive/index.js';
+import { InitLimiter } from '../../src/systems/init-limiter/server/limiter.js';
+import { Metrics } from '../../src/systems/init-limiter/server/metrics.js';
+import { startInitLimiterServer, type InitLimiterServer, type InitLimiterServerOptions } from '../../src/systems/init-limiter/server/index.js';
+import type { BenchSection } from '../section.js';
 
 /**
- * The init-concurrency limiter's reference server (seed 004), production mode (no test seams, the
+ * The init-concurrency limiter's reference server, production mode (no test seams, the
  * real clock), over real HTTP on loopback — run only when named (`npm run bench -- init-limiter`):
  * - decisions per second: the limiter's own acquire/release in-process, and polls answered per
  *   second over kept-alive connections with the limiter disabled (the base handler: routes are
@@ -106,9 +106,9 @@ async function decisions(print: (line: string) => void): Promise<void> {
   );
 }
 
-/** A reference server in its own process (bench/init-limiter-server.ts): its RSS is the server's alone. */
+/** A reference server in its own process (bench/init-limiter/server.ts): its RSS is the server's alone. */
 async function withServerProcess<T>(o: InitLimiterServerOptions, fn: (url: string) => Promise<T>): Promise<T> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/init-limiter-server.ts', JSON.stringify(o)], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/init-limiter/server.ts', JSON.stringify(o)], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const url = await new Promise<string>((resolve, reject) => {

@@ -25,8 +25,8 @@ const row = (name: string, errors: RowResult['errors'], silentlyWrong: RowResult
 function outcomeOf(rows: readonly RowResult[]): StageOutcome {
   const report = clusterMatrixReport(rows, new Date('2026-11-30T06:00:00Z'), 3000);
   return {
-    stage: 'g2',
-    command: ['g2', '--json'],
+    stage: 'cluster-matrix',
+    command: ['cluster-matrix', '--json'],
     status: report.status,
     ...(report.reason ? { reason: report.reason } : {}),
     allowedNotRun: false,

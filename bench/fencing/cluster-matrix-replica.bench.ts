@@ -1,15 +1,15 @@
-import type { BenchSection } from './section.js';
-import { startTopology } from '../src/valkey/index.js';
-import { replicaRow, REPLICA_VARIANTS, type ReplicaVariant } from '../src/systems/fencing/cluster-matrix/rows/replica.js';
-import { useAbsoluteValkeyBinary } from '../src/systems/fencing/cluster-matrix/drills/restart.js';
-import { rowStatus, type RowOutcome } from '../src/systems/fencing/cluster-matrix/types.js';
-import { percentile } from '../src/core/stats.js';
+import type { BenchSection } from '../section.js';
+import { startTopology } from '../../src/valkey/index.js';
+import { replicaRow, REPLICA_VARIANTS, type ReplicaVariant } from '../../src/systems/fencing/cluster-matrix/rows/replica.js';
+import { useAbsoluteValkeyBinary } from '../../src/systems/fencing/cluster-matrix/drills/restart.js';
+import { rowStatus, type RowOutcome } from '../../src/systems/fencing/cluster-matrix/types.js';
+import { percentile } from '../../src/core/stats.js';
 
 /**
- * The replica row's determinism (issue 22): each variant run N times on one 3×1 topology, the
+ * The replica row's determinism: each variant run N times on one 3×1 topology, the
  * variants interleaved so they share the machine's load. guarded must be green every run, the
- * broken ones red with a nil read named every run. FENCECHECK_BENCH_G2_REPLICA_RUNS sets N
- * (default 20), FENCECHECK_BENCH_G2_REPLICA_VARIANTS the comma-separated variants (default
+ * broken ones red with a nil read named every run. FENCECHECK_BENCH_CLUSTER_MATRIX_REPLICA_RUNS sets N
+ * (default 20), FENCECHECK_BENCH_CLUSTER_MATRIX_REPLICA_VARIANTS the comma-separated variants (default
  * guarded,unguarded,no-admission).
  */
 const NIL_READ = /read \d+ of \S+ returned null/;
@@ -28,13 +28,13 @@ const p50max = (xs: readonly number[]) => (xs.length === 0 ? '—' : `${Math.rou
 
 export const section: BenchSection = {
   name: 'cluster-matrix-replica',
-  title: 'G2 replica row: green/red counts per variant over repeated runs (guarded green every run, the broken ones red with a nil read)',
+  title: 'cluster matrix replica row: green/red counts per variant over repeated runs (guarded green every run, the broken ones red with a nil read)',
   async run(print) {
-    const runs = Number(process.env.FENCECHECK_BENCH_G2_REPLICA_RUNS ?? 20);
-    const asked = (process.env.FENCECHECK_BENCH_G2_REPLICA_VARIANTS ?? 'guarded,unguarded,no-admission').split(',').map((s) => s.trim());
+    const runs = Number(process.env.FENCECHECK_BENCH_CLUSTER_MATRIX_REPLICA_RUNS ?? 20);
+    const asked = (process.env.FENCECHECK_BENCH_CLUSTER_MATRIX_REPLICA_VARIANTS ?? 'guarded,unguarded,no-admission').split(',').map((s) => s.trim());
     const variants = asked.filter((v): v is ReplicaVariant => (REPLICA_VARIANTS as readonly string[]).includes(v));
     if (!Number.isInteger(runs) || runs < 1 || variants.length !== asked.length) {
-      throw new Error(`FENCECHECK_BENCH_G2_REPLICA_RUNS must be a positive integer and the variants among ${REPLICA_VARIANTS.join(', ')}`);
+      throw new Error(`FENCECHECK_BENCH_CLUSTER_MATRIX_REPLICA_RUNS must be a positive integer and the variants among ${REPLICA_VARIANTS.join(', ')}`);
     }
     useAbsoluteValkeyBinary();
     const topology = await startTopology(replicaRow.topology, { provider: 'native' });

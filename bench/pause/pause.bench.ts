@@ -1,12 +1,12 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { percentile } from '../src/core/stats.js';
-import { PauseReplica, pauseKeys, setPaused, type Delivery, type PauseReplicaOptions } from '../src/systems/pause/index.js';
-import { startTopology, type Topology } from '../src/valkey/index.js';
-import type { BenchSection } from './section.js';
+import { percentile } from '../../src/core/stats.js';
+import { PauseReplica, pauseKeys, setPaused, type Delivery, type PauseReplicaOptions } from '../../src/systems/pause/index.js';
+import { startTopology, type Topology } from '../../src/valkey/index.js';
+import type { BenchSection } from '../section.js';
 
 /**
- * The versioned pause snapshot (seed 000, phase 2) on a real 3-shard cluster:
+ * The versioned pause snapshot on a real 3-shard cluster:
  * - hot reads per second on one replica, and the heap they allocate (none is the design);
  * - pause propagation: SetPaused → every replica of a fleet answers "paused", by the event alone
  *   (percentiles over repeated pauses);

@@ -1,20 +1,20 @@
 import { availableParallelism } from 'node:os';
-import type { BenchSection } from './section.js';
-import { valkeyBenchmark } from './valkey-benchmark.js';
-import { closeClient, nodeClient, ValkeyUnavailableError, type Topology, type ValkeyClient } from '../src/valkey/index.js';
-import { evalScript, luaScript } from '../src/valkey/scripts/index.js';
-import { DEFAULT_BOUNDS } from '../src/systems/fencing/state.js';
-import { boundsLabel } from '../src/systems/fencing/model/bounds.js';
-import { runConform, type FencingTourResult } from '../src/systems/fencing/tour/run.js';
-import { headline } from '../src/seam/tour/report.js';
-import { DEFAULT_CONCURRENCY } from '../src/seam/tour/tour.js';
-import { openTourRig, type TourRig } from '../src/systems/fencing/tour/rig.js';
-import { mergeTourReports } from '../src/seam/tour/merge.js';
-import { shardLabel } from '../src/seam/tour/shard.js';
-import { tourStageReport, type TourReportDetails } from '../src/seam/tour/stage.js';
+import type { BenchSection } from '../section.js';
+import { valkeyBenchmark } from '../valkey-benchmark.js';
+import { closeClient, nodeClient, ValkeyUnavailableError, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
+import { DEFAULT_BOUNDS } from '../../src/systems/fencing/state.js';
+import { boundsLabel } from '../../src/systems/fencing/model/bounds.js';
+import { runConform, type FencingTourResult } from '../../src/systems/fencing/tour/run.js';
+import { headline } from '../../src/seam/tour/report.js';
+import { DEFAULT_CONCURRENCY } from '../../src/seam/tour/tour.js';
+import { openTourRig, type TourRig } from '../../src/systems/fencing/tour/rig.js';
+import { mergeTourReports } from '../../src/seam/tour/merge.js';
+import { shardLabel } from '../../src/seam/tour/shard.js';
+import { tourStageReport, type TourReportDetails } from '../../src/seam/tour/stage.js';
 
 /**
- * The whole conformance tour at the base bounds (issue 10: at most 60 s on a 2-core machine), on
+ * The whole conformance tour at the base bounds (at most 60 s on a 2-core machine), on
  * one set of topologies: wall time, attempts/s, states/s, the commands the tour sent on its three
  * connections and the calls Valkey executed (INFO commandstats deltas over the five nodes, scripts'
  * own calls included), the CPU time of this process and of the servers — beside the raw script-call

@@ -4,7 +4,7 @@
  * line; stops when stdin closes or at SIGTERM. Started with --expose-gc, it collects every 200 ms so
  * its RSS follows what is live.
  */
-import { startInitLimiterServer, type InitLimiterServerOptions } from '../src/systems/init-limiter/server/index.js';
+import { startInitLimiterServer, type InitLimiterServerOptions } from '../../src/systems/init-limiter/server/index.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as InitLimiterServerOptions;
 const server = await startInitLimiterServer(options);

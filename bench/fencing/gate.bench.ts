@@ -1,10 +1,10 @@
 import { Cluster } from 'ioredis';
-import type { BenchSection } from './section.js';
-import { startTopology, closeClient, describeSpec, type Topology, type ValkeyClient } from '../src/valkey/index.js';
-import { keySlot } from '../src/valkey/slots.js';
-import { sessionKeys, type SessionRef } from '../src/systems/fencing/keys.js';
-import { loadFencingScripts } from '../src/systems/fencing/scripts.js';
-import { discoverSessions, observeKeyspace } from '../src/systems/fencing/gate/observe.js';
+import type { BenchSection } from '../section.js';
+import { startTopology, closeClient, describeSpec, type Topology, type ValkeyClient } from '../../src/valkey/index.js';
+import { keySlot } from '../../src/valkey/slots.js';
+import { sessionKeys, type SessionRef } from '../../src/systems/fencing/keys.js';
+import { loadFencingScripts } from '../../src/systems/fencing/scripts.js';
+import { discoverSessions, observeKeyspace } from '../../src/systems/fencing/gate/observe.js';
 
 /**
  * The deployment gate's keyspace read at production size, on the 3-shard cluster the harness

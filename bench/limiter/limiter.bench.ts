@@ -1,16 +1,16 @@
-import type { BenchSection } from './section.js';
-import { valkeyBenchmark } from './valkey-benchmark.js';
-import { startTopology, closeClient, describeSpec, nodeClient, type Topology } from '../src/valkey/index.js';
-import { CommandCounter } from '../src/valkey/command-stats.js';
-import { evalScript, luaScript } from '../src/valkey/scripts/index.js';
-import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../src/systems/limiter/index.js';
+import type { BenchSection } from '../section.js';
+import { valkeyBenchmark } from '../valkey-benchmark.js';
+import { startTopology, closeClient, describeSpec, nodeClient, type Topology } from '../../src/valkey/index.js';
+import { CommandCounter } from '../../src/valkey/command-stats.js';
+import { evalScript, luaScript } from '../../src/valkey/scripts/index.js';
+import { bucketSpec, Limiter, orderedLimiterScript, type Request } from '../../src/systems/limiter/index.js';
 
 /**
  * Limiter decisions per second on a standalone node and a 3-shard cluster: one client sequential (one decision in
  * flight), one client with concurrent callers (pipelined on its connection), and four clients —
  * beside the raw script-call ceilings: a trivial script (`return 1`) through the same evalScript,
  * and valkey-benchmark sending the limiter's own EVALSHA (server-side ceiling, no client work).
- * Figures depend on machine load; compare ratios within one run. Then seed 000's headline figure,
+ * Figures depend on machine load; compare ratios within one run. Then the design's headline figure,
  * counted by the servers: client commands (round trips) per warm decision, and per cold one.
  */
 const WINDOW_MS = 2000;
@@ -87,7 +87,7 @@ const perDecision = (m: ReadonlyMap<string, number>, n: number) =>
     .join(', ') || 'none';
 
 /**
- * Seed 000: "one Valkey write round trip" per warm decision. Counted by the servers: INFO
+ * The design: "one Valkey write round trip" per warm decision. Counted by the servers: INFO
  * commandstats (calls per command) and MONITOR (who sent each: the client, or the script inside),
  * over sequential decisions on a warm client; then one decision after SCRIPT FLUSH.
  */
@@ -102,7 +102,7 @@ async function roundTrips(topo: Topology, limiter: Limiter, print: (l: string) =
     const other = warm.clientCommands - evalsha - (warm.clientSent.get('eval') ?? 0);
     print(`  round trips, counted by the server (INFO commandstats; MONITOR: who sent each), ${fmt(n)} warm sequential decisions:`);
     print(
-      `    client commands per decision ${(warm.clientCommands / n).toFixed(3)} (EVALSHA ${fmt(evalsha)}, EVAL ${fmt(warm.clientSent.get('eval') ?? 0)}, other ${fmt(other)}; commandstats EVALSHA calls ${fmt(warm.calls.get('evalsha') ?? 0)}) — seed 000: one round trip per warm decision`,
+      `    client commands per decision ${(warm.clientCommands / n).toFixed(3)} (EVALSHA ${fmt(evalsha)}, EVAL ${fmt(warm.clientSent.get('eval') ?? 0)}, other ${fmt(other)}; commandstats EVALSHA calls ${fmt(warm.calls.get('evalsha') ?? 0)}) — the design: one round trip per warm decision`,
     );
     print(`    run inside the script, per decision: ${perDecision(warm.scriptRan, n)}`);
     for (const node of topo.nodes) {

@@ -1,11 +1,11 @@
-import type { BenchSection } from './section.js';
-import { startTopology } from '../src/valkey/index.js';
-import { loadFencingScripts } from '../src/systems/fencing/scripts.js';
-import { measureCost, type CostFigures } from '../src/systems/fencing/failover/cost.js';
-import { failoverDrill, type FailoverDrillResult } from '../src/systems/fencing/failover/drill.js';
+import type { BenchSection } from '../section.js';
+import { startTopology } from '../../src/valkey/index.js';
+import { loadFencingScripts } from '../../src/systems/fencing/scripts.js';
+import { measureCost, type CostFigures } from '../../src/systems/fencing/failover/cost.js';
+import { failoverDrill, type FailoverDrillResult } from '../../src/systems/fencing/failover/drill.js';
 
 /**
- * Issue 17: the remedy's cost (acquire latency and throughput with and without WAIT, one topology,
+ * The failover remedy's cost (acquire latency and throughput with and without WAIT, one topology,
  * one run) and the drill's figures: link cut, kill, takeover — without the remedy, with it, and
  * with the broken WAIT 0. FENCECHECK_BENCH_REPLICATION_MS sets each cost run's length (default 5000).
  */
