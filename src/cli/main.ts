@@ -5,6 +5,7 @@ import { endingSignal, endingSignalWithin, whenEnding, type EndSignal } from '..
 import { projectRoot } from '../core/project-root.js';
 import { commandModules, loadCommand } from './registry.js';
 import { commandSummaries } from './summaries.js';
+import type { Command } from '../core/command.js';
 import { UsageError } from '../core/args.js';
 import { maskSecrets } from '../core/secrets.js';
 import { checkEnvironment, EnvError } from '../core/env.js';
