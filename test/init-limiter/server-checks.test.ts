@@ -39,9 +39,9 @@ describe('each impl patch breaks what its mutation point guards', () => {
  * drive check is shown red by a bug.
  */
 const SMALL_BUGS: ReadonlyArray<readonly [check: string, patch: string, bug: string]> = [
-  ['drip-bounded-by-cap', 'I13', 'the send cap counted per write'],
-  ['disconnect-frees-slot', 'I14', 'a close mid-basis released as a cut'],
-  ['herd-shares-one-budget', 'I15', "a shed reply's Retry-After of 0"],
+  ['drip-bounded-by-cap', 'mutants/init-limiter/impl/I13.ts', 'the send cap counted per write'],
+  ['disconnect-frees-slot', 'mutants/init-limiter/impl/I14.ts', 'a close mid-basis released as a cut'],
+  ['herd-shares-one-budget', 'test/init-limiter/small-bugs/retry-after-zero.ts', "a shed reply's Retry-After of 0"],
 ];
 
 describe('each check goes red on the small bug written next to it', () => {
@@ -52,7 +52,7 @@ describe('each check goes red on the small bug written next to it', () => {
 
   it.each(SMALL_BUGS)('%s is broken by %s (%s)', async (id, file) => {
     const check = CHECKS.find((c) => c.id === id)!;
-    const patch = await loadInitLimiterPatch(`mutants/init-limiter/impl/${file}.ts`, projectRoot);
+    const patch = await loadInitLimiterPatch(file, projectRoot);
     const out = await checkOnReferenceServer(check, patch);
     expect(out.status, out.observed).toBe('broken');
   });

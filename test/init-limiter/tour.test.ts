@@ -20,6 +20,8 @@ import { smallRequest } from '../../src/systems/init-limiter/drive/http-wire.js'
 import { StreamClient } from '../../src/systems/init-limiter/drive/stream-client.js';
 import type { ClientsReadout } from '../../src/systems/init-limiter/server/client-views.js';
 import { withServer } from './server-support.js';
+import { loadInitLimiterPatch } from '../../src/systems/init-limiter/server/index.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { fencecheckCli } from '../support/cli.js';
 
 const GATE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_GATE_CONSTANTS);
@@ -132,6 +134,23 @@ describe('the init-limiter tour on the reference server', () => {
     expect(r.failure?.check).toBe('Conformance');
     expect(r.failure?.attempt).toMatch(/^Stall\(/);
   }, 120_000);
+
+  // What the model's state keeps of none: a client's data set, a reply's headers, the counters. Each
+  // small bug leaves the real graph the model's; the read-back of what the clients received kills it.
+  it.each([
+    ['drop-first-delta', 'ClientDataSet', /its data set is at version 1, the store at 2: 2 never received/],
+    ['retry-after-zero', 'ShedRetryAfter', /shed with Retry-After '0'/],
+    ['double-release', 'LimiterCounters', /1 double releases/],
+  ])(
+    'a server with %s is red on %s (conformance at one stream, one poll, one slot)',
+    async (bug, check, message) => {
+      const patch = await loadInitLimiterPatch(`test/init-limiter/small-bugs/${bug}.ts`, projectRoot);
+      const r = await runTour(initLimiterTourSystem({ bounds: SMALL, patch }), { checks: { kind: 'conformance' }, concurrency: 2 });
+      expect(r.failure?.check, r.failure?.message).toBe(check);
+      expect(r.failure!.message).toMatch(message);
+    },
+    120_000,
+  );
 
   it('the spec’s base config (2 chunks, a waiter) is not toured: not run, saying which bound is', async () => {
     await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(TourUnavailableError);

@@ -1,4 +1,4 @@
-// I15 Deadline_ReachesSocket: the request logger rewrites a shed reply's Retry-After to 0 (its
+// A small bug (Deadline_ReachesSocket): the request logger rewrites a shed reply's Retry-After to 0 (its
 // jitter drawn from zero). A herd of shed clients then retries at once, the thundering herd the
 // budget exists to spread (seed: a 503 with a jittered Retry-After of at least a second).
 import { LoggingWriter, type Headers } from '../../../src/systems/init-limiter/server/response.js';
