@@ -34,14 +34,15 @@ describe('each impl patch breaks what its mutation point guards', () => {
 });
 
 /**
- * The checks no seed mutation point names, each against the small bug its doc writes next to it
- * (docs/init-limiter.md, "Small bugs tried"), kept as a patch: together with the cases above, every
- * drive check is shown red by a bug.
+ * The checks no I1–I12 mutation point names, each against the small bug its doc writes next to it
+ * (docs/init-limiter.md, "Small bugs tried"), kept as a patch (a manifest mutant, or a test's own):
+ * together with the cases above, every drive check is shown red by a bug.
  */
 const SMALL_BUGS: ReadonlyArray<readonly [check: string, patch: string, bug: string]> = [
   ['drip-bounded-by-cap', 'mutants/init-limiter/impl/I13.ts', 'the send cap counted per write'],
   ['disconnect-frees-slot', 'mutants/init-limiter/impl/I14.ts', 'a close mid-basis released as a cut'],
   ['herd-shares-one-budget', 'test/init-limiter/small-bugs/retry-after-zero.ts', "a shed reply's Retry-After of 0"],
+  ['formats-serialize-apart', 'mutants/init-limiter/impl/I16.ts', 'the serialization key without the format'],
 ];
 
 describe('each check goes red on the small bug written next to it', () => {

@@ -138,13 +138,13 @@ describe('the init-limiter tour on the reference server', () => {
   // What the model's state keeps of none: a client's data set, a reply's headers, the counters. Each
   // small bug leaves the real graph the model's; the read-back of what the clients received kills it.
   it.each([
-    ['drop-first-delta', 'ClientDataSet', /its data set is at version 1, the store at 2: 2 never received/],
-    ['retry-after-zero', 'ShedRetryAfter', /shed with Retry-After '0'/],
-    ['double-release', 'LimiterCounters', /1 double releases/],
+    ['test/init-limiter/small-bugs/drop-first-delta.ts', 'ClientDataSet', /its data set is at version 1, the store at 2: 2 never received/],
+    ['test/init-limiter/small-bugs/retry-after-zero.ts', 'ShedRetryAfter', /shed with Retry-After '0'/],
+    ['mutants/init-limiter/impl/I15.ts', 'LimiterCounters', /1 double releases/],
   ])(
-    'a server with %s is red on %s (conformance at one stream, one poll, one slot)',
-    async (bug, check, message) => {
-      const patch = await loadInitLimiterPatch(`test/init-limiter/small-bugs/${bug}.ts`, projectRoot);
+    'a server patched with %s is red on %s (conformance at one stream, one poll, one slot)',
+    async (file, check, message) => {
+      const patch = await loadInitLimiterPatch(file, projectRoot);
       const r = await runTour(initLimiterTourSystem({ bounds: SMALL, patch }), { checks: { kind: 'conformance' }, concurrency: 2 });
       expect(r.failure?.check, r.failure?.message).toBe(check);
       expect(r.failure!.message).toMatch(message);

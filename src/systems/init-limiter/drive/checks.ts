@@ -225,6 +225,34 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    id: 'formats-serialize-apart',
+    // The spec keeps one serialization per version (no formats): a caller given another format's is
+    // not given its own, which is what Inv_SerializeOwnVersion reads.
+    invariants: ['Inv_SerializeOwnVersion'],
+    property: 'an FDv1 client and an FDv2 client admitted at the same store version never share a serialization: each gets its own format',
+    // I16's (the key without the format), not I3's (the key without the version): catches lists I1–I12's points.
+    catches: [],
+    control: 'required',
+    server: { limiter: { maxConcurrent: 2, ...LIMITS }, data: SMALL, heartbeatMs: 0 },
+    unmet: needsSlots(2),
+    async run(r) {
+      const c = r.ctl();
+      const entered = (await c.point('serialize.enter')).arrivals;
+      // v2's serialization flight stays joinable while it waits at its return.
+      await c.hold('serialize.return', 1, 'v2');
+      r.onEnd(() => c.release('serialize.return', undefined, 'v2'));
+      const v2 = await r.stream({ client: 'v2' });
+      await c.wait('serialize.return', { parked: 1 }, 10_000, 'v2');
+      const v1 = await r.stream({ path: '/all', client: 'v1' });
+      await c.wait('serialize.enter', { arrivals: entered + 2 });
+      await c.release('serialize.return', undefined, 'v2');
+      await v1.readUntil(() => v1.has('put') || v1.has('payload-transferred') || v1.isClosed);
+      await v2.readUntil(() => v2.has('payload-transferred') || v2.has('put') || v2.isClosed);
+      const got = (s: StreamClient) => (s.has('put') ? 'an FDv1 put' : s.has('payload-transferred') ? 'an FDv2 basis' : s.isClosed ? 'closed' : 'nothing');
+      return verdict(v1.has('put') && !v1.has('server-intent') && v2.has('payload-transferred') && !v2.has('put'), `at one store version, /all got ${got(v1)}, /sdk/stream got ${got(v2)}`);
+    },
+  },
+  {
     id: 'peek-single-flight-per-basis',
     invariants: [],
     property: 'the store read is single-flighted per basis: same-basis clients share one read, a client at another basis reads on its own',
