@@ -90,6 +90,22 @@ describe('the init-limiter tour on the reference server', () => {
     expect(result.reach).toBe('replay');
   }, 120_000);
 
+  it('with a waiter (one stream, one poll, one slot, MaxQueued 1): the real graph is the model’s (60 states, 262 transitions, 998 refused attempts), the queue’s Admit and a queued disconnect included', async () => {
+    const QUEUE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, { ...INIT_LIMITER_GATE_CONSTANTS, Streams: '1', Polls: '1', MaxConcurrent: '1', MaxQueued: '1' });
+    const r = await runTour(initLimiterTourSystem({ bounds: QUEUE }), { checks: { kind: 'conformance' }, concurrency: 2 });
+    expect(r.failure, r.failure?.message).toBeNull();
+    expect(r.equalToModel).toBe(true);
+    expect({ states: r.states, transitions: r.transitions, refused: r.refused, attempts: r.attempts, errors: r.errors }).toEqual({
+      states: 60,
+      transitions: 262,
+      refused: 998,
+      attempts: 1_260,
+      errors: 0,
+    });
+    expect(r.byAction.Admit).toMatchObject({ transitions: r.byAction.Admit!.modelTransitions });
+    expect(r.byAction.Admit!.transitions).toBeGreaterThan(0);
+  }, 240_000);
+
   it.each([
     ['I5', 'Inv_NoLostDelta', 3],
     ['I10', 'Inv_ShedClosed', 3],

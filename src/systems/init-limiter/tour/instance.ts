@@ -292,8 +292,12 @@ export class InitLimiterInstance {
 
   private async admit(c: ClientId, a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
     if (!(await this.parked('queue.admit', c))) return this.refused(`no waiter ${c} woken at queue.admit`);
+    // A woken waiter that finds every slot taken waits again: let it go only to a free slot.
+    const r = await this.readout();
+    if (r.slotsInUse >= this.bounds.maxConcurrent) return this.refused(`${c} woken at queue.admit, every slot taken`);
     const next = isStream(c) ? 'serialize.return' : 'poll.admitted';
-    await this.ctl.hold(next, 1, c);
+    // A poll's poll.admitted is still armed from its request (it queued before reaching it).
+    if (isStream(c)) await this.ctl.hold(next, 1, c);
     await this.ctl.release('queue.admit', 1, c);
     await this.until(`${c} admitted`, async (x) => this.view(x, c)?.phase !== 'queued' && (this.view(x, c)?.phase === 'closed' || (await this.parked(next, c))));
     return this.done(a, `admitted: parked at ${next}`);
@@ -314,7 +318,11 @@ export class InitLimiterInstance {
     side.inflight = side.conn.request(`/sdk/poll?basis=${b}`, { 'x-client-id': p }, SETTLE_MS);
     let replied = false;
     void side.inflight.then(() => (replied = true));
-    await this.until(`${p}'s request answered or admitted`, async () => replied || (await this.parked('poll.admitted', p)));
+    const r = await this.until(`${p}'s request answered, admitted or queued`, async (x) => replied || this.view(x, p)?.phase === 'queued' || (await this.parked('poll.admitted', p)));
+    if (!replied && this.view(r, p)?.phase === 'queued') {
+      await this.ctl.hold('queue.admit', 1, p);
+      return this.done(a, 'queued');
+    }
     if (replied) {
       await this.settleReply(p);
       await this.ctl.release('poll.admitted', undefined, p);
@@ -344,6 +352,7 @@ export class InitLimiterInstance {
         const v = this.view(x, c);
         return !v || (v.phase === 'closed' && v.replayDone);
       });
+      await this.wokenWaiters();
       return this.done(a, 'closed by the client');
     }
     const side = this.polls.get(c as Poller)!;
@@ -356,6 +365,7 @@ export class InitLimiterInstance {
       const v = this.view(x, c);
       return !v || (v.phase === 'idle' && !v.open);
     });
+    await this.wokenWaiters();
     return this.done(a, 'closed by the client mid-request');
   }
 
@@ -394,7 +404,16 @@ export class InitLimiterInstance {
     for (const c of delivering.filter((x) => this.stalled.has(x))) await this.blocked(c);
     const adv = await this.ctl.advance(TICK_MS);
     for (const s of streams) await this.ctl.release('basis.closeBatch', undefined, s);
+    await this.wokenWaiters();
     return this.done(a, `${TICK_MS} ms on the server's clock: ${adv.cuts} cut`);
+  }
+
+  /** A freed slot wakes every waiter: each is where the step ends once it is parked at queue.admit (the model's Admit is the next step). */
+  private async wokenWaiters(): Promise<void> {
+    const r = await this.readout();
+    if (r.slotsInUse >= this.bounds.maxConcurrent) return;
+    const known = new Set<string>(clientsOf(this.bounds));
+    for (const c of r.queue.filter((q) => known.has(q))) await this.ctl.wait('queue.admit', { parked: 1 }, SETTLE_MS, c);
   }
 
   /** Waits until a stalled client's delivery write is blocked on the kernel: bytes pending, none taken for a while. */
