@@ -43,6 +43,7 @@ const SMALL_BUGS: ReadonlyArray<readonly [check: string, patch: string, bug: str
   ['disconnect-frees-slot', 'mutants/init-limiter/impl/I14.ts', 'a close mid-basis released as a cut'],
   ['herd-shares-one-budget', 'test/init-limiter/small-bugs/retry-after-zero.ts', "a shed reply's Retry-After of 0"],
   ['formats-serialize-apart', 'mutants/init-limiter/impl/I16.ts', 'the serialization key without the format'],
+  ['limiter-off-feeds-complete', 'test/init-limiter/small-bugs/drop-first-delta.ts', 'the first live delta of a connection lost'],
 ];
 
 describe('each check goes red on the small bug written next to it', () => {

@@ -253,6 +253,58 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    id: 'limiter-off-feeds-complete',
+    // The spec models the limiter on; off, its own properties: no slot, every feed whole.
+    invariants: [],
+    property:
+      'with the limiter disabled (the default of every deployment that does not configure it) no slot is taken and every feed is whole: an FDv2 and an FDv1 client serializing across a publish, and one up to date, each get their own format, then every delta up to the store’s version',
+    catches: [],
+    control: 'required',
+    server: { data: SMALL, heartbeatMs: 0 },
+    unmet: (r) => (r.limits.enabled ? 'needs the limiter disabled' : null),
+    async run(r) {
+      const c = r.ctl();
+      const entered = (await c.point('serialize.enter')).arrivals;
+      await c.hold('serialize.return', 1, 'v2');
+      r.onEnd(() => c.release('serialize.return', undefined, 'v2'));
+      const v2 = await r.stream({ client: 'v2' });
+      await c.wait('serialize.return', { parked: 1 }, 10_000, 'v2');
+      const v1 = await r.stream({ path: '/all', client: 'v1' });
+      await c.wait('serialize.enter', { arrivals: entered + 2 });
+      await c.publish();
+      await c.release('serialize.return', undefined, 'v2');
+      const cur = await r.stream({ basis: await storeVersion(r) });
+      const last = await c.publish();
+      const streams = [
+        ['FDv2', v2, 'payload-transferred'],
+        ['FDv1', v1, 'put'],
+        ['up to date', cur, 'server-intent'],
+      ] as const;
+      const seen: string[] = [];
+      let ok = true;
+      for (const [name, s, basis] of streams) {
+        // Until the last delta, or no byte for half a second (a lost delta never comes).
+        await s.readUntilSettled(() => s.has(basis) && s.view().deltas.includes(last), 500, 10_000);
+        const v = s.view();
+        const lost = missingVersions(v, last);
+        const wrong = name === 'FDv1' ? s.has('server-intent') : name === 'FDv2' ? s.has('put') : false;
+        ok &&= v.basisComplete && lost.length === 0 && v.problems.length === 0 && !wrong && !s.isClosed;
+        seen.push(
+          `${name} ${wrong ? 'in the other format' : v.basisComplete ? `basis ${v.basisVersion}` : 'no whole basis'}${lost.length > 0 ? `, versions never received [${lost.join(', ')}]` : ''}${v.problems[0] ? `, ${v.problems[0]}` : ''}`,
+        );
+      }
+      const m = await r.metrics();
+      const slots = counter(m, 'acquired_total');
+      const shed = counter(m, 'shed_total');
+      const polled = await r.poll('/sdk/poll');
+      const pollOk = polled.kind === 'response' && polled.status === 200 && (polled.json as { version?: number } | null)?.version === last;
+      return verdict(
+        ok && slots === 0 && shed === 0 && m.value('initlimiter_slots_in_use') === 0 && pollOk,
+        `limiter off, store at version ${last}: ${seen.join('; ')}; ${slots} slots taken, ${shed} shed; a full poll ${polled.kind === 'response' ? `${polled.status} of version ${String((polled.json as { version?: number } | null)?.version)}` : polled.kind}`,
+      );
+    },
+  },
+  {
     id: 'peek-single-flight-per-basis',
     invariants: [],
     property: 'the store read is single-flighted per basis: same-basis clients share one read, a client at another basis reads on its own',
