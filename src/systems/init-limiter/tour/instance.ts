@@ -413,7 +413,12 @@ export class InitLimiterInstance {
     const r = await this.readout();
     if (r.slotsInUse >= this.bounds.maxConcurrent) return;
     const known = new Set<string>(clientsOf(this.bounds));
-    for (const c of r.queue.filter((q) => known.has(q))) await this.ctl.wait('queue.admit', { parked: 1 }, SETTLE_MS, c);
+    for (const c of r.queue.filter((q) => known.has(q))) {
+      // A waiter a freed slot never wakes is the server's failure (an error decision), not the harness's.
+      await this.ctl.wait('queue.admit', { parked: 1 }, SETTLE_MS, c).catch((err: unknown) => {
+        throw new TourFault(`${c} queued, a slot free, never woken: ${(err as Error).message}`);
+      });
+    }
   }
 
   /** Waits until a stalled client's delivery write is blocked on the kernel: bytes pending, none taken for a while. */
