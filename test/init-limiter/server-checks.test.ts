@@ -32,3 +32,30 @@ describe('each impl patch breaks what its mutation point guards', () => {
     expect(out.status, out.observed).toBe('broken');
   });
 });
+
+/**
+ * The checks no I1–I12 mutation point names, each against the small bug its doc writes next to it
+ * (docs/init-limiter.md, "Small bugs tried"), kept as a patch (a manifest mutant, or a test's own):
+ * together with the cases above, every drive check is shown red by a bug.
+ */
+const SMALL_BUGS: ReadonlyArray<readonly [check: string, patch: string, bug: string]> = [
+  ['drip-bounded-by-cap', 'mutants/init-limiter/impl/I13.ts', 'the send cap counted per write'],
+  ['disconnect-frees-slot', 'mutants/init-limiter/impl/I14.ts', 'a close mid-basis released as a cut'],
+  ['herd-shares-one-budget', 'test/init-limiter/small-bugs/retry-after-zero.ts', "a shed reply's Retry-After of 0"],
+  ['formats-serialize-apart', 'mutants/init-limiter/impl/I16.ts', 'the serialization key without the format'],
+  ['limiter-off-feeds-complete', 'test/init-limiter/small-bugs/drop-first-delta.ts', 'the first live delta of a connection lost'],
+];
+
+describe('each check goes red on the small bug written next to it', () => {
+  it('every check has a bug that turns it red', () => {
+    const red = new Set([...CHECKS.filter((c) => c.catches.length > 0).map((c) => c.id), ...SMALL_BUGS.map(([id]) => id)]);
+    expect(CHECKS.map((c) => c.id).filter((id) => !red.has(id))).toEqual([]);
+  });
+
+  it.each(SMALL_BUGS)('%s is broken by %s (%s)', async (id, file) => {
+    const check = CHECKS.find((c) => c.id === id)!;
+    const patch = await loadInitLimiterPatch(file, projectRoot);
+    const out = await checkOnReferenceServer(check, patch);
+    expect(out.status, out.observed).toBe('broken');
+  });
+});

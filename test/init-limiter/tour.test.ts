@@ -20,6 +20,8 @@ import { smallRequest } from '../../src/systems/init-limiter/drive/http-wire.js'
 import { StreamClient } from '../../src/systems/init-limiter/drive/stream-client.js';
 import type { ClientsReadout } from '../../src/systems/init-limiter/server/client-views.js';
 import { withServer } from './server-support.js';
+import { loadInitLimiterPatch } from '../../src/systems/init-limiter/server/index.js';
+import { projectRoot } from '../../src/core/project-root.js';
 import { fencecheckCli } from '../support/cli.js';
 
 const GATE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_GATE_CONSTANTS);
@@ -88,6 +90,22 @@ describe('the init-limiter tour on the reference server', () => {
     expect(result.reach).toBe('replay');
   }, 120_000);
 
+  it('with a waiter (one stream, one poll, one slot, MaxQueued 1): the real graph is the model’s (60 states, 262 transitions, 998 refused attempts), the queue’s Admit and a queued disconnect included', async () => {
+    const QUEUE = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, { ...INIT_LIMITER_GATE_CONSTANTS, Streams: '1', Polls: '1', MaxConcurrent: '1', MaxQueued: '1' });
+    const r = await runTour(initLimiterTourSystem({ bounds: QUEUE }), { checks: { kind: 'conformance' }, concurrency: 2 });
+    expect(r.failure, r.failure?.message).toBeNull();
+    expect(r.equalToModel).toBe(true);
+    expect({ states: r.states, transitions: r.transitions, refused: r.refused, attempts: r.attempts, errors: r.errors }).toEqual({
+      states: 60,
+      transitions: 262,
+      refused: 998,
+      attempts: 1_260,
+      errors: 0,
+    });
+    expect(r.byAction.Admit).toMatchObject({ transitions: r.byAction.Admit!.modelTransitions });
+    expect(r.byAction.Admit!.transitions).toBeGreaterThan(0);
+  }, 240_000);
+
   it.each([
     ['I5', 'Inv_NoLostDelta', 3],
     ['I10', 'Inv_ShedClosed', 3],
@@ -132,6 +150,23 @@ describe('the init-limiter tour on the reference server', () => {
     expect(r.failure?.check).toBe('Conformance');
     expect(r.failure?.attempt).toMatch(/^Stall\(/);
   }, 120_000);
+
+  // What the model's state keeps of none: a client's data set, a reply's headers, the counters. Each
+  // small bug leaves the real graph the model's; the read-back of what the clients received kills it.
+  it.each([
+    ['test/init-limiter/small-bugs/drop-first-delta.ts', 'ClientDataSet', /its data set is at version 1, the store at 2: 2 never received/],
+    ['test/init-limiter/small-bugs/retry-after-zero.ts', 'ShedRetryAfter', /shed with Retry-After '0'/],
+    ['mutants/init-limiter/impl/I15.ts', 'LimiterCounters', /1 double releases/],
+  ])(
+    'a server patched with %s is red on %s (conformance at one stream, one poll, one slot)',
+    async (file, check, message) => {
+      const patch = await loadInitLimiterPatch(file, projectRoot);
+      const r = await runTour(initLimiterTourSystem({ bounds: SMALL, patch }), { checks: { kind: 'conformance' }, concurrency: 2 });
+      expect(r.failure?.check, r.failure?.message).toBe(check);
+      expect(r.failure!.message).toMatch(message);
+    },
+    120_000,
+  );
 
   it('the spec’s base config (2 chunks, a waiter) is not toured: not run, saying which bound is', async () => {
     await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(TourUnavailableError);

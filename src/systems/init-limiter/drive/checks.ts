@@ -59,6 +59,10 @@ function stallData(extra = 1 << 20): { flags: number; valueBytes: number } {
 const LIMITS = { floorBytesPerSec: 65_536, slackMs: 2_000, chunkBytes: 1 << 20 } as const;
 /** The steady readers' rate: three times the floor (a piece's 18 s span a 3.4 MB burst at it). */
 const READER_RATE = 3 * LIMITS.floorBytesPerSec;
+/** drip-bounded-by-cap's cap, step, and the steps it reads: up to the cap and a piece's budget past it, and two more. */
+const DRIP_CAP_MS = 20_000;
+const DRIP_STEP_MS = 1_000;
+const DRIP_STEPS = Math.ceil((DRIP_CAP_MS + (LIMITS.chunkBytes * 1000) / LIMITS.floorBytesPerSec + LIMITS.slackMs) / DRIP_STEP_MS) + 2;
 
 function needsSlots(n: number, queued = 0): (r: CheckRun) => string | null {
   return (r) => {
@@ -221,6 +225,86 @@ export const CHECKS: readonly Check[] = [
     },
   },
   {
+    id: 'formats-serialize-apart',
+    // The spec keeps one serialization per version (no formats): a caller given another format's is
+    // not given its own, which is what Inv_SerializeOwnVersion reads.
+    invariants: ['Inv_SerializeOwnVersion'],
+    property: 'an FDv1 client and an FDv2 client admitted at the same store version never share a serialization: each gets its own format',
+    // I16's (the key without the format), not I3's (the key without the version): catches lists I1–I12's points.
+    catches: [],
+    control: 'required',
+    server: { limiter: { maxConcurrent: 2, ...LIMITS }, data: SMALL, heartbeatMs: 0 },
+    unmet: needsSlots(2),
+    async run(r) {
+      const c = r.ctl();
+      const entered = (await c.point('serialize.enter')).arrivals;
+      // v2's serialization flight stays joinable while it waits at its return.
+      await c.hold('serialize.return', 1, 'v2');
+      r.onEnd(() => c.release('serialize.return', undefined, 'v2'));
+      const v2 = await r.stream({ client: 'v2' });
+      await c.wait('serialize.return', { parked: 1 }, 10_000, 'v2');
+      const v1 = await r.stream({ path: '/all', client: 'v1' });
+      await c.wait('serialize.enter', { arrivals: entered + 2 });
+      await c.release('serialize.return', undefined, 'v2');
+      await v1.readUntil(() => v1.has('put') || v1.has('payload-transferred') || v1.isClosed);
+      await v2.readUntil(() => v2.has('payload-transferred') || v2.has('put') || v2.isClosed);
+      const got = (s: StreamClient) => (s.has('put') ? 'an FDv1 put' : s.has('payload-transferred') ? 'an FDv2 basis' : s.isClosed ? 'closed' : 'nothing');
+      return verdict(v1.has('put') && !v1.has('server-intent') && v2.has('payload-transferred') && !v2.has('put'), `at one store version, /all got ${got(v1)}, /sdk/stream got ${got(v2)}`);
+    },
+  },
+  {
+    id: 'limiter-off-feeds-complete',
+    // The spec models the limiter on; off, its own properties: no slot, every feed whole.
+    invariants: [],
+    property:
+      'with the limiter disabled (the default of every deployment that does not configure it) no slot is taken and every feed is whole: an FDv2 and an FDv1 client serializing across a publish, and one up to date, each get their own format, then every delta up to the store’s version',
+    catches: [],
+    control: 'required',
+    server: { data: SMALL, heartbeatMs: 0 },
+    unmet: (r) => (r.limits.enabled ? 'needs the limiter disabled' : null),
+    async run(r) {
+      const c = r.ctl();
+      const entered = (await c.point('serialize.enter')).arrivals;
+      await c.hold('serialize.return', 1, 'v2');
+      r.onEnd(() => c.release('serialize.return', undefined, 'v2'));
+      const v2 = await r.stream({ client: 'v2' });
+      await c.wait('serialize.return', { parked: 1 }, 10_000, 'v2');
+      const v1 = await r.stream({ path: '/all', client: 'v1' });
+      await c.wait('serialize.enter', { arrivals: entered + 2 });
+      await c.publish();
+      await c.release('serialize.return', undefined, 'v2');
+      const cur = await r.stream({ basis: await storeVersion(r) });
+      const last = await c.publish();
+      const streams = [
+        ['FDv2', v2, 'payload-transferred'],
+        ['FDv1', v1, 'put'],
+        ['up to date', cur, 'server-intent'],
+      ] as const;
+      const seen: string[] = [];
+      let ok = true;
+      for (const [name, s, basis] of streams) {
+        // Until the last delta, or no byte for half a second (a lost delta never comes).
+        await s.readUntilSettled(() => s.has(basis) && s.view().deltas.includes(last), 500, 10_000);
+        const v = s.view();
+        const lost = missingVersions(v, last);
+        const wrong = name === 'FDv1' ? s.has('server-intent') : name === 'FDv2' ? s.has('put') : false;
+        ok &&= v.basisComplete && lost.length === 0 && v.problems.length === 0 && !wrong && !s.isClosed;
+        seen.push(
+          `${name} ${wrong ? 'in the other format' : v.basisComplete ? `basis ${v.basisVersion}` : 'no whole basis'}${lost.length > 0 ? `, versions never received [${lost.join(', ')}]` : ''}${v.problems[0] ? `, ${v.problems[0]}` : ''}`,
+        );
+      }
+      const m = await r.metrics();
+      const slots = counter(m, 'acquired_total');
+      const shed = counter(m, 'shed_total');
+      const polled = await r.poll('/sdk/poll');
+      const pollOk = polled.kind === 'response' && polled.status === 200 && (polled.json as { version?: number } | null)?.version === last;
+      return verdict(
+        ok && slots === 0 && shed === 0 && m.value('initlimiter_slots_in_use') === 0 && pollOk,
+        `limiter off, store at version ${last}: ${seen.join('; ')}; ${slots} slots taken, ${shed} shed; a full poll ${polled.kind === 'response' ? `${polled.status} of version ${String((polled.json as { version?: number } | null)?.version)}` : polled.kind}`,
+      );
+    },
+  },
+  {
     id: 'peek-single-flight-per-basis',
     invariants: [],
     property: 'the store read is single-flighted per basis: same-basis clients share one read, a client at another basis reads on its own',
@@ -379,19 +463,21 @@ export const CHECKS: readonly Check[] = [
     property: 'a client reading slowly but steadily above the floor, on a basis too large for the cap, is cut at the cap: no delivery holds its slot unbounded',
     catches: [],
     control: 'required',
-    // Beyond what the kernel holds for a reader in steps (kernel-buffers.ts), the reader's intake
-    // up to the cap and two steps more, and a MB of margin: the basis is still being written at the cap.
-    server: { limiter: { maxConcurrent: 1, ...LIMITS, sendTimeoutMs: 20_000 }, data: stallData(8 * READER_RATE + READER_RATE * 22 + (1 << 20)), heartbeatMs: 0 },
-    unmet: all(needsSlots(1), needsStallPayload),
+    // Beyond what the kernel holds for a reader in steps (kernel-buffers.ts), the reader's intake over
+    // every step the check takes (the cap, a piece's budget and two steps more), and a MB of margin:
+    // the basis is still being written when the check ends, so a server that lets the delivery run past
+    // the cap still holds its slot then. Sized to the cap alone, a server without the cap finished the
+    // basis into the kernel before the check ended and its free slot read as bounded.
+    server: { limiter: { maxConcurrent: 1, ...LIMITS, sendTimeoutMs: DRIP_CAP_MS }, data: stallData(8 * READER_RATE + READER_RATE * DRIP_STEPS + (1 << 20)), heartbeatMs: 0 },
+    unmet: all(needsSlots(1), needsStallPayload, (r) => (r.limits.sendTimeoutMs === DRIP_CAP_MS ? null : `needs a cap of ${DRIP_CAP_MS / 1000} s (the basis is sized to it)`)),
     async run(r) {
+      const completed0 = counter(await r.metrics(), 'deliveries_completed_total');
       const a = await r.stream({ read: 'stalled' });
       const l = r.limits;
-      const stepMs = 1_000;
-      const stepBytes = (READER_RATE * stepMs) / 1000;
-      const maxSteps = Math.ceil((l.sendTimeoutMs + chunkBudgetMs(l)) / stepMs) + 2;
+      const stepBytes = (READER_RATE * DRIP_STEP_MS) / 1000;
       let cuts = 0;
       let steps = 0;
-      while (cuts === 0 && steps < maxSteps && !a.has('payload-transferred')) {
+      while (cuts === 0 && steps < DRIP_STEPS && !a.has('payload-transferred')) {
         const got = await a.readBytes(stepBytes, 10_000, () => a.has('payload-transferred'));
         // Nothing more comes and nothing cut the stream: the server gave the delivery up (its slot says whether it is still held).
         if (got === 0 && !a.isClosed && !a.has('payload-transferred')) {
@@ -399,7 +485,7 @@ export const CHECKS: readonly Check[] = [
           return verdict(inUse === 0, `reader at three times the floor: the server stopped sending after ${steps} s with the basis unfinished, the stream open; slots in use ${inUse}`);
         }
         await spaced();
-        cuts += await r.pass(stepMs);
+        cuts += await r.pass(DRIP_STEP_MS);
         steps += 1;
       }
       if (cuts > 0 || a.has('payload-transferred'))
@@ -407,9 +493,15 @@ export const CHECKS: readonly Check[] = [
           cuts > 0 && !a.has('payload-transferred'),
           `reader at three times the floor: ${cuts > 0 ? `cut after ${steps} s` : 'completed (basis too small for the check)'} (cap ${l.sendTimeoutMs / 1000} s)`,
         );
-      // Neither cut nor complete past the cap: bounded only if the slot is no longer held.
-      const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
-      return verdict(inUse === 0, `reader at three times the floor: neither cut nor complete after ${steps} s (cap ${l.sendTimeoutMs / 1000} s); slots in use ${inUse}`);
+      // Neither cut nor complete past the cap: bounded only if the server gave the delivery up — its
+      // slot free and its last byte never written (a basis written whole past the cap ran unbounded).
+      const m = await r.metrics();
+      const inUse = m.value('initlimiter_slots_in_use');
+      const finished = counter(m, 'deliveries_completed_total') - completed0;
+      return verdict(
+        inUse === 0 && finished === 0,
+        `reader at three times the floor: neither cut nor complete after ${steps} s (cap ${l.sendTimeoutMs / 1000} s); slots in use ${inUse}; ${finished === 0 ? 'the basis never written whole' : 'the server wrote the whole basis past the cap'}`,
+      );
     },
   },
   {
@@ -558,10 +650,16 @@ export const CHECKS: readonly Check[] = [
       const m0 = await blocked(r);
       await a.readBytes(64 * 1024);
       a.disconnect();
-      const m = await r.until('the slot released', (x) => x.value('initlimiter_slots_in_use') === 0 && counter(x, 'release_disconnect_total') > counter(m0, 'release_disconnect_total'));
+      // The slot's return is waited for; why it returned is judged (a close taken for a cut released it too).
+      const m = await r.until('the slot released', (x) => x.value('initlimiter_slots_in_use') === 0);
+      const asDisconnect = counter(m, 'release_disconnect_total') - counter(m0, 'release_disconnect_total');
       const doubles = counter(m, 'double_release_total');
       const cuts = counter(m, 'cut_total') - counter(m0, 'cut_total');
-      return verdict(doubles === 0 && cuts === 0, `disconnect mid-send: slot released (disconnect), ${doubles} double releases, ${cuts} cuts`);
+      const reasons = ['sent', 'cut', 'returned', 'abandoned'].map((k) => [k, counter(m, `release_${k}_total`) - counter(m0, `release_${k}_total`)] as const).filter(([, n]) => n > 0);
+      return verdict(
+        asDisconnect === 1 && reasons.length === 0 && doubles === 0 && cuts === 0,
+        `disconnect mid-send: slot released ${asDisconnect} times as a disconnect${reasons.map(([k, n]) => `, ${n} as ${k}`).join('')}; ${doubles} double releases, ${cuts} cuts`,
+      );
     },
   },
   {

@@ -29,11 +29,26 @@ import { smallRequest } from '../drive/http-wire.js';
 import { stallPayloadBytes } from '../drive/kernel-buffers.js';
 import { KeptAliveConnection, type PollReply } from '../drive/poll-client.js';
 import { StreamClient } from '../drive/stream-client.js';
+import { readMetrics } from '../drive/metrics-reader.js';
 import type { ClientReadout, ClientsReadout } from '../server/client-views.js';
 import { startInitLimiterServer, type InitLimiterPatch, type InitLimiterServer } from '../server/index.js';
 import type { InitLimiterAttempt, InitLimiterDecision } from './model.js';
 import type { Outcome, Readback } from '../../../seam/tour/system.js';
 import { initLimiterEventLabel } from '../../../../models/init-limiter/index.js';
+import { FeedJudge, replyFinding, StoreWire, type JudgedReply } from './received.js';
+
+/** A check on what the clients received or the limiter counts, beyond the model's state: its name and what broke it. */
+export interface ReceivedFinding {
+  /** `ClientDataSet` (a feed or a reply that is not the store's), `ShedRetryAfter`, `LimiterCounters`. */
+  readonly check: string;
+  readonly message: string;
+}
+
+/** What a read-back observed beside the model's state: the server's read-out and the findings on what the clients received. */
+export interface InitLimiterObservation {
+  readonly readout: ClientsReadout;
+  readonly findings: readonly ReceivedFinding[];
+}
 
 const FLOOR = { floorBytesPerSec: 65_536, slackMs: 2_000, chunkBytes: 1 << 20 } as const;
 /** One Tick is one piece's budget (chunk / floor + slack): a stalled write is cut by the floor in the Tick it blocks. */
@@ -78,6 +93,15 @@ export class InitLimiterInstance {
   private readonly cutsSeen = new Map<string, number>();
   /** What ran, for a fault's message. */
   readonly log: string[] = [];
+  /** Every stream connection's feed, judged as it arrives (old connections' too). */
+  private readonly feeds = new Map<StreamClient, FeedJudge>();
+  /** Poll replies received and not judged yet (judged at the next read, against the store's version then). */
+  private readonly replies: JudgedReply[] = [];
+  /** The first finding on what the clients received (later ones are moot). */
+  private finding: ReceivedFinding | null = null;
+  /** Sheds the clients saw: a 503, a stream closed by the server before any event in the step that decided it. */
+  private shedSeen = 0;
+  private wire: StoreWire | null = null;
 
   constructor(
     private readonly bounds: InitLimiterBounds,
@@ -93,6 +117,7 @@ export class InitLimiterInstance {
       ...(this.patch ? { patch: this.patch } : {}),
     });
     this.control = new ControlClient(this.server.url);
+    this.wire = StoreWire.of(tourData(), this.bounds.maxVersion);
     for (const s of this.bounds.streams) this.streams.set(s, null);
     for (const p of this.bounds.polls) this.polls.set(p, { conn: null, inflight: null, reply: null, askedAt: null });
   }
@@ -160,6 +185,8 @@ export class InitLimiterInstance {
     if (!side.inflight) return;
     side.reply = await side.inflight;
     side.inflight = null;
+    if (side.askedAt) this.replies.push({ client: p, basis: side.askedAt.basis, askedAt: side.askedAt.version, reply: side.reply });
+    if (side.reply.kind === 'response' && side.reply.status === 503) this.shedSeen += 1;
   }
 
   async perform(a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
@@ -227,6 +254,7 @@ export class InitLimiterInstance {
     // basis=0 for no data: a peek key of its own, never up to date.
     const client = await StreamClient.open(this.url, { basis: b, client: c, read: 'full' });
     this.streams.set(c, client);
+    this.feeds.set(client, new FeedJudge(c, this.wire!, b));
     this.stalled.delete(c);
     await this.ctl.wait('peek.return', { parked: 1 }, SETTLE_MS, c);
     return this.done(a, `GET /sdk/stream?basis=${b}: parked at peek.return`);
@@ -244,7 +272,12 @@ export class InitLimiterInstance {
     });
     const phase = this.view(r, c)!.phase;
     if (phase !== 'serializing') await this.ctl.release('serialize.return', undefined, c);
-    if (phase === 'closed') await this.clientClosed(c);
+    if (phase === 'closed') {
+      await this.clientClosed(c);
+      // What the client saw of it: closed by the server before any event (no cut: time did not move).
+      const s = this.streams.get(c)!;
+      if (s.events.length === 0 && s.closeInfo?.by === 'server') this.shedSeen += 1;
+    }
     if (phase === 'queued') await this.ctl.hold('queue.admit', 1, c);
     return this.done(a, phase === 'serializing' ? 'admitted: parked at serialize.return' : phase === 'live' ? 'up to date: live' : phase === 'closed' ? 'shed: closed' : phase);
   }
@@ -259,8 +292,12 @@ export class InitLimiterInstance {
 
   private async admit(c: ClientId, a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
     if (!(await this.parked('queue.admit', c))) return this.refused(`no waiter ${c} woken at queue.admit`);
+    // A woken waiter that finds every slot taken waits again: let it go only to a free slot.
+    const r = await this.readout();
+    if (r.slotsInUse >= this.bounds.maxConcurrent) return this.refused(`${c} woken at queue.admit, every slot taken`);
     const next = isStream(c) ? 'serialize.return' : 'poll.admitted';
-    await this.ctl.hold(next, 1, c);
+    // A poll's poll.admitted is still armed from its request (it queued before reaching it).
+    if (isStream(c)) await this.ctl.hold(next, 1, c);
     await this.ctl.release('queue.admit', 1, c);
     await this.until(`${c} admitted`, async (x) => this.view(x, c)?.phase !== 'queued' && (this.view(x, c)?.phase === 'closed' || (await this.parked(next, c))));
     return this.done(a, `admitted: parked at ${next}`);
@@ -281,7 +318,11 @@ export class InitLimiterInstance {
     side.inflight = side.conn.request(`/sdk/poll?basis=${b}`, { 'x-client-id': p }, SETTLE_MS);
     let replied = false;
     void side.inflight.then(() => (replied = true));
-    await this.until(`${p}'s request answered or admitted`, async () => replied || (await this.parked('poll.admitted', p)));
+    const r = await this.until(`${p}'s request answered, admitted or queued`, async (x) => replied || this.view(x, p)?.phase === 'queued' || (await this.parked('poll.admitted', p)));
+    if (!replied && this.view(r, p)?.phase === 'queued') {
+      await this.ctl.hold('queue.admit', 1, p);
+      return this.done(a, 'queued');
+    }
     if (replied) {
       await this.settleReply(p);
       await this.ctl.release('poll.admitted', undefined, p);
@@ -311,6 +352,7 @@ export class InitLimiterInstance {
         const v = this.view(x, c);
         return !v || (v.phase === 'closed' && v.replayDone);
       });
+      await this.wokenWaiters();
       return this.done(a, 'closed by the client');
     }
     const side = this.polls.get(c as Poller)!;
@@ -323,6 +365,7 @@ export class InitLimiterInstance {
       const v = this.view(x, c);
       return !v || (v.phase === 'idle' && !v.open);
     });
+    await this.wokenWaiters();
     return this.done(a, 'closed by the client mid-request');
   }
 
@@ -361,7 +404,21 @@ export class InitLimiterInstance {
     for (const c of delivering.filter((x) => this.stalled.has(x))) await this.blocked(c);
     const adv = await this.ctl.advance(TICK_MS);
     for (const s of streams) await this.ctl.release('basis.closeBatch', undefined, s);
+    await this.wokenWaiters();
     return this.done(a, `${TICK_MS} ms on the server's clock: ${adv.cuts} cut`);
+  }
+
+  /** A freed slot wakes every waiter: each is where the step ends once it is parked at queue.admit (the model's Admit is the next step). */
+  private async wokenWaiters(): Promise<void> {
+    const r = await this.readout();
+    if (r.slotsInUse >= this.bounds.maxConcurrent) return;
+    const known = new Set<string>(clientsOf(this.bounds));
+    for (const c of r.queue.filter((q) => known.has(q))) {
+      // A waiter a freed slot never wakes is the server's failure (an error decision), not the harness's.
+      await this.ctl.wait('queue.admit', { parked: 1 }, SETTLE_MS, c).catch((err: unknown) => {
+        throw new TourFault(`${c} queued, a slot free, never woken: ${(err as Error).message}`);
+      });
+    }
   }
 
   /** Waits until a stalled client's delivery write is blocked on the kernel: bytes pending, none taken for a while. */
@@ -403,21 +460,67 @@ export class InitLimiterInstance {
     }
   }
 
-  async read(): Promise<Readback<InitLimiterModelState, ClientsReadout>> {
-    const r = await this.readout();
+  async read(): Promise<Readback<InitLimiterModelState, InitLimiterObservation>> {
+    // Every byte the server's kernel took for a reading stream has reached its client: what the feed shows is all that was written.
+    const r = await this.until('every reading stream holding what the server wrote', (x) => this.streamsSettled(x));
     const cl = Object.fromEntries(clientsOf(this.bounds).map((c) => [c, this.record(r, c)])) as Record<ClientId, ClientRecord>;
     const known = new Set<string>(clientsOf(this.bounds));
-    return {
-      state: {
-        version: r.version,
-        cl,
-        holders: normalisedClients(r.holders.filter((h) => known.has(h)) as ClientId[]),
-        inUse: r.slotsInUse,
-        queue: normalisedClients(r.queue.filter((h) => known.has(h)) as ClientId[]),
-        observed: normalisedObservations([...this.observed]),
-      },
-      observation: r,
+    const state: InitLimiterModelState = {
+      version: r.version,
+      cl,
+      holders: normalisedClients(r.holders.filter((h) => known.has(h)) as ClientId[]),
+      inUse: r.slotsInUse,
+      queue: normalisedClients(r.queue.filter((h) => known.has(h)) as ClientId[]),
+      observed: normalisedObservations([...this.observed]),
     };
+    this.finding ??= this.judgeReceived(state) ?? (await this.judgeCounters(state));
+    return { state, observation: { readout: r, findings: this.finding ? [this.finding] : [] } };
+  }
+
+  private streamsSettled(r: ClientsReadout): boolean {
+    for (const [c, s] of this.streams) {
+      if (!s || s.isClosed || this.stalled.has(c)) continue;
+      const v = this.view(r, c);
+      if (v?.open && (v.pendingBytes > 0 || v.kernelBytes !== s.rawBytes)) return false;
+    }
+    return true;
+  }
+
+  /** The feeds and replies the clients received, against the store; a live reading stream must be at the store's version. */
+  private judgeReceived(state: InitLimiterModelState): ReceivedFinding | null {
+    for (const [s, judge] of this.feeds) {
+      judge.feed(s.events);
+      if (judge.finding) return { check: 'ClientDataSet', message: judge.finding };
+    }
+    for (const c of this.bounds.streams) {
+      const s = this.streams.get(c);
+      if (!s || s.isClosed || this.stalled.has(c) || state.cl[c]?.phase !== 'live') continue;
+      const m = this.feeds.get(s)!.current(state.version);
+      if (m) return { check: 'ClientDataSet', message: m };
+    }
+    for (const rep of this.replies.splice(0)) {
+      const m = replyFinding(this.wire!, rep, state.version);
+      if (m) return { check: rep.reply.kind === 'response' && rep.reply.status === 503 ? 'ShedRetryAfter' : 'ClientDataSet', message: m };
+    }
+    return null;
+  }
+
+  /** The limiter's counters as /metrics shows them (an operator's view), against the state and what the clients saw. */
+  private async judgeCounters(state: InitLimiterModelState): Promise<ReceivedFinding | null> {
+    const m = await readMetrics(this.url);
+    const inUse = m.value('initlimiter_slots_in_use');
+    const queued = m.value('initlimiter_queued');
+    const acquired = m.sum('initlimiter_acquired_total');
+    const doubles = m.sum('initlimiter_double_release_total');
+    const released = m.sum('initlimiter_released_total') - doubles;
+    const shed = m.sum('initlimiter_shed_total');
+    const wrong: string[] = [];
+    if (inUse !== state.inUse) wrong.push(`slots in use ${inUse}, the limiter holds ${state.inUse}`);
+    if (queued !== state.queue.length) wrong.push(`queued ${queued}, ${state.queue.length} waiting`);
+    if (doubles !== 0) wrong.push(`${doubles} double releases`);
+    if (acquired - released !== inUse) wrong.push(`${acquired} acquired, ${released} released, ${inUse} in use`);
+    if (shed !== this.shedSeen) wrong.push(`${shed} shed counted, ${this.shedSeen} seen by the clients`);
+    return wrong.length > 0 ? { check: 'LimiterCounters', message: `/metrics: ${wrong.join('; ')}` } : null;
   }
 
   /** A client's record as the model keeps it in the phase the server reports, every kept field read from the server (or the client's socket). */

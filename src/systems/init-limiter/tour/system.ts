@@ -7,13 +7,12 @@
 import { openedInstance } from '../../../seam/tour/entry-kit.js';
 import { boundsLabel } from '../../../seam/system.js';
 import type { TourSystem } from '../../../seam/tour/system.js';
-import type { ClientsReadout } from '../server/client-views.js';
 import type { InitLimiterPatch } from '../server/index.js';
 import type { InitLimiterBounds, InitLimiterModelState } from '../model-state.js';
-import { InitLimiterInstance } from './instance.js';
+import { InitLimiterInstance, type InitLimiterObservation } from './instance.js';
 import { initLimiterTourModel, type InitLimiterAttempt, type InitLimiterDecision } from './model.js';
 
-export type InitLimiterTourSystem = TourSystem<InitLimiterModelState, InitLimiterAttempt, InitLimiterDecision, InitLimiterInstance, ClientsReadout>;
+export type InitLimiterTourSystem = TourSystem<InitLimiterModelState, InitLimiterAttempt, InitLimiterDecision, InitLimiterInstance, InitLimiterObservation>;
 
 export function initLimiterTourSystem(opts: { bounds: InitLimiterBounds; patch?: InitLimiterPatch }): InitLimiterTourSystem {
   const { bounds } = opts;
@@ -31,5 +30,8 @@ export function initLimiterTourSystem(opts: { bounds: InitLimiterBounds; patch?:
       read: (i) => i.read(),
       dispose: (i) => i.close(),
     },
+    // What the clients received and what the limiter counts, after every attempt: the model's state
+    // keeps neither a client's data set nor the counters, so the read-back judges them against the store.
+    checks: { step: (_from, _a, step) => step.observation.findings[0] ?? null },
   };
 }
