@@ -23,17 +23,20 @@ export interface PrometheusServer {
   readonly url: string;
   readonly port: number;
   readonly pid: number;
-  /** The scrape targets (host:port), written atomically to the file Prometheus watches. */
-  setTargets(targets: readonly string[]): void;
+  /** The scrape targets, written atomically to the file Prometheus watches. */
+  setTargets(targets: readonly ScrapeTarget[]): void;
   /** Kills the server (SIGTERM, then SIGKILL) and removes its folder. Idempotent. */
   stop(): Promise<void>;
   logTail(): string;
 }
 
+/** host:port of a /metrics endpoint, or that with target labels (the `pod` label of a Kubernetes pod). */
+export type ScrapeTarget = string | { readonly address: string; readonly labels: Readonly<Record<string, string>> };
+
 export interface PrometheusOptions {
   /** Scrape and evaluation interval (Prometheus takes whole milliseconds ≥ 1 ms; the rehearsal scales it). */
   readonly scrapeIntervalMs: number;
-  readonly targets: readonly string[];
+  readonly targets: readonly ScrapeTarget[];
   /** The job label of the scraped series. */
   readonly job?: string;
 }
@@ -58,6 +61,8 @@ function configText(job: string, intervalMs: number, targetsFile: string): strin
     `  evaluation_interval: ${every}`,
     'scrape_configs:',
     `  - job_name: ${JSON.stringify(job)}`,
+    // A pod's own labels (its pod name on the gauge) win over the target's.
+    '    honor_labels: true',
     '    file_sd_configs:',
     `      - files: [${JSON.stringify(targetsFile)}]`,
     `        refresh_interval: ${every}`,
@@ -65,9 +70,10 @@ function configText(job: string, intervalMs: number, targetsFile: string): strin
   ].join('\n');
 }
 
-function writeTargets(file: string, targets: readonly string[]): void {
+function writeTargets(file: string, targets: readonly ScrapeTarget[]): void {
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify([{ targets: [...targets] }])}\n`);
+  const groups = targets.map((t) => (typeof t === 'string' ? { targets: [t] } : { targets: [t.address], labels: t.labels }));
+  writeFileSync(tmp, `${JSON.stringify(groups)}\n`);
   renameSync(tmp, file);
 }
 
