@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownedTempDir, removeTempDir } from '../../../src/core/temp-dir.js';
 import { startTopology, type Topology } from '../../../src/valkey/index.js';
-import { startPrometheus, type PrometheusServer } from '../../../src/prometheus/server.js';
+import { startPrometheus, type PrometheusServer } from '../../../src/fleet/prometheus.js';
 import { waitUntil } from '../../../src/valkey/wait.js';
 import { freeLoopbackPort } from '../../../src/valkey/ports.js';
 import { fencecheckCli } from '../../support/cli.js';

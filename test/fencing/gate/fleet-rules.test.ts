@@ -8,7 +8,7 @@ import { createGate } from '../../../src/systems/fencing/gate/gate.js';
 import type { GateObservations } from '../../../src/systems/fencing/gate/observations.js';
 import { FLEET_RULE_NAMES, type FleetRuleName } from '../../../src/systems/fencing/gate/fleet-rules.js';
 import { parseReplicaSets, type FleetObservation, type ReplicaSet } from '../../../src/systems/fencing/gate/fleet.js';
-import { SourceMalformedError } from '../../../src/prometheus/sources.js';
+import { SourceMalformedError } from '../../../src/fleet/sources.js';
 import type { Phase } from '../../../src/systems/fencing/state.js';
 
 const RS: ReplicaSet[] = [

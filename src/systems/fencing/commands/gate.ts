@@ -12,7 +12,7 @@ import { createGate } from '../gate/gate.js';
 import { GATE_RULES, type GateStep } from '../gate/rules.js';
 import type { GateObservations } from '../gate/observations.js';
 import { clusterEnabled, discoverSessions, KeyspaceValueError, keyslotCheck, observeKeyspace, parseSession } from '../gate/observe.js';
-import { SourceMalformedError, SourceUnreachableError } from '../../../prometheus/sources.js';
+import { SourceMalformedError, SourceUnreachableError } from '../../../fleet/sources.js';
 import { readFleet, type FleetSources } from '../gate/read-fleet.js';
 import { FLEET_RULES } from '../gate/fleet-rules.js';
 import { applyStep, initialRecord, readRecord, writeRecord, type DeployRecord } from '../gate/record.js';

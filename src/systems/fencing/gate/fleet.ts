@@ -8,9 +8,9 @@
  * (other phases absent or 0). The pod label is the Kubernetes pod name (downward API), so a pod
  * belongs to the ReplicaSet whose name prefixes it (`<replicaset>-<suffix>`).
  */
-import { parseExposition, ExpositionError } from '../../../prometheus/exposition.js';
-import { instantQuery, type VectorSample } from '../../../prometheus/query.js';
-import { httpText, SourceMalformedError } from '../../../prometheus/sources.js';
+import { parseExposition, ExpositionError } from '../../../fleet/exposition.js';
+import { instantQuery, type VectorSample } from '../../../fleet/query.js';
+import { httpText, SourceMalformedError } from '../../../fleet/sources.js';
 import { PHASES, type Phase } from '../state.js';
 
 export const PHASE_GAUGE = 'buzz_fencing_phase';

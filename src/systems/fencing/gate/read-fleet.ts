@@ -3,7 +3,7 @@
  * Prometheus) and the ReplicaSets (a file, the Kubernetes API URL, or a command such as
  * `kubectl get rs -l app=relay -o json`). SourceUnreachableError / SourceMalformedError pass through.
  */
-import { commandText, fileText, httpText, parseJson } from '../../../prometheus/sources.js';
+import { commandText, fileText, httpText, parseJson } from '../../../fleet/sources.js';
 import { parseReplicaSets, queryPrometheus, scrapePods, type FleetObservation } from './fleet.js';
 
 export interface FleetSources {

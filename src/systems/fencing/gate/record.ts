@@ -6,7 +6,7 @@
  * clears the backfill record (seed "Deployment Gate", rule 4), a re-run backfill sets it again.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { SourceMalformedError, SourceUnreachableError } from '../../../prometheus/sources.js';
+import { SourceMalformedError, SourceUnreachableError } from '../../../fleet/sources.js';
 import { MODES, PHASES, type Mode, type Phase } from '../state.js';
 import type { GateStep } from './rules.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPrometheus, type PrometheusServer } from '../../src/prometheus/server.js';
+import { startPrometheus, type PrometheusServer } from '../../src/fleet/prometheus.js';
 import { isHarnessProcess, isRunning, listRecords, reapOrphans, recordServer } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
 

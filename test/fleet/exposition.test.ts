@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExpositionError, parseExposition } from '../../src/prometheus/exposition.js';
+import { ExpositionError, parseExposition } from '../../src/fleet/exposition.js';
 
 describe('the exposition text reader', () => {
   it('reads samples, labels with escapes, special values and timestamps; skips comments', () => {
