@@ -65,6 +65,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['props'],
   ['conform'],
   ['gate'],
+  ['rollout'],
   ['limiter'],
   ['trace', 'show', 'x.json'],
   ['trace', 'replay', 'x.json'],
@@ -803,6 +804,8 @@ export const CATALOGUE: readonly Row[] = [
       ['--apply without --record', ['--pods', 'p1=A', '--target', 'A', '--apply'], /--apply records the step in the deploy record: it needs --record FILE/],
     ] as const
   ).map(([what, extra, why]): Row => ({ name: `gate: ${what} is usage`, argv: ['gate', '--check', 'advance', '--url', '127.0.0.1:9', ...extra], code: 64, line: usage('gate', why) })),
+  { name: 'rollout: --pods 0 is usage', argv: ['rollout', '--pods', '0'], code: 64, line: usage('rollout', /--pods takes an integer from 1 to 20, got "0"/) },
+  { name: 'rollout: a non-numeric --seed is usage', argv: ['rollout', '--seed', 'x'], code: 64, line: usage('rollout', int('--seed')) },
   { name: 'gate: --init-record without --record is usage', argv: ['gate', '--init-record'], code: 64, line: usage('gate', /--init-record needs --record FILE/) },
   {
     name: 'gate: a malformed deploy record is bad input',

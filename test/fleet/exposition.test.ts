@@ -4,18 +4,18 @@ import { ExpositionError, parseExposition } from '../../src/fleet/exposition.js'
 describe('the exposition text reader', () => {
   it('reads samples, labels with escapes, special values and timestamps; skips comments', () => {
     const text = [
-      '# HELP buzz_fencing_phase the script phase this pod runs',
-      '# TYPE buzz_fencing_phase gauge',
+      '# HELP relay_phase the script phase this pod runs',
+      '# TYPE relay_phase gauge',
       '# a plain comment',
-      'buzz_fencing_phase{pod="relay-1-a",phase="B"} 1',
-      'buzz_fencing_phase{pod="relay-1-a",phase="A",} 0 1700000000000',
+      'relay_phase{pod="relay-1-a",phase="B"} 1',
+      'relay_phase{pod="relay-1-a",phase="A",} 0 1700000000000',
       'odd{v="a\\"b\\\\c\\nd"} NaN',
       'up +Inf',
       '',
     ].join('\n');
     const s = parseExposition(text);
     expect(s).toHaveLength(4);
-    expect(s[0]).toEqual({ name: 'buzz_fencing_phase', labels: { pod: 'relay-1-a', phase: 'B' }, value: 1 });
+    expect(s[0]).toEqual({ name: 'relay_phase', labels: { pod: 'relay-1-a', phase: 'B' }, value: 1 });
     expect(s[1]!.timestampMs).toBe(1_700_000_000_000);
     expect(s[2]!.labels.v).toBe('a"b\\c\nd');
     expect(Number.isNaN(s[2]!.value)).toBe(true);
@@ -23,8 +23,8 @@ describe('the exposition text reader', () => {
   });
 
   it.each([
-    ['a value that is not a number', 'buzz_fencing_phase{phase="B"} one', /line 1: 'one' is not a sample value/],
-    ['no value', 'buzz_fencing_phase{phase="B"}', /line 1: sample 'buzz_fencing_phase' needs a value/],
+    ['a value that is not a number', 'relay_phase{phase="B"} one', /line 1: 'one' is not a sample value/],
+    ['no value', 'relay_phase{phase="B"}', /line 1: sample 'relay_phase' needs a value/],
     ['an unterminated label value', 'x{phase="B} 1', /unterminated value/],
     ['a label given twice', 'x{phase="B",phase="C"} 1', /label 'phase' given twice/],
     ['a bad escape', 'x{phase="\\q"} 1', /bad escape/],

@@ -29,15 +29,15 @@ describe('a real Prometheus started by the harness', () => {
   });
 
   it('scrapes its loopback targets, is recorded by PID, and leaves nothing when stopped', async () => {
-    const m = await metricsServer('# TYPE buzz_fencing_phase gauge\nbuzz_fencing_phase{phase="B"} 1\n');
+    const m = await metricsServer('# TYPE relay_phase gauge\nrelay_phase{phase="B"} 1\n');
     cleanup.push(() => new Promise((r) => m.server.close(() => r())));
     const prom = await startPrometheus({ scrapeIntervalMs: 200, targets: [m.target] });
     cleanup.push(() => prom.stop());
     const rec = listRecords().find((r) => r.pid === prom.pid);
     expect(rec?.program).toBe('prometheus');
     expect(isHarnessProcess(rec!)).toBe(true);
-    await waitUntil('the gauge scraped', async () => (await query(prom, 'buzz_fencing_phase')).length === 1, 15_000, 100);
-    const [sample] = await query(prom, 'buzz_fencing_phase');
+    await waitUntil('the gauge scraped', async () => (await query(prom, 'relay_phase')).length === 1, 15_000, 100);
+    const [sample] = await query(prom, 'relay_phase');
     expect(sample!.metric).toMatchObject({ phase: 'B', instance: m.target, job: 'fleet' });
     await prom.stop();
     expect(isRunning(prom.pid)).toBe(false);

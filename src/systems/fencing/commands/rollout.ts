@@ -56,7 +56,7 @@ export const command: Command = {
     const refusals = Object.entries(f.refusalsByRule)
       .map(([r, n]) => `${r} ${n}`)
       .join(', ');
-    const summary = `${result.ok ? 'held' : 'FAILED'}: seed ${seed}; ${f.podsStarted} pods started, ${f.sessions} sessions, ${f.generationsIssued} generations issued, ${f.steps.length} gated steps, refusals ${refusals || 'none'}, chaos ${f.chaos.join('; ') || 'none'}, old-keyspace leases before C ${f.oldCensusBeforeC ?? 'not reached'}, ${f.keyspaceReads} keyspace reads, ${(f.wallMs / 1000).toFixed(1)} s`;
+    const summary = `${result.ok ? 'held' : 'FAILED'}: seed ${seed}; ${f.podsStarted} pods started, ${f.sessions} sessions, ${f.generationsIssued} generations issued, ${f.migrations} renew-migrations, ${f.steps.length} gated steps, refusals ${refusals || 'none'}, chaos ${f.chaos.join('; ') || 'none'}, old-keyspace leases before C ${f.oldCensusBeforeC ?? 'not reached'}, ${f.keyspaceReads} keyspace reads, ${(f.wallMs / 1000).toFixed(1)} s`;
     if (values.json) {
       process.stdout.write(
         `${JSON.stringify(stageReport({ stage: 'rollout', status: result.ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f } }), null, 2)}\n`,

@@ -28,6 +28,8 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     port: { type: 'string' },
     silent: { type: 'boolean', default: false },
+    /** Leases handed over by a stopped pod: `owner|community:session|generation`, ';'-separated. */
+    adopt: { type: 'string', default: '' },
   },
 });
 const phase = values.phase as Phase;
@@ -58,41 +60,72 @@ const emit = (ev: Record<string, unknown>) => process.stdout.write(`${JSON.strin
 interface Held {
   readonly s: SessionRef;
   readonly gen: number;
+  /** The session's owner: this pod's lane, or the one it took over from a stopped pod. */
+  readonly owner: string;
 }
 const LANES = ['reliable', 'huddle'] as const;
-const held: Record<(typeof LANES)[number], Held | undefined> = { reliable: undefined, huddle: undefined };
+/** Each lane's sessions: the one it acquired, and any a stopped pod handed over to it. */
+const held: Record<(typeof LANES)[number], Held[]> = { reliable: [], huddle: [] };
 let stopping = false;
+let wake: () => void = () => {};
+const stopped = new Promise<void>((r) => (wake = r));
+
+async function renewOne(lane: (typeof LANES)[number], h: Held): Promise<boolean> {
+  if (rand() < 0.1) {
+    await call('release', h.s, [h.owner, h.gen]);
+    return false;
+  }
+  const r = (await call('renew', h.s, [h.owner, h.gen, ttl])) as [string, ...unknown[]];
+  if (r[0] === 'migrated') {
+    // The migrate carries the generation, never issues one (T2 across the renew-migrate).
+    if (Number(r[1]) !== h.gen) emit({ ev: 'error', lane, message: `migrated ${h.s.session} with generation ${String(r[1])}, held ${h.gen}` });
+    emit({ ev: 'migrated', lane, session: `${h.s.community}:${h.s.session}`, gen: h.gen });
+  } else if (r[0] !== 'ok') {
+    emit({ ev: 'lost', lane, session: `${h.s.community}:${h.s.session}`, gen: h.gen, reply: r[0] });
+    return false;
+  }
+  if (rand() < 0.3) {
+    await call('lookup', h.s, []);
+    await call('validate_fenced_header', h.s, [h.owner, h.gen]);
+  }
+  return true;
+}
 
 async function tick(lane: (typeof LANES)[number]): Promise<void> {
-  const owner = `${name}/${lane}`;
-  const h = held[lane];
-  if (!h) {
+  const mine = held[lane];
+  if (mine.length === 0) {
+    const owner = `${name}/${lane}`;
     const s = session(Math.floor(rand() * pool));
     const r = (await call('acquire', s, [owner, ttl, MAX_GEN])) as [string, number];
     if (r[0] === 'ok') {
-      held[lane] = { s, gen: Number(r[1]) };
+      mine.push({ s, gen: Number(r[1]), owner });
       emit({ ev: 'issued', lane, session: `${s.community}:${s.session}`, gen: Number(r[1]) });
     }
     return;
   }
-  if (rand() < 0.1) {
-    await call('release', h.s, [owner, h.gen]);
-    held[lane] = undefined;
-    return;
-  }
-  const r = (await call('renew', h.s, [owner, h.gen, ttl])) as [string, ...unknown[]];
-  if (r[0] !== 'ok' && r[0] !== 'migrated') {
-    emit({ ev: 'lost', lane, session: `${h.s.community}:${h.s.session}`, gen: h.gen, reply: r[0] });
-    held[lane] = undefined;
-    return;
-  }
-  if (rand() < 0.3) {
-    await call('lookup', h.s, []);
-    await call('validate_fenced_header', h.s, [owner, h.gen]);
+  for (const h of [...mine]) if (!(await renewOne(lane, h))) mine.splice(mine.indexOf(h), 1);
+}
+
+/** Takes over handed-over leases (`owner|community:session|generation` lines), each in its lane. */
+function adopt(text: string): void {
+  for (const part of text.split(/[;\n]/).filter(Boolean)) {
+    const [owner, ref, gen] = part.split('|');
+    const lane = LANES.find((l) => owner!.endsWith(`/${l}`));
+    const i = ref!.lastIndexOf(':');
+    if (lane && !stopping) held[lane].push({ s: { community: ref!.slice(0, i), session: ref!.slice(i + 1) }, gen: Number(gen), owner: owner! });
   }
 }
 
 const server = createServer((req, res) => {
+  if (req.url === '/adopt' && req.method === 'POST') {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      adopt(body);
+      res.writeHead(204).end();
+    });
+    return;
+  }
   if (req.url !== '/metrics') {
     res.writeHead(404).end();
     return;
@@ -104,6 +137,7 @@ const server = createServer((req, res) => {
       : `# HELP buzz_fencing_phase The fencing script phase this pod runs.\n# TYPE buzz_fencing_phase gauge\nbuzz_fencing_phase{pod="${name}",phase="${phase}"} 1\n`,
   );
 });
+adopt(values.adopt!);
 server.listen(Number(values.port), '127.0.0.1', () => emit({ ev: 'ready' }));
 
 const loops = LANES.map(async (lane) => {
@@ -113,18 +147,18 @@ const loops = LANES.map(async (lane) => {
     } catch (err) {
       emit({ ev: 'error', lane, message: (err as Error).message.slice(0, 200) });
     }
-    await new Promise((r) => setTimeout(r, renewMs * (0.5 + rand())));
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, renewMs * (0.5 + rand())))]);
   }
 });
 
+// SIGTERM: a RollingUpdate stops this pod. Its sessions move to another pod with their owner and
+// generation (printed as handoffs for the controller to give to the next pod), not released.
 process.once('SIGTERM', () => {
   stopping = true;
+  wake();
   void (async () => {
     await Promise.all(loops);
-    for (const lane of LANES) {
-      const h = held[lane];
-      if (h) await call('release', h.s, [`${name}/${lane}`, h.gen]).catch(() => {});
-    }
+    for (const lane of LANES) for (const h of held[lane]) emit({ ev: 'handoff', lane, owner: h.owner, session: `${h.s.community}:${h.s.session}`, gen: h.gen });
     server.close();
     conn.disconnect();
     process.exit(0);

@@ -59,6 +59,8 @@ export interface RehearsalFigures {
   chaos: string[];
   oldCensusBeforeC: number | null;
   keyspaceReads: number;
+  /** Leases a B pod moved from the old key to the new one on renew (handed over from A pods). */
+  migrations: number;
   wallMs: number;
 }
 
@@ -88,12 +90,39 @@ const TSX = import.meta.resolve('tsx');
 export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult> {
   const say = opts.say ?? (() => {});
   const rand = mulberry32(opts.seed);
+  // Hand-overs come at times the seed does not fix: their own stream, so the chaos replays.
+  const handRand = mulberry32(opts.seed ^ 0x5eed);
   const started = Date.now();
   const violations: string[] = [];
-  const figures: RehearsalFigures = { podsStarted: 0, sessions: opts.sessions, generationsIssued: 0, steps: [], refusalsByRule: {}, chaos: [], oldCensusBeforeC: null, keyspaceReads: 0, wallMs: 0 };
+  const figures: RehearsalFigures = {
+    podsStarted: 0,
+    sessions: opts.sessions,
+    generationsIssued: 0,
+    steps: [],
+    refusalsByRule: {},
+    chaos: [],
+    oldCensusBeforeC: null,
+    keyspaceReads: 0,
+    migrations: 0,
+    wallMs: 0,
+  };
   const issued = new Map<string, Set<number>>();
   const lastByOwner = new Map<string, number>();
   const sets: ReplicaSetState[] = [];
+  /**
+   * A stopping pod's session moves, with its owner and generation, to a running pod of the newest
+   * ReplicaSet at once (as a tunnel reconnects to another relay): there it is renewed — by a B pod,
+   * renew-migrated off the old key.
+   */
+  const handOver = (line: string) => {
+    const newest = sets.at(-1)?.pods ?? [];
+    const to = newest[Math.floor(handRand() * newest.length)];
+    if (to)
+      void fetch(`http://${to.address}/adopt`, { method: 'POST', body: line }).then(
+        (r) => r.arrayBuffer(),
+        () => {},
+      );
+  };
   let topo: Topology | undefined;
   let conn: ValkeyClient | undefined;
   let prom: PrometheusServer | undefined;
@@ -159,7 +188,7 @@ export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult>
           while ((i = buf.indexOf('\n')) >= 0) {
             const line = buf.slice(0, i);
             buf = buf.slice(i + 1);
-            let ev: { ev?: string; session?: string; gen?: number; pod?: string; lane?: string; message?: string };
+            let ev: { ev?: string; session?: string; gen?: number; pod?: string; lane?: string; owner?: string; message?: string };
             try {
               ev = JSON.parse(line);
             } catch {
@@ -167,6 +196,9 @@ export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult>
             }
             if (ev.ev === 'ready') resolve();
             else if (ev.ev === 'issued') onIssued(ev.session!, ev.gen!, `${ev.pod}/${ev.lane}`);
+            else if (ev.ev === 'handoff') handOver(`${ev.owner}|${ev.session}|${ev.gen}`);
+            else if (ev.ev === 'migrated') figures.migrations++;
+            else if (ev.ev === 'error' && /^migrated /.test(ev.message ?? '')) violations.push(`T2: ${ev.pod}: ${ev.message}`);
           }
         });
         void proc.exited.then((code) => reject(new Error(`pod ${name} exited (${code}) before it was ready: ${proc.logTail()}`)));
