@@ -4,7 +4,7 @@ import { ExitCode } from '../../../core/exit-codes.js';
 import { stageReport } from '../../../core/stage-report.js';
 import { PrometheusUnavailableError } from '../../../fleet/prometheus.js';
 import { ValkeyUnavailableError } from '../../../valkey/errors.js';
-import { DEFAULT_REHEARSAL, rehearse } from '../rollout/rehearsal.js';
+import { DEFAULT_REHEARSAL, PodStartError, rehearse } from '../rollout/rehearsal.js';
 
 const HELP = `Usage: fencecheck rollout [--seed N] [--pods N] [--sessions N] [--json]
 
@@ -46,7 +46,7 @@ export const command: Command = {
     try {
       result = await rehearse({ ...DEFAULT_REHEARSAL, seed, pods, sessions, say });
     } catch (err) {
-      if (err instanceof PrometheusUnavailableError || err instanceof ValkeyUnavailableError) {
+      if (err instanceof PrometheusUnavailableError || err instanceof ValkeyUnavailableError || err instanceof PodStartError) {
         process.stderr.write(`fencecheck rollout: not run: ${err.message.split('\n')[0]}\n`);
         return ExitCode.NotRun;
       }

@@ -84,6 +84,11 @@ interface ReplicaSetState {
   readonly pods: RunningPod[];
 }
 
+/** A pod process could not start (its runtime is missing or broken): the rehearsal could not run (exit 2). */
+export class PodStartError extends Error {
+  override readonly name = 'PodStartError';
+}
+
 const POD_MAIN = fileURLToPath(new URL('./pod.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
@@ -201,7 +206,7 @@ export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult>
             else if (ev.ev === 'error' && /^migrated /.test(ev.message ?? '')) violations.push(`T2: ${ev.pod}: ${ev.message}`);
           }
         });
-        void proc.exited.then((code) => reject(new Error(`pod ${name} exited (${code}) before it was ready: ${proc.logTail()}`)));
+        void proc.exited.then((code) => reject(new PodStartError(`pod ${name} exited (${code}) before it was ready: ${proc.logTail().trim().split('\n').at(-1) ?? ''}`)));
       });
       await ready;
       const pod = { name, proc, address: `127.0.0.1:${port}` };
