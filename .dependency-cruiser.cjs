@@ -13,6 +13,7 @@ const LAYERS = [
   ['core', '^src/core/'],
   ['luacheck', '^src/luacheck/'],
   ['valkey', '^src/valkey/'],
+  ['fleet', '^src/fleet/'],
   ['tlc', '^src/tlc/'],
   ['seam', '^src/seam/'],
   ['systems', `^${SYSTEM_ROOTS}/`],

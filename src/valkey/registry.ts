@@ -27,6 +27,11 @@ export interface ServerRecord {
   readonly startedAt: string;
   /** `INFO server` run_id, once the node answered PING: tells this server from another on the same port. */
   readonly runId?: string;
+  /**
+   * The executable's name when the process is not a valkey-server but another server the harness
+   * starts the same way (a Prometheus): the same checks, against that name.
+   */
+  readonly program?: string;
 }
 
 const myUid = (): number | undefined => process.getuid?.();
@@ -189,7 +194,8 @@ function wellFormed(v: unknown, file: string): v is ServerRecord {
     typeof r.dir === 'string' &&
     optString(r.ownerStart) &&
     optString(r.runId) &&
-    optString(r.startedAt)
+    optString(r.startedAt) &&
+    (r.program === undefined || (typeof r.program === 'string' && /^[a-z][a-z0-9-]*$/.test(r.program)))
   );
 }
 
@@ -296,9 +302,10 @@ function configuredValkeyExe(): string | null {
   return configuredExe;
 }
 
-/** Whether the executable image of `pid` is valkey-server (Debian's valkey-server is a link to valkey-check-rdb). */
-function isValkeyExecutable(pid: number): boolean {
+/** Whether the executable image of `pid` is valkey-server (Debian's valkey-server is a link to valkey-check-rdb), or `program`. */
+function isValkeyExecutable(pid: number, program?: string): boolean {
   const exe = readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
+  if (program !== undefined) return basename(exe) === program;
   if (/^valkey-(server|check-rdb|check-aof)$/.test(basename(exe))) return true;
   const configured = configuredValkeyExe();
   try {
@@ -343,10 +350,11 @@ export function serversWorkingUnder(dir: string): { pid: number; cwd: string }[]
 }
 
 /** True when `pid` is a valkey-server listening on the recorded port (its title or argv says so). */
-export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port'>): boolean {
+export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port' | 'program'>): boolean {
   try {
     const cmdline = readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8').split('\0');
-    if (!cmdline.some((a) => /valkey-server/.test(a))) return false;
+    const program = rec.program ?? 'valkey-server';
+    if (!cmdline.some((a) => a.includes(program))) return false;
     // The title valkey-server sets is "valkey-server 127.0.0.1:PORT"; the argv form has "--port PORT".
     const title = new RegExp(`:${rec.port}(\\s|$)`);
     return cmdline.some((a) => title.test(a)) || cmdline.some((a, i) => a === '--port' && cmdline[i + 1] === String(rec.port));
@@ -361,12 +369,12 @@ export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port'>): boole
  * (valkey-server chdirs into --dir) equal to the record's dir, itself a real folder of ours directly
  * inside `<root>/nodes/`. Linux only (/proc): elsewhere nothing can be verified, so nothing is killed.
  */
-export function isHarnessProcess(rec: Pick<ServerRecord, 'pid' | 'port' | 'dir'>): boolean {
+export function isHarnessProcess(rec: Pick<ServerRecord, 'pid' | 'port' | 'dir' | 'program'>): boolean {
   if (process.platform !== 'linux' || !isPid(rec.pid) || !isAlive(rec.pid)) return false;
   try {
     const me = myUid();
     if (me !== undefined && statSync(`/proc/${rec.pid}`).uid !== me) return false;
-    if (!isValkeyExecutable(rec.pid)) return false;
+    if (!isValkeyExecutable(rec.pid, rec.program)) return false;
     if (!isRecordedServer(rec)) return false;
     const dir = nodeDirRealPath(rec.dir);
     return dir !== undefined && readlinkSync(`/proc/${rec.pid}/cwd`) === dir;

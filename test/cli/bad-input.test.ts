@@ -65,6 +65,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['props'],
   ['conform'],
   ['gate'],
+  ['rollout'],
   ['limiter'],
   ['trace', 'show', 'x.json'],
   ['trace', 'replay', 'x.json'],
@@ -812,6 +813,30 @@ export const CATALOGUE: readonly Row[] = [
     argv: ['gate', '--check', 'advance', '--url', 'http://127.0.0.1:1', '--target', 'A', '--pods', 'p1=A'],
     code: 64,
     line: usage('gate', /unknown scheme 'http:\/\/'/),
+  },
+  // --- the gate reading the fleet: its sources and the deploy record
+  ...(
+    [
+      ['two phase sources', ['--pods', 'p1=A', '--metrics', 'http://127.0.0.1:9/metrics'], /give the pods' phases one way/],
+      ['no phase source', ['--target', 'A'], /the pods' phases are required/],
+      ['--metrics without ReplicaSets', ['--metrics', 'http://127.0.0.1:9/metrics', '--target', 'A'], /reading the fleet needs its ReplicaSets/],
+      ['two ReplicaSet sources', ['--prometheus', 'http://127.0.0.1:9', '--replicasets', 'a.json', '--replicasets-cmd', 'true', '--target', 'A'], /give the ReplicaSets one way/],
+      ['--replicasets with --pods', ['--pods', 'p1=A', '--replicasets', 'a.json', '--target', 'A'], /--replicasets goes with --metrics or --prometheus/],
+      ['a --metrics that is not a URL', ['--metrics', '127.0.0.1:9', '--replicasets', 'a.json', '--target', 'A'], /--metrics takes an http:\/\/ or https:\/\/ URL/],
+      ['--max-age 0', ['--prometheus', 'http://127.0.0.1:9', '--replicasets', 'a.json', '--target', 'A', '--max-age', '0'], /--max-age takes an integer from 1 to 86400/],
+      ['--record with --target', ['--pods', 'p1=A', '--record', 'r.json', '--target', 'A'], /give it or --target\/--mode\/--backfilled, not both/],
+      ['--apply without --record', ['--pods', 'p1=A', '--target', 'A', '--apply'], /--apply records the step in the deploy record: it needs --record FILE/],
+    ] as const
+  ).map(([what, extra, why]): Row => ({ name: `gate: ${what} is usage`, argv: ['gate', '--check', 'advance', '--url', '127.0.0.1:9', ...extra], code: 64, line: usage('gate', why) })),
+  { name: 'rollout: --pods 0 is usage', argv: ['rollout', '--pods', '0'], code: 64, line: usage('rollout', /--pods takes an integer from 1 to 20, got "0"/) },
+  { name: 'rollout: a non-numeric --seed is usage', argv: ['rollout', '--seed', 'x'], code: 64, line: usage('rollout', int('--seed')) },
+  { name: 'gate: --init-record without --record is usage', argv: ['gate', '--init-record'], code: 64, line: usage('gate', /--init-record needs --record FILE/) },
+  {
+    name: 'gate: a malformed deploy record is bad input',
+    argv: ['gate', '--record', '{file}', '--init-record'],
+    file: '{"format":"x"}',
+    code: 3,
+    line: /^fencecheck gate: bad input: deploy record .*: format is "x"/,
   },
 
   // --- pause model-driven run

@@ -10,6 +10,11 @@
  * deep file can't slip back into the quick tier unnoticed.
  */
 export const DEEP_FILES: readonly string[] = [
+  // The gate reading a real fleet end to end: ~20 CLI runs beside a real Prometheus (90 s); the fleet
+  // rules' witnesses (test/fencing/gate/fleet-rules.test.ts) stay quick.
+  'test/fencing/gate/fleet-cli.test.ts',
+  // The migration rehearsal: real pods, Valkey and Prometheus through the whole migration (≈2 min).
+  'test/fencing/rollout/rehearsal.test.ts',
   // Every command with a password in its endpoint, and verify's reports with one (≈160 s).
   'test/valkey/secrets-outputs.test.ts',
   // A user's patch through the real CLI: three tours per run (≈150 s).

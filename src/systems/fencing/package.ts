@@ -32,6 +32,7 @@ export const fencingPackage: SystemPackage = {
   commands: {
     props: () => import('./commands/props.js'),
     gate: () => import('./commands/gate.js'),
+    rollout: () => import('./commands/rollout.js'),
     diagram: () => import('./commands/diagram.js'),
     'cluster-matrix': () => import('./commands/cluster-matrix.js'),
     failover: () => import('./commands/failover.js'),

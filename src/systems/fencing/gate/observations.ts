@@ -5,6 +5,7 @@
  * pre-G3 CLUSTER KEYSLOT check).
  */
 import type { Mode, Phase } from '../state.js';
+import type { FleetObservation } from './fleet.js';
 
 export interface CounterObservation {
   /** `<community>:<session>` */
@@ -33,4 +34,9 @@ export interface GateObservations {
   readonly counters: readonly CounterObservation[];
   /** CLUSTER KEYSLOT of both members of a real tagged pair; null when no cluster-enabled node was asked. */
   readonly keyslot: KeyslotCheck | null;
+  /**
+   * What the gate read of the fleet itself (gauges, ReplicaSets), when it did: then `podPhases` is
+   * derived from it and the fleet rules judge it. Absent when the deploy facts were given.
+   */
+  readonly fleet?: FleetObservation;
 }

@@ -1,0 +1,166 @@
+/**
+ * One pod of the migration rehearsal, as its own process: runs one phase's scripts against real
+ * Valkey as the relay would — two renewers (the reliable and the huddle lane), each acquiring a
+ * session of the shared pool, renewing it on the scaled cadence, looking it up and validating it,
+ * releasing it now and then — and serves `buzz_fencing_phase{pod,phase} 1` on /metrics.
+ * Every generation it is issued goes to stdout as one JSON line, for the controller's T2 check.
+ * SIGTERM (a RollingUpdate's stop) releases what it holds and exits; SIGKILL is the chaos.
+ * Run: node --import tsx pod.ts --valkey HOST:PORT --phase P --name NAME --sessions N --ttl MS --renew MS --seed S --port PORT
+ */
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { evalScript } from '../../../valkey/scripts/index.js';
+import { loadFencingScripts } from '../scripts.js';
+import { KEYS_OF } from '../scripts.js';
+import { sessionKeys, type SessionRef } from '../keys.js';
+import { PHASES, type Phase } from '../state.js';
+import { mulberry32 } from '../../../core/random.js';
+
+const { values } = parseArgs({
+  options: {
+    valkey: { type: 'string' },
+    phase: { type: 'string' },
+    name: { type: 'string' },
+    sessions: { type: 'string' },
+    ttl: { type: 'string' },
+    renew: { type: 'string' },
+    seed: { type: 'string' },
+    port: { type: 'string' },
+    silent: { type: 'boolean', default: false },
+    /** Leases handed over by a stopped pod: `owner|community:session|generation`, ';'-separated. */
+    adopt: { type: 'string', default: '' },
+  },
+});
+const phase = values.phase as Phase;
+if (!(PHASES as readonly string[]).includes(phase)) throw new Error(`--phase ${values.phase}`);
+const name = values.name!;
+const [host, port] = values.valkey!.split(':');
+const ttl = Number(values.ttl);
+const renewMs = Number(values.renew);
+const pool = Number(values.sessions);
+const rand = mulberry32(Number(values.seed));
+const MAX_GEN = 1_000_000_000;
+
+const conn = new Redis({ host, port: Number(port), maxRetriesPerRequest: 1, lazyConnect: false });
+conn.on('error', () => {});
+const scripts = loadFencingScripts();
+const session = (i: number): SessionRef => ({ community: 'rehearsal', session: `s${i}` });
+const call = (op: keyof (typeof KEYS_OF)['O'], s: SessionRef, args: (string | number)[]) => {
+  const k = sessionKeys(s);
+  return evalScript(
+    conn,
+    scripts.get(`${phase}/${op}`),
+    KEYS_OF[phase][op].map((r) => k[r]),
+    args,
+  );
+};
+const emit = (ev: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ ...ev, pod: name, phase })}\n`);
+
+interface Held {
+  readonly s: SessionRef;
+  readonly gen: number;
+  /** The session's owner: this pod's lane, or the one it took over from a stopped pod. */
+  readonly owner: string;
+}
+const LANES = ['reliable', 'huddle'] as const;
+/** Each lane's sessions: the one it acquired, and any a stopped pod handed over to it. */
+const held: Record<(typeof LANES)[number], Held[]> = { reliable: [], huddle: [] };
+let stopping = false;
+let wake: () => void = () => {};
+const stopped = new Promise<void>((r) => (wake = r));
+
+async function renewOne(lane: (typeof LANES)[number], h: Held): Promise<boolean> {
+  if (rand() < 0.1) {
+    await call('release', h.s, [h.owner, h.gen]);
+    return false;
+  }
+  const r = (await call('renew', h.s, [h.owner, h.gen, ttl])) as [string, ...unknown[]];
+  if (r[0] === 'migrated') {
+    // The migrate carries the generation, never issues one (T2 across the renew-migrate).
+    if (Number(r[1]) !== h.gen) emit({ ev: 'error', lane, message: `migrated ${h.s.session} with generation ${String(r[1])}, held ${h.gen}` });
+    emit({ ev: 'migrated', lane, session: `${h.s.community}:${h.s.session}`, gen: h.gen });
+  } else if (r[0] !== 'ok') {
+    emit({ ev: 'lost', lane, session: `${h.s.community}:${h.s.session}`, gen: h.gen, reply: r[0] });
+    return false;
+  }
+  if (rand() < 0.3) {
+    await call('lookup', h.s, []);
+    await call('validate_fenced_header', h.s, [h.owner, h.gen]);
+  }
+  return true;
+}
+
+async function tick(lane: (typeof LANES)[number]): Promise<void> {
+  const mine = held[lane];
+  if (mine.length === 0) {
+    const owner = `${name}/${lane}`;
+    const s = session(Math.floor(rand() * pool));
+    const r = (await call('acquire', s, [owner, ttl, MAX_GEN])) as [string, number];
+    if (r[0] === 'ok') {
+      mine.push({ s, gen: Number(r[1]), owner });
+      emit({ ev: 'issued', lane, session: `${s.community}:${s.session}`, gen: Number(r[1]) });
+    }
+    return;
+  }
+  for (const h of [...mine]) if (!(await renewOne(lane, h))) mine.splice(mine.indexOf(h), 1);
+}
+
+/** Takes over handed-over leases (`owner|community:session|generation` lines), each in its lane. */
+function adopt(text: string): void {
+  for (const part of text.split(/[;\n]/).filter(Boolean)) {
+    const [owner, ref, gen] = part.split('|');
+    const lane = LANES.find((l) => owner!.endsWith(`/${l}`));
+    const i = ref!.lastIndexOf(':');
+    if (lane && !stopping) held[lane].push({ s: { community: ref!.slice(0, i), session: ref!.slice(i + 1) }, gen: Number(gen), owner: owner! });
+  }
+}
+
+const server = createServer((req, res) => {
+  if (req.url === '/adopt' && req.method === 'POST') {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      adopt(body);
+      res.writeHead(204).end();
+    });
+    return;
+  }
+  if (req.url !== '/metrics') {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+  res.end(
+    values.silent
+      ? '# TYPE process_up gauge\nprocess_up 1\n'
+      : `# HELP buzz_fencing_phase The fencing script phase this pod runs.\n# TYPE buzz_fencing_phase gauge\nbuzz_fencing_phase{pod="${name}",phase="${phase}"} 1\n`,
+  );
+});
+adopt(values.adopt!);
+server.listen(Number(values.port), '127.0.0.1', () => emit({ ev: 'ready' }));
+
+const loops = LANES.map(async (lane) => {
+  while (!stopping) {
+    try {
+      await tick(lane);
+    } catch (err) {
+      emit({ ev: 'error', lane, message: (err as Error).message.slice(0, 200) });
+    }
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, renewMs * (0.5 + rand())))]);
+  }
+});
+
+// SIGTERM: a RollingUpdate stops this pod. Its sessions move to another pod with their owner and
+// generation (printed as handoffs for the controller to give to the next pod), not released.
+process.once('SIGTERM', () => {
+  stopping = true;
+  wake();
+  void (async () => {
+    await Promise.all(loops);
+    for (const lane of LANES) for (const h of held[lane]) emit({ ev: 'handoff', lane, owner: h.owner, session: `${h.s.community}:${h.s.session}`, gen: h.gen });
+    server.close();
+    conn.disconnect();
+    process.exit(0);
+  })();
+});
