@@ -91,7 +91,7 @@ describe('no server of ours runs unrecorded', () => {
 describe('the reaper finds what a dead owner left, and only that', () => {
   // The seed is printed so that a red run replays its moments.
   const SEED = 20261207;
-  const POINTS = 6;
+  const POINTS = 4;
   it(`SIGKILL of the owner at ${POINTS} seeded moments of a server's start: the next reaper leaves nothing`, async () => {
     const rng = mulberry32(SEED);
     const moments = Array.from({ length: POINTS }, () => Math.floor(rng() * 400));
@@ -108,6 +108,21 @@ describe('the reaper finds what a dead owner left, and only that', () => {
       await waitWithin('killed-servers-gone', 'the orphans to be gone', async () => processesWorkingUnder(root).length === 0 && markedOrphans(root).length === 0);
       reapOrphans(); // the records and folders of what is gone now
       expect(leftInRoot(), `SIGKILL ${ms} ms after "starting" (seed ${SEED})`).toEqual(nothingLeft);
+    }
+  });
+
+  it('any harness-owned child (not a server): ended with its owner on a signal, reaped from the process table after a SIGKILL', async () => {
+    for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
+      const f = fixture('helper');
+      const pid = Number(await nextLine(f.lines));
+      expect(readMark(pid)?.ownerPid).toBe(f.child.pid);
+      f.child.kill(sig);
+      await f.exited;
+      if (sig === 'SIGKILL') {
+        expect(isRunning(pid), 'an orphan now: nothing but the reaper can end it').toBe(true);
+        expect(reapOrphans()).toEqual([pid]);
+      }
+      await waitWithin('killed-servers-gone', 'the helper to be gone', async () => !isRunning(pid));
     }
   });
 
