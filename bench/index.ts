@@ -16,9 +16,10 @@ export const benchSections: Readonly<Record<string, () => Promise<{ section: Ben
   'cluster-matrix-replica': () => import('./cluster-matrix-replica.bench.js'),
   pause: () => import('./pause.bench.js'),
   stability: () => import('./stability.bench.js'),
+  signals: () => import('./signals.bench.js'),
   timing: () => import('./timing.bench.js'),
   'init-limiter': () => import('./init-limiter.bench.js'),
 };
 
 /** Sections that run only when named (`npm run bench -- stability`): they take an hour, not minutes. */
-export const NAMED_ONLY: readonly string[] = ['stability', 'timing', 'verify-shards', 'init-limiter'];
+export const NAMED_ONLY: readonly string[] = ['stability', 'signals', 'timing', 'verify-shards', 'init-limiter'];

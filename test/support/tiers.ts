@@ -44,6 +44,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/pause/impl-mutants.test.ts',
   // The limiter's mutants on standalone and cluster (≈20 s).
   'test/limiter/mutants.test.ts',
+  // The signal census, one signal per long command, each at a seeded moment (≈3 min).
+  'test/cleanup/signal-census.test.ts',
 ];
 
 /** Which tier a run takes: FENCECHECK_TESTS=quick (the default), deep or all. */
