@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ValkeyUnavailableError } from './errors.js';
 import { envValue } from '../core/env.js';
 import { carriesMark, killMarkedOrphans } from '../core/owner-mark.js';
+import { removeDeadOwnersTempDirs } from '../core/temp-dir.js';
 import { isAlive, isRunning, processesWorkingUnder, processStart, sameProcessAlive, waitGoneSync } from '../core/process-table.js';
 
 /**
@@ -421,6 +422,8 @@ export function reapOrphans(): number[] {
     if (gone.has(o.pid)) forgetServer(o.pid);
   }
   removeDeadOwnersNodeDirs();
+  // And the temporary folders (ownedTempDir) of dead owners: a SIGKILLed command leaves its own too.
+  removeDeadOwnersTempDirs();
   return killed;
 }
 

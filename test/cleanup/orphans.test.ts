@@ -111,18 +111,20 @@ describe('the reaper finds what a dead owner left, and only that', () => {
     }
   });
 
-  it('any harness-owned child (not a server): ended with its owner on a signal, reaped from the process table after a SIGKILL', async () => {
+  it('any harness-owned child (not a server) and temporary folder: gone with their owner on a signal, reaped after a SIGKILL', async () => {
     for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
       const f = fixture('helper');
-      const pid = Number(await nextLine(f.lines));
+      const { pid, dir } = JSON.parse(await nextLine(f.lines)) as { pid: number; dir: string };
       expect(readMark(pid)?.ownerPid).toBe(f.child.pid);
       f.child.kill(sig);
       await f.exited;
       if (sig === 'SIGKILL') {
         expect(isRunning(pid), 'an orphan now: nothing but the reaper can end it').toBe(true);
+        expect(existsSync(dir), 'no end hook ran: the folder is still there').toBe(true);
         expect(reapOrphans()).toEqual([pid]);
       }
       await waitWithin('killed-servers-gone', 'the helper to be gone', async () => !isRunning(pid));
+      expect(existsSync(dir), `${sig}: the owner's temporary folder`).toBe(false);
     }
   });
 
