@@ -14,6 +14,7 @@ const GENERIC: Readonly<Record<string, SectionLoader>> = {
   'verify-shards': () => import('./verify-shards.bench.js'),
   luacheck: () => import('./luacheck.bench.js'),
   stability: () => import('./stability.bench.js'),
+  signals: () => import('./signals.bench.js'),
   timing: () => import('./timing.bench.js'),
   tiers: () => import('./tiers.bench.js'),
 };
@@ -49,4 +50,4 @@ const own = packageSections();
 export const benchSections: Readonly<Record<string, SectionLoader>> = { ...GENERIC, ...own.sections };
 
 /** Sections that run only when named (`npm run bench -- stability`): they take an hour, not minutes. */
-export const NAMED_ONLY: readonly string[] = ['stability', 'timing', 'verify-shards', 'tiers', ...own.namedOnly];
+export const NAMED_ONLY: readonly string[] = ['stability', 'signals', 'timing', 'verify-shards', 'tiers', ...own.namedOnly];

@@ -9,7 +9,7 @@ import { DEFAULT_BOUNDS, type FencingBounds } from '../../src/systems/fencing/st
 import type { CheckSet } from './checks.js';
 import { openPropsEnv, type PropsTopology } from './env.js';
 import { coverageTracker, type ModelCoverage } from '../../src/systems/fencing/tour/coverage.js';
-import { modelGraph } from '../../src/seam/tour/model-graph.js';
+import { modelGraphYielding } from '../../src/seam/tour/model-graph.js';
 import { fencingTourModel } from '../../src/systems/fencing/tour/system.js';
 import { runFencingProps, type PropsResult } from './props.js';
 import { asInfrastructureFault, type Fault } from '../../src/valkey/fault.js';
@@ -106,9 +106,9 @@ export async function runFencingSuite(opts: SuiteOptions): Promise<SuiteResult> 
         ]
       : [{ topology: opts.topology, runs: share(opts.runs), seed }];
   const phases: SuitePhase[] = [];
-  // The model's graph (the coverage figures' base, seconds of synchronous work, cached) before any
-  // server runs: a signal meanwhile ends the process at once; with servers live it would wait for it.
-  if (plan.some((p) => p.runs > 0)) modelGraph(fencingTourModel(opts.bounds ?? DEFAULT_BOUNDS));
+  // The model's graph (the coverage figures' base, seconds of work, cached) before any server runs,
+  // in slices a signal can come between (another system's servers may have installed the end handlers).
+  if (plan.some((p) => p.runs > 0)) await modelGraphYielding(fencingTourModel(opts.bounds ?? DEFAULT_BOUNDS));
   for (const p of plan) {
     if (p.runs === 0) continue;
     let env: Awaited<ReturnType<typeof openPropsEnv>>;

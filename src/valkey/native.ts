@@ -6,7 +6,8 @@ import { valkeyBinary } from './binary.js';
 import { ValkeyUnavailableError } from './errors.js';
 import { trackServer, untrackServer } from './hygiene.js';
 import { freeLoopbackPort } from './ports.js';
-import { forgetServer, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from './registry.js';
+import { forgetServer, harnessTempRoot, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from './registry.js';
+import { markedEnv } from '../core/owner-mark.js';
 import { delay, TIMED_OUT, withTimeout } from './wait.js';
 import { disconnectNow } from './client.js';
 import { valkeyArgs, type LaunchedNode, type NodeLauncher } from './node-args.js';
@@ -58,10 +59,13 @@ async function spawnNode(bin: string, spec: SpawnSpec): Promise<SpawnResult> {
   const fd = openSync(logPath, 'a');
   // The node's own copy of the certificate files, removed with its data dir.
   const tls = spec.tls ? { port: spec.tls.port, ...writeServerTlsFiles(spec.tls.material, dir) } : undefined;
-  const args = valkeyArgs({ port, busPort, cluster, nodeTimeoutMs, dir, ...(tls && { tls }) });
+  // No process title: valkey-server writes its title over its environment, the harness's mark with it.
+  const args = [...valkeyArgs({ port, busPort, cluster, nodeTimeoutMs, dir, ...(tls && { tls }) }), '--set-proc-title', 'no'];
   // Same process group as us: a terminal Ctrl-C reaches the servers too. stdout goes to a file, not
   // a pipe, so the server never blocks on (or dies with) our event loop.
-  const child = spawn(bin, args, { stdio: ['ignore', fd, fd], detached: false });
+  // The harness's mark in its environment (src/core/owner-mark.ts): from its first instruction it
+  // says whose it is, so a reaper finds it even if we die before it is recorded.
+  const child = spawn(bin, args, { stdio: ['ignore', fd, fd], detached: false, env: markedEnv(harnessTempRoot()) });
   closeSync(fd);
   const logTail = () => {
     try {
@@ -80,8 +84,11 @@ async function spawnNode(bin: string, spec: SpawnSpec): Promise<SpawnResult> {
   }
   const ownerStart = processStart(process.pid);
   const rec: ServerRecord = { pid, ownerPid: process.pid, ...(ownerStart !== undefined ? { ownerStart } : {}), port, dir, startedAt: new Date().toISOString() };
+  // Recorded in the same turn as the spawn: no signal handler can run in between.
   recordServer(rec);
-  trackServer(rec, exited);
+  trackServer(rec, child, exited);
+  // Seen gone: only now may its record go (a record dropped earlier names nothing a reaper can find).
+  void exited.then(() => forgetServer(pid));
   child.unref(); // a forgotten stop() must not keep the process alive; the exit hook kills it
 
   let stopped = false;
@@ -97,6 +104,8 @@ async function spawnNode(bin: string, spec: SpawnSpec): Promise<SpawnResult> {
       }
     }
     untrackServer(pid);
+    // Not seen gone: the record stays (the exit forgets it; if we die first, the next reaper does).
+    if (child.exitCode === null && child.signalCode === null) return;
     forgetServer(pid);
     removeNodeDir(dir);
   };
@@ -110,8 +119,10 @@ async function spawnNode(bin: string, spec: SpawnSpec): Promise<SpawnResult> {
   if (ready.runId !== undefined && !stopped) {
     // The run id tells this server from any other later found on the same port (isHarnessServer).
     const withRunId: ServerRecord = { ...rec, runId: ready.runId };
-    recordServer(withRunId);
-    trackServer(withRunId, exited);
+    if (child.exitCode === null && child.signalCode === null) {
+      recordServer(withRunId);
+      trackServer(withRunId, child, exited);
+    }
   }
   return { ok: true, node: { host: '127.0.0.1', port, ...(busPort !== undefined ? { busPort } : {}), ...(tls && { tlsPort: tls.port }), pid, stop, logTail } };
 }

@@ -3,6 +3,9 @@ import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ValkeyUnavailableError } from './errors.js';
 import { envValue } from '../core/env.js';
+import { carriesMark, killMarkedOrphans } from '../core/owner-mark.js';
+import { removeDeadOwnersTempDirs } from '../core/temp-dir.js';
+import { isAlive, isRunning, processesWorkingUnder, processStart, sameProcessAlive, waitGoneSync } from '../core/process-table.js';
 
 /**
  * A record of every valkey-server this user's fencecheck processes started: one JSON file per
@@ -122,10 +125,20 @@ export function ensureHarnessRoot(): string {
   return root;
 }
 
-/** A fresh data dir for a server on `port`, inside `<root>/nodes/`. */
+/**
+ * A fresh data dir for a server on `port`, inside `<root>/nodes/`, named `<port>-o<ownerPid>.<ownerStart>-XXXXXX`:
+ * the name says whose it is from the moment it exists, so a folder an owner left when it was
+ * SIGKILLed before its server was spawned or recorded is still found, and removed, by a reaper.
+ */
 export function makeNodeDir(port: number): string {
   ensureHarnessRoot();
-  return mkdtempSync(join(nodesDir(), `${port}-`));
+  return mkdtempSync(join(nodesDir(), `${port}-o${process.pid}.${processStart(process.pid) ?? ''}-`));
+}
+
+/** The owner a node folder's name gives (makeNodeDir), undefined for a name of another form. */
+export function nodeDirOwner(name: string): { ownerPid: number; ownerStart: string | undefined } | undefined {
+  const m = /^\d+-o(\d+)\.(\d*)-[^/]+$/.exec(name);
+  return m ? { ownerPid: Number(m[1]), ownerStart: m[2] === '' ? undefined : m[2] } : undefined;
 }
 
 /**
@@ -241,41 +254,11 @@ export function listRecords(): ServerRecord[] {
   return readRecords(true);
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Start time of a process in clock ticks since boot (Linux), or undefined elsewhere. */
-export function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether `pid` runs: exists and is not a zombie waiting for its reaper (Linux /proc; else kill 0). */
-export function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return process.platform !== 'linux' && isAlive(pid);
-  }
-}
+export { isAlive, isRunning, processStart };
 
 /** Whether the process that recorded a server still runs (same PID and same start time). */
 export function ownerAlive(rec: Pick<ServerRecord, 'ownerPid' | 'ownerStart'>): boolean {
-  if (!isAlive(rec.ownerPid)) return false;
-  if (rec.ownerStart === undefined) return true;
-  const now = processStart(rec.ownerPid);
-  return now === undefined || now === rec.ownerStart;
+  return sameProcessAlive(rec.ownerPid, rec.ownerStart);
 }
 
 let configuredExe: string | null | undefined;
@@ -355,7 +338,7 @@ export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port' | 'progr
     const cmdline = readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8').split('\0');
     const program = rec.program ?? 'valkey-server';
     if (!cmdline.some((a) => a.includes(program))) return false;
-    // The title valkey-server sets is "valkey-server 127.0.0.1:PORT"; the argv form has "--port PORT".
+    // The title valkey-server sets is "valkey-server 127.0.0.1:PORT"; the argv form (the harness sets no title) has "--port PORT".
     const title = new RegExp(`:${rec.port}(\\s|$)`);
     return cmdline.some((a) => title.test(a)) || cmdline.some((a, i) => a === '--port' && cmdline[i + 1] === String(rec.port));
   } catch {
@@ -365,7 +348,7 @@ export function isRecordedServer(rec: Pick<ServerRecord, 'pid' | 'port' | 'progr
 
 /**
  * True only when the record's PID is, right now, the server the harness recorded: alive, owned by
- * our uid, a valkey-server executable, listening on the recorded port, with its working folder
+ * our uid, carrying the harness's mark for this root (src/core/owner-mark.ts), a valkey-server executable, listening on the recorded port, with its working folder
  * (valkey-server chdirs into --dir) equal to the record's dir, itself a real folder of ours directly
  * inside `<root>/nodes/`. Linux only (/proc): elsewhere nothing can be verified, so nothing is killed.
  */
@@ -374,6 +357,8 @@ export function isHarnessProcess(rec: Pick<ServerRecord, 'pid' | 'port' | 'dir' 
   try {
     const me = myUid();
     if (me !== undefined && statSync(`/proc/${rec.pid}`).uid !== me) return false;
+    // The harness's mark (src/core/owner-mark.ts): a server without it was not started by us.
+    if (!carriesMark(rec.pid, harnessTempRoot())) return false;
     if (!isValkeyExecutable(rec.pid, rec.program)) return false;
     if (!isRecordedServer(rec)) return false;
     const dir = nodeDirRealPath(rec.dir);
@@ -383,7 +368,14 @@ export function isHarnessProcess(rec: Pick<ServerRecord, 'pid' | 'port' | 'dir' 
   }
 }
 
-/** SIGKILL a recorded server (synchronously) if it passes isHarnessProcess; drop its record and (safe) dir. */
+/** How long a reaper waits, synchronously, for what it killed to be gone before it drops records and folders. */
+const REAP_WAIT_MS = 1000;
+
+/**
+ * SIGKILL a recorded server (synchronously) if it passes isHarnessProcess; its record and (safe) dir
+ * are dropped only once it is seen gone (a record removed while its process lives on would leave a
+ * server nobody can name as ours). Returns whether it was killed.
+ */
 export function killRecordedSync(rec: ServerRecord): boolean {
   let killed = false;
   if (isHarnessProcess(rec)) {
@@ -394,16 +386,21 @@ export function killRecordedSync(rec: ServerRecord): boolean {
       /* already gone */
     }
   }
-  forgetServer(rec.pid);
-  removeNodeDir(rec.dir);
+  if (waitGoneSync([rec.pid], killed ? REAP_WAIT_MS : 0).length === 1) {
+    forgetServer(rec.pid);
+    removeNodeDir(rec.dir);
+  }
   return killed;
 }
 
 /**
- * Kills every recorded server whose owner process is dead and that passes isHarnessProcess; drops
- * the records (and removes the node dirs, when they pass nodeDirRealPath) of dead owners whose
- * server PID is dead. Records of live owners are theirs to handle; a record whose PID is alive but
- * fails the checks is ignored. Returns the PIDs it killed.
+ * Kills what dead owners left, found two ways: every recorded server whose owner process is dead
+ * and that passes isHarnessProcess, and every process of the process table that carries this
+ * root's mark (src/core/owner-mark.ts) and whose owner is dead, recorded or not (a valkey-server,
+ * a prometheus, a pod: whatever the harness started). Drops the records of dead owners whose server
+ * is gone, and removes the node folders of dead owners (their names say whose they are) that no
+ * live process works in. Records of live owners are theirs to handle; a record whose PID is alive
+ * but fails the checks is ignored, and so is a process without the mark. Returns the PIDs it killed.
  * Throws ValkeyUnavailableError (acting on nothing) when the root is not ours and private.
  */
 export function reapOrphans(): number[] {
@@ -416,11 +413,44 @@ export function reapOrphans(): number[] {
     }
     // A live PID that is not verifiably the recorded server (reused, or not ours) is left alone, and
     // so is its record. Only once the PID is dead are the record and our own dir cleaned up.
-    if (isAlive(rec.pid)) continue;
+    if (isRunning(rec.pid)) continue;
     forgetServer(rec.pid);
     removeNodeDir(rec.dir);
   }
+  if (!checkRoot()) return killed;
+  const marked = killMarkedOrphans(harnessTempRoot());
+  const gone = new Set(
+    waitGoneSync(
+      marked.map((o) => o.pid),
+      REAP_WAIT_MS,
+    ),
+  );
+  for (const o of marked) {
+    if (!killed.includes(o.pid)) killed.push(o.pid);
+    if (gone.has(o.pid)) forgetServer(o.pid);
+  }
+  removeDeadOwnersNodeDirs();
+  // And the temporary folders (ownedTempDir) of dead owners: a SIGKILLed command leaves its own too.
+  removeDeadOwnersTempDirs();
   return killed;
+}
+
+/** Removes the node folders whose owner (by name) is dead, that no record still names and no running process works in. */
+function removeDeadOwnersNodeDirs(): void {
+  let names: string[];
+  try {
+    names = readdirSync(nodesDir());
+  } catch {
+    return;
+  }
+  const named = new Set(readRecords(false).map((r) => r.dir));
+  for (const name of names) {
+    const owner = nodeDirOwner(name);
+    if (owner === undefined || sameProcessAlive(owner.ownerPid, owner.ownerStart)) continue;
+    const dir = join(nodesDir(), name);
+    if (named.has(dir) || processesWorkingUnder(dir).length > 0) continue;
+    removeNodeDir(dir);
+  }
 }
 
 function isLoopback(host: string): boolean {

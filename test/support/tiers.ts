@@ -51,6 +51,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/limiter/mutants.test.ts',
   // The real build on a copy of the project, and the compiled CLI it makes (≈60 s).
   'test/cli/build-copy.test.ts',
+  // The signal census, one signal per long command, each at a seeded moment (≈3 min).
+  'test/cleanup/signal-census.test.ts',
 ];
 
 /** Which tier a run takes: FENCECHECK_TESTS=quick (the default), deep or all. */

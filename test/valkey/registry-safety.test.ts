@@ -14,6 +14,7 @@ import { startTopology } from '../../src/valkey/index.js';
 import { freeLoopbackPort } from '../../src/valkey/ports.js';
 import { ensureHarnessRoot, harnessTempRoot, isAlive, isHarnessServer, listRecords, makeNodeDir, nodesDir, reapOrphans, registryDir, type ServerRecord } from '../../src/valkey/registry.js';
 import { waitUntil } from '../../src/valkey/wait.js';
+import { OWNER_MARK_ENV } from '../../src/core/owner-mark.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 import { waitWithin } from '../support/bounds.js';
 
@@ -93,14 +94,20 @@ async function impostor(port: number, cwd: string): Promise<number> {
   return pid;
 }
 
-/** A real valkey-server started by the test itself, as a plain process (not through the harness). */
-async function plainValkey(dir: string, asUid?: number): Promise<{ pid: number; port: number; runId: string }> {
+/**
+ * A real valkey-server started by the test itself, as a plain process (not through the harness).
+ * `marked` (the default): it carries the harness's mark of this root, naming this (live) test process
+ * as its owner so that the process-table reaper leaves it to the record's checks, and only the check
+ * a test is about stands between it and the reaper; unmarked, it is a server the harness did not start.
+ */
+async function plainValkey(dir: string, asUid?: number, marked = true): Promise<{ pid: number; port: number; runId: string }> {
   const port = await freeLoopbackPort();
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+  const args = ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--set-proc-title', 'no'];
+  const env = { ...process.env, ...(marked && { [OWNER_MARK_ENV]: `${process.pid}::${harnessTempRoot()}` }) };
   // As another uid, the server cannot chdir into a folder of ours: it inherits it as its cwd instead
   // (the spawner chdirs before dropping privileges).
   const child =
-    asUid === undefined ? spawn(valkeyBinary().path, [...args, '--dir', dir], { stdio: 'ignore' }) : spawn(valkeyBinary().path, args, { stdio: 'ignore', cwd: dir, uid: asUid, gid: asUid });
+    asUid === undefined ? spawn(valkeyBinary().path, [...args, '--dir', dir], { stdio: 'ignore', env }) : spawn(valkeyBinary().path, args, { stdio: 'ignore', cwd: dir, uid: asUid, gid: asUid, env });
   children.push(child);
   let runId = '';
   await waitUntil(
@@ -176,7 +183,7 @@ describe('planted records are never acted on', () => {
 
   it('(b) a real valkey-server the harness did not start, recorded with a dead owner: not killed, its folder kept', async () => {
     const victim = victimDir();
-    const v = await plainValkey(victim.dir);
+    const v = await plainValkey(victim.dir, undefined, false);
     plant(record(v.pid, v.port, victim.dir, { runId: v.runId }));
     expect(isHarnessServer('127.0.0.1', v.port, v.runId)).toBe(false);
     expect(reapOrphans()).toEqual([]);
@@ -253,6 +260,16 @@ describe('planted records are never acted on', () => {
     expect(existsSync(dir)).toBe(false);
     expect(existsSync(file)).toBe(false);
     expect(existsSync(outside.file)).toBe(true);
+  });
+
+  it('a recorded valkey-server that passes every other check but carries no mark of ours: not killed, its folder kept', async () => {
+    const dir = makeNodeDir(0);
+    const v = await plainValkey(dir, undefined, false);
+    plant(record(v.pid, v.port, dir, { runId: v.runId }));
+    expect(isHarnessServer('127.0.0.1', v.port, v.runId)).toBe(false);
+    expect(reapOrphans()).toEqual([]);
+    expect(isAlive(v.pid)).toBe(true);
+    expect(existsSync(dir)).toBe(true);
   });
 
   it.skipIf(!isRoot)('a valkey-server of another uid, on the port, working in a node folder of ours, is not killed', async () => {

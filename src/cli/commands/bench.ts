@@ -10,11 +10,12 @@ Runs the benchmarks and prints figures: topology start times, script-call rates 
 valkey-benchmark, exploration time beside TLC's, model-based commands per second, limiter decisions
 per second, the whole conformance tour beside the raw script-call ceiling, verify's wall time per
 stage; under two CPU burners, the pass rate of every real-time row, drill and interruption with the
-stop times (stability) and the tests' timed values beside their bounds (timing). Speed is
+stop times (stability), the signal census of every long command (signals: exits, stop times, what
+is left after SIGINT, SIGTERM, SIGKILL-then-reap) and the tests' timed values beside their bounds (timing). Speed is
 measured here, never asserted in tests.
 
 Options:
-  --runs N   how many times the stability and timing sections run each item (default 10 and 5)
+  --runs N   how many times the stability, signals and timing sections run each item (default 10, 6 and 5)
   --json     print a fencecheck.stage/1 report instead: each section's title, status and lines
 
 Sections: ${Object.keys(benchSections).join(', ')} (default: all but ${NAMED_ONLY.join(', ')}, which run when named)

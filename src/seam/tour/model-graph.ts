@@ -5,6 +5,7 @@
  * state), and the per-state digests that make the graph's digest (digest.ts). Built once per model
  * object and kept (several tours in one process share it).
  */
+import { endingSignal } from '../../core/process-end.js';
 import { blockHash, DigestSum, edgeLine } from './digest.js';
 import { inShard, type Shard } from './shard.js';
 import type { DecisionView, TourModel } from './system.js';
@@ -69,6 +70,33 @@ export function rowOf(v: DecisionView): string {
 const cache = new WeakMap<object, ModelGraph<unknown, unknown>>();
 
 export function modelGraph<S, A, D>(model: TourModel<S, A, D>): ModelGraph<S, D> {
+  const build = buildGraph(model);
+  for (let r = build.next(); ; r = build.next()) if (r.done) return r.value;
+}
+
+/** How long the graph is built between two turns of the event loop (modelGraphYielding). */
+const SLICE_MS = 25;
+
+/**
+ * modelGraph, built in slices of SLICE_MS with a turn of the event loop between them, so that a
+ * signal is handled within a slice, not after seconds of graph (after a first topology the end
+ * handlers are installed: a second system's graph, computed synchronously, held a signal 2–20 s
+ * under load). Once a signal is ending the process it stops computing: nothing will use the graph.
+ */
+export async function modelGraphYielding<S, A, D>(model: TourModel<S, A, D>): Promise<ModelGraph<S, D>> {
+  const build = buildGraph(model);
+  let sliceEnd = performance.now() + SLICE_MS;
+  for (let r = build.next(); ; r = build.next()) {
+    if (r.done) return r.value;
+    if (performance.now() < sliceEnd) continue;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (endingSignal() !== undefined) await new Promise<never>(() => {});
+    sliceEnd = performance.now() + SLICE_MS;
+  }
+}
+
+/** The breadth-first build; yields after each state, so a caller may pause between states. */
+function* buildGraph<S, A, D>(model: TourModel<S, A, D>): Generator<void, ModelGraph<S, D>> {
   const hit = cache.get(model);
   if (hit) return hit as ModelGraph<S, D>;
   const t0 = performance.now();
@@ -120,6 +148,7 @@ export function modelGraph<S, A, D>(model: TourModel<S, A, D>): ModelGraph<S, D>
     edges.push(out);
     transitions.push(model.enabledInstances ? new Set(model.enabledInstances(s)) : predicted);
     blocks.push(blockHash(lines));
+    yield;
   }
   const graph: ModelGraph<S, D> = { states, keys, index, depth, parent, parentAttempt, edges, transitions, blocks, durationMs: performance.now() - t0 };
   cache.set(model, graph as ModelGraph<unknown, unknown>);

@@ -25,7 +25,7 @@ import { runConform, type ConformRun } from './tour/run.js';
 import { openTourRig, type TourRig } from './tour/rig.js';
 import { tourObservedTrace } from './tracecheck.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
-import { modelGraph } from '../../seam/tour/model-graph.js';
+import { modelGraphYielding } from '../../seam/tour/model-graph.js';
 import { fencingTourModel } from './tour/system.js';
 import { EVERY_INVARIANT } from '../../seam/tour/entry.js';
 import { isUserPatchEntry, patchFileRecord } from '../../seam/patch-file.js';
@@ -82,8 +82,8 @@ export function runTourEntries(entries: readonly MutantEntry[], options: LayerRu
   return runImplEntries<TourRig, ImplPatch>(entries, options, {
     unit: 'tours',
     // The model's graph before any server runs (see runConform): a signal meanwhile ends at once.
-    open: () => {
-      modelGraph(fencingTourModel(DEFAULT_BOUNDS));
+    open: async () => {
+      await modelGraphYielding(fencingTourModel(DEFAULT_BOUNDS));
       return openTourRig();
     },
     close: (rig) => rig.close(),

@@ -15,7 +15,7 @@ import type { TracePatch } from '../../../core/trace-format.js';
 import { EVERY_INVARIANT, everyInvariantModel, namedEveryFailure } from '../../../seam/tour/entry.js';
 import { engineOptions, traceFileName } from '../../../seam/tour/entry-kit.js';
 import type { Attempt, Decision } from './attempts.js';
-import { modelGraph } from '../../../seam/tour/model-graph.js';
+import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import { fencingTourModel, fencingTourSystem, type FencingTourSystem } from './system.js';
 import { tourPathToTrace } from './trace.js';
 import { openTourRig, type TourRig } from './rig.js';
@@ -52,10 +52,10 @@ export interface ConformRun {
 }
 
 export async function runConform(opts: ConformOptions): Promise<ConformRun> {
-  // The model's graph first (seconds of synchronous work, cached): computed while no server runs, a
-  // signal meanwhile ends the process at once; with servers live it would wait for the graph.
+  // The model's graph first (seconds of work, cached), before any server runs, in slices a signal
+  // can come between: with the end handlers installed a synchronous graph held a signal seconds.
   const every = opts.invariant === EVERY_INVARIANT;
-  if (!opts.rig) modelGraph(every ? everyInvariantModel(fencingTourModel(opts.bounds)) : fencingTourModel(opts.bounds));
+  if (!opts.rig) await modelGraphYielding(every ? everyInvariantModel(fencingTourModel(opts.bounds)) : fencingTourModel(opts.bounds));
   const rig = opts.rig ?? (await openTourRig(opts.start ?? {}));
   try {
     const base = fencingTourSystem({ rig, bounds: opts.bounds, ...(opts.patch ? { patch: opts.patch } : {}) });

@@ -7,7 +7,7 @@
 import { projectRoot } from '../../../core/project-root.js';
 import { TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
 import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName } from '../../../seam/tour/entry-kit.js';
-import { modelGraph } from '../../../seam/tour/model-graph.js';
+import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
 import { actionOfLabel, saveTrace, traceOfStates } from '../../../seam/trace.js';
@@ -64,7 +64,7 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
   if (why !== null) throw new TourUnavailableError(why);
   const patch: InitLimiterPatch | undefined = await mutantPatch(opts.mutant, (file) => loadInitLimiterPatch(file, projectRoot));
   const invariant = invariantToCheck('init-limiter', INIT_LIMITER_INVARIANT_NAMES, opts);
-  modelGraph(initLimiterTourModel(bounds));
+  await modelGraphYielding(initLimiterTourModel(bounds));
   const system = initLimiterTourSystem({ bounds, ...(patch ? { patch } : {}) });
   const result: InitLimiterTourResult = await runTour(system, engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
   if (!result.failure || opts.saveTrace === false) return { result };

@@ -7,7 +7,7 @@
 import { projectRoot } from '../../../core/project-root.js';
 import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
 import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName } from '../../../seam/tour/entry-kit.js';
-import { modelGraph } from '../../../seam/tour/model-graph.js';
+import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
 import { saveTrace } from '../../../seam/trace.js';
@@ -34,8 +34,9 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
   if (bounds.maxAge !== 0) throw new TourSetupError(`the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = ${bounds.maxAge}`);
   const patch: PausePatch | undefined = await mutantPatch(opts.mutant, (file) => loadPausePatch(file, projectRoot));
   const invariant = invariantToCheck('pause', PAUSE_INVARIANT_NAMES, opts);
-  // The model's graph first (synchronous work): while no server runs, a signal ends the process at once.
-  modelGraph(pauseTourModel(bounds));
+  // The model's graph first, in slices a signal can come between (another system's servers may have
+  // installed the end handlers already: a signal waits for the running slice, not for the graph).
+  await modelGraphYielding(pauseTourModel(bounds));
   const provider = opts.provider !== undefined && isProviderChoice(opts.provider) ? opts.provider : undefined;
   let rig;
   try {
