@@ -10,7 +10,8 @@ import { closeSync, openSync, readFileSync, renameSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { trackServer, untrackServer } from '../valkey/hygiene.js';
 import { freeLoopbackPort } from '../valkey/ports.js';
-import { forgetServer, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from '../valkey/registry.js';
+import { markedEnv } from '../core/owner-mark.js';
+import { forgetServer, harnessTempRoot, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from '../valkey/registry.js';
 import { delay, TIMED_OUT, withTimeout } from '../valkey/wait.js';
 
 /** Prometheus is missing or could not start: callers report not-run (exit 2). */
@@ -104,6 +105,8 @@ async function spawnOne(bin: string, port: number, opts: PrometheusOptions): Pro
     cwd: dir,
     stdio: ['ignore', fd, fd],
     detached: false,
+    // The harness's mark (src/core/owner-mark.ts): a reaper finds it even if we die before it is recorded.
+    env: markedEnv(harnessTempRoot()),
   });
   closeSync(fd);
   const logTail = () => {
@@ -123,7 +126,7 @@ async function spawnOne(bin: string, port: number, opts: PrometheusOptions): Pro
   const ownerStart = processStart(process.pid);
   const rec: ServerRecord = { pid, ownerPid: process.pid, ...(ownerStart !== undefined ? { ownerStart } : {}), port, dir, startedAt: new Date().toISOString(), program: PROGRAM };
   recordServer(rec);
-  trackServer(rec, exited);
+  trackServer(rec, child, exited);
   child.unref();
 
   let stopped = false;

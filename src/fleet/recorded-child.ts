@@ -9,7 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { trackServer, untrackServer } from '../valkey/hygiene.js';
-import { forgetServer, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from '../valkey/registry.js';
+import { markedEnv } from '../core/owner-mark.js';
+import { forgetServer, harnessTempRoot, makeNodeDir, processStart, recordServer, removeNodeDir, type ServerRecord } from '../valkey/registry.js';
 import { TIMED_OUT, withTimeout } from '../valkey/wait.js';
 
 export interface RecordedChild {
@@ -30,7 +31,8 @@ export function spawnRecorded(exe: string, args: readonly string[], port: number
   const dir = makeNodeDir(port);
   const logPath = join(dir, 'child.log');
   const fd = openSync(logPath, 'a');
-  const child = spawn(exe, [...args, '--port', String(port)], { cwd: dir, env, stdio: ['ignore', 'pipe', fd], detached: false });
+  // The harness's mark (src/core/owner-mark.ts) in its environment: a reaper finds it even if we die before it is recorded.
+  const child = spawn(exe, [...args, '--port', String(port)], { cwd: dir, env: markedEnv(harnessTempRoot(), env), stdio: ['ignore', 'pipe', fd], detached: false });
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const pid = child.pid;
@@ -41,7 +43,7 @@ export function spawnRecorded(exe: string, args: readonly string[], port: number
   const ownerStart = processStart(process.pid);
   const rec: ServerRecord = { pid, ownerPid: process.pid, ...(ownerStart !== undefined ? { ownerStart } : {}), port, dir, startedAt: new Date().toISOString(), program: basename(exe) };
   recordServer(rec);
-  trackServer(rec, exited);
+  trackServer(rec, child, exited);
   child.unref();
   let done = false;
   const forget = () => {
