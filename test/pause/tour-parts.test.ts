@@ -70,4 +70,18 @@ describe('the tour model', () => {
     });
     expect(step(s, 'FailLoad(r1)').decision).toEqual({ kind: 'refused' });
   });
+  it('predicts a call whose writes after the first are refused as its commit: a whole write has no second', () => {
+    let s = m.initialStates()[0]!;
+    for (const l of ['Subscribe(r1)', 'Load(r1)', 'Ready(r1)', 'BeginSetPaused(r1, TRUE)']) s = step(s, l).next;
+    const c = '[by |-> r1, paused |-> TRUE, version |-> 0]';
+    const later = step(s, `FailLaterWrite(${c})`);
+    expect(later.decision).toEqual({ kind: 'transition', label: `FailLaterWrite(${c})` });
+    expect(tourKey(later.next)).toBe(tourKey(step(s, `CommitSetPaused(${c})`).next));
+    expect(
+      m
+        .attempts(m.initialStates()[0]!)
+        .map(attemptLabel)
+        .filter((l) => l.startsWith('FailLaterWrite')),
+    ).toEqual([]);
+  });
 });

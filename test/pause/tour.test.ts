@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
 import { runTour } from '../../src/seam/tour/tour.js';
-import { PauseReplica, type PausePatch } from '../../src/systems/pause/index.js';
+import { encodeEvent, PauseReplica, type PausePatch, type SetPausedFn } from '../../src/systems/pause/index.js';
 import type { PauseBounds } from '../../src/systems/pause/model-state.js';
 import { runPauseTour } from '../../src/systems/pause/tour/entry.js';
 import { openPauseTourRig } from '../../src/systems/pause/tour/rig.js';
@@ -35,7 +35,7 @@ describe('the pause tour (real Valkey)', () => {
   it('the unpatched code conforms: every state, transition and refused attempt, the graph equal to the model', async () => {
     const { result } = await runPauseTour({ bounds: SMALL, saveTrace: false });
     expect(result.failure).toBeNull();
-    expect({ states: result.states, attempts: result.attempts, errors: result.errors, equal: result.equalToModel }).toEqual({ states: 180, attempts: 2008, errors: 0, equal: true });
+    expect({ states: result.states, attempts: result.attempts, errors: result.errors, equal: result.equalToModel }).toEqual({ states: 180, attempts: 2052, errors: 0, equal: true });
     expect(result.covered).toEqual({ states: result.model.states, transitions: result.model.transitions, refused: result.model.refused });
     // The faults the spec has no action for were really taken (failed reads, overlapped reconciliations), not only refused.
     expect(result.model.byAction.FailLoad!.refused).toBeGreaterThan(0);
@@ -44,12 +44,13 @@ describe('the pause tour (real Valkey)', () => {
     expect(result.transitions).toBeGreaterThan(result.covered.transitions);
   });
 
-  it('P7–P9 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
-    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9'].includes(m.id));
+  it('P7–P10 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
+    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9', 'P10'].includes(m.id));
     expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([
       ['P7', 'Inv_FailClosed'],
       ['P8', 'Inv_OnlyCommitted'],
       ['P9', 'Inv_NoRevert'],
+      ['P10', 'Inv_NoMissedEvent'],
     ]);
     const last: Record<string, string> = {};
     for (const m of entries) {
@@ -61,6 +62,8 @@ describe('the pause tour (real Valkey)', () => {
     expect(last.P7).toBe('FailReconcile(r1)');
     expect(last.P8).toMatch(/^CommitSetPaused\(/);
     expect(last.P9).toMatch(/^ReconcileOverlapped\(r1, /);
+    // Two writes instead of one transaction: only a refusal of the second write (a fault at the command level) shows it.
+    expect(last.P10).toMatch(/^FailLaterWrite\(/);
   });
 
   it("a counterexample replays: P9's trace breaks Inv_NoRevert on the real code at the step it predicted; a step the tour cannot take is refused before anything starts", async () => {
@@ -95,6 +98,22 @@ describe('the pause tour (real Valkey)', () => {
     const r = await conformWith({ replica: (o) => new ArmsOnce(o) });
     expect(r.failure?.check).toBe('Conformance');
     expect(r.failure?.attempt).toMatch(/Reconcile\(r1\)/);
+  });
+
+  it('red: a SetPaused of two commands, SET before INCR: a refused INCR is an error the model does not predict (the value may have changed without a new version)', async () => {
+    const setThenIncr: SetPausedFn = async (client, keys, paused, local) => {
+      if (paused) await client.set(keys.paused, '1');
+      else await client.del(keys.paused);
+      const version = await client.incr(keys.version);
+      const state = Object.freeze({ paused, version });
+      await client.publish(keys.channel, encodeEvent(state));
+      local?.(state);
+      return { state, published: true };
+    };
+    const r = await conformWith({ setPaused: setThenIncr });
+    expect(r.failure?.check).toBe('Conformance');
+    expect(r.failure?.attempt).toMatch(/^FailLaterWrite\(/);
+    expect(r.failure?.message).toMatch(/the real system did error a write after its first was refused/);
   });
 
   it('red: a hot read that sends a command fails the state check', async () => {

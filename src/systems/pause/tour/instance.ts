@@ -22,6 +22,7 @@ import { DriverClock } from './clock.js';
 import { BARRIER_PREFIX, type ConnectionLease, type LeaseControl } from './lease.js';
 import { attemptLabel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
 import type { PauseTourRig } from './rig.js';
+import type { Redis } from 'ioredis';
 
 /** The real version of the model's version 0: the first write's INCR already crosses 2^31 (a 32-bit version shows). */
 export const TOUR_BASE_VERSION = 2 ** 31 - 1;
@@ -52,15 +53,32 @@ interface Member {
 interface HeldCall {
   readonly by: Replica;
   readonly paused: boolean;
-  /** Set once the call's EXEC is waiting at the driver's gate. */
+  /** Set once the call's first write is waiting at the driver's gate. */
   atGate: boolean;
   settled: boolean;
   outcome: { ok: true } | { ok: false; error: unknown } | null;
-  open: ((fate: 'commit' | 'fail' | 'abandon') => void) | null;
+  open: ((fate: WriteFate) => void) | null;
   readonly done: Promise<void>;
 }
 
 type Op = readonly [string, readonly unknown[]];
+type Commands = Record<string, (...a: unknown[]) => unknown>;
+
+/** Where a held call's writes go: all to the writer, all refused, or the first to the writer and the rest refused. */
+type WriteFate = 'commit' | 'fail' | 'failLater' | 'abandon';
+
+/** Commands a SetPaused call may send that write nothing: sent at once, never held, never failed. */
+const READS = new Set(['get', 'mget', 'exists', 'strlen', 'getrange', 'ttl', 'pttl', 'type', 'watch', 'unwatch', 'ping', 'publish']);
+const isRead = (name: string) => READS.has(name);
+
+let builtin: ReadonlySet<string> | null = null;
+
+/** A command of the client (ioredis's builtin list, or `call`) that is no read. */
+function isWrite(name: string, client: Redis): boolean {
+  if (name === 'call') return true;
+  builtin ??= new Set(client.getBuiltinCommands());
+  return !isRead(name) && builtin.has(name);
+}
 
 const showState = (s: { paused: boolean; version: number }) => `${s.paused ? 'paused' : 'running'}@v${s.version}`;
 
@@ -214,6 +232,12 @@ export class PauseInstance {
     if (a.kind === 'failLoad') return this.failLoad(a.r);
     if (a.kind === 'failReconcile') return this.reconcile(a.r, 'fail', label);
     if (a.kind === 'overlap') return this.reconcile(a.r, 'hold', label, a.c);
+    if (a.kind === 'failLaterWrite') {
+      const call = this.calls.find((c) => c.by === a.c.by && c.paused === a.c.paused && c.atGate);
+      if (!call) return refused('no such call is held');
+      const o = await this.finish(call, 'failLater');
+      return o.ok ? moved('its first write committed; it made no other') : error(`a write after its first was refused and the call failed: ${String(o.error).slice(0, 80)}`);
+    }
     const ev: PauseModelEvent = a.ev;
     switch (ev.type) {
       case 'Subscribe':
@@ -238,8 +262,8 @@ export class PauseInstance {
         if (this.calls.some((c) => c.by === ev.r && c.paused === ev.p)) return moved('joins the alike call already held');
         const call = this.begin(ev.r, ev.p);
         await this.until(() => call.atGate || call.settled, `SetPaused to reach its EXEC`);
-        if (!call.atGate) return error(`SetPaused(${ev.p}) returned before its EXEC${call.outcome && !call.outcome.ok ? `: ${String(call.outcome.error)}` : ''}`);
-        return moved('held before EXEC');
+        if (!call.atGate) return error(`SetPaused(${ev.p}) returned before its first write${call.outcome && !call.outcome.ok ? `: ${String(call.outcome.error)}` : ''}`);
+        return moved('held before its first write');
       }
       case 'CommitSetPaused':
       case 'FailSetPaused': {
@@ -362,45 +386,79 @@ export class PauseInstance {
     return { decision: { kind: 'transition', label }, note: note || `reconciled (${st.ready ? 'its timer fired' : 'reconcileNow'})` };
   }
 
-  /** A real SetPaused call whose EXEC waits at the driver's gate (the transaction is queued client-side until then). */
+  /**
+   * A real SetPaused call whose first write waits at the driver's gate. The call gets a client on
+   * which every command is real: reads (a patch's GET) and the PUBLISH go to the writer at once;
+   * every write — a MULTI's EXEC, a pipeline's commands one by one, a SET, INCR, DEL, EVAL or
+   * `call(...)` sent on its own — is one write of the call. The first waits at the gate; the fate
+   * decides where each is sent: the writer, or the user without any write (a real refusal: NOPERM,
+   * or EXECABORT for a transaction). However the call is built, its writes meet the fault.
+   */
   private begin(by: Replica, paused: boolean): HeldCall {
     const rig = this.rig;
     const caller = this.member(by).replica;
     let resolveDone!: () => void;
     const call: HeldCall = { by, paused, atGate: false, settled: false, outcome: null, open: null, done: new Promise<void>((r) => (resolveDone = r)) };
-    const gate = () =>
-      new Promise<'commit' | 'fail' | 'abandon'>((open) => {
+    let opened: Promise<WriteFate> | null = null;
+    let writes = 0;
+    const write = async <T>(send: (conn: Redis) => Promise<T>): Promise<T> => {
+      const k = ++writes;
+      opened ??= new Promise<WriteFate>((open) => {
         call.open = open;
         call.atGate = true;
         this.notify();
       });
-    const tx = () => {
+      const fate = await opened;
+      if (fate === 'abandon') throw new Error('the tour instance ended before this write');
+      return send(fate === 'commit' || (fate === 'failLater' && k === 1) ? rig.writer : rig.failing);
+    };
+    const recorder = (kind: 'multi' | 'pipeline') => {
       const ops: Op[] = [];
-      const recorder: Record<string, unknown> = new Proxy(
+      const exec = async () => {
+        if (kind === 'multi')
+          return write((conn) => {
+            const real = conn.multi();
+            for (const [op, args] of ops) (real as unknown as Commands)[op]!(...args);
+            return real.exec();
+          });
+        // A pipeline is no transaction: each of its commands is a write of its own.
+        const replies: [Error | null, unknown][] = [];
+        for (const [op, args] of ops)
+          replies.push(
+            await write((conn) => (conn as unknown as Commands)[op]!(...args) as Promise<unknown>).then(
+              (r): [null, unknown] => [null, r],
+              (e: unknown): [Error, null] => [e as Error, null],
+            ),
+          );
+        return replies;
+      };
+      const rec: Record<string, unknown> = new Proxy(
         {},
         {
           get: (_t, name: string) => {
-            if (name === 'exec') {
-              return async () => {
-                const fate = await gate();
-                if (fate === 'abandon') throw new Error('the tour instance ended before this EXEC');
-                const real = (fate === 'commit' ? rig.writer : rig.failing).multi();
-                for (const [op, args] of ops) (real as unknown as Record<string, (...a: unknown[]) => unknown>)[op]!(...args);
-                return real.exec();
-              };
-            }
+            if (name === 'exec') return exec;
             if (name === 'then') return undefined;
             return (...args: unknown[]) => {
               ops.push([name, args]);
-              return recorder;
+              return rec;
             };
           },
         },
       );
-      return recorder;
+      return rec;
     };
     const client = new Proxy(rig.writer, {
-      get: (target, name, recv) => (name === 'multi' ? tx : Reflect.get(target, name, recv)),
+      get: (target, name, recv) => {
+        if (name === 'multi' || name === 'pipeline') return () => recorder(name);
+        const own = Reflect.get(target, name, recv) as unknown;
+        if (typeof name !== 'string' || typeof own !== 'function' || !isWrite(name, target)) return own;
+        return (...args: unknown[]) => {
+          // `call('GET', …)` is a read; `call` of anything else a write.
+          if (name === 'call' && !isRead(String(args[0]).toLowerCase())) return write((conn) => conn.call(String(args[0]), ...(args.slice(1) as string[])));
+          if (name === 'call') return (own as (...a: unknown[]) => unknown).apply(target, args);
+          return write((conn) => (conn as unknown as Commands)[name]!(...args) as Promise<unknown>);
+        };
+      },
     }) as unknown as ValkeyClient;
     this.calls.push(call);
     void this.setPausedFn(client, this.keys, paused, (s) => caller.applyLocal(s))
@@ -416,7 +474,7 @@ export class PauseInstance {
     return call;
   }
 
-  private async finish(call: HeldCall, fate: 'commit' | 'fail'): Promise<{ ok: true } | { ok: false; error: unknown }> {
+  private async finish(call: HeldCall, fate: 'commit' | 'fail' | 'failLater'): Promise<{ ok: true } | { ok: false; error: unknown }> {
     this.calls.splice(this.calls.indexOf(call), 1);
     call.open!(fate);
     await this.until(() => call.settled, `SetPaused's ${fate}`);

@@ -35,7 +35,9 @@ export type PauseAttempt =
   | { readonly kind: 'event'; readonly ev: PauseModelEvent }
   | { readonly kind: 'failLoad'; readonly r: Replica }
   | { readonly kind: 'failReconcile'; readonly r: Replica }
-  | { readonly kind: 'overlap'; readonly r: Replica; readonly c: PendingCall };
+  | { readonly kind: 'overlap'; readonly r: Replica; readonly c: PendingCall }
+  /** Call c's first write lands, every later write of it is refused: a whole (atomic) write has none, so it is CommitSetPaused(c). */
+  | { readonly kind: 'failLaterWrite'; readonly c: PendingCall };
 
 export type PauseDecision =
   | { readonly kind: 'transition'; readonly label: string }
@@ -50,10 +52,11 @@ const callLabel = (c: PendingCall) => `[by |-> ${c.by}, paused |-> ${tla(c.pause
 export function attemptLabel(a: PauseAttempt): string {
   if (a.kind === 'event') return pauseEventLabel(a.ev);
   if (a.kind === 'overlap') return `ReconcileOverlapped(${a.r}, ${callLabel(a.c)})`;
+  if (a.kind === 'failLaterWrite') return `FailLaterWrite(${callLabel(a.c)})`;
   return `${a.kind === 'failLoad' ? 'FailLoad' : 'FailReconcile'}(${a.r})`;
 }
 
-const ROW: Readonly<Record<PauseAttempt['kind'], string>> = { event: '', failLoad: 'FailLoad', failReconcile: 'FailReconcile', overlap: 'ReconcileOverlapped' };
+const ROW: Readonly<Record<PauseAttempt['kind'], string>> = { event: '', failLoad: 'FailLoad', failReconcile: 'FailReconcile', overlap: 'ReconcileOverlapped', failLaterWrite: 'FailLaterWrite' };
 
 export function decisionView(a: PauseAttempt, d: PauseDecision): DecisionView {
   const row = a.kind === 'event' ? a.ev.type : ROW[a.kind];
@@ -122,6 +125,7 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
       for (const ev of candidateEvents(s.model, bounds)) if (ev.type !== 'Tick' || ev.r === bounds.replicas[0]) out.push({ kind: 'event', ev });
       for (const r of bounds.replicas) out.push({ kind: 'failLoad', r }, { kind: 'failReconcile', r });
       for (const r of bounds.replicas) for (const c of s.model.pending) out.push({ kind: 'overlap', r, c });
+      for (const c of s.model.pending) out.push({ kind: 'failLaterWrite', c });
       return out;
     },
     attemptLabel,
@@ -134,6 +138,10 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
       }
       if (a.kind === 'failLoad') return after(m, `Load(${a.r})`) === null ? same(s) : { decision: { kind: 'failed' }, next: s };
       if (a.kind === 'failReconcile') return m.snap[a.r] == null ? same(s) : { decision: { kind: 'failed' }, next: s };
+      if (a.kind === 'failLaterWrite') {
+        const committed = after(m, pauseEventLabel({ type: 'CommitSetPaused', c: a.c }));
+        return committed === null ? same(s) : { decision: { kind: 'transition', label: attemptLabel(a) }, next: wrap(committed) };
+      }
       if (m.snap[a.r] == null || !m.pending.some((c) => sameCall(c, a.c))) return same(s);
       const read = after(m, `Reconcile(${a.r})`)!;
       const committed = after(read, pauseEventLabel({ type: 'CommitSetPaused', c: a.c }))!;

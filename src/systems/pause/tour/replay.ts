@@ -25,7 +25,7 @@ import { PauseInstance } from './instance.js';
 import type { PauseAttempt } from './model.js';
 import { openPauseTourRig } from './rig.js';
 
-const FAULTS = ['FailLoad', 'FailReconcile', 'ReconcileOverlapped'] as const;
+const FAULTS = ['FailLoad', 'FailReconcile', 'ReconcileOverlapped', 'FailLaterWrite'] as const;
 const KNOWN: readonly string[] = [...PAUSE_ACTIONS, ...FAULTS];
 
 function boundsOf(trace: Trace): PauseBounds {
@@ -71,6 +71,8 @@ export function attemptOfStep(step: Step, at: string, bounds: PauseBounds): Paus
         return { kind: step.action === 'FailLoad' ? 'failLoad' : 'failReconcile', r: replicaParam(step, at, rs) };
       case 'ReconcileOverlapped':
         return { kind: 'overlap', r: replicaParam(step, at, rs), c: call() };
+      case 'FailLaterWrite':
+        return { kind: 'failLaterWrite', c: call() };
       case 'Tick':
         return { kind: 'event', ev: { type: 'Tick', r: rs[0]! } };
       case 'BeginSetPaused':
