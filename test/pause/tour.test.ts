@@ -44,13 +44,14 @@ describe('the pause tour (real Valkey)', () => {
     expect(result.transitions).toBeGreaterThan(result.covered.transitions);
   });
 
-  it('P7–P10 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
-    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9', 'P10'].includes(m.id));
+  it('P7–P11 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
+    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9', 'P10', 'P11'].includes(m.id));
     expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([
       ['P7', 'Inv_FailClosed'],
       ['P8', 'Inv_OnlyCommitted'],
       ['P9', 'Inv_NoRevert'],
       ['P10', 'Inv_NoMissedEvent'],
+      ['P11', 'Inv_ReadyAfterSnapshot'],
     ]);
     const last: Record<string, string> = {};
     for (const m of entries) {
@@ -64,6 +65,8 @@ describe('the pause tour (real Valkey)', () => {
     expect(last.P9).toMatch(/^ReconcileOverlapped\(r1, /);
     // Two writes instead of one transaction: only a refusal of the second write (a fault at the command level) shows it.
     expect(last.P10).toMatch(/^FailLaterWrite\(/);
+    // A failed load whose retry waits at the ready gate: only a read-back of the start-up tells it from the load gate.
+    expect(last.P11).toBe('Ready(r1)');
   });
 
   it("a counterexample replays: P9's trace breaks Inv_NoRevert on the real code at the step it predicted; a step the tour cannot take is refused before anything starts", async () => {

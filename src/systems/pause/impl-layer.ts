@@ -62,12 +62,24 @@ function outcomeOf(r: DriveResult, topology: 'standalone' | 'cluster', patch?: s
   return { kind: 'violated', checks, detail: `walk ${v.walk}, step ${v.step}: ${what}; replay: ${replay}`, extra: { seed: r.seed, traceLength: v.step, replay } };
 }
 
+/** "N of M model states (x %)": how much of the model's graph a tour reached. */
+export function reachedShare(r: { readonly covered: { readonly states: number }; readonly model: { readonly states: number } }): string {
+  const pct = r.model.states === 0 ? 100 : (100 * r.covered.states) / r.model.states;
+  return `${r.covered.states} of ${r.model.states} model states (${pct.toFixed(1)} %)`;
+}
+
 /** The tour of a patch the walks did not catch, as the skeleton's outcome. */
 async function tourOutcome(m: MutantEntry, walks: string, bounds?: PauseBounds): Promise<ImplOutcome> {
   try {
     const { result, tracePath, replay } = await runPauseTour({ bounds, mutant: m });
     const f = result.failure;
-    if (!f) return { kind: 'held', detail: `the walks held (${walks}); the tour held too: ${result.states} real states, ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
+    if (!f) {
+      const share = reachedShare(result);
+      // A tour that reached fewer model states than there are stopped exploring early: no verdict.
+      if (result.covered.states < result.model.states)
+        return { kind: 'invalid', detail: `the walks held (${walks}); the tour reached only ${share}: it stopped exploring early, so holding is no verdict` };
+      return { kind: 'held', detail: `the walks held (${walks}); the tour held too: ${result.states} real states (${share}), ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
+    }
     return {
       kind: 'violated',
       checks: [f.check],

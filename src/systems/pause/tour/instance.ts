@@ -20,7 +20,7 @@ import type { ValkeyClient } from '../../../valkey/index.js';
 import { InfrastructureFault } from '../../../valkey/fault.js';
 import { DriverClock } from './clock.js';
 import { BARRIER_PREFIX, type ConnectionLease, type LeaseControl } from './lease.js';
-import { attemptLabel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
+import { attemptLabel, decisionView, pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourModel, type PauseTourState, type ReplicaView } from './model.js';
 import type { PauseTourRig } from './rig.js';
 import type { Redis } from 'ioredis';
 
@@ -48,6 +48,8 @@ interface Member {
   readonly inbox: { readonly state: PauseState; readonly apply: () => void }[];
   waiting: { readonly phase: StartPhase; readonly go: () => void } | null;
   settled: 'pending' | 'done' | 'failed';
+  /** A load phase the driver released ran to its end without failing. */
+  loaded: boolean;
 }
 
 interface HeldCall {
@@ -97,12 +99,19 @@ export class PauseInstance {
   private readonly syncs = new Map<Replica, { readonly at: number; readonly version: number }>();
   private readonly applied = new Map<Replica, number>();
   private readonly dropped = new Map<Replica, number[]>();
+  private readonly model: PauseTourModel;
+  /** The state the instance is in as far as the model knows (null after an unpredicted decision: read it). */
+  private believed: PauseTourState | null;
+  /** The last attempt's decision was not the model's. */
+  private unpredicted = false;
 
   constructor(
     private readonly rig: PauseTourRig,
     private readonly timing: PauseTiming,
   ) {
     this.keys = pauseKeys(rig.topology.keyPrefix, rig.nextName());
+    this.model = pauseTourModel(timing.bounds);
+    this.believed = this.model.initialStates()[0]!;
     const make = patched(timing.patch);
     this.setPausedFn = make.setPaused;
     for (const name of timing.bounds.replicas) {
@@ -115,6 +124,7 @@ export class PauseInstance {
         inbox: [],
         waiting: null,
         settled: 'pending',
+        loaded: false,
         replica: make.replica({
           keys: this.keys,
           client: () => {
@@ -217,11 +227,21 @@ export class PauseInstance {
 
   // ---- attempts ----
 
+  /**
+   * One attempt. The instance predicts it itself, from the state it is in (the model's prediction
+   * of the last attempt, or the state read back when that one was not predicted): a decision the
+   * model does not predict marks the next read-back `unpredicted`, so the engine never goes on
+   * with this instance as if it were in a model state (it may hold what it does not read back).
+   */
   async perform(a: PauseAttempt): Promise<Outcome<PauseDecision>> {
     const label = attemptLabel(a);
     this.log.push(label);
+    const from = this.believed ?? (await this.readState());
+    const predicted = this.model.predict(from, a);
     const out = await this.run(a, label);
     this.observeHeld();
+    this.unpredicted = decisionView(a, out.decision).label !== decisionView(a, predicted.decision).label;
+    this.believed = this.unpredicted ? null : predicted.next;
     return out;
   }
 
@@ -250,6 +270,7 @@ export class PauseInstance {
         const before = want === 'load' ? await this.valkey() : null;
         await this.release(m);
         if (m.settled === 'failed') return error(`${ev.r}'s ${want} phase failed`);
+        if (want === 'load') m.loaded = true;
         if (before) this.syncs.set(ev.r, { at: this.clock.now(), version: this.modelVersion(before.version) });
         return moved(`${ev.r} ran its ${want} phase`);
       }
@@ -484,6 +505,12 @@ export class PauseInstance {
   // ---- the real state ----
 
   async read(): Promise<Readback<PauseTourState, null>> {
+    const state = await this.readState();
+    return { state: this.unpredicted ? { ...state, unpredicted: true } : state, observation: null };
+  }
+
+  /** The real state as the spec's variables and each replica's view (no mark: what the instance is in). */
+  private async readState(): Promise<PauseTourState> {
     await this.barrier();
     const v = await this.valkey();
     const mv = this.modelVersion(v.version);
@@ -519,8 +546,18 @@ export class PauseInstance {
       applied: per((m) => this.applied.get(m.name)!),
       synced: per((m) => this.syncs.get(m.name)?.version ?? 0),
     };
-    const replicas = per((m) => ({ answer: m.replica.read(), stale: m.replica.pastAgeBound(), timer: this.clock.pending(m.name).some((t) => t.delay > TOUR_MAX_AGE_MS) }));
-    return { state: { model, replicas }, observation: null };
+    const replicas = per(
+      (m): ReplicaView => ({
+        answer: m.replica.read(),
+        stale: m.replica.pastAgeBound(),
+        timer: this.clock.pending(m.name).some((t) => t.delay > TOUR_MAX_AGE_MS),
+        gate: m.waiting?.phase ?? (m.settled === 'done' ? 'started' : m.settled === 'failed' ? 'failed' : 'busy'),
+        loaded: m.loaded,
+      }),
+    );
+    const state: PauseTourState = { model, replicas };
+    this.believed = state;
+    return state;
   }
 
   /** 1000 hot reads: no command may leave any replica, and the answer may not change. */

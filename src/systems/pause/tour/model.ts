@@ -24,11 +24,27 @@ export interface ReplicaView {
   readonly answer: PauseAnswer;
   readonly stale: boolean;
   readonly timer: boolean;
+  /**
+   * Where its start-up is: the gate it waits at, or `started` (start() returned). Predicted from
+   * the variables (not subscribed: subscribe; no snapshot: load; not ready: ready), so two real
+   * replicas with the same variables and different start-ups are different states.
+   */
+  readonly gate: StartGateView;
+  /** Its load phase answered (a snapshot was read): predicted exactly when it holds a snapshot. */
+  readonly loaded: boolean;
 }
+
+export type StartGateView = 'subscribe' | 'load' | 'ready' | 'started' | 'failed' | 'busy';
 
 export interface PauseTourState {
   readonly model: PauseModelState;
   readonly replicas: Readonly<Record<Replica, ReplicaView>>;
+  /**
+   * The attempt that led here decided what the model did not predict (read back by the instance,
+   * which predicts each attempt itself): whatever the rest of the state shows, the instance may
+   * hold something it does not read back, so this is no model state and the engine retires it.
+   */
+  readonly unpredicted?: true;
 }
 
 export type PauseAttempt =
@@ -83,7 +99,8 @@ export function modelViews(machine: ReturnType<typeof pauseMachineFor>, s: Pause
         const a = pauseAnswer(machine, s, r);
         answer = !a.served ? 'unavailable' : a.paused ? 'paused' : 'running';
       }
-      return [r, { answer, stale, timer: s.ready[r]! }];
+      const gate: StartGateView = s.ready[r] ? 'started' : !s.subscribed[r] ? 'subscribe' : snap === null ? 'load' : 'ready';
+      return [r, { answer, stale, timer: s.ready[r]!, gate, loaded: snap !== null }];
     }),
   ) as Record<Replica, ReplicaView>;
 }
@@ -95,9 +112,9 @@ export function tourKey(s: PauseTourState): string {
   return `${pauseKey(s.model)};hot=${rs
     .map((r) => {
       const v = s.replicas[r as Replica]!;
-      return `${r}:${v.answer}/${b(v.stale)}/${b(v.timer)}`;
+      return `${r}:${v.answer}/${b(v.stale)}/${b(v.timer)}/${v.gate}/${b(v.loaded)}`;
     })
-    .join(',')}`;
+    .join(',')}${s.unpredicted ? ';unpredicted' : ''}`;
 }
 
 export type PauseTourModel = TourModel<PauseTourState, PauseAttempt, PauseDecision>;
