@@ -10,6 +10,7 @@ import { encodeEvent, PauseReplica, type PausePatch, type SetPausedFn } from '..
 import type { PauseBounds } from '../../src/systems/pause/model-state.js';
 import { runPauseTour } from '../../src/systems/pause/tour/entry.js';
 import { openPauseTourRig } from '../../src/systems/pause/tour/rig.js';
+import { runPauseWidthPasses } from '../../src/systems/pause/tour/widths.js';
 import { pauseTourSystem } from '../../src/systems/pause/tour/system.js';
 import { attemptLabel } from '../../src/systems/pause/tour/model.js';
 import { pauseTourTrace } from '../../src/systems/pause/tour/trace.js';
@@ -87,6 +88,42 @@ describe('the pause tour (real Valkey)', () => {
     expect(r.steps.every((s) => s.mismatches.length === 0)).toBe(true);
     const bad = { ...trace, steps: [trace.steps[0]!, { ...trace.steps[1]!, params: { r: 'r7' } }] };
     expect(() => pauseReplayer.check(bad)).toThrow(ReplayInputError);
+  });
+
+  it('version widths: the unpatched code conforms from 999,999,999 and from 2^53 − 3; P12 (versions compared as text) holds the main tour and dies by Inv_ReconcileFresh across the power of ten', async () => {
+    const m = mutantsFor(loadManifest(), 'impl', 'pause').find((x) => x.id === 'P12')!;
+    expect(m.expectedInvariant).toBe('Inv_ReconcileFresh');
+    const main = await runPauseTour({ bounds: SMALL, mutant: m, saveTrace: false });
+    expect(main.result.failure).toBeNull();
+    expect(main.result.covered.states).toBe(main.result.model.states);
+    const rig = await openPauseTourRig();
+    try {
+      const base = await runPauseWidthPasses(rig, { bounds: SMALL, checks: { kind: 'conformance' } });
+      expect(base.map((p) => [p.base, p.result.failure?.message ?? null, p.result.equalToModel])).toEqual([
+        [999_999_999, null, true],
+        [2 ** 53 - 3, null, true],
+      ]);
+      // Red: SetPaused's version taken from INCR's integer reply (the client's double) is 2^53 at 2^53 − 1.
+      const incrReply: SetPausedFn = async (client, keys, paused, local) => {
+        const tx = client.multi();
+        if (paused) tx.set(keys.paused, '1');
+        else tx.del(keys.paused);
+        tx.incr(keys.version);
+        const replies = await tx.exec();
+        if (!replies || replies.some(([err]) => err)) throw new Error('SetPaused: the write failed');
+        const state = Object.freeze({ paused, version: Number(replies[1]![1]) });
+        await client.publish(keys.channel, encodeEvent(state));
+        local?.(state);
+        return { state, published: true };
+      };
+      const wide = await runPauseWidthPasses(rig, { bounds: SMALL, patch: { setPaused: incrReply }, checks: { kind: 'conformance' } });
+      expect(wide.map((p) => p.result.failure?.check ?? null)).toEqual([null, 'Conformance']);
+      const patch = (await import('../../mutants/pause/impl/P12.js')).default as PausePatch;
+      const mutated = await runPauseWidthPasses(rig, { bounds: SMALL, patch, checks: { kind: 'invariant', invariant: m.expectedInvariant } });
+      expect(mutated.map((p) => p.result.failure?.check ?? null)).toEqual(['Inv_ReconcileFresh']);
+    } finally {
+      await rig.close();
+    }
   });
 
   it('red: a reconcile timer not re-armed after it fired is a conformance failure', async () => {

@@ -37,6 +37,8 @@ const WAIT_MS = 20_000;
 export interface PauseTiming {
   readonly bounds: PauseBounds;
   readonly patch?: PausePatch;
+  /** The real version of the model's version 0 (default TOUR_BASE_VERSION; widths.ts's passes start elsewhere). */
+  readonly baseVersion?: number;
 }
 
 interface Member {
@@ -100,10 +102,13 @@ export class PauseInstance {
   private readonly applied = new Map<Replica, number>();
   private readonly dropped = new Map<Replica, number[]>();
   private readonly model: PauseTourModel;
+  private readonly base: number;
   /** The state the instance is in as far as the model knows (null after an unpredicted decision: read it). */
   private believed: PauseTourState | null;
   /** The last attempt's decision was not the model's. */
   private unpredicted = false;
+  /** An observation that broke while an attempt ran (the next read reports it). */
+  private broken: TourObservationError | null = null;
 
   constructor(
     private readonly rig: PauseTourRig,
@@ -111,6 +116,7 @@ export class PauseInstance {
   ) {
     this.keys = pauseKeys(rig.topology.keyPrefix, rig.nextName());
     this.model = pauseTourModel(timing.bounds);
+    this.base = timing.baseVersion ?? TOUR_BASE_VERSION;
     this.believed = this.model.initialStates()[0]!;
     const make = patched(timing.patch);
     this.setPausedFn = make.setPaused;
@@ -155,7 +161,7 @@ export class PauseInstance {
 
   /** Writes the base version and starts every replica, each held at its first gate. */
   async open(): Promise<void> {
-    await this.rig.writer.set(this.keys.version, String(TOUR_BASE_VERSION));
+    await this.rig.writer.set(this.keys.version, String(this.base));
     for (const m of this.members.values()) this.start(m);
     for (const m of this.members.values()) await this.until(() => m.waiting !== null || m.settled !== 'pending', `${m.name} to reach its first start phase`);
   }
@@ -205,7 +211,7 @@ export class PauseInstance {
   }
 
   private modelVersion(real: number): number {
-    return real - TOUR_BASE_VERSION;
+    return real - this.base;
   }
 
   /** The highest version each replica ever held, as the driver saw it (the spec's history variable `applied`). */
@@ -240,6 +246,12 @@ export class PauseInstance {
     const predicted = this.model.predict(from, a);
     const out = await this.run(a, label);
     this.observeHeld();
+    // What Valkey holds now is an observation: one that breaks the history is read()'s to report.
+    if (a.kind === 'failLaterWrite' || a.kind === 'overlap' || (a.kind === 'event' && (a.ev.type === 'CommitSetPaused' || a.ev.type === 'FailSetPaused')))
+      await this.noteHistory().catch((err: unknown) => {
+        if (!(err instanceof TourObservationError)) throw err;
+        this.broken ??= err;
+      });
     this.unpredicted = decisionView(a, out.decision).label !== decisionView(a, predicted.decision).label;
     this.believed = this.unpredicted ? null : predicted.next;
     return out;
@@ -509,15 +521,24 @@ export class PauseInstance {
     return { state: this.unpredicted ? { ...state, unpredicted: true } : state, observation: null };
   }
 
-  /** The real state as the spec's variables and each replica's view (no mark: what the instance is in). */
-  private async readState(): Promise<PauseTourState> {
-    await this.barrier();
+  /**
+   * Valkey's value at each version: read after every attempt that can write (a replayed path runs
+   * its attempts without a read between them, and two writes in a row are two versions).
+   */
+  private async noteHistory(): Promise<void> {
     const v = await this.valkey();
     const mv = this.modelVersion(v.version);
     if (mv === this.history.length + 1) this.history.push(v.paused);
-    else if (mv !== this.history.length) throw new TourObservationError(`Valkey's version went from ${TOUR_BASE_VERSION + this.history.length} to ${v.version} in one step`);
+    else if (mv !== this.history.length) throw new TourObservationError(`Valkey's version went from ${this.base + this.history.length} to ${v.version} in one step`);
     else if (mv > 0 && this.history[mv - 1] !== v.paused) throw new TourObservationError(`Valkey's value changed to ${v.paused} without a new version (${v.version})`);
     else if (mv === 0 && v.paused) throw new TourObservationError('Valkey holds paused at the base version');
+  }
+
+  /** The real state as the spec's variables and each replica's view (no mark: what the instance is in). */
+  private async readState(): Promise<PauseTourState> {
+    if (this.broken) throw this.broken;
+    await this.barrier();
+    await this.noteHistory();
     this.observeHeld();
     const rs = this.timing.bounds.replicas;
     const per = <T>(f: (m: Member) => T) => Object.fromEntries(rs.map((r) => [r, f(this.member(r))])) as Record<Replica, T>;
