@@ -45,14 +45,16 @@ describe('the pause tour (real Valkey)', () => {
     expect(result.transitions).toBeGreaterThan(result.covered.transitions);
   });
 
-  it('P7–P11 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
-    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9', 'P10', 'P11'].includes(m.id));
+  it('P7–P11, P13 and P14 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
+    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9', 'P10', 'P11', 'P13', 'P14'].includes(m.id));
     expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([
       ['P7', 'Inv_FailClosed'],
       ['P8', 'Inv_OnlyCommitted'],
       ['P9', 'Inv_NoRevert'],
       ['P10', 'Inv_NoMissedEvent'],
       ['P11', 'Inv_ReadyAfterSnapshot'],
+      ['P13', 'Inv_ServesFresh'],
+      ['P14', 'Inv_ServesFresh'],
     ]);
     const last: Record<string, string> = {};
     for (const m of entries) {
@@ -68,6 +70,9 @@ describe('the pause tour (real Valkey)', () => {
     expect(last.P10).toMatch(/^FailLaterWrite\(/);
     // A failed load whose retry waits at the ready gate: only a read-back of the start-up tells it from the load gate.
     expect(last.P11).toBe('Ready(r1)');
+    // The other side of the answer: a fresh snapshot an event (here the caller's own write) brought, not served (P13) or served with the last sync's value (P14).
+    expect(last.P13).toMatch(/^(CommitSetPaused|FailLaterWrite)\(/);
+    expect(last.P14).toMatch(/^(CommitSetPaused|FailLaterWrite)\(/);
   });
 
   it("a counterexample replays: P9's trace breaks Inv_NoRevert on the real code at the step it predicted; a step the tour cannot take is refused before anything starts", async () => {

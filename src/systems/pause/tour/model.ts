@@ -171,10 +171,17 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
     invariants: Object.fromEntries(
       PAUSE_INVARIANT_NAMES.map((n) => [
         n,
-        // The hot read is judged on what the replica answered: past the bound (by the driver's clock) only "unavailable".
+        // The hot read is judged on what the replica answered: past the bound (by the driver's clock)
+        // only "unavailable"; within it, the snapshot's value.
         n === 'Inv_FailClosed'
           ? (s: PauseTourState) => bounds.replicas.every((r) => !(s.model.ready[r] && s.model.snap[r] != null && s.model.age[r]! > bounds.maxAge) || s.replicas[r]!.answer === 'unavailable')
-          : (s: PauseTourState) => inv[n](s.model),
+          : n === 'Inv_ServesFresh'
+            ? (s: PauseTourState) =>
+                bounds.replicas.every((r) => {
+                  const snap = s.model.snap[r];
+                  return !(s.model.ready[r] && snap != null && s.model.age[r]! <= bounds.maxAge) || s.replicas[r]!.answer === (snap.paused ? 'paused' : 'running');
+                })
+            : (s: PauseTourState) => inv[n](s.model),
       ]),
     ),
     typeInvariant: 'TypeOK',
