@@ -6,7 +6,7 @@ import { version, type PauseBounds, type PauseEvent, type PauseModelState, type 
 import type { PauseMachine } from './machine.js';
 import { pauseAnswer } from './step.js';
 
-export const PAUSE_INVARIANT_NAMES = ['TypeOK', 'Inv_NoRevert', 'Inv_OnlyCommitted', 'Inv_FailClosed', 'Inv_ReadyAfterSnapshot', 'Inv_ReconcileFresh', 'Inv_NoMissedEvent'] as const;
+export const PAUSE_INVARIANT_NAMES = ['TypeOK', 'Inv_NoRevert', 'Inv_OnlyCommitted', 'Inv_FailClosed', 'Inv_ServesFresh', 'Inv_ReadyAfterSnapshot', 'Inv_ReconcileFresh', 'Inv_NoMissedEvent'] as const;
 export type PauseInvariantName = (typeof PAUSE_INVARIANT_NAMES)[number];
 
 export type PauseInvariant = (s: PauseModelState) => boolean;
@@ -36,6 +36,13 @@ export function pauseInvariants(machine: PauseMachine, b: PauseBounds): Readonly
     Inv_NoRevert: (s) => rs.every((r) => snapOf(s, r) === null || snapOf(s, r)!.version === s.applied[r]),
     Inv_OnlyCommitted: (s) => rs.every((r) => (snapOf(s, r) === null || committed(s, snapOf(s, r)!)) && s.chan[r]!.every((e) => committed(s, e))),
     Inv_FailClosed: (s) => rs.every((r) => !(s.ready[r] && snapOf(s, r) !== null && s.age[r]! > b.maxAge) || !pauseAnswer(machine, s, r).served),
+    Inv_ServesFresh: (s) =>
+      rs.every((r) => {
+        const x = snapOf(s, r);
+        if (!s.ready[r] || x === null || s.age[r]! > b.maxAge) return true;
+        const a = pauseAnswer(machine, s, r);
+        return a.served && a.paused === x.paused;
+      }),
     Inv_ReadyAfterSnapshot: (s) => rs.every((r) => !s.ready[r] || (snapOf(s, r) !== null && s.subscribed[r]!)),
     Inv_ReconcileFresh: (s) => rs.every((r) => snapOf(s, r) === null || snapOf(s, r)!.version >= s.synced[r]!),
     Inv_NoMissedEvent: (s) =>

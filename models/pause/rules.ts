@@ -1,7 +1,7 @@
 /**
  * PauseSnapshot.tla's guards and effects as named pure functions over the spec's variables. The
  * machine (machine.ts) refers to them by name only, so a mutant replaces exactly one name with
- * `machine.provide()`. The six mutation points keep the spec's names (Deliver_VersionCheck, ...);
+ * `machine.provide()`. The eight mutation points keep the spec's names (Deliver_VersionCheck, ...);
  * each returns the spec's `Kept(name)` branch, and a mutant returns the other one.
  */
 import {
@@ -99,6 +99,9 @@ export const GUARDS = {
   Tick_Fresh: (s, ev, env) => snapOf(s, replicaOf(ev)) !== null && s.age[replicaOf(ev)]! <= env.bounds.maxAge,
   // Mutation point of the hot read Answer(r): past the age bound the answer is "unavailable".
   Read_FailClosed: (s, ev, env) => s.age[replicaOf(ev)]! > env.bounds.maxAge,
+  // Mutation points of Answer(r) on the other side: a snapshot an event brought is served, with its own value.
+  Read_ServesEvents: () => true,
+  Read_NewestSnapshot: () => true,
 } as const satisfies Record<string, PauseGuard>;
 
 export type PauseGuardName = keyof typeof GUARDS;
@@ -163,7 +166,7 @@ export const EFFECTS = {
 
 export type PauseEffectName = keyof typeof EFFECTS;
 
-/** The spec's six mutation points (MutationPoints), each a named guard above. */
+/** The spec's eight mutation points (MutationPoints), each a named guard above. */
 export const PAUSE_MUTATION_POINTS = [
   'Deliver_VersionCheck',
   'SetPaused_PublishAfterWrite',
@@ -171,5 +174,7 @@ export const PAUSE_MUTATION_POINTS = [
   'Read_FailClosed',
   'Ready_AfterSnapshot',
   'Subscribe_BeforeLoad',
+  'Read_ServesEvents',
+  'Read_NewestSnapshot',
 ] as const satisfies readonly PauseGuardName[];
 export type PauseMutationPoint = (typeof PAUSE_MUTATION_POINTS)[number];

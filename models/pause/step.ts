@@ -36,7 +36,12 @@ export interface PauseAnswer {
 
 /** The spec's `Answer(r)`, read through the machine's Read_FailClosed implementation (so a mutant changes it). */
 export function pauseAnswer(machine: PauseMachine, s: PauseModelState, r: Replica): PauseAnswer {
-  const failClosed = machine.implementations.guards.Read_FailClosed as (a: { context: PauseModelState; event: PauseModelEvent }) => boolean;
-  if (failClosed({ context: s, event: { type: 'Read', r } })) return { served: false, paused: false };
-  return { served: true, paused: s.snap[r]?.paused ?? false };
+  const guard = (name: 'Read_FailClosed' | 'Read_ServesEvents' | 'Read_NewestSnapshot') =>
+    (machine.implementations.guards[name] as (a: { context: PauseModelState; event: PauseModelEvent }) => boolean)({ context: s, event: { type: 'Read', r } });
+  if (guard('Read_FailClosed')) return { served: false, paused: false };
+  const snap = s.snap[r] ?? null;
+  const synced = s.synced[r]!;
+  if (!guard('Read_ServesEvents') && snap !== null && snap.version > synced) return { served: false, paused: false };
+  // ValueAt(synced[r]): Valkey's value at the last sync's version (0: not paused).
+  return { served: true, paused: guard('Read_NewestSnapshot') ? (snap?.paused ?? false) : synced === 0 ? false : s.history[synced - 1]! };
 }

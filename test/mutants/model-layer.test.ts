@@ -16,10 +16,10 @@ const r1 = byId('R1');
 const withPatch = (entry: MutantEntry, patch: string, fields: Partial<MutantEntry> = {}): MutantEntry => ({ ...entry, ...fields, layers: { model: { patch: `test/mutants/fixtures/${patch}` } } });
 
 describe('the model layer on the seam', () => {
-  it("kills P1–P6 and R1, each by its expected invariant after as many states as TLC's counterexample", async () => {
+  it("kills P1–P6, P13, P14 and R1, each by its expected invariant after as many states as TLC's counterexample", async () => {
     const lines: string[] = [];
     const results = await runSeamModelMutants(seamEntries, { log: (l) => lines.push(l) }, SYSTEMS);
-    expect(results.map((r) => r.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'R1']);
+    expect(results.map((r) => r.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P13', 'P14', 'R1']);
     for (const r of results) {
       const entry = byId(r.id);
       const tlc = readSystemEvidence(entry.system, r.id);

@@ -26,7 +26,7 @@ const walk = (labels: readonly string[], system = sys): PauseModelState => label
 const READY_R1 = ['Subscribe(r1)', 'Load(r1)', 'Ready(r1)'];
 
 /** TLC's figures (tla/pause/README.md; evidence/tlc/pause/). */
-const TLC_TRACE_LENGTH: Readonly<Record<string, number>> = { P1: 9, P2: 5, P3: 9, P4: 5, P5: 2, P6: 9 };
+const TLC_TRACE_LENGTH: Readonly<Record<string, number>> = { P1: 9, P2: 5, P3: 9, P4: 5, P5: 2, P6: 9, P13: 6, P14: 6 };
 
 describe('the pause twin (models/pause) at the base bounds', () => {
   it("reaches exactly TLC's 15,268 distinct states, 108,901 generated, depth 17, and breaks no invariant", () => {
@@ -92,8 +92,8 @@ describe('the pause twin (models/pause) at the base bounds', () => {
     expect(pauseAnswer(pauseMachineFor(PAUSE_BASE_BOUNDS, (await importModelPatch(p4, sys.overridable)) as PauseOverrides), stale, 'r1')).toEqual({ served: true, paused: false });
   });
 
-  it('the manifest has P1–P6, one per mutation point, each patch overriding exactly its own', async () => {
-    expect(PAUSE_MUTANTS.map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+  it('the manifest has P1–P6, P13 and P14, one per mutation point, each patch overriding exactly its own', async () => {
+    expect(PAUSE_MUTANTS.map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P13', 'P14']);
     expect(PAUSE_MUTANTS.map((m) => m.target)).toEqual([...PAUSE_MUTATION_POINTS]);
     for (const m of PAUSE_MUTANTS) {
       expect(m.layers.model?.patch).toBe(`mutants/pause/model/${m.id}.ts`);
@@ -103,7 +103,7 @@ describe('the pause twin (models/pause) at the base bounds', () => {
   });
 });
 
-describe('P1–P6 on the twin (machine.provide() of one override)', () => {
+describe('P1–P6, P13 and P14 on the twin (machine.provide() of one override)', () => {
   for (const m of PAUSE_MUTANTS) {
     it(`${m.id} (${m.target}) is killed by ${m.expectedInvariant}, shortest counterexample ${TLC_TRACE_LENGTH[m.id]} states like TLC's`, async () => {
       const ms = await mutatedSystem(sys, m);

@@ -70,4 +70,29 @@ describe('the tour model', () => {
     });
     expect(step(s, 'FailLoad(r1)').decision).toEqual({ kind: 'refused' });
   });
+  it('predicts where each start-up waits from the variables: the subscribe gate, the load gate, the ready gate, started', () => {
+    let s = m.initialStates()[0]!;
+    const where = [s.replicas.r1!.gate];
+    for (const l of ['Subscribe(r1)', 'Load(r1)', 'Ready(r1)']) {
+      s = step(s, l).next;
+      where.push(s.replicas.r1!.gate);
+    }
+    expect(where).toEqual(['subscribe', 'load', 'ready', 'started']);
+    expect(s.replicas.r1!.loaded).toBe(true);
+    expect(tourKey({ ...s, unpredicted: true })).not.toBe(tourKey(s));
+  });
+  it('predicts a call whose writes after the first are refused as its commit: a whole write has no second', () => {
+    let s = m.initialStates()[0]!;
+    for (const l of ['Subscribe(r1)', 'Load(r1)', 'Ready(r1)', 'BeginSetPaused(r1, TRUE)']) s = step(s, l).next;
+    const c = '[by |-> r1, paused |-> TRUE, version |-> 0]';
+    const later = step(s, `FailLaterWrite(${c})`);
+    expect(later.decision).toEqual({ kind: 'transition', label: `FailLaterWrite(${c})` });
+    expect(tourKey(later.next)).toBe(tourKey(step(s, `CommitSetPaused(${c})`).next));
+    expect(
+      m
+        .attempts(m.initialStates()[0]!)
+        .map(attemptLabel)
+        .filter((l) => l.startsWith('FailLaterWrite')),
+    ).toEqual([]);
+  });
 });

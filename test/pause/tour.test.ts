@@ -6,10 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
 import { runTour } from '../../src/seam/tour/tour.js';
-import { PauseReplica, type PausePatch } from '../../src/systems/pause/index.js';
+import { encodeEvent, PauseReplica, type PausePatch, type SetPausedFn } from '../../src/systems/pause/index.js';
 import type { PauseBounds } from '../../src/systems/pause/model-state.js';
 import { runPauseTour } from '../../src/systems/pause/tour/entry.js';
 import { openPauseTourRig } from '../../src/systems/pause/tour/rig.js';
+import { runPauseWidthPasses } from '../../src/systems/pause/tour/widths.js';
 import { pauseTourSystem } from '../../src/systems/pause/tour/system.js';
 import { attemptLabel } from '../../src/systems/pause/tour/model.js';
 import { pauseTourTrace } from '../../src/systems/pause/tour/trace.js';
@@ -35,7 +36,7 @@ describe('the pause tour (real Valkey)', () => {
   it('the unpatched code conforms: every state, transition and refused attempt, the graph equal to the model', async () => {
     const { result } = await runPauseTour({ bounds: SMALL, saveTrace: false });
     expect(result.failure).toBeNull();
-    expect({ states: result.states, attempts: result.attempts, errors: result.errors, equal: result.equalToModel }).toEqual({ states: 180, attempts: 2008, errors: 0, equal: true });
+    expect({ states: result.states, attempts: result.attempts, errors: result.errors, equal: result.equalToModel }).toEqual({ states: 180, attempts: 2052, errors: 0, equal: true });
     expect(result.covered).toEqual({ states: result.model.states, transitions: result.model.transitions, refused: result.model.refused });
     // The faults the spec has no action for were really taken (failed reads, overlapped reconciliations), not only refused.
     expect(result.model.byAction.FailLoad!.refused).toBeGreaterThan(0);
@@ -44,12 +45,16 @@ describe('the pause tour (real Valkey)', () => {
     expect(result.transitions).toBeGreaterThan(result.covered.transitions);
   });
 
-  it('P7–P9 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
-    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9'].includes(m.id));
+  it('P7–P11, P13 and P14 (manifest entries) are killed by their expected invariant, each at the attempt the walks never make', async () => {
+    const entries = mutantsFor(loadManifest(), 'impl', 'pause').filter((m) => ['P7', 'P8', 'P9', 'P10', 'P11', 'P13', 'P14'].includes(m.id));
     expect(entries.map((m) => [m.id, m.expectedInvariant])).toEqual([
       ['P7', 'Inv_FailClosed'],
       ['P8', 'Inv_OnlyCommitted'],
       ['P9', 'Inv_NoRevert'],
+      ['P10', 'Inv_NoMissedEvent'],
+      ['P11', 'Inv_ReadyAfterSnapshot'],
+      ['P13', 'Inv_ServesFresh'],
+      ['P14', 'Inv_ServesFresh'],
     ]);
     const last: Record<string, string> = {};
     for (const m of entries) {
@@ -61,6 +66,13 @@ describe('the pause tour (real Valkey)', () => {
     expect(last.P7).toBe('FailReconcile(r1)');
     expect(last.P8).toMatch(/^CommitSetPaused\(/);
     expect(last.P9).toMatch(/^ReconcileOverlapped\(r1, /);
+    // Two writes instead of one transaction: only a refusal of the second write (a fault at the command level) shows it.
+    expect(last.P10).toMatch(/^FailLaterWrite\(/);
+    // A failed load whose retry waits at the ready gate: only a read-back of the start-up tells it from the load gate.
+    expect(last.P11).toBe('Ready(r1)');
+    // The other side of the answer: a fresh snapshot an event (here the caller's own write) brought, not served (P13) or served with the last sync's value (P14).
+    expect(last.P13).toMatch(/^(CommitSetPaused|FailLaterWrite)\(/);
+    expect(last.P14).toMatch(/^(CommitSetPaused|FailLaterWrite)\(/);
   });
 
   it("a counterexample replays: P9's trace breaks Inv_NoRevert on the real code at the step it predicted; a step the tour cannot take is refused before anything starts", async () => {
@@ -83,6 +95,42 @@ describe('the pause tour (real Valkey)', () => {
     expect(() => pauseReplayer.check(bad)).toThrow(ReplayInputError);
   });
 
+  it('version widths: the unpatched code conforms from 999,999,999 and from 2^53 − 3; P12 (versions compared as text) holds the main tour and dies by Inv_ReconcileFresh across the power of ten', async () => {
+    const m = mutantsFor(loadManifest(), 'impl', 'pause').find((x) => x.id === 'P12')!;
+    expect(m.expectedInvariant).toBe('Inv_ReconcileFresh');
+    const main = await runPauseTour({ bounds: SMALL, mutant: m, saveTrace: false });
+    expect(main.result.failure).toBeNull();
+    expect(main.result.covered.states).toBe(main.result.model.states);
+    const rig = await openPauseTourRig();
+    try {
+      const base = await runPauseWidthPasses(rig, { bounds: SMALL, checks: { kind: 'conformance' } });
+      expect(base.map((p) => [p.base, p.result.failure?.message ?? null, p.result.equalToModel])).toEqual([
+        [999_999_999, null, true],
+        [2 ** 53 - 3, null, true],
+      ]);
+      // Red: SetPaused's version taken from INCR's integer reply (the client's double) is 2^53 at 2^53 − 1.
+      const incrReply: SetPausedFn = async (client, keys, paused, local) => {
+        const tx = client.multi();
+        if (paused) tx.set(keys.paused, '1');
+        else tx.del(keys.paused);
+        tx.incr(keys.version);
+        const replies = await tx.exec();
+        if (!replies || replies.some(([err]) => err)) throw new Error('SetPaused: the write failed');
+        const state = Object.freeze({ paused, version: Number(replies[1]![1]) });
+        await client.publish(keys.channel, encodeEvent(state));
+        local?.(state);
+        return { state, published: true };
+      };
+      const wide = await runPauseWidthPasses(rig, { bounds: SMALL, patch: { setPaused: incrReply }, checks: { kind: 'conformance' } });
+      expect(wide.map((p) => p.result.failure?.check ?? null)).toEqual([null, 'Conformance']);
+      const patch = (await import('../../mutants/pause/impl/P12.js')).default as PausePatch;
+      const mutated = await runPauseWidthPasses(rig, { bounds: SMALL, patch, checks: { kind: 'invariant', invariant: m.expectedInvariant } });
+      expect(mutated.map((p) => p.result.failure?.check ?? null)).toEqual(['Inv_ReconcileFresh']);
+    } finally {
+      await rig.close();
+    }
+  });
+
   it('red: a reconcile timer not re-armed after it fired is a conformance failure', async () => {
     class ArmsOnce extends PauseReplica {
       private armed = false;
@@ -95,6 +143,22 @@ describe('the pause tour (real Valkey)', () => {
     const r = await conformWith({ replica: (o) => new ArmsOnce(o) });
     expect(r.failure?.check).toBe('Conformance');
     expect(r.failure?.attempt).toMatch(/Reconcile\(r1\)/);
+  });
+
+  it('red: a SetPaused of two commands, SET before INCR: a refused INCR is an error the model does not predict (the value may have changed without a new version)', async () => {
+    const setThenIncr: SetPausedFn = async (client, keys, paused, local) => {
+      if (paused) await client.set(keys.paused, '1');
+      else await client.del(keys.paused);
+      const version = await client.incr(keys.version);
+      const state = Object.freeze({ paused, version });
+      await client.publish(keys.channel, encodeEvent(state));
+      local?.(state);
+      return { state, published: true };
+    };
+    const r = await conformWith({ setPaused: setThenIncr });
+    expect(r.failure?.check).toBe('Conformance');
+    expect(r.failure?.attempt).toMatch(/^FailLaterWrite\(/);
+    expect(r.failure?.message).toMatch(/the real system did error a write after its first was refused/);
   });
 
   it('red: a hot read that sends a command fails the state check', async () => {

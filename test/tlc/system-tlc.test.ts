@@ -65,8 +65,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the seam systems in the manifest, at the tla layer', () => {
-  it('pause has P1–P6 and replication R1, each with its tla config; R1-Inv_SingleAuthority is a variant of R1', () => {
-    expect(mutantsFor(manifest, 'tla', 'pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+  it('pause has P1–P6, P13 and P14 and replication R1, each with its tla config; R1-Inv_SingleAuthority is a variant of R1', () => {
+    expect(mutantsFor(manifest, 'tla', 'pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P13', 'P14']);
     expect(mutantsFor(manifest, 'tla', 'failover').map((m) => [m.id, m.layers.tla?.config])).toEqual([['R1', 'tla/fencing/failover/mutants/R1.cfg']]);
     expect(entryVariants(entry('R1')).map((v) => [v.id, v.expectedInvariant, v.target, v.layers.tla?.config])).toEqual([
       ['R1-Inv_SingleAuthority', 'Inv_SingleAuthority', 'Acquire_WaitReplica', 'tla/fencing/failover/mutants/R1-Inv_SingleAuthority.cfg'],
@@ -169,7 +169,7 @@ describe('mutant runs from committed TLC output', () => {
 });
 
 describe('the committed evidence as tla-layer verdicts (no Java)', () => {
-  it('P1–P6 and R1 are killed by their expected invariants, with the recorded trace lengths', () => {
+  it('P1–P6, P13, P14 and R1 are killed by their expected invariants, with the recorded trace lengths', () => {
     const entries = [...mutantsFor(manifest, 'tla', 'pause'), ...mutantsFor(manifest, 'tla', 'failover')];
     expect(evidenceMutantResults(entries).map((r) => [r.id, r.verdict, r.traceLength])).toEqual([
       ['P1', 'killed', 9],
@@ -178,6 +178,8 @@ describe('the committed evidence as tla-layer verdicts (no Java)', () => {
       ['P4', 'killed', 5],
       ['P5', 'killed', 2],
       ['P6', 'killed', 9],
+      ['P13', 'killed', 6],
+      ['P14', 'killed', 6],
       ['R1', 'killed', 4],
     ]);
   });

@@ -24,7 +24,8 @@ CONSTANTS
     Dropped     \* mutation points switched off ({} in the base model)
 
 MutationPoints == {"Deliver_VersionCheck", "SetPaused_PublishAfterWrite", "Reconcile_ReadsValkey",
-                   "Read_FailClosed", "Ready_AfterSnapshot", "Subscribe_BeforeLoad"}
+                   "Read_FailClosed", "Ready_AfterSnapshot", "Subscribe_BeforeLoad",
+                   "Read_ServesEvents", "Read_NewestSnapshot"}
 ASSUME Dropped \subseteq MutationPoints
 Kept(name) == name \notin Dropped
 
@@ -49,9 +50,18 @@ Event(p, v) == [paused |-> p, version |-> v]
 Snapshot == [paused : BOOLEAN, version : 0..MaxCalls]
 Max(a, b) == IF a >= b THEN a ELSE b
 
+\* Valkey's value at version v (version 0 is "not paused").
+ValueAt(v) == IF v = 0 THEN FALSE ELSE history[v]
+
 \* The hot read of a ready replica: one reference read, no I/O. Past the age bound it answers
-\* "unavailable" (served = FALSE), never a value.
-Answer(r) == IF Kept("Read_FailClosed") /\ age[r] > MaxAge THEN [served |-> FALSE, paused |-> FALSE] ELSE [served |-> TRUE, paused |-> snap[r].paused]
+\* "unavailable" (served = FALSE), never a value; within it, the snapshot's value. Two mutation
+\* points fail on the other side: Read_ServesEvents (dropped: a snapshot an event brought, newer
+\* than the last sync, is refused until a reconciliation confirms it) and Read_NewestSnapshot
+\* (dropped: the answer is the value the last sync read, not the newest snapshot's).
+Answer(r) ==
+    IF Kept("Read_FailClosed") /\ age[r] > MaxAge THEN [served |-> FALSE, paused |-> FALSE]
+    ELSE IF ~Kept("Read_ServesEvents") /\ snap[r].version > synced[r] THEN [served |-> FALSE, paused |-> FALSE]
+    ELSE [served |-> TRUE, paused |-> IF Kept("Read_NewestSnapshot") THEN snap[r].paused ELSE ValueAt(synced[r])]
 
 TypeOK ==
     /\ history \in Seq(BOOLEAN) /\ Len(history) <= MaxCalls
@@ -206,6 +216,10 @@ Inv_OnlyCommitted ==
 
 \* Stale snapshots fail closed: past the age bound a ready replica answers "unavailable", never a value.
 Inv_FailClosed == \A r \in Replicas : ready[r] /\ snap[r] # None /\ age[r] > MaxAge => ~Answer(r).served
+
+\* The other side of the answer: a ready replica whose snapshot is within the age bound serves it,
+\* with the snapshot's value (never "unavailable", never another value).
+Inv_ServesFresh == \A r \in Replicas : ready[r] /\ snap[r] # None /\ age[r] <= MaxAge => Answer(r).served /\ Answer(r).paused = snap[r].paused
 
 \* Startup does not become ready until an initial snapshot exists (and the subscription is up).
 Inv_ReadyAfterSnapshot == \A r \in Replicas : ready[r] => snap[r] # None /\ subscribed[r]

@@ -22,7 +22,9 @@ import { walkTraces } from './drive/traces.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
 import { PAUSE_GATE_CONSTANTS, runPauseTour } from './tour/entry.js';
 import { tourPassed, tourStageReport } from '../../seam/tour/stage.js';
-import type { TourResult } from '../../seam/tour/result.js';
+import type { TourCheckMode, TourResult } from '../../seam/tour/result.js';
+import { openPauseTourRig } from './tour/rig.js';
+import { runPauseWidthPasses, widthPassLine, type WidthPassResult } from './tour/widths.js';
 import { pauseConstants } from './system.js';
 import { PAUSE_BASE_BOUNDS, type PauseBounds } from './model-state.js';
 import { TourSetupError } from '../../seam/tour/entry.js';
@@ -34,6 +36,20 @@ export interface PauseImplOptions {
   readonly seed?: number;
   /** The tour's constants for a patch the walks do not catch (default: the base config). */
   readonly tourBounds?: PauseBounds;
+  /** The version-width passes' constants (default: verify's bound, PAUSE_GATE_CONSTANTS). */
+  readonly widthBounds?: PauseBounds;
+}
+
+const gateBounds = () => pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
+
+/** The width passes (tour/widths.ts) on a rig of their own. */
+async function widthPasses(opts: { bounds: PauseBounds; patch?: PausePatch; checks: TourCheckMode }): Promise<WidthPassResult[]> {
+  const rig = await openPauseTourRig();
+  try {
+    return await runPauseWidthPasses(rig, opts);
+  } finally {
+    await rig.close();
+  }
 }
 
 const SPECS: Readonly<Record<'standalone' | 'cluster', TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };
@@ -62,12 +78,41 @@ function outcomeOf(r: DriveResult, topology: 'standalone' | 'cluster', patch?: s
   return { kind: 'violated', checks, detail: `walk ${v.walk}, step ${v.step}: ${what}; replay: ${replay}`, extra: { seed: r.seed, traceLength: v.step, replay } };
 }
 
-/** The tour of a patch the walks did not catch, as the skeleton's outcome. */
-async function tourOutcome(m: MutantEntry, walks: string, bounds?: PauseBounds): Promise<ImplOutcome> {
+/** "N of M model states (x %)": how much of the model's graph a tour reached. */
+export function reachedShare(r: { readonly covered: { readonly states: number }; readonly model: { readonly states: number } }): string {
+  const pct = r.model.states === 0 ? 100 : (100 * r.covered.states) / r.model.states;
+  return `${r.covered.states} of ${r.model.states} model states (${pct.toFixed(1)} %)`;
+}
+
+/**
+ * The tour of a patch the walks did not catch, as the skeleton's outcome: the main tour, then, if
+ * it held, the version-width passes with the same invariant.
+ */
+async function tourOutcome(m: MutantEntry, patch: PausePatch, walks: string, bounds: PauseBounds | undefined, widthBounds: PauseBounds): Promise<ImplOutcome> {
   try {
     const { result, tracePath, replay } = await runPauseTour({ bounds, mutant: m });
     const f = result.failure;
-    if (!f) return { kind: 'held', detail: `the walks held (${walks}); the tour held too: ${result.states} real states, ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
+    if (!f) {
+      const share = reachedShare(result);
+      // A tour that reached fewer model states than there are stopped exploring early: no verdict.
+      if (result.covered.states < result.model.states)
+        return { kind: 'invalid', detail: `the walks held (${walks}); the tour reached only ${share}: it stopped exploring early, so holding is no verdict` };
+      const passes = await widthPasses({ bounds: widthBounds, patch, checks: { kind: 'invariant', invariant: m.expectedInvariant } });
+      const broken = passes.find((p) => p.result.failure !== null);
+      if (broken) {
+        const bf = broken.result.failure!;
+        return {
+          kind: 'violated',
+          checks: [bf.check],
+          detail: `the walks held (${walks}); the tour held (${share}); its version-width pass ${widthPassLine(broken)}`,
+          extra: { traceLength: bf.path.length - 1 },
+        };
+      }
+      return {
+        kind: 'held',
+        detail: `the walks held (${walks}); the tour held too: ${result.states} real states (${share}), ${result.attempts} attempts, ${m.expectedInvariant} never broken; version widths: ${passes.map(widthPassLine).join('; ')}`,
+      };
+    }
     return {
       kind: 'violated',
       checks: [f.check],
@@ -109,7 +154,7 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
           // The conform stage's pause tour at verify's bound, run here once (as fencing's unpatched
           // tour is): its report is that stage's pause section, and a real graph that is not the
           // model's makes every entry invalid, as for any failing baseline.
-          const bounds = pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
+          const bounds = gateBounds();
           log(
             `[impl pause] the unpatched code: the conformance tour at verify's bound (${Object.entries(PAUSE_GATE_CONSTANTS)
               .map(([k, v]) => `${k}=${v}`)
@@ -128,7 +173,15 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
               ...(tour.replay ? { replay: tour.replay } : {}),
             }),
           );
-          if (tourPassed(tour.result as unknown as TourResult<unknown, unknown, unknown>)) return walked;
+          if (tourPassed(tour.result as unknown as TourResult<unknown, unknown, unknown>)) {
+            // The same bound again from versions of other widths (a part of a verify run leaves them to the whole).
+            if (options.shard && options.shard.count > 1) return walked;
+            const passes = await widthPasses({ bounds: o.widthBounds ?? bounds, checks: { kind: 'conformance' } });
+            for (const p of passes) log(`[impl pause] the unpatched code: version-width pass ${widthPassLine(p)}`);
+            const broken = passes.find((p) => p.result.failure !== null);
+            if (!broken) return walked;
+            return { kind: 'violated', checks: [broken.result.failure!.check], detail: `the unpatched code's version-width pass ${widthPassLine(broken)}` };
+          }
           return {
             kind: 'violated',
             checks: [tour.result.failure?.check ?? 'Conformance'],
@@ -150,7 +203,7 @@ export function pauseImplRunner(o: PauseImplOptions = {}): { run(entries: readon
           const walked = outcomeOf(r, topologyName, m.layers.impl?.patch);
           if (walked.kind !== 'held') return walked;
           log(`[impl ${m.id}] the walks held (${walked.detail}); the tour follows the real graph for ${m.expectedInvariant}`);
-          return tourOutcome(m, walked.detail, o.tourBounds);
+          return tourOutcome(m, patch, walked.detail, o.tourBounds, o.widthBounds ?? gateBounds());
         },
         fault: notRun,
       });

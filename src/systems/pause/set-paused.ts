@@ -26,11 +26,14 @@ export async function setPaused(client: ValkeyClient, keys: PauseKeys, paused: b
   if (paused) tx.set(keys.paused, '1');
   else tx.del(keys.paused);
   tx.incr(keys.version);
+  // The new version as text (a GET in the same transaction): the client parses INCR's integer reply
+  // into a double that is wrong near 2^53 (2^53 − 1 comes back as 2^53), the text is exact.
+  tx.get(keys.version);
   const replies = await tx.exec();
   if (!replies) throw new PauseWriteError('SetPaused: the transaction was aborted');
   const failed = replies.find(([err]) => err);
   if (failed) throw new PauseWriteError(`SetPaused: ${(failed[0] as Error).message}`);
-  const version = Number(replies[1]![1]);
+  const version = Number(replies[2]![1]);
   const state: PauseState = Object.freeze({ paused, version });
   const published = await client.publish(keys.channel, encodeEvent(state)).then(
     () => true,

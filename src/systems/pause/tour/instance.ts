@@ -20,8 +20,9 @@ import type { ValkeyClient } from '../../../valkey/index.js';
 import { InfrastructureFault } from '../../../valkey/fault.js';
 import { DriverClock } from './clock.js';
 import { BARRIER_PREFIX, type ConnectionLease, type LeaseControl } from './lease.js';
-import { attemptLabel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
+import { attemptLabel, decisionView, pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourModel, type PauseTourState, type ReplicaView } from './model.js';
 import type { PauseTourRig } from './rig.js';
+import type { Redis } from 'ioredis';
 
 /** The real version of the model's version 0: the first write's INCR already crosses 2^31 (a 32-bit version shows). */
 export const TOUR_BASE_VERSION = 2 ** 31 - 1;
@@ -36,6 +37,8 @@ const WAIT_MS = 20_000;
 export interface PauseTiming {
   readonly bounds: PauseBounds;
   readonly patch?: PausePatch;
+  /** The real version of the model's version 0 (default TOUR_BASE_VERSION; widths.ts's passes start elsewhere). */
+  readonly baseVersion?: number;
 }
 
 interface Member {
@@ -47,20 +50,39 @@ interface Member {
   readonly inbox: { readonly state: PauseState; readonly apply: () => void }[];
   waiting: { readonly phase: StartPhase; readonly go: () => void } | null;
   settled: 'pending' | 'done' | 'failed';
+  /** A load phase the driver released ran to its end without failing. */
+  loaded: boolean;
 }
 
 interface HeldCall {
   readonly by: Replica;
   readonly paused: boolean;
-  /** Set once the call's EXEC is waiting at the driver's gate. */
+  /** Set once the call's first write is waiting at the driver's gate. */
   atGate: boolean;
   settled: boolean;
   outcome: { ok: true } | { ok: false; error: unknown } | null;
-  open: ((fate: 'commit' | 'fail' | 'abandon') => void) | null;
+  open: ((fate: WriteFate) => void) | null;
   readonly done: Promise<void>;
 }
 
 type Op = readonly [string, readonly unknown[]];
+type Commands = Record<string, (...a: unknown[]) => unknown>;
+
+/** Where a held call's writes go: all to the writer, all refused, or the first to the writer and the rest refused. */
+type WriteFate = 'commit' | 'fail' | 'failLater' | 'abandon';
+
+/** Commands a SetPaused call may send that write nothing: sent at once, never held, never failed. */
+const READS = new Set(['get', 'mget', 'exists', 'strlen', 'getrange', 'ttl', 'pttl', 'type', 'watch', 'unwatch', 'ping', 'publish']);
+const isRead = (name: string) => READS.has(name);
+
+let builtin: ReadonlySet<string> | null = null;
+
+/** A command of the client (ioredis's builtin list, or `call`) that is no read. */
+function isWrite(name: string, client: Redis): boolean {
+  if (name === 'call') return true;
+  builtin ??= new Set(client.getBuiltinCommands());
+  return !isRead(name) && builtin.has(name);
+}
 
 const showState = (s: { paused: boolean; version: number }) => `${s.paused ? 'paused' : 'running'}@v${s.version}`;
 
@@ -79,12 +101,23 @@ export class PauseInstance {
   private readonly syncs = new Map<Replica, { readonly at: number; readonly version: number }>();
   private readonly applied = new Map<Replica, number>();
   private readonly dropped = new Map<Replica, number[]>();
+  private readonly model: PauseTourModel;
+  private readonly base: number;
+  /** The state the instance is in as far as the model knows (null after an unpredicted decision: read it). */
+  private believed: PauseTourState | null;
+  /** The last attempt's decision was not the model's. */
+  private unpredicted = false;
+  /** An observation that broke while an attempt ran (the next read reports it). */
+  private broken: TourObservationError | null = null;
 
   constructor(
     private readonly rig: PauseTourRig,
     private readonly timing: PauseTiming,
   ) {
     this.keys = pauseKeys(rig.topology.keyPrefix, rig.nextName());
+    this.model = pauseTourModel(timing.bounds);
+    this.base = timing.baseVersion ?? TOUR_BASE_VERSION;
+    this.believed = this.model.initialStates()[0]!;
     const make = patched(timing.patch);
     this.setPausedFn = make.setPaused;
     for (const name of timing.bounds.replicas) {
@@ -97,6 +130,7 @@ export class PauseInstance {
         inbox: [],
         waiting: null,
         settled: 'pending',
+        loaded: false,
         replica: make.replica({
           keys: this.keys,
           client: () => {
@@ -127,7 +161,7 @@ export class PauseInstance {
 
   /** Writes the base version and starts every replica, each held at its first gate. */
   async open(): Promise<void> {
-    await this.rig.writer.set(this.keys.version, String(TOUR_BASE_VERSION));
+    await this.rig.writer.set(this.keys.version, String(this.base));
     for (const m of this.members.values()) this.start(m);
     for (const m of this.members.values()) await this.until(() => m.waiting !== null || m.settled !== 'pending', `${m.name} to reach its first start phase`);
   }
@@ -177,7 +211,7 @@ export class PauseInstance {
   }
 
   private modelVersion(real: number): number {
-    return real - TOUR_BASE_VERSION;
+    return real - this.base;
   }
 
   /** The highest version each replica ever held, as the driver saw it (the spec's history variable `applied`). */
@@ -199,11 +233,27 @@ export class PauseInstance {
 
   // ---- attempts ----
 
+  /**
+   * One attempt. The instance predicts it itself, from the state it is in (the model's prediction
+   * of the last attempt, or the state read back when that one was not predicted): a decision the
+   * model does not predict marks the next read-back `unpredicted`, so the engine never goes on
+   * with this instance as if it were in a model state (it may hold what it does not read back).
+   */
   async perform(a: PauseAttempt): Promise<Outcome<PauseDecision>> {
     const label = attemptLabel(a);
     this.log.push(label);
+    const from = this.believed ?? (await this.readState());
+    const predicted = this.model.predict(from, a);
     const out = await this.run(a, label);
     this.observeHeld();
+    // What Valkey holds now is an observation: one that breaks the history is read()'s to report.
+    if (a.kind === 'failLaterWrite' || a.kind === 'overlap' || (a.kind === 'event' && (a.ev.type === 'CommitSetPaused' || a.ev.type === 'FailSetPaused')))
+      await this.noteHistory().catch((err: unknown) => {
+        if (!(err instanceof TourObservationError)) throw err;
+        this.broken ??= err;
+      });
+    this.unpredicted = decisionView(a, out.decision).label !== decisionView(a, predicted.decision).label;
+    this.believed = this.unpredicted ? null : predicted.next;
     return out;
   }
 
@@ -214,6 +264,12 @@ export class PauseInstance {
     if (a.kind === 'failLoad') return this.failLoad(a.r);
     if (a.kind === 'failReconcile') return this.reconcile(a.r, 'fail', label);
     if (a.kind === 'overlap') return this.reconcile(a.r, 'hold', label, a.c);
+    if (a.kind === 'failLaterWrite') {
+      const call = this.calls.find((c) => c.by === a.c.by && c.paused === a.c.paused && c.atGate);
+      if (!call) return refused('no such call is held');
+      const o = await this.finish(call, 'failLater');
+      return o.ok ? moved('its first write committed; it made no other') : error(`a write after its first was refused and the call failed: ${String(o.error).slice(0, 80)}`);
+    }
     const ev: PauseModelEvent = a.ev;
     switch (ev.type) {
       case 'Subscribe':
@@ -226,6 +282,7 @@ export class PauseInstance {
         const before = want === 'load' ? await this.valkey() : null;
         await this.release(m);
         if (m.settled === 'failed') return error(`${ev.r}'s ${want} phase failed`);
+        if (want === 'load') m.loaded = true;
         if (before) this.syncs.set(ev.r, { at: this.clock.now(), version: this.modelVersion(before.version) });
         return moved(`${ev.r} ran its ${want} phase`);
       }
@@ -238,8 +295,8 @@ export class PauseInstance {
         if (this.calls.some((c) => c.by === ev.r && c.paused === ev.p)) return moved('joins the alike call already held');
         const call = this.begin(ev.r, ev.p);
         await this.until(() => call.atGate || call.settled, `SetPaused to reach its EXEC`);
-        if (!call.atGate) return error(`SetPaused(${ev.p}) returned before its EXEC${call.outcome && !call.outcome.ok ? `: ${String(call.outcome.error)}` : ''}`);
-        return moved('held before EXEC');
+        if (!call.atGate) return error(`SetPaused(${ev.p}) returned before its first write${call.outcome && !call.outcome.ok ? `: ${String(call.outcome.error)}` : ''}`);
+        return moved('held before its first write');
       }
       case 'CommitSetPaused':
       case 'FailSetPaused': {
@@ -254,7 +311,14 @@ export class PauseInstance {
       case 'Deliver':
       case 'Drop': {
         const m = this.member(ev.r);
-        const i = m.inbox.findIndex((x) => this.modelVersion(x.state.version) === ev.e.version && x.state.paused === ev.e.paused);
+        const find = () => m.inbox.findIndex((x) => this.modelVersion(x.state.version) === ev.e.version && x.state.paused === ev.e.paused);
+        let i = find();
+        // A replayed path runs its attempts with no read (and no barrier) between them: a message
+        // published by the attempt before may still be on its way. A barrier behind it waits for it.
+        if (i < 0) {
+          await this.barrier();
+          i = find();
+        }
         if (i < 0) return error(`${ev.r} never received ${showState(ev.e)}`);
         const [msg] = m.inbox.splice(i, 1);
         if (ev.type === 'Deliver') msg!.apply();
@@ -362,45 +426,79 @@ export class PauseInstance {
     return { decision: { kind: 'transition', label }, note: note || `reconciled (${st.ready ? 'its timer fired' : 'reconcileNow'})` };
   }
 
-  /** A real SetPaused call whose EXEC waits at the driver's gate (the transaction is queued client-side until then). */
+  /**
+   * A real SetPaused call whose first write waits at the driver's gate. The call gets a client on
+   * which every command is real: reads (a patch's GET) and the PUBLISH go to the writer at once;
+   * every write — a MULTI's EXEC, a pipeline's commands one by one, a SET, INCR, DEL, EVAL or
+   * `call(...)` sent on its own — is one write of the call. The first waits at the gate; the fate
+   * decides where each is sent: the writer, or the user without any write (a real refusal: NOPERM,
+   * or EXECABORT for a transaction). However the call is built, its writes meet the fault.
+   */
   private begin(by: Replica, paused: boolean): HeldCall {
     const rig = this.rig;
     const caller = this.member(by).replica;
     let resolveDone!: () => void;
     const call: HeldCall = { by, paused, atGate: false, settled: false, outcome: null, open: null, done: new Promise<void>((r) => (resolveDone = r)) };
-    const gate = () =>
-      new Promise<'commit' | 'fail' | 'abandon'>((open) => {
+    let opened: Promise<WriteFate> | null = null;
+    let writes = 0;
+    const write = async <T>(send: (conn: Redis) => Promise<T>): Promise<T> => {
+      const k = ++writes;
+      opened ??= new Promise<WriteFate>((open) => {
         call.open = open;
         call.atGate = true;
         this.notify();
       });
-    const tx = () => {
+      const fate = await opened;
+      if (fate === 'abandon') throw new Error('the tour instance ended before this write');
+      return send(fate === 'commit' || (fate === 'failLater' && k === 1) ? rig.writer : rig.failing);
+    };
+    const recorder = (kind: 'multi' | 'pipeline') => {
       const ops: Op[] = [];
-      const recorder: Record<string, unknown> = new Proxy(
+      const exec = async () => {
+        if (kind === 'multi')
+          return write((conn) => {
+            const real = conn.multi();
+            for (const [op, args] of ops) (real as unknown as Commands)[op]!(...args);
+            return real.exec();
+          });
+        // A pipeline is no transaction: each of its commands is a write of its own.
+        const replies: [Error | null, unknown][] = [];
+        for (const [op, args] of ops)
+          replies.push(
+            await write((conn) => (conn as unknown as Commands)[op]!(...args) as Promise<unknown>).then(
+              (r): [null, unknown] => [null, r],
+              (e: unknown): [Error, null] => [e as Error, null],
+            ),
+          );
+        return replies;
+      };
+      const rec: Record<string, unknown> = new Proxy(
         {},
         {
           get: (_t, name: string) => {
-            if (name === 'exec') {
-              return async () => {
-                const fate = await gate();
-                if (fate === 'abandon') throw new Error('the tour instance ended before this EXEC');
-                const real = (fate === 'commit' ? rig.writer : rig.failing).multi();
-                for (const [op, args] of ops) (real as unknown as Record<string, (...a: unknown[]) => unknown>)[op]!(...args);
-                return real.exec();
-              };
-            }
+            if (name === 'exec') return exec;
             if (name === 'then') return undefined;
             return (...args: unknown[]) => {
               ops.push([name, args]);
-              return recorder;
+              return rec;
             };
           },
         },
       );
-      return recorder;
+      return rec;
     };
     const client = new Proxy(rig.writer, {
-      get: (target, name, recv) => (name === 'multi' ? tx : Reflect.get(target, name, recv)),
+      get: (target, name, recv) => {
+        if (name === 'multi' || name === 'pipeline') return () => recorder(name);
+        const own = Reflect.get(target, name, recv) as unknown;
+        if (typeof name !== 'string' || typeof own !== 'function' || !isWrite(name, target)) return own;
+        return (...args: unknown[]) => {
+          // `call('GET', …)` is a read; `call` of anything else a write.
+          if (name === 'call' && !isRead(String(args[0]).toLowerCase())) return write((conn) => conn.call(String(args[0]), ...(args.slice(1) as string[])));
+          if (name === 'call') return (own as (...a: unknown[]) => unknown).apply(target, args);
+          return write((conn) => (conn as unknown as Commands)[name]!(...args) as Promise<unknown>);
+        };
+      },
     }) as unknown as ValkeyClient;
     this.calls.push(call);
     void this.setPausedFn(client, this.keys, paused, (s) => caller.applyLocal(s))
@@ -416,7 +514,7 @@ export class PauseInstance {
     return call;
   }
 
-  private async finish(call: HeldCall, fate: 'commit' | 'fail'): Promise<{ ok: true } | { ok: false; error: unknown }> {
+  private async finish(call: HeldCall, fate: 'commit' | 'fail' | 'failLater'): Promise<{ ok: true } | { ok: false; error: unknown }> {
     this.calls.splice(this.calls.indexOf(call), 1);
     call.open!(fate);
     await this.until(() => call.settled, `SetPaused's ${fate}`);
@@ -426,13 +524,28 @@ export class PauseInstance {
   // ---- the real state ----
 
   async read(): Promise<Readback<PauseTourState, null>> {
-    await this.barrier();
+    const state = await this.readState();
+    return { state: this.unpredicted ? { ...state, unpredicted: true } : state, observation: null };
+  }
+
+  /**
+   * Valkey's value at each version: read after every attempt that can write (a replayed path runs
+   * its attempts without a read between them, and two writes in a row are two versions).
+   */
+  private async noteHistory(): Promise<void> {
     const v = await this.valkey();
     const mv = this.modelVersion(v.version);
     if (mv === this.history.length + 1) this.history.push(v.paused);
-    else if (mv !== this.history.length) throw new TourObservationError(`Valkey's version went from ${TOUR_BASE_VERSION + this.history.length} to ${v.version} in one step`);
+    else if (mv !== this.history.length) throw new TourObservationError(`Valkey's version went from ${this.base + this.history.length} to ${v.version} in one step`);
     else if (mv > 0 && this.history[mv - 1] !== v.paused) throw new TourObservationError(`Valkey's value changed to ${v.paused} without a new version (${v.version})`);
     else if (mv === 0 && v.paused) throw new TourObservationError('Valkey holds paused at the base version');
+  }
+
+  /** The real state as the spec's variables and each replica's view (no mark: what the instance is in). */
+  private async readState(): Promise<PauseTourState> {
+    if (this.broken) throw this.broken;
+    await this.barrier();
+    await this.noteHistory();
     this.observeHeld();
     const rs = this.timing.bounds.replicas;
     const per = <T>(f: (m: Member) => T) => Object.fromEntries(rs.map((r) => [r, f(this.member(r))])) as Record<Replica, T>;
@@ -461,8 +574,18 @@ export class PauseInstance {
       applied: per((m) => this.applied.get(m.name)!),
       synced: per((m) => this.syncs.get(m.name)?.version ?? 0),
     };
-    const replicas = per((m) => ({ answer: m.replica.read(), stale: m.replica.pastAgeBound(), timer: this.clock.pending(m.name).some((t) => t.delay > TOUR_MAX_AGE_MS) }));
-    return { state: { model, replicas }, observation: null };
+    const replicas = per(
+      (m): ReplicaView => ({
+        answer: m.replica.read(),
+        stale: m.replica.pastAgeBound(),
+        timer: this.clock.pending(m.name).some((t) => t.delay > TOUR_MAX_AGE_MS),
+        gate: m.waiting?.phase ?? (m.settled === 'done' ? 'started' : m.settled === 'failed' ? 'failed' : 'busy'),
+        loaded: m.loaded,
+      }),
+    );
+    const state: PauseTourState = { model, replicas };
+    this.believed = state;
+    return state;
   }
 
   /** 1000 hot reads: no command may leave any replica, and the answer may not change. */

@@ -24,18 +24,36 @@ export interface ReplicaView {
   readonly answer: PauseAnswer;
   readonly stale: boolean;
   readonly timer: boolean;
+  /**
+   * Where its start-up is: the gate it waits at, or `started` (start() returned). Predicted from
+   * the variables (not subscribed: subscribe; no snapshot: load; not ready: ready), so two real
+   * replicas with the same variables and different start-ups are different states.
+   */
+  readonly gate: StartGateView;
+  /** Its load phase answered (a snapshot was read): predicted exactly when it holds a snapshot. */
+  readonly loaded: boolean;
 }
+
+export type StartGateView = 'subscribe' | 'load' | 'ready' | 'started' | 'failed' | 'busy';
 
 export interface PauseTourState {
   readonly model: PauseModelState;
   readonly replicas: Readonly<Record<Replica, ReplicaView>>;
+  /**
+   * The attempt that led here decided what the model did not predict (read back by the instance,
+   * which predicts each attempt itself): whatever the rest of the state shows, the instance may
+   * hold something it does not read back, so this is no model state and the engine retires it.
+   */
+  readonly unpredicted?: true;
 }
 
 export type PauseAttempt =
   | { readonly kind: 'event'; readonly ev: PauseModelEvent }
   | { readonly kind: 'failLoad'; readonly r: Replica }
   | { readonly kind: 'failReconcile'; readonly r: Replica }
-  | { readonly kind: 'overlap'; readonly r: Replica; readonly c: PendingCall };
+  | { readonly kind: 'overlap'; readonly r: Replica; readonly c: PendingCall }
+  /** Call c's first write lands, every later write of it is refused: a whole (atomic) write has none, so it is CommitSetPaused(c). */
+  | { readonly kind: 'failLaterWrite'; readonly c: PendingCall };
 
 export type PauseDecision =
   | { readonly kind: 'transition'; readonly label: string }
@@ -50,10 +68,11 @@ const callLabel = (c: PendingCall) => `[by |-> ${c.by}, paused |-> ${tla(c.pause
 export function attemptLabel(a: PauseAttempt): string {
   if (a.kind === 'event') return pauseEventLabel(a.ev);
   if (a.kind === 'overlap') return `ReconcileOverlapped(${a.r}, ${callLabel(a.c)})`;
+  if (a.kind === 'failLaterWrite') return `FailLaterWrite(${callLabel(a.c)})`;
   return `${a.kind === 'failLoad' ? 'FailLoad' : 'FailReconcile'}(${a.r})`;
 }
 
-const ROW: Readonly<Record<PauseAttempt['kind'], string>> = { event: '', failLoad: 'FailLoad', failReconcile: 'FailReconcile', overlap: 'ReconcileOverlapped' };
+const ROW: Readonly<Record<PauseAttempt['kind'], string>> = { event: '', failLoad: 'FailLoad', failReconcile: 'FailReconcile', overlap: 'ReconcileOverlapped', failLaterWrite: 'FailLaterWrite' };
 
 export function decisionView(a: PauseAttempt, d: PauseDecision): DecisionView {
   const row = a.kind === 'event' ? a.ev.type : ROW[a.kind];
@@ -80,7 +99,8 @@ export function modelViews(machine: ReturnType<typeof pauseMachineFor>, s: Pause
         const a = pauseAnswer(machine, s, r);
         answer = !a.served ? 'unavailable' : a.paused ? 'paused' : 'running';
       }
-      return [r, { answer, stale, timer: s.ready[r]! }];
+      const gate: StartGateView = s.ready[r] ? 'started' : !s.subscribed[r] ? 'subscribe' : snap === null ? 'load' : 'ready';
+      return [r, { answer, stale, timer: s.ready[r]!, gate, loaded: snap !== null }];
     }),
   ) as Record<Replica, ReplicaView>;
 }
@@ -92,9 +112,9 @@ export function tourKey(s: PauseTourState): string {
   return `${pauseKey(s.model)};hot=${rs
     .map((r) => {
       const v = s.replicas[r as Replica]!;
-      return `${r}:${v.answer}/${b(v.stale)}/${b(v.timer)}`;
+      return `${r}:${v.answer}/${b(v.stale)}/${b(v.timer)}/${v.gate}/${b(v.loaded)}`;
     })
-    .join(',')}`;
+    .join(',')}${s.unpredicted ? ';unpredicted' : ''}`;
 }
 
 export type PauseTourModel = TourModel<PauseTourState, PauseAttempt, PauseDecision>;
@@ -122,6 +142,7 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
       for (const ev of candidateEvents(s.model, bounds)) if (ev.type !== 'Tick' || ev.r === bounds.replicas[0]) out.push({ kind: 'event', ev });
       for (const r of bounds.replicas) out.push({ kind: 'failLoad', r }, { kind: 'failReconcile', r });
       for (const r of bounds.replicas) for (const c of s.model.pending) out.push({ kind: 'overlap', r, c });
+      for (const c of s.model.pending) out.push({ kind: 'failLaterWrite', c });
       return out;
     },
     attemptLabel,
@@ -134,6 +155,10 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
       }
       if (a.kind === 'failLoad') return after(m, `Load(${a.r})`) === null ? same(s) : { decision: { kind: 'failed' }, next: s };
       if (a.kind === 'failReconcile') return m.snap[a.r] == null ? same(s) : { decision: { kind: 'failed' }, next: s };
+      if (a.kind === 'failLaterWrite') {
+        const committed = after(m, pauseEventLabel({ type: 'CommitSetPaused', c: a.c }));
+        return committed === null ? same(s) : { decision: { kind: 'transition', label: attemptLabel(a) }, next: wrap(committed) };
+      }
       if (m.snap[a.r] == null || !m.pending.some((c) => sameCall(c, a.c))) return same(s);
       const read = after(m, `Reconcile(${a.r})`)!;
       const committed = after(read, pauseEventLabel({ type: 'CommitSetPaused', c: a.c }))!;
@@ -146,10 +171,17 @@ export function pauseTourModel(bounds: PauseBounds): PauseTourModel {
     invariants: Object.fromEntries(
       PAUSE_INVARIANT_NAMES.map((n) => [
         n,
-        // The hot read is judged on what the replica answered: past the bound (by the driver's clock) only "unavailable".
+        // The hot read is judged on what the replica answered: past the bound (by the driver's clock)
+        // only "unavailable"; within it, the snapshot's value.
         n === 'Inv_FailClosed'
           ? (s: PauseTourState) => bounds.replicas.every((r) => !(s.model.ready[r] && s.model.snap[r] != null && s.model.age[r]! > bounds.maxAge) || s.replicas[r]!.answer === 'unavailable')
-          : (s: PauseTourState) => inv[n](s.model),
+          : n === 'Inv_ServesFresh'
+            ? (s: PauseTourState) =>
+                bounds.replicas.every((r) => {
+                  const snap = s.model.snap[r];
+                  return !(s.model.ready[r] && snap != null && s.model.age[r]! <= bounds.maxAge) || s.replicas[r]!.answer === (snap.paused ? 'paused' : 'running');
+                })
+            : (s: PauseTourState) => inv[n](s.model),
       ]),
     ),
     typeInvariant: 'TypeOK',

@@ -3,7 +3,8 @@
  * fresh tour instance (real replicas and SetPaused on an owned Valkey, the driver's clock), from
  * Init; the real state is read back as the spec's variables after each step. The spec's Answer(r)
  * is no variable, so a replica that serves a value past the age bound (by the driver's clock) is
- * reported as a breach of Inv_FailClosed, which stops the replay. A trace made under a mutant runs
+ * reported as a breach of Inv_FailClosed, one that does not serve its snapshot's value within the
+ * bound as a breach of Inv_ServesFresh; either stops the replay. A trace made under a mutant runs
  * with that mutant's implementation patch.
  */
 import { itfToTla, tlaToItf, type ItfValue } from '../../../core/itf-value.js';
@@ -25,7 +26,9 @@ import { PauseInstance } from './instance.js';
 import type { PauseAttempt } from './model.js';
 import { openPauseTourRig } from './rig.js';
 
-const FAULTS = ['FailLoad', 'FailReconcile', 'ReconcileOverlapped'] as const;
+const showSnap = (s: { paused: boolean; version: number }) => `${s.paused ? 'paused' : 'running'}@v${s.version}`;
+
+const FAULTS = ['FailLoad', 'FailReconcile', 'ReconcileOverlapped', 'FailLaterWrite'] as const;
 const KNOWN: readonly string[] = [...PAUSE_ACTIONS, ...FAULTS];
 
 function boundsOf(trace: Trace): PauseBounds {
@@ -71,6 +74,8 @@ export function attemptOfStep(step: Step, at: string, bounds: PauseBounds): Paus
         return { kind: step.action === 'FailLoad' ? 'failLoad' : 'failReconcile', r: replicaParam(step, at, rs) };
       case 'ReconcileOverlapped':
         return { kind: 'overlap', r: replicaParam(step, at, rs), c: call() };
+      case 'FailLaterWrite':
+        return { kind: 'failLaterWrite', c: call() };
       case 'Tick':
         return { kind: 'event', ev: { type: 'Tick', r: rs[0]! } };
       case 'BeginSetPaused':
@@ -145,6 +150,10 @@ export const pauseReplayer: TraceReplayer = {
           const m = state.model;
           if (m.ready[r] && m.snap[r] != null && m.age[r]! > bounds.maxAge && state.replicas[r]!.answer !== 'unavailable')
             breaches.push(`Inv_FailClosed: ${r} answered '${state.replicas[r]!.answer}' from a snapshot past the age bound (by the driver's clock)`);
+          const snap = m.snap[r];
+          const want = snap == null ? null : snap.paused ? 'paused' : 'running';
+          if (m.ready[r] && snap != null && m.age[r]! <= bounds.maxAge && state.replicas[r]!.answer !== want)
+            breaches.push(`Inv_ServesFresh: ${r} answered '${state.replicas[r]!.answer}' from a snapshot ${showSnap(snap)} within the age bound (by the driver's clock)`);
         }
         const tla = pauseStateToTla(state.model);
         return Object.fromEntries(PAUSE_VARIABLES.map((v) => [v, tlaToItf(tla[v])]));

@@ -1,7 +1,7 @@
 /**
  * What every instance of a pause tour shares on one owned standalone Valkey: the writer SetPaused's
- * transactions commit on, a connection logged in as an ACL user that may neither INCR nor MGET (a
- * transaction sent there aborts at EXEC, a load or reconciliation sent there gets NOPERM: real
+ * writes commit on, a connection logged in as an ACL user that may neither write nor MGET (a
+ * transaction sent there aborts at EXEC, a SET or INCR sent there and a load or reconciliation sent there get NOPERM: real
  * failures of a real server), and small pools of command and subscriber connections. A replica of
  * an instance gets leases (lease.ts) on the pools instead of connections of its own, so a tour of
  * a hundred thousand attempts does not open half a million connections; what the replica sends
@@ -20,7 +20,7 @@ export interface PauseTourRig {
   readonly topology: Topology;
   /** SetPaused's transactions, the barrier publishes and the driver's reads of the pause keys. */
   readonly writer: Redis;
-  /** Logged in as a user without INCR and MGET. */
+  /** Logged in as a user without any write command (SET, DEL, INCR, …) and without MGET. */
   readonly failing: Redis;
   /** A lease for one replica's `client()` call. */
   lease(control: LeaseControl): ConnectionLease;
@@ -59,7 +59,7 @@ export async function openPauseTourRig(start: StartOptions = {}): Promise<PauseT
     if (!topology.owned) throw new NotOwnedError('the pause tour', 'it creates an ACL user whose reads and writes fail');
     writer = plain();
     made.push(writer);
-    await writer.call('ACL', 'SETUSER', failUser, 'on', `>${password}`, '~*', '&*', '+@all', '-incr', '-mget');
+    await writer.call('ACL', 'SETUSER', failUser, 'on', `>${password}`, '~*', '&*', '+@all', '-@write', '-mget');
     const failing = createClient({ kind: 'standalone', host: node.host, port: node.port, username: failUser, password }) as Redis;
     made.push(failing);
     const commands = Array.from({ length: COMMAND_POOL }, plain);

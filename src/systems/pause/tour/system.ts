@@ -15,13 +15,13 @@ import type { PauseTourRig } from './rig.js';
 
 export type PauseTourSystem = TourSystem<PauseTourState, PauseAttempt, PauseDecision, PauseInstance, null>;
 
-export function pauseTourSystem(opts: { rig: PauseTourRig; bounds: PauseBounds; patch?: PausePatch }): PauseTourSystem {
+export function pauseTourSystem(opts: { rig: PauseTourRig; bounds: PauseBounds; patch?: PausePatch; baseVersion?: number }): PauseTourSystem {
   const { rig, bounds } = opts;
-  const timing = { bounds, ...(opts.patch ? { patch: opts.patch } : {}) };
+  const timing = { bounds, ...(opts.patch ? { patch: opts.patch } : {}), ...(opts.baseVersion !== undefined ? { baseVersion: opts.baseVersion } : {}) };
   return {
     name: 'pause',
     bounds,
-    boundsLabel: boundsLabel(bounds),
+    boundsLabel: `${boundsLabel(bounds)}${opts.baseVersion !== undefined ? `, versions from ${opts.baseVersion}` : ''}`,
     model: pauseTourModel(bounds),
     real: {
       reach: {

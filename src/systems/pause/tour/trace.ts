@@ -1,7 +1,8 @@
 /**
  * A pause tour path as a fencecheck.trace/2 trace (source `conform`): the spec's variables of every
  * real state read back, each step the action instance the attempt names (the three faults the spec
- * has no action for keep their tour names: FailLoad(r), FailReconcile(r), ReconcileOverlapped(r, c)),
+ * has no action for keep their tour names: FailLoad(r), FailReconcile(r), ReconcileOverlapped(r, c),
+ * FailLaterWrite(c)),
  * with what the real code decided and replied. `fencecheck trace replay` runs it on fresh replicas
  * (replay.ts).
  */
@@ -13,7 +14,7 @@ import type { PauseBounds } from '../model-state.js';
 import { attemptLabel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
 
 /** The fault attempts' parameter names (the spec's actions' are PAUSE_PARAM_NAMES). */
-export const TOUR_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = { ...PAUSE_PARAM_NAMES, FailLoad: ['r'], FailReconcile: ['r'], ReconcileOverlapped: ['r', 'c'] };
+export const TOUR_PARAM_NAMES: Readonly<Record<string, readonly string[]>> = { ...PAUSE_PARAM_NAMES, FailLoad: ['r'], FailReconcile: ['r'], ReconcileOverlapped: ['r', 'c'], FailLaterWrite: ['c'] };
 
 export function pauseTourTrace(path: readonly PathStep<PauseTourState, PauseAttempt, PauseDecision>[], meta: { bounds: PauseBounds; mutant?: string; violated?: string }): Trace {
   const sys = pauseSystem(meta.bounds);
