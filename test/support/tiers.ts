@@ -14,6 +14,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/valkey/secrets-outputs.test.ts',
   // A user's patch through the real CLI: three tours per run (≈150 s).
   'test/cli/patch.test.ts',
+  // Six small fencing bugs as patch files, each through conform --patch and mutants --patch (≈6 min).
+  'test/fencing/tour/patch-verdicts.test.ts',
   // Every destructive path refused on an endpoint the harness does not own, props on it (≈120 s).
   'test/valkey/external-safety.test.ts',
   // Every case of the bad-input catalogue as its own CLI process, 242 of them (≈110 s).
