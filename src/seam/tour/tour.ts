@@ -578,9 +578,17 @@ class Tour<S, A, D, I, O> {
         if (inst === null) {
           inst = await this.fresh();
           instances += 1;
-          for (const a of path) await this.sys.real.attempt(inst, a);
-          executed += path.length;
-          const back = await this.sys.real.read(inst).catch((err: unknown) => (err instanceof TourObservationError ? err : Promise.reject(err)));
+          // Read back after every replayed attempt, as the tour does: a real side may follow its
+          // state step by step (pause's history of Valkey versions sees one commit per read).
+          const readBack = (i: I) => this.sys.real.read(i).catch((err: unknown) => (err instanceof TourObservationError ? err : Promise.reject(err)));
+          let back: Awaited<ReturnType<typeof readBack>> | null = null;
+          for (const a of path) {
+            await this.sys.real.attempt(inst, a);
+            executed += 1;
+            back = await readBack(inst);
+            if (back instanceof TourObservationError) break;
+          }
+          if (back === null) back = await readBack(inst);
           const where = back instanceof TourObservationError ? back.message : this.model.key(back.state);
           if (where !== node.key) {
             return {
