@@ -51,8 +51,9 @@ Options:
 
 Exit codes: 0 the real graph is the model's (or, with an invariant alone, it holds) · 1 a check
 failed (path from Init printed, trace saved; 'fencecheck trace replay FILE' runs it), or --patch killed ·
-4 --patch --safety-only departs from the model, every invariant holding · 2 not run (the real system could not be started) · 3 unknown mutant, or a mutant's or --patch file that
-cannot be loaded or is no patch of the system · 64 usage`;
+2 not run (the real system could not be started) · 3 unknown mutant, or a mutant's or --patch file
+that cannot be loaded or is no patch of the system · 4 --patch --safety-only departs from the model,
+every invariant holding · 64 usage`;
 
 interface Planned {
   readonly name: string;
