@@ -8,7 +8,7 @@
 import { ExitCode } from '../../core/exit-codes.js';
 import { ProgressConsole } from '../../core/progress.js';
 import { boundsLabel } from '../../seam/system.js';
-import { TourSetupError, TourUnavailableError, type SystemTourRun } from '../../seam/tour/entry.js';
+import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourRun } from '../../seam/tour/entry.js';
 import { judgePatch, PatchRunError, type PatchTourName } from '../../seam/tour/patch-judge.js';
 import type { PatchVerdict } from '../../seam/tour/patch-verdict.js';
 import { selectModels } from '../../registry/select.js';
@@ -21,6 +21,8 @@ export interface ConformPatchInput {
   readonly invariant?: string;
   readonly safetyOnly?: boolean;
   readonly constants: Readonly<Record<string, string>>;
+  /** verify's bound (`--gate`): the tour's gate constants. */
+  readonly gate?: boolean;
   readonly concurrency?: number;
   readonly provider?: string;
   readonly json: boolean;
@@ -36,6 +38,12 @@ export function patchExitCode(v: PatchVerdict['kind']): ExitCode {
   return v === 'killed' || v === 'unjudged' ? ExitCode.Failed : v === 'departs' ? ExitCode.Departs : ExitCode.Ok;
 }
 
+/** The constants a patch is toured with: --const, else --gate's, else the tour's default bound (as `conform` without --patch). */
+export function tourConstants(tour: SystemTour, constants: Readonly<Record<string, string>>, gate: boolean): Readonly<Record<string, string>> {
+  if (Object.keys(constants).length > 0) return constants;
+  return (gate ? tour.gateConstants : tour.defaultConstants) ?? {};
+}
+
 export async function conformPatch(input: ConformPatchInput): Promise<ExitCode> {
   let target;
   try {
@@ -47,7 +55,7 @@ export async function conformPatch(input: ConformPatchInput): Promise<ExitCode> 
   const tour = target.tour!;
   if (input.invariant !== undefined && !tour.invariants.includes(input.invariant))
     throw new UsageError(`--invariant: unknown invariant '${input.invariant}' of ${target.system} (${tour.invariants.join(', ')})`);
-  const [model] = await selectModels([target.system], input.constants);
+  const [model] = await selectModels([target.system], tourConstants(tour, input.constants, input.gate === true));
   const out = (line: string) => (input.json ? process.stderr : process.stdout).write(`${line}\n`);
   const judged = input.invariant ? `${input.invariant} alone` : input.safetyOnly ? 'every invariant; a departure from the model reported, not killed' : 'the whole tour';
   out(`conform: ${target.system}: patch ${target.record.path} (sha256 ${target.record.sha256.slice(0, 12)}…): ${tour.what}, ${boundsLabel(model!.bounds)}, ${judged}`);

@@ -98,6 +98,7 @@ export const command: Command = {
         ...(values.invariant !== undefined ? { invariant: values.invariant } : {}),
         ...(values['safety-only'] ? { safetyOnly: true } : {}),
         constants,
+        gate: values.gate,
         ...(concurrency ? { concurrency } : {}),
         ...(values.provider !== undefined ? { provider: values.provider } : {}),
         json: values.json,

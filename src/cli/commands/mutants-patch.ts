@@ -22,6 +22,7 @@ import type { TracePatch } from '../../core/trace-format.js';
 import { selectModels } from '../../registry/select.js';
 import { expectedNames } from '../../registry/systems.js';
 import { patchTarget, PatchTargetError } from './patch-target.js';
+import { tourConstants } from './conform-patch.js';
 
 export interface MutantsPatchInput {
   readonly file: string;
@@ -89,7 +90,7 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
 
 /** The patch judged on its system's tour, as a mutant's result; a string: why the patch is bad input. */
 async function judgedOnTour(tour: SystemTour, record: TracePatch, entry: MutantEntry, constants: Readonly<Record<string, string>>): Promise<MutantResult | string> {
-  const [model] = await selectModels([entry.system], constants);
+  const [model] = await selectModels([entry.system], tourConstants(tour, constants, false));
   const head = { id: entry.id, layer: 'impl' as const, expectedInvariant: 'any' };
   const progress = new ProgressConsole();
   const meters = new Map<PatchTourName, ProgressMeter>();
