@@ -11,6 +11,8 @@ export const ExitCode = {
   NotRun: 2,
   /** Bad input: an invalid config, manifest, trace file or TLC output that cannot be parsed. */
   BadInput: 3,
+  /** `--safety-only`: the patched code departs from the model, and every invariant held (an intended change, said so). */
+  Departs: 4,
   /** Wrong command-line usage. */
   Usage: 64,
   /** Stopped by SIGHUP / SIGINT / SIGTERM (128 + the signal's number, as a shell reports it). */

@@ -32,4 +32,9 @@ export interface MutantResult {
   readonly replay?: string;
   /** Why, for every verdict but killed. */
   readonly reason?: string;
+  /**
+   * An invalid verdict's cause: the patch could not be loaded (`patch`), the patched code crashed
+   * (`run`), or the unpatched code fails the very run (`unpatched`, every entry of the runner).
+   */
+  readonly invalidBy?: 'patch' | 'run' | 'unpatched';
 }

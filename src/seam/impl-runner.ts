@@ -82,14 +82,14 @@ export async function runImplEntries<Rig, Patch>(entries: readonly MutantEntry[]
     } catch (err) {
       const why = spec.fault(err);
       if (why !== null) return every('not-run', why);
-      return every('invalid', `the unpatched run crashed: ${(err as Error).stack ?? String(err)}`);
+      return every('invalid', `the unpatched run crashed: ${(err as Error).stack ?? String(err)}`).map((r) => ({ ...r, invalidBy: 'unpatched' as const }));
     }
     // A kill means something only when the unpatched code passes the very same run.
     if (base.kind === 'not-run') return every('not-run', `the unpatched run: ${base.detail}`);
     if (base.kind !== 'held') {
       const reason = `the unpatched code ${base.kind === 'violated' ? `breaks ${base.checks.join(', ')}` : 'run is not a passing run'}: ${base.detail}`;
       log(`[impl] ${reason}`);
-      return every('invalid', reason);
+      return every('invalid', reason).map((r) => ({ ...r, invalidBy: 'unpatched' as const }));
     }
     log(`[impl] unpatched: ${base.detail}`);
     const results: MutantResult[] = new Array(entries.length);
@@ -122,7 +122,7 @@ async function runOne<Rig, Patch>(rig: Rig, m: MutantEntry, spec: ImplRunSpec<Ri
   try {
     patch = await spec.loadPatch(m);
   } catch (err) {
-    return { ...head, verdict: 'invalid', reason: `patch: ${(err as Error).message}`, ...took() };
+    return { ...head, verdict: 'invalid', invalidBy: 'patch', reason: `patch: ${(err as Error).message}`, ...took() };
   }
   let out: ImplOutcome;
   try {
@@ -130,7 +130,7 @@ async function runOne<Rig, Patch>(rig: Rig, m: MutantEntry, spec: ImplRunSpec<Ri
   } catch (err) {
     const why = spec.fault(err);
     if (why !== null) return { ...head, verdict: 'not-run', reason: why, ...took() };
-    return { ...head, verdict: 'invalid', reason: (err as Error).stack ?? String(err), ...took() };
+    return { ...head, verdict: 'invalid', invalidBy: 'run', reason: (err as Error).stack ?? String(err), ...took() };
   }
   const extra = out.extra ?? {};
   if (out.kind === 'equivalent') return { ...head, verdict: 'equivalent', reason: out.detail, ...extra, ...took() };

@@ -1,12 +1,13 @@
 /**
  * A user's own implementation patch given by file (`conform --patch FILE`, `mutants --patch FILE`):
- * the record a trace keeps of it (path and SHA-256, src/core/trace-format.ts TracePatch), and the
- * check a replay makes before applying it. A system's tour or impl runner loads the module itself
- * (its own patch type); this only says which file, and that it is still the same file.
+ * the record a trace keeps of it (path and SHA-256, src/core/trace-format.ts TracePatch), the check
+ * a replay makes before applying it, and the one loader every command and system uses: a recorded
+ * path (or a manifest entry's) resolves from the checkout, one base folder for all of them.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { importDefault } from '../core/import-default.js';
 import { projectRoot } from '../core/project-root.js';
 import type { MutantEntry } from '../core/manifest.js';
 import type { TracePatch } from '../core/trace-format.js';
@@ -49,6 +50,40 @@ export function verifiedPatchFile(rec: TracePatch): string {
   const now = digest(abs, rec.path);
   if (now !== rec.sha256) throw new PatchFileError(`patch file ${rec.path} changed since the trace was made (sha256 ${now.slice(0, 12)}…, the trace recorded ${rec.sha256.slice(0, 12)}…)`);
   return abs;
+}
+
+/**
+ * The patch module at `path` (a recorded patch's path or a manifest entry's `layers.impl.patch`:
+ * repository-relative or absolute), its default export checked by the system's `isPatch`.
+ * PatchFileError (one line) when it cannot be loaded or is no patch of the system.
+ */
+export async function loadPatchModule<P>(path: string, isPatch: (x: unknown) => x is P, patchType: string): Promise<P> {
+  let loaded: unknown;
+  try {
+    loaded = await importDefault(patchFilePath(path), projectRoot);
+  } catch (err) {
+    const why = String((err as Error).message ?? err).split('\n')[0]!;
+    // Node reads a .ts file with no "type": "module" package above it as CommonJS.
+    const hint = /require\(\) ES Module|Cannot use import statement|exports is not defined/.test(why)
+      ? ' (an ES module outside this checkout: name it .mts or .mjs, or put a package.json with "type": "module" beside it)'
+      : '';
+    throw new PatchFileError(`patch file ${path} cannot be loaded: ${why}${hint}`);
+  }
+  if (!isPatch(loaded)) throw new PatchFileError(`${path} default-exports ${moduleShape(loaded)}, not ${patchType}`);
+  return loaded;
+}
+
+/** The default export of a patch module, unchecked (which system's patch is it?); PatchFileError when it cannot be loaded. */
+export async function loadPatchExport(path: string): Promise<unknown> {
+  return loadPatchModule(path, (x: unknown): x is unknown => true, 'anything');
+}
+
+/** What a module default-exports, in a few words (for a refusal). */
+export function moduleShape(x: unknown): string {
+  if (x === undefined) return 'nothing (no default export)';
+  if (typeof x !== 'object' || x === null) return `a ${x === null ? 'null' : typeof x}`;
+  const keys = Object.keys(x);
+  return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}`;
 }
 
 /** The id prefix of a user's patch run through an impl layer (no manifest id has it: those are letters and digits). */

@@ -241,9 +241,9 @@ export const CATALOGUE: readonly Row[] = [
   },
   {
     name: 'conform --patch: a patch of a system without a tour',
-    argv: ['conform', '--patch', 'mutants/pause/impl/P1.ts'],
+    argv: ['conform', '--patch', 'mutants/limiter/impl/L1.ts'],
     code: 3,
-    line: /^fencecheck conform: mutants\/pause\/impl\/P1\.ts default-exports an object with .*, no patch of a system with a tour \(fencing: a fencing ImplPatch/,
+    line: /^fencecheck conform: mutants\/limiter\/impl\/L1\.ts default-exports .*, no patch of a system with a tour \(fencing: a fencing ImplPatch.*; pause: a PausePatch.*; init-limiter: an InitLimiterPatch/,
   },
   {
     name: 'conform --patch: a model patch is no impl patch',
@@ -275,6 +275,26 @@ export const CATALOGUE: readonly Row[] = [
     code: 64,
     line: usage('conform', /--invariant: unknown invariant 'Inv_Nope' of fencing/),
   },
+  { name: 'conform --safety-only without --patch', argv: ['conform', '--safety-only'], code: 64, line: usage('conform', /--safety-only applies to --patch FILE/) },
+  {
+    name: 'conform --patch --safety-only with --invariant',
+    argv: ['conform', '--patch', 'mutants/fencing/impl/M1.ts', '--safety-only', '--invariant', 'Inv_Monotonic'],
+    code: 64,
+    line: usage('conform', /give --safety-only .* or --invariant NAME .*, not both/),
+  },
+  { name: 'mutants --const without --patch', argv: ['mutants', '--const', 'Pods=1'], code: 64, line: usage('mutants', /--const applies to --patch FILE without --expect/) },
+  {
+    name: 'mutants --patch --const with --expect',
+    argv: ['mutants', '--patch', 'mutants/fencing/impl/M1.ts', '--expect', 'Inv_Monotonic', '--const', 'Pods=1'],
+    code: 64,
+    line: usage('mutants', /--const applies to --patch FILE without --expect/),
+  },
+  {
+    name: 'mutants --patch: a --const the tour does not know, refused before any server',
+    argv: ['mutants', '--patch', 'mutants/fencing/impl/M1.ts', '--const', 'Nope=1'],
+    code: 64,
+    line: /Nope/,
+  },
   { name: 'mutants --expect without --patch', argv: ['mutants', '--expect', 'Inv_Monotonic'], code: 64, line: usage('mutants', /--expect applies to --patch FILE/) },
   { name: 'mutants --patch with --only', argv: ['mutants', '--patch', 'mutants/fencing/impl/M1.ts', '--only', 'M1'], code: 64, line: usage('mutants', /--patch runs the impl layer alone/) },
   {
@@ -286,7 +306,7 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'mutants --patch: a missing file', argv: ['mutants', '--patch', '/nonexistent/p.mts'], code: 3, line: /^fencecheck mutants: patch file \/nonexistent\/p\.mts does not exist$/ },
   {
     name: 'mutants --patch: no system with a tour takes it',
-    argv: ['mutants', '--patch', 'mutants/pause/impl/P1.ts'],
+    argv: ['mutants', '--patch', 'mutants/limiter/impl/L1.ts'],
     code: 3,
     line: /^fencecheck mutants: .*no patch of a system with a tour .*; for another system give --system$/,
   },

@@ -19,6 +19,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/valkey/secrets-outputs.test.ts',
   // A user's patch through the real CLI: three tours per run (≈150 s).
   'test/cli/patch.test.ts',
+  // Six small fencing bugs as patch files, each through conform --patch and mutants --patch (14.5 min on two loaded cores).
+  'test/fencing/tour/patch-verdicts.test.ts',
   // Every destructive path refused on an endpoint the harness does not own, props on it (≈120 s).
   'test/valkey/external-safety.test.ts',
   // Every case of the bad-input catalogue as its own CLI process, 242 of them (≈110 s).
@@ -47,6 +49,8 @@ export const DEEP_FILES: readonly string[] = [
   // The pause snapshot's impl mutants P1–P7 on real Valkey (verify's mutants:impl judges them too;
   // the impl runner stays quick through failover's and the init limiter's) (≈15 s).
   'test/pause/impl-mutants.test.ts',
+  // The pause tour with one invariant alone on the unpatched code, at one replica and verify's bound (≈70 s).
+  'test/pause/tour-invariant-mode.test.ts',
   // The limiter's mutants on standalone and cluster (≈20 s).
   'test/limiter/mutants.test.ts',
   // The real build on a copy of the project, and the compiled CLI it makes (≈60 s).

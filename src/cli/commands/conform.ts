@@ -11,7 +11,7 @@ import { TourSetupError, TourUnavailableError, type SystemTour } from '../../sea
 import { loadSystemManifest, systemEntry, SYSTEMS, TOUR_NAMES, type AnySystem } from '../../registry/systems.js';
 import { selectModels, selectSystemNames } from '../../registry/select.js';
 
-const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--gate] [--mutant ID | --patch FILE] [--invariant NAME]
+const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--gate] [--mutant ID | --patch FILE [--safety-only]] [--invariant NAME]
                          [--shard I/N] [--concurrency N] [--provider P] [--json]
 
 The exhaustive conformance tour of each system's real code (${TOUR_NAMES.join(', ')}). From the
@@ -34,9 +34,13 @@ Options:
                     tour's); checks its expected invariant alone, following the real graph wherever it leads
   --patch FILE      run your own implementation patch (a module default-exporting the system's patch
                     type, e.g. fencing's ImplPatch; the system is the one whose patch it is, or --system):
-                    the unpatched tour first, then the patched code's real graph with every invariant
-                    (or --invariant alone) checked; verdict killed (exit 1, the finding and its replay),
-                    equivalent (the unpatched graph) or survived (exit 0) — docs/conform.md
+                    the unpatched tour first, then the patched code's whole tour (conformance, every
+                    invariant, the system's checks); verdict killed (exit 1: the check, the finding,
+                    its replay), equivalent (everything observed is the unpatched code's) or survived
+                    (every check held, something observed differs) (exit 0) — docs/conform.md
+  --safety-only     with --patch, for a change the model does not have yet: a departure from the
+                    model is reported ("departs from the model at …; every invariant held", exit 4)
+                    when the patched code's real graph keeps every invariant, killed when it does not
   --invariant NAME  check this invariant alone (with the type invariant) instead of full conformance
   --shard I/N       run a deterministic 1/N of one system's full conformance tour: every attempt of the
                     model states whose key hashes to shard I (1 ≤ I ≤ N ≤ 64); the N shards' --json
@@ -47,8 +51,9 @@ Options:
 
 Exit codes: 0 the real graph is the model's (or, with an invariant alone, it holds) · 1 a check
 failed (path from Init printed, trace saved; 'fencecheck trace replay FILE' runs it), or --patch killed ·
-2 not run (the real system could not be started) · 3 unknown mutant, or a mutant's or --patch file that
-cannot be loaded or is no patch of the system · 64 usage`;
+2 not run (the real system could not be started) · 3 unknown mutant, or a mutant's or --patch file
+that cannot be loaded or is no patch of the system · 4 --patch --safety-only departs from the model,
+every invariant holding · 64 usage`;
 
 interface Planned {
   readonly name: string;
@@ -67,6 +72,7 @@ export const command: Command = {
       gate: { type: 'boolean', default: false },
       mutant: { type: 'string' },
       patch: { type: 'string' },
+      'safety-only': { type: 'boolean', default: false },
       invariant: { type: 'string' },
       concurrency: { type: 'string' },
       shard: { type: 'string' },
@@ -79,7 +85,10 @@ export const command: Command = {
     const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
     const startedAt = new Date();
 
+    if (values['safety-only'] && values.patch === undefined) throw new UsageError("--safety-only applies to --patch FILE (the model and the code it checks are the project's own)");
     if (values.patch !== undefined) {
+      if (values['safety-only'] && values.invariant !== undefined)
+        throw new UsageError('give --safety-only (every invariant, a departure reported) or --invariant NAME (one invariant alone), not both');
       if (values.mutant !== undefined) throw new UsageError('give --mutant ID or --patch FILE, not both');
       if (values.shard !== undefined) throw new UsageError('--shard applies to the full conformance tour, not to --patch (a patch is followed through its real graph, which only the whole run knows)');
       const { conformPatch } = await import('./conform-patch.js');
@@ -87,7 +96,9 @@ export const command: Command = {
         file: values.patch,
         ...(values.system ? { systems: values.system } : {}),
         ...(values.invariant !== undefined ? { invariant: values.invariant } : {}),
+        ...(values['safety-only'] ? { safetyOnly: true } : {}),
         constants,
+        gate: values.gate,
         ...(concurrency ? { concurrency } : {}),
         ...(values.provider !== undefined ? { provider: values.provider } : {}),
         json: values.json,

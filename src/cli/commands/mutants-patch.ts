@@ -1,10 +1,11 @@
 /**
- * `fencecheck mutants --patch FILE [--expect INVARIANT]`: a user's own patch through the impl layer
- * of its system — its impl runner, all of that layer's checkers (for fencing the tour; the unpatched
- * code first, as for every manifest mutant) — reported like a manifest mutant. With `--expect`, only
- * that invariant kills it (another is wrong-invariant); without, any invariant does (systems with a
- * tour: their runner can watch every invariant). Exit codes as `mutants`: 0 killed, 1 not killed,
- * 2 not run, 3 a file that is no patch of the system.
+ * `fencecheck mutants --patch FILE [--expect INVARIANT]`: a user's own patch, reported like a
+ * manifest mutant. Without `--expect`, on a system with a tour, it is judged as `conform --patch`
+ * judges it (src/seam/tour/patch-judge.ts: the whole tour, the verdict patchVerdict's). With
+ * `--expect` (or on a system without a tour) it runs through its system's impl layer like a
+ * manifest mutant: the unpatched code first, only that invariant kills it (another is
+ * wrong-invariant). Exit codes as `mutants`: 0 killed, 1 not killed, 2 not run, 3 a file that is no
+ * patch of the system or whose code cannot run.
  */
 import { UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
@@ -14,14 +15,21 @@ import type { MutantResult } from '../../core/verdict.js';
 import { formatMutantTable } from '../../mutants/report-table.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { userPatchEntry } from '../../seam/patch-file.js';
-import { EVERY_INVARIANT } from '../../seam/tour/entry.js';
+import { EVERY_INVARIANT, TourSetupError, TourUnavailableError, type SystemTour } from '../../seam/tour/entry.js';
+import { judgePatch, PatchRunError, type PatchTourName } from '../../seam/tour/patch-judge.js';
+import type { MutantEntry } from '../../core/manifest.js';
+import type { TracePatch } from '../../core/trace-format.js';
+import { selectModels } from '../../registry/select.js';
 import { expectedNames } from '../../registry/systems.js';
 import { patchTarget, PatchTargetError } from './patch-target.js';
+import { tourConstants } from './conform-patch.js';
 
 export interface MutantsPatchInput {
   readonly file: string;
   readonly systems?: readonly string[];
   readonly expect?: string;
+  /** The tour's bounds (--const), without --expect. */
+  readonly constants?: Readonly<Record<string, string>>;
   readonly seed?: number;
   readonly numRuns?: number;
   readonly json: boolean;
@@ -45,6 +53,12 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
   if (input.expect !== undefined && !known.includes(input.expect)) throw new UsageError(`--expect: unknown invariant '${input.expect}' of ${target.system} (${known.join(', ')})`);
   if (input.expect === undefined && !target.tour) throw new UsageError(`--expect INVARIANT is needed for a ${target.system} patch (its impl runner judges one named check: ${known.join(', ')})`);
   const entry = userPatchEntry(target.record, target.system, input.expect ?? EVERY_INVARIANT);
+  if (input.expect === undefined && target.tour) {
+    const r = await judgedOnTour(target.tour, target.record, entry, input.constants ?? {});
+    if (typeof r === 'string') return refuse(`${input.file}: ${r}`);
+    return report(input, target, entry, r, startedAt);
+  }
+  if (input.constants !== undefined && Object.keys(input.constants).length > 0) throw new UsageError('--const applies to --patch FILE without --expect on a system with a tour');
   const progress = new ProgressConsole();
   // A runner's line carries an invalid run's stack after its first line: the user's patch gets the first.
   const log = (line: string) => progress.log(line.split('\n')[0]!);
@@ -60,18 +74,71 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
     meter?.done();
   }
   progress.close();
-  // Without --expect, whichever invariant the layer's checkers report kills it.
-  const r = results.map((x): MutantResult => (input.expect === undefined ? { ...x, expectedInvariant: 'any', ...(x.verdict === 'wrong-invariant' ? { verdict: 'killed' as const } : {}) } : x))[0];
+  const r = results[0];
   if (!r) throw new Error(`the impl layer returned no result for ${entry.id}`);
   // A file the system's runner cannot take as its patch, or whose code cannot run, is bad input, not
-  // a verdict (the runner's `invalid`); an unpatched run that fails is the layer's own finding.
-  if (r.verdict === 'invalid' && !r.reason?.startsWith('the unpatched')) {
+  // a verdict; an unpatched run that fails is the layer's own finding.
+  if (r.verdict === 'invalid' && (r.invalidBy === 'patch' || r.invalidBy === 'run')) {
     const why = (r.reason ?? 'invalid')
       .replace(/^patch:\s*/, '')
       .split('\n')[0]!
       .replace(/^[A-Za-z]*Error: /, '');
-    return refuse(`${input.file}: ${r.reason?.startsWith('patch:') ? '' : 'the patched code cannot run: '}${why}`);
+    return refuse(`${input.file}: ${r.invalidBy === 'patch' ? '' : 'the patched code cannot run: '}${why}`);
   }
+  return report(input, target, entry, r, startedAt);
+}
+
+/** The patch judged on its system's tour, as a mutant's result; a string: why the patch is bad input. */
+async function judgedOnTour(tour: SystemTour, record: TracePatch, entry: MutantEntry, constants: Readonly<Record<string, string>>): Promise<MutantResult | string> {
+  const [model] = await selectModels([entry.system], tourConstants(tour, constants, false));
+  const head = { id: entry.id, layer: 'impl' as const, expectedInvariant: 'any' };
+  const progress = new ProgressConsole();
+  const meters = new Map<PatchTourName, ProgressMeter>();
+  const t0 = performance.now();
+  let j;
+  try {
+    j = await judgePatch({
+      tour,
+      patch: record,
+      bounds: model!.bounds,
+      progress: (name) => (attempts, total, states) => {
+        let m = meters.get(name);
+        if (!m) meters.set(name, (m = progress.meter(`mutants:impl ${name}`, 1, 'attempts')));
+        m.update(attempts, `${states} states reached`, total);
+      },
+    });
+  } catch (err) {
+    if (err instanceof PatchRunError || err instanceof TourSetupError) return err.message;
+    if (err instanceof TourUnavailableError) return { ...head, verdict: 'not-run', reason: err.message };
+    throw err;
+  } finally {
+    progress.close();
+  }
+  const durationMs = Math.round(performance.now() - t0);
+  const v = j.verdict;
+  const run = j.run;
+  if (v.kind === 'unjudged') return { ...head, verdict: 'invalid', invalidBy: 'unpatched', reason: `the unpatched code fails its tour: ${v.why}`, durationMs };
+  if (v.kind === 'killed' || v.kind === 'departs') {
+    const f = v.kind === 'killed' ? v.failure : v.departure;
+    const replay = run?.replay;
+    return {
+      ...head,
+      verdict: 'killed',
+      violated: f.check,
+      traceLength: f.path.length,
+      ...(run?.tracePath ? { tracePath: run.tracePath } : {}),
+      ...(replay ? { replay } : {}),
+      reason: `${f.check} after ${f.path.length - 1} steps${f.attempt ? ` (at ${f.attempt})` : ''}: ${f.message}`,
+      durationMs,
+    };
+  }
+  const r = v.result;
+  return v.kind === 'equivalent'
+    ? { ...head, verdict: 'equivalent', reason: `everything observed is the unpatched code's (${r.states} states, ${r.attempts} attempts)`, durationMs }
+    : { ...head, verdict: 'survived', reason: `every check held (${r.states} states, ${r.attempts} attempts) but something observed differs from the unpatched code`, durationMs };
+}
+
+function report(input: MutantsPatchInput, target: { readonly system: string; readonly record: TracePatch }, entry: MutantEntry, r: MutantResult, startedAt: Date): ExitCode {
   const code = r.verdict === 'killed' ? ExitCode.Ok : r.verdict === 'not-run' ? ExitCode.NotRun : ExitCode.Failed;
   if (input.json) {
     const status = code === ExitCode.Ok ? 'passed' : code === ExitCode.NotRun ? 'not-run' : 'failed';

@@ -1,6 +1,6 @@
 import { ProgressConsole, type ProgressMeter } from '../../core/progress.js';
 import type { Command } from '../../core/command.js';
-import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
+import { constantsOption, intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { checkRunnable, LAYERS, mutantsFor, ManifestError, type Layer, type MutantEntry, type MutantManifest } from '../../core/manifest.js';
 import { expectedNames, loadSystemManifest, TOUR_NAMES } from '../../registry/systems.js';
@@ -15,7 +15,7 @@ import { BaseReports } from '../../mutants/base-reports.js';
 import { bySystem, DEFAULT_WORKERS, runImplOnWorkers } from '../../mutants/workers.js';
 
 const HELP = `Usage: fencecheck mutants [--layer tla|model|impl]... [--system NAME]... [--only M1,M4] [--seed N] [--runs N] [--json]
-       fencecheck mutants --patch FILE [--expect INVARIANT] [--system NAME] [--seed N] [--runs N] [--json]
+       fencecheck mutants --patch FILE [--expect INVARIANT] [--system NAME] [--const NAME=VALUE]... [--seed N] [--runs N] [--json]
 
 Applies every mutant in mutants/manifest.json to the chosen layers (default: all) and requires each to
 be killed by its expected invariant through the layer's ordinary checkers.
@@ -27,10 +27,12 @@ Options:
   --seed N      fast-check seed for property layers
   --runs N      fast-check runs per mutant for property layers
   --patch FILE  run your own implementation patch (a module default-exporting its system's patch type)
-                through the impl layer of its system (the system whose patch it is, or --system), the
-                unpatched code first, reported like a manifest mutant (docs/mutants.md)
-  --expect INV  with --patch: only this invariant kills it (default: any invariant; a system without
-                a tour needs it)
+                on its system (the system whose patch it is, or --system), the unpatched code first,
+                reported like a manifest mutant. A system with a tour judges it as conform --patch
+                does (the whole tour: killed by the check named, equivalent, survived; docs/conform.md)
+  --expect INV  with --patch: the impl layer's run of a manifest mutant, this invariant alone kills it
+                (another is wrong-invariant); a system without a tour needs it
+  --const N=V   with --patch on a system with a tour, no --expect: a TLA+ constant of the tour's bounds
   --shard I/N   impl layer: each system's entries dealt round-robin to N shards, this one's run
                 (the unpatched tour then runs shard I of its states; the shards' reports merge)
   --workers N   impl layer: each system's entries on a worker process of its own with its own
@@ -56,12 +58,15 @@ export const command: Command = {
       runs: { type: 'string' },
       patch: { type: 'string' },
       expect: { type: 'string' },
+      const: { type: 'string', multiple: true },
       shard: { type: 'string' },
       workers: { type: 'string' },
       'conform-report': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     if (values.expect !== undefined && values.patch === undefined) throw new UsageError('--expect applies to --patch FILE (a manifest mutant names its own expectedInvariant)');
+    if (values.const !== undefined && (values.patch === undefined || values.expect !== undefined))
+      throw new UsageError('--const applies to --patch FILE without --expect (the tour it is judged on; the impl layer runs at its own bounds)');
     if (values.patch !== undefined) {
       if (values.only !== undefined || values.layer?.some((l) => l !== 'impl')) throw new UsageError('--patch runs the impl layer alone: give no --only and no --layer other than impl');
       if (values.shard !== undefined || values.workers !== undefined || values['conform-report'] !== undefined)
@@ -73,6 +78,7 @@ export const command: Command = {
         file: values.patch,
         ...(values.system ? { systems: values.system } : {}),
         ...(values.expect !== undefined ? { expect: values.expect } : {}),
+        constants: constantsOption(values.const),
         ...(seed !== undefined ? { seed } : {}),
         ...(numRuns !== undefined ? { numRuns } : {}),
         json: values.json,

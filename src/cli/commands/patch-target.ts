@@ -3,10 +3,9 @@
  * `--system` names, else the one with a tour whose patch type the file default-exports. Bad input
  * (exit 3, one line) is a PatchTargetError; a choice the user must make is a UsageError.
  */
-import { importDefault } from '../../core/import-default.js';
 import { UsageError } from '../../core/args.js';
 import type { TracePatch } from '../../core/trace-format.js';
-import { PatchFileError, patchFileRecord, patchFilePath } from '../../seam/patch-file.js';
+import { loadPatchExport, moduleShape as shape, PatchFileError, patchFileRecord } from '../../seam/patch-file.js';
 import type { SystemTour } from '../../seam/tour/entry.js';
 import { systemEntry, TOUR_NAMES } from '../../registry/systems.js';
 
@@ -19,14 +18,6 @@ export interface PatchTarget {
   /** Its tour, when it has one (every system `--patch` can find by itself has). */
   readonly tour?: SystemTour;
   readonly record: TracePatch;
-}
-
-/** What a module default-exports, in a few words (for the refusal). */
-function shape(x: unknown): string {
-  if (x === undefined) return 'nothing (no default export)';
-  if (typeof x !== 'object' || x === null) return `a ${x === null ? 'null' : typeof x}`;
-  const keys = Object.keys(x);
-  return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}`;
 }
 
 /**
@@ -44,14 +35,10 @@ export async function patchTarget(file: string, systems: readonly string[] | und
   }
   let loaded: unknown;
   try {
-    loaded = await importDefault(patchFilePath(record.path), process.cwd());
+    loaded = await loadPatchExport(record.path);
   } catch (err) {
-    const why = String((err as Error).message ?? err).split('\n')[0]!;
-    // Node reads a .ts file with no "type": "module" package above it as CommonJS.
-    const hint = /require\(\) ES Module|Cannot use import statement|exports is not defined/.test(why)
-      ? ' (an ES module outside this checkout: name it .mts or .mjs, or put a package.json with "type": "module" beside it)'
-      : '';
-    throw new PatchTargetError(`patch file ${file} cannot be loaded: ${why}${hint}`);
+    if (err instanceof PatchFileError) throw new PatchTargetError(err.message);
+    throw err;
   }
   const named = systems?.[0];
   if (named !== undefined) {

@@ -5,6 +5,8 @@
  * instance opened. A system's entry keeps only what is its own (its rig, its trace, its patch type).
  */
 import type { MutantEntry } from '../../core/manifest.js';
+import type { TracePatch } from '../../core/trace-format.js';
+import { loadPatchModule } from '../patch-file.js';
 import { TourSetupError, type SystemTourOptions, type SystemTourRun } from './entry.js';
 import type { TourResult } from './result.js';
 import type { TourModel } from './system.js';
@@ -28,6 +30,16 @@ export async function mutantPatch<P>(m: MutantEntry | undefined, load: (file: st
   if (!file) throw new TourSetupError(`${m.id} names no impl patch`);
   try {
     return await load(file);
+  } catch (err) {
+    throw new TourSetupError((err as Error).message);
+  }
+}
+
+/** A user's patch file (`--patch FILE`, recorded), loaded as the system's patch type; one that cannot be loaded, or is none, is bad input. */
+export async function userPatch<P>(rec: TracePatch | undefined, isPatch: (x: unknown) => x is P, patchType: string): Promise<P | undefined> {
+  if (!rec) return undefined;
+  try {
+    return await loadPatchModule(rec.path, isPatch, patchType);
   } catch (err) {
     throw new TourSetupError((err as Error).message);
   }

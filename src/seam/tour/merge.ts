@@ -164,6 +164,9 @@ export function mergeTourReports(reports: readonly unknown[]): StageReport<TourR
   const digests = ds.map((d, i) => reader(where[i]!).digestOrNull(d, 'digest'));
   const complete = digests.every((x) => x !== null);
   const digest = complete ? addDigests(digests as string[]) : null;
+  // The observed digests add up like the graph's (a shard's report from before they existed has none: null).
+  const observedParts = ds.map((d, i) => (d.observed === undefined ? null : reader(where[i]!).digestOrNull(d, 'observed')));
+  const observed = observedParts.every((x) => x !== null) ? addDigests(observedParts as string[]) : null;
   const failedAt = ordered.find((p) => isObj(p.details.failure));
   const failure: TourReportFailure | undefined = failedAt ? { ...(failedAt.details.failure as unknown as TourReportFailure), shard: failedAt.shard } : undefined;
   const equalToModel = digest === null ? null : digest === whole.digest;
@@ -182,6 +185,7 @@ export function mergeTourReports(reports: readonly unknown[]): StageReport<TourR
     equalToModel,
     equalToBaseline: null,
     digest,
+    observed,
     modelDigest,
     depth: Math.max(...ds.map((d, i) => reader(where[i]!).num(d, 'depth'))),
     durationMs: Math.max(...ds.map((d, i) => reader(where[i]!).num(d, 'durationMs'))),

@@ -74,6 +74,14 @@ export interface TourResult<S, A, D> {
   readonly equalToBaseline: boolean | null;
   /** The real graph's digest (this shard's part); null when the tour stopped early. */
   readonly digest: string | null;
+  /**
+   * Everything the real code showed, digested like the graph (a sum over executed attempts, so in
+   * any order): each attempt's reply as the real code wrote it, the system's observation of it (TTL
+   * classes, the keyspace read back) and each state check's answers (the read side). Two runs of the
+   * same tour with equal observed digests showed the same thing everywhere; a patch is equivalent
+   * only then. Null when the tour stopped early.
+   */
+  readonly observed: string | null;
   /** The model graph's digest over this shard's states. */
   readonly modelDigest: string;
   /** One more than the greatest BFS depth of a state the tour executed attempts in. */

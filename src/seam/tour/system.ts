@@ -106,12 +106,29 @@ export interface TourCheckFailure {
   readonly message: string;
 }
 
+/**
+ * A state check that passed, with what the real system answered (the read side's replies): the
+ * tour's observed digest covers them, so a patch that changes an answer no rule judges is still
+ * not equivalent to the unpatched code.
+ */
+export interface StateAnswers {
+  readonly answers: string;
+}
+
+/** A state check's result: a finding, a pass with its answers, or a bare pass (null). */
+export type StateCheckResult = TourCheckFailure | StateAnswers | null;
+
+/** Whether a state check's result is a finding. */
+export function isCheckFailure(r: StateCheckResult): r is TourCheckFailure {
+  return r !== null && 'check' in r;
+}
+
 /** Checks beyond the state graph, in conformance mode. */
 export interface TourChecks<S, A, D, I, O> {
   /** After every attempt, on what the attempt did and what was read back. */
   step?(from: S, a: A, step: RealStep<S, D, O>): TourCheckFailure | null;
   /** Once in every state, on a fresh instance in it; must not change the real state. */
-  state?(s: S, i: I): Promise<TourCheckFailure | null>;
+  state?(s: S, i: I): Promise<StateCheckResult>;
 }
 
 /** Words the reports use for the system's own figures. */
@@ -131,6 +148,13 @@ export interface TourSystem<S, A, D, I = unknown, O = unknown> {
   readonly real: TourReal<S, A, D, I, O>;
   readonly checks?: TourChecks<S, A, D, I, O>;
   readonly words?: TourWords;
+  /**
+   * What an executed attempt showed beyond its decision and successor, as one line that is the same
+   * on every run of the same code: its reply (the note, with what differs per instance — a session's
+   * key names — taken out), the TTL class of every key, the keyspace's raw values. The observed
+   * digest (TourResult.observed) covers it; absent: the note as it is.
+   */
+  observed?(step: RealStep<S, D, O>): string;
 }
 
 /** The real state could not be read back as a model state (a value that is no lease, say): a finding, not a fault. */

@@ -20,11 +20,12 @@
  */
 import { pathCover, type CoverRun } from './cover.js';
 import { blockHash, DigestSum, edgeLine } from './digest.js';
+import { createHash } from 'node:crypto';
 import { actionOfInstance, modelDigest, modelGraph, modelTotals, rowOf, type ModelGraph } from './model-graph.js';
 import { runOrdered, type JobSource } from './ordered.js';
 import type { ActionCoverage, PathStep, TourCheckMode, TourFailure, TourResult } from './result.js';
 import { inShard, WHOLE, type Shard } from './shard.js';
-import { TourObservationError, type DecisionView, type RealStep, type TourCheckFailure, type TourSystem } from './system.js';
+import { isCheckFailure, TourObservationError, type DecisionView, type RealStep, type StateCheckResult, type TourCheckFailure, type TourSystem } from './system.js';
 
 export interface TourOptions {
   readonly checks: TourCheckMode;
@@ -99,6 +100,7 @@ class Tour<S, A, D, I, O> {
   private maxDepth = -1;
   private readonly byAction: Record<string, ActionCoverage> = {};
   private readonly digest = new DigestSum();
+  private readonly observed = new DigestSum();
   private failure: TourFailure<S, A, D> | null = null;
   /** Conformance: one node per model state (by index). Invariant mode: the real states in discovery order. */
   private readonly nodes: Node<S, A, D>[] = [];
@@ -275,10 +277,17 @@ class Tour<S, A, D, I, O> {
     }
   }
 
-  private commitStateCheck(n: Node<S, A, D>, f: TourCheckFailure | null, path: () => PathStep<S, A, D>[]): boolean {
+  private commitStateCheck(n: Node<S, A, D>, r: StateCheckResult, path: () => PathStep<S, A, D>[]): boolean {
     this.start(n);
     this.stateChecks += 1;
-    return f ? this.fail({ ...f, path: path() }) : true;
+    if (isCheckFailure(r)) return this.fail({ ...r, path: path() });
+    this.observe(`${n.key}|state|${r?.answers ?? ''}`);
+    return true;
+  }
+
+  /** One term of the observed digest (a sum: the order of the terms does not matter). */
+  private observe(line: string): void {
+    this.observed.add(createHash('sha256').update(line).digest());
   }
 
   /**
@@ -302,6 +311,7 @@ class Tour<S, A, D, I, O> {
     if (checked) {
       this.count(view);
       n.lines![j] = edgeLine(n.key, label, view.label, key);
+      this.observe(`${edgeLine(n.key, label, view.label, key)}|${this.sys.observed ? this.sys.observed(r) : r.note}`);
       if (view.kind === 'transition' && view.instance !== undefined) this.sawTransition(n, view.instance);
     }
     if (this.conformance) {
@@ -391,7 +401,7 @@ class Tour<S, A, D, I, O> {
     }
   }
 
-  private async stateCheckInjected(n: Node<S, A, D>): Promise<TourCheckFailure | null> {
+  private async stateCheckInjected(n: Node<S, A, D>): Promise<StateCheckResult> {
     const real = this.sys.real;
     if (real.reach.kind !== 'inject') throw new Error('not an injected tour');
     const inst = await real.reach.inject(n.state, null);
@@ -428,7 +438,7 @@ class Tour<S, A, D, I, O> {
         return undefined;
       },
     };
-    await runOrdered<Job, Work<StepResult<S, D, O> | TourCheckFailure | null>>(
+    await runOrdered<Job, Work<StepResult<S, D, O> | StateCheckResult>>(
       source,
       this.width,
       async ({ node, attempt }) => {
@@ -439,7 +449,7 @@ class Tour<S, A, D, I, O> {
         this.instances += w.instances;
         this.executed += w.executed;
         const path = () => this.pathTo(node);
-        if (attempt === STATE) return this.commitStateCheck(node, w.results as TourCheckFailure | null, path);
+        if (attempt === STATE) return this.commitStateCheck(node, w.results as StateCheckResult, path);
         return this.commitAttempt(node, attempt, w.results as StepResult<S, D, O>, true, path);
       },
     );
@@ -450,7 +460,7 @@ class Tour<S, A, D, I, O> {
   private async conformReplayed(): Promise<void> {
     const runs = pathCover(this.g, this.shard, this.sys.checks?.state !== undefined);
     let next = 0;
-    type Item = StepResult<S, D, O> | TourCheckFailure | null;
+    type Item = StepResult<S, D, O> | StateCheckResult;
     await runOrdered<CoverRun, Work<Item[]>>(
       { next: () => runs[next++] },
       this.width,
@@ -486,7 +496,7 @@ class Tour<S, A, D, I, O> {
           const node = this.nodes[item.state]!;
           const r = w.results[k]!;
           if (item.kind === 'state') {
-            if (!this.commitStateCheck(node, r as TourCheckFailure | null, path)) return false;
+            if (!this.commitStateCheck(node, r as StateCheckResult, path)) return false;
             continue;
           }
           if (!this.commitAttempt(node, item.attempt, r as StepResult<S, D, O>, item.checked, path)) return false;
@@ -568,9 +578,17 @@ class Tour<S, A, D, I, O> {
         if (inst === null) {
           inst = await this.fresh();
           instances += 1;
-          for (const a of path) await this.sys.real.attempt(inst, a);
-          executed += path.length;
-          const back = await this.sys.real.read(inst).catch((err: unknown) => (err instanceof TourObservationError ? err : Promise.reject(err)));
+          // Read back after every replayed attempt, as the tour does: a real side may follow its
+          // state step by step (pause's history of Valkey versions sees one commit per read).
+          const readBack = (i: I) => this.sys.real.read(i).catch((err: unknown) => (err instanceof TourObservationError ? err : Promise.reject(err)));
+          let back: Awaited<ReturnType<typeof readBack>> | null = null;
+          for (const a of path) {
+            await this.sys.real.attempt(inst, a);
+            executed += 1;
+            back = await readBack(inst);
+            if (back instanceof TourObservationError) break;
+          }
+          if (back === null) back = await readBack(inst);
           const where = back instanceof TourObservationError ? back.message : this.model.key(back.state);
           if (where !== node.key) {
             return {
@@ -631,6 +649,7 @@ class Tour<S, A, D, I, O> {
       equalToModel: digest === null ? null : digest === partDigest,
       equalToBaseline: digest === null || this.opts.baseline === undefined ? null : digest === this.opts.baseline,
       digest,
+      observed: complete ? this.observed.hex() : null,
       modelDigest: partDigest,
       depth: this.maxDepth + 1,
       durationMs: performance.now() - this.t0,

@@ -9,7 +9,6 @@
  * conformance tour first. The failover model's entries (R1) run on the failover drill
  * (failover/impl-layer.ts).
  */
-import { importDefault } from '../../core/import-default.js';
 import type { MutantEntry } from '../../core/manifest.js';
 import { projectRoot } from '../../core/project-root.js';
 import type { MutantResult } from '../../core/verdict.js';
@@ -19,7 +18,7 @@ import { asInfrastructureFault } from '../../valkey/fault.js';
 import { valkeyUnavailableReason, ValkeyUnavailableError } from '../../valkey/index.js';
 import { runFailoverEntries } from './failover/impl-layer.js';
 import { INVARIANT_NAMES, type InvariantName } from './invariants.js';
-import { isImplPatch, type ImplPatch } from './patch.js';
+import { IMPL_PATCH_TYPE, isImplPatch, type ImplPatch } from './patch.js';
 import { DEFAULT_BOUNDS } from './state.js';
 import { runConform, type ConformRun } from './tour/run.js';
 import { openTourRig, type TourRig } from './tour/rig.js';
@@ -28,16 +27,14 @@ import { writeObserved } from '../../seam/tracecheck/store.js';
 import { modelGraphYielding } from '../../seam/tour/model-graph.js';
 import { fencingTourModel } from './tour/system.js';
 import { EVERY_INVARIANT } from '../../seam/tour/entry.js';
-import { isUserPatchEntry, patchFileRecord } from '../../seam/patch-file.js';
+import { isUserPatchEntry, loadPatchModule, patchFileRecord } from '../../seam/patch-file.js';
 import { tourStageReport } from '../../seam/tour/stage.js';
 
 /** The ImplPatch a manifest entry names (mutants/fencing/impl/Mx.ts default export). */
 export async function loadPatch(entry: MutantEntry): Promise<ImplPatch> {
   const file = entry.layers.impl?.patch;
   if (!file) throw new Error(`${entry.id} names no impl patch`);
-  const patch = await importDefault(file, projectRoot);
-  if (!isImplPatch(patch)) throw new Error(`${file} default-exports no ImplPatch`);
-  return patch;
+  return loadPatchModule(file, isImplPatch, IMPL_PATCH_TYPE);
 }
 
 function fault(err: unknown): string | null {

@@ -24,6 +24,9 @@ export const REAL_PAUSE: Required<Pick<PausePatch, 'replica' | 'setPaused'>> = {
   setPaused,
 };
 
+/** What pause's patch files default-export, for messages. */
+export const PAUSE_PATCH_TYPE = 'a PausePatch ({ replica?, setPaused?, description? })';
+
 export function isPausePatch(x: unknown): x is PausePatch {
   if (typeof x !== 'object' || x === null) return false;
   const p = x as Record<string, unknown>;

@@ -72,9 +72,23 @@ export const lockModel: TourModel<LockState, LockAttempt, LockDecision> = {
  *   (the successor is the model's); with the invariant alone, a different digest (survives).
  * - no-b: b can never acquire — no check (a different graph: survives an invariant-alone tour).
  * - reworded: changes nothing the real side does — equivalent (the baseline's digest).
+ * - chatty-release: a release replies in other words (its note), the decision the model's — no
+ *   check; a different observed digest (a patch that survives, never an equivalent one).
  * - fault: an attempt throws (the server went away) — the tour rejects, as a fault, not a verdict.
  */
-export type LockBug = 'release-any-holder' | 'bump-past-max' | 'bump-by-two' | 'refuse-at-max' | 'silent-audit' | 'peek-lies' | 'unreadable' | 'drifting-replay' | 'no-b' | 'reworded' | 'fault';
+export type LockBug =
+  | 'release-any-holder'
+  | 'bump-past-max'
+  | 'bump-by-two'
+  | 'refuse-at-max'
+  | 'silent-audit'
+  | 'peek-lies'
+  | 'unreadable'
+  | 'drifting-replay'
+  | 'no-b'
+  | 'reworded'
+  | 'chatty-release'
+  | 'fault';
 
 interface RealLock {
   holder: Client | null;
@@ -152,7 +166,7 @@ export function toySystem(opts: ToyOptions = {}): TourSystem<LockState, LockAtte
         if (bug === 'fault' && l.count === 2) throw new Error('the toy server went away');
         ran += 1;
         const decision = real(l, a);
-        return { decision, note: decision.kind };
+        return { decision, note: bug === 'chatty-release' && a.op === 'release' ? `${decision.kind}, said otherwise` : decision.kind };
       },
       async read(l) {
         await delay();

@@ -3,10 +3,9 @@
  * a mutant's impl patch (or a user's patch file) loaded, the tour run by runConform (./run.ts).
  */
 import type { SystemTour } from '../../../seam/tour/entry.js';
-import { EVERY_INVARIANT, TourSetupError, TourUnavailableError } from '../../../seam/tour/entry.js';
-import { asSystemTourRun } from '../../../seam/tour/entry-kit.js';
-import { importDefault } from '../../../core/import-default.js';
-import { patchFilePath, patchFileRecord } from '../../../seam/patch-file.js';
+import { TourSetupError, TourUnavailableError, type EVERY_INVARIANT } from '../../../seam/tour/entry.js';
+import { asSystemTourRun, mutantPatch } from '../../../seam/tour/entry-kit.js';
+import { loadPatchModule, patchFileRecord } from '../../../seam/patch-file.js';
 import { projectRoot } from '../../../core/project-root.js';
 import type { TracePatch } from '../../../core/trace-format.js';
 import { IMPL_PATCH_TYPE, isImplPatch, type ImplPatch } from '../patch.js';
@@ -24,25 +23,17 @@ export const fencingTour: SystemTour = {
   async run(opts) {
     let patch: ImplPatch | undefined;
     let patchFile: TracePatch | undefined = opts.patch;
-    if (opts.patch) {
-      let loaded: unknown;
-      try {
-        loaded = await importDefault(patchFilePath(opts.patch.path), process.cwd());
-      } catch (err) {
-        throw new TourSetupError(`${opts.patch.path}: cannot be loaded: ${(err as Error).message.split('\n')[0]}`);
-      }
-      if (!isImplPatch(loaded)) throw new TourSetupError(`${opts.patch.path} default-exports no fencing patch (${IMPL_PATCH_TYPE})`);
-      patch = loaded;
-    } else if (opts.mutant) {
-      try {
-        const { loadPatch } = await import('../impl-runner.js');
-        patch = await loadPatch(opts.mutant);
+    try {
+      if (opts.patch) patch = await loadPatchModule(opts.patch.path, isImplPatch, IMPL_PATCH_TYPE);
+      else if (opts.mutant) {
+        patch = await mutantPatch(opts.mutant, (file) => loadPatchModule(file, isImplPatch, IMPL_PATCH_TYPE));
         patchFile = patchFileRecord(opts.mutant.layers.impl!.patch!, projectRoot);
-      } catch (err) {
-        throw new TourSetupError((err as Error).message);
       }
+    } catch (err) {
+      throw new TourSetupError((err as Error).message);
     }
-    const invariant = (opts.invariant ?? opts.mutant?.expectedInvariant ?? (opts.patch ? EVERY_INVARIANT : undefined)) as InvariantName | typeof EVERY_INVARIANT | undefined;
+    // A user's patch gets the whole judgement (full conformance) unless one invariant is named.
+    const invariant = (opts.invariant ?? opts.mutant?.expectedInvariant) as InvariantName | typeof EVERY_INVARIANT | undefined;
     const provider = opts.provider !== undefined && isProviderChoice(opts.provider) ? opts.provider : undefined;
     try {
       const run = await runConform({

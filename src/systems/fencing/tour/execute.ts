@@ -93,6 +93,8 @@ export interface FencingInstance {
 /** What the step checks read beside the state: the keys' PTTLs and T3 on the wire. */
 export interface FencingObservation {
   readonly ttl: Readonly<Record<KeyRole, number>>;
+  /** The keyspace as read back, value by key role (null: no key): the observed digest covers it. */
+  readonly values: Readonly<Record<KeyRole, string | null>>;
   readonly keys: SessionKeys;
   /** T3 on the wire: a CROSSSLOT rejection, or an old key among a script's KEYS after the door. */
   readonly breaches: readonly string[];
@@ -159,10 +161,12 @@ export function fencingReal(ctx: ExecContext): TourReal<FencingState, Attempt, D
       const mode = inst.driver?.mode ?? inst.state.mode;
       let state: FencingState;
       let ttl: FencingObservation['ttl'];
+      let raw: FencingObservation['values'];
       try {
         const back = await readKeyspace(rig.conns[mode], inst.keys);
         ttl = back.ttl;
         const { values } = back;
+        raw = values;
         const records = inst.driver ? inst.driver.records() : inst.state;
         state = {
           version: { ...records.version },
@@ -181,7 +185,7 @@ export function fencingReal(ctx: ExecContext): TourReal<FencingState, Attempt, D
         throw err;
       }
       const breaches = inst.driver ? inst.driver.takeSlotBreaches().map((b) => `${b.script} ${b.what}`) : [];
-      return { state, observation: { ttl, keys: inst.keys, breaches } };
+      return { state, observation: { ttl, values: raw, keys: inst.keys, breaches } };
     },
     async dispose(inst) {
       await inst.injected.catch(() => {});

@@ -13,7 +13,7 @@ import { loadFencingScripts } from '../scripts.js';
 import { DEFAULT_LEASE_TTL_MS } from '../encoding.js';
 import { canonicalKey, initialState, type FencingBounds, type FencingState } from '../state.js';
 import { attemptLabel, attemptsIn, decisionView, predict, type Attempt, type Decision } from './attempts.js';
-import { readSideFailure, stepFailure } from './checks.js';
+import { observedLine, readSideFailure, stepFailure } from './checks.js';
 import { fencingReal, type FencingInstance, type FencingObservation } from './execute.js';
 import type { TourRig } from './rig.js';
 
@@ -64,6 +64,7 @@ export function fencingTourSystem(opts: FencingTourOptions): FencingTourSystem {
       step: (_from, _a, step) => stepFailure(step, leaseTtlMs, INJECTED_TTL_MS),
       state: (s, inst) => readSideFailure(rig, scripts, s, inst, bounds),
     },
+    observed: (step) => observedLine(step, leaseTtlMs, INJECTED_TTL_MS),
     words: {
       unchanged: 'renewals (TTL reset, no state change)',
       stateCheck: 'read side (lookup, known_generation, validate_fenced_header per version)',

@@ -6,17 +6,31 @@
  */
 import { projectRoot } from '../../../core/project-root.js';
 import { TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
-import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName } from '../../../seam/tour/entry-kit.js';
+import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName, userPatch } from '../../../seam/tour/entry-kit.js';
 import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
 import { actionOfLabel, saveTrace, traceOfStates } from '../../../seam/trace.js';
 import { INIT_LIMITER_INVARIANT_NAMES, initLimiterEventLabel } from '../../../../models/init-limiter/index.js';
 import { INIT_LIMITER_BASE_BOUNDS, type InitLimiterBounds, type InitLimiterModelState } from '../model-state.js';
-import { loadInitLimiterPatch, type InitLimiterPatch } from '../server/index.js';
+import { loadInitLimiterPatch, PatchError, validatePatch, type InitLimiterPatch } from '../server/index.js';
 import { INIT_LIMITER_PARAM_NAMES, initLimiterBounds, initLimiterSystem } from '../system.js';
 import { initLimiterTourModel, type InitLimiterAttempt, type InitLimiterDecision } from './model.js';
 import { initLimiterTourSystem } from './system.js';
+
+/** What the init limiter's patch files default-export, for messages. */
+export const INIT_LIMITER_PATCH_TYPE = "an InitLimiterPatch ({ system: 'init-limiter', parts, description? })";
+
+/** Whether `x` is an init-limiter patch (how `--patch FILE` finds its system). */
+export function isInitLimiterPatch(x: unknown): x is InitLimiterPatch {
+  try {
+    validatePatch(x);
+    return true;
+  } catch (err) {
+    if (err instanceof PatchError) return false;
+    throw err;
+  }
+}
 
 export type InitLimiterTourResult = TourResult<InitLimiterModelState, InitLimiterAttempt, InitLimiterDecision>;
 
@@ -62,7 +76,9 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
   const why = unmappable(bounds);
   // Not run rather than bad input: `conform` with no --const tours every system at its base config.
   if (why !== null) throw new TourUnavailableError(why);
-  const patch: InitLimiterPatch | undefined = await mutantPatch(opts.mutant, (file) => loadInitLimiterPatch(file, projectRoot));
+  // A user's patch (`--patch FILE`) or a mutant's; a user's gets the whole tour unless an invariant is named.
+  const patch: InitLimiterPatch | undefined =
+    (await userPatch(opts.patch, isInitLimiterPatch, INIT_LIMITER_PATCH_TYPE)) ?? (await mutantPatch(opts.mutant, (file) => loadInitLimiterPatch(file, projectRoot)));
   const invariant = invariantToCheck('init-limiter', INIT_LIMITER_INVARIANT_NAMES, opts);
   await modelGraphYielding(initLimiterTourModel(bounds));
   const system = initLimiterTourSystem({ bounds, ...(patch ? { patch } : {}) });
@@ -74,8 +90,11 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
     const { action, params } = actionOfLabel(initLimiterEventLabel(p.attempt), INIT_LIMITER_PARAM_NAMES);
     return { action, params, state: p.state, observed: { decision: p.decision.kind }, ...(p.note ? { note: p.note } : {}) };
   });
-  const trace = traceOfStates(sys, steps, { source: 'conform', ...(opts.mutant ? { mutant: opts.mutant.id } : {}), violated: result.failure.check });
-  const tracePath = saveTrace(trace, traceFileName(`conform-init-limiter-${opts.mutant ? `${opts.mutant.id}-` : ''}`, result, result.failure.check));
+  const trace = {
+    ...traceOfStates(sys, steps, { source: 'conform', ...(opts.mutant ? { mutant: opts.mutant.id } : {}), violated: result.failure.check }),
+    ...(opts.patch ? { patch: opts.patch } : {}),
+  };
+  const tracePath = saveTrace(trace, traceFileName(`conform-init-limiter-${opts.mutant ? `${opts.mutant.id}-` : opts.patch ? 'patch-' : ''}`, result, result.failure.check));
   return { result, tracePath, replay: `fencecheck trace show ${tracePath}` };
 }
 
@@ -84,6 +103,8 @@ export const initLimiterTour: SystemTour = {
   invariants: INIT_LIMITER_INVARIANT_NAMES,
   gateConstants: INIT_LIMITER_GATE_CONSTANTS,
   defaultConstants: INIT_LIMITER_DEFAULT_CONSTANTS,
+  patchType: INIT_LIMITER_PATCH_TYPE,
+  isPatch: isInitLimiterPatch,
   async run(opts): Promise<SystemTourRun> {
     return asSystemTourRun(initLimiterTourModel(initLimiterTourBounds(opts.bounds)), await runInitLimiterTour(opts));
   },

@@ -6,7 +6,7 @@
  */
 import { projectRoot } from '../../../core/project-root.js';
 import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
-import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName } from '../../../seam/tour/entry-kit.js';
+import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName, userPatch } from '../../../seam/tour/entry-kit.js';
 import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
@@ -14,7 +14,7 @@ import { saveTrace } from '../../../seam/trace.js';
 import { ValkeyUnavailableError } from '../../../valkey/errors.js';
 import { isProviderChoice } from '../../../valkey/start.js';
 import { PAUSE_BASE_BOUNDS, type PauseBounds } from '../model-state.js';
-import { loadPausePatch, type PausePatch } from '../patch.js';
+import { isPausePatch, loadPausePatch, PAUSE_PATCH_TYPE, type PausePatch } from '../patch.js';
 import { pauseBounds } from '../system.js';
 import { PAUSE_INVARIANT_NAMES } from '../../../../models/pause/index.js';
 import { pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
@@ -32,7 +32,8 @@ export function pauseTourBounds(b: unknown): PauseBounds {
 export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: PauseTourResult; tracePath?: string; replay?: string }> {
   const bounds = pauseTourBounds(opts.bounds);
   if (bounds.maxAge !== 0) throw new TourSetupError(`the pause tour's clock stands for MaxAge = 0 (one Tick ages a snapshot past the bound); got MaxAge = ${bounds.maxAge}`);
-  const patch: PausePatch | undefined = await mutantPatch(opts.mutant, (file) => loadPausePatch(file, projectRoot));
+  // A user's patch (`--patch FILE`) or a mutant's; a user's gets the whole tour unless an invariant is named.
+  const patch: PausePatch | undefined = (await userPatch(opts.patch, isPausePatch, PAUSE_PATCH_TYPE)) ?? (await mutantPatch(opts.mutant, (file) => loadPausePatch(file, projectRoot)));
   const invariant = invariantToCheck('pause', PAUSE_INVARIANT_NAMES, opts);
   // The model's graph first, in slices a signal can come between (another system's servers may have
   // installed the end handlers already: a signal waits for the running slice, not for the graph).
@@ -63,8 +64,12 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
       };
     }
     if (!result.failure || opts.saveTrace === false) return { result };
-    const trace = pauseTourTrace(result.failure.path, { bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant.id } : {}) });
-    const tracePath = saveTrace(trace, traceFileName(`conform-pause-${opts.mutant ? `${opts.mutant.id}-` : ''}`, result, result.failure.check));
+    // A user's patch is recorded (path and SHA-256): the replay applies it.
+    const trace = {
+      ...pauseTourTrace(result.failure.path, { bounds, violated: result.failure.check, ...(opts.mutant ? { mutant: opts.mutant.id } : {}) }),
+      ...(opts.patch ? { patch: opts.patch } : {}),
+    };
+    const tracePath = saveTrace(trace, traceFileName(`conform-pause-${opts.mutant ? `${opts.mutant.id}-` : opts.patch ? 'patch-' : ''}`, result, result.failure.check));
     return { result, tracePath, replay: `fencecheck trace replay ${tracePath}` };
   } finally {
     await rig.close();
@@ -83,6 +88,8 @@ export const pauseTour: SystemTour = {
   what: "real replicas and SetPaused on real Valkey (replayed paths, the driver's clock)",
   invariants: PAUSE_INVARIANT_NAMES,
   gateConstants: PAUSE_GATE_CONSTANTS,
+  patchType: PAUSE_PATCH_TYPE,
+  isPatch: isPausePatch,
   async run(opts): Promise<SystemTourRun> {
     return asSystemTourRun(pauseTourModel(pauseTourBounds(opts.bounds)), await runPauseTour(opts));
   },

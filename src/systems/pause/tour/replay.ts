@@ -17,7 +17,8 @@ import { readBool, readInt } from '../../../tlc/read-state.js';
 import { ValkeyUnavailableError } from '../../../valkey/index.js';
 import { PAUSE_ACTIONS, type PauseModelEvent } from '../../../../models/pause/index.js';
 import type { PauseBounds, PendingCall, Replica } from '../model-state.js';
-import { loadPausePatch, type PausePatch } from '../patch.js';
+import { isPausePatch, loadPausePatch, PAUSE_PATCH_TYPE, type PausePatch } from '../patch.js';
+import { loadPatchModule } from '../../../seam/patch-file.js';
 import { PAUSE_VARIABLES } from '../model-state.js';
 import { pauseStateToTla } from '../system.js';
 import { TourSetupError } from '../../../seam/tour/entry.js';
@@ -100,7 +101,15 @@ export function attemptOfStep(step: Step, at: string, bounds: PauseBounds): Paus
   }
 }
 
-async function patchOf(trace: Trace, entry: MutantEntry | undefined): Promise<{ path: string; patch: PausePatch } | undefined> {
+async function patchOf(trace: Trace, entry: MutantEntry | undefined, patchFile: string | undefined): Promise<{ path: string; patch: PausePatch } | undefined> {
+  // A user's patch the trace recorded (checked by the caller to be the file recorded).
+  if (patchFile !== undefined) {
+    try {
+      return { path: trace.patch?.path ?? patchFile, patch: await loadPatchModule(patchFile, isPausePatch, PAUSE_PATCH_TYPE) };
+    } catch (err) {
+      throw new ReplayInputError((err as Error).message);
+    }
+  }
   if (trace.mutant === undefined) return undefined;
   if (!entry) throw new ReplayUnavailableError(`mutant ${trace.mutant} is not in mutants/manifest.json`);
   const path = entry.layers.impl?.patch;
@@ -119,7 +128,7 @@ export const pauseReplayer: TraceReplayer = {
   },
   async open(trace, opts): Promise<ReplaySession> {
     const bounds = boundsOf(trace);
-    const patch = await patchOf(trace, opts.mutant);
+    const patch = await patchOf(trace, opts.mutant, opts.patchFile);
     let rig;
     try {
       rig = await openPauseTourRig(opts.provider === 'native' || opts.provider === 'testcontainers' || opts.provider === 'external' || opts.provider === 'auto' ? { provider: opts.provider } : {});
