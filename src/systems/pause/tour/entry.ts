@@ -15,12 +15,13 @@ import { ValkeyUnavailableError } from '../../../valkey/errors.js';
 import { isProviderChoice } from '../../../valkey/start.js';
 import { PAUSE_BASE_BOUNDS, type PauseBounds } from '../model-state.js';
 import { isPausePatch, loadPausePatch, PAUSE_PATCH_TYPE, type PausePatch } from '../patch.js';
-import { pauseBounds } from '../system.js';
+import { pauseBounds, pauseConstants } from '../system.js';
 import { PAUSE_INVARIANT_NAMES } from '../../../../models/pause/index.js';
 import { pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
 import { openPauseTourRig } from './rig.js';
 import { pauseTourSystem } from './system.js';
 import { pauseTourTrace } from './trace.js';
+import { runPauseWidthPasses } from './widths.js';
 
 export type PauseTourResult = TourResult<PauseTourState, PauseAttempt, PauseDecision>;
 
@@ -62,6 +63,26 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
         digest: null,
         equalToModel: null,
       };
+    }
+    // The version-width passes (tour/widths.ts) after a whole tour that held: the same graph from versions
+    // of other widths, at this bound or verify's, whichever is smaller. A shard is one part of one pass.
+    if (result.failure === null && result.shard.count === 1) {
+      const widthBounds = bounds.maxCalls <= 1 ? bounds : pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
+      const engine = engineOptions(opts, invariant);
+      const passes = await runPauseWidthPasses(rig, { bounds: widthBounds, ...(patch ? { patch } : {}), checks: engine.checks });
+      const failed = passes.find((p) => p.result.failure !== null);
+      // Its path is the model's from version 0: a trace of it would replay at the main tour's versions, so none is saved.
+      if (failed)
+        return {
+          result: {
+            ...result,
+            failure: { ...failed.result.failure!, message: `in the version-width pass ${failed.name} (versions from ${failed.base}): ${failed.result.failure!.message}` },
+            digest: null,
+            equalToModel: null,
+            equalToBaseline: null,
+            observed: null,
+          },
+        };
     }
     if (!result.failure || opts.saveTrace === false) return { result };
     // A user's patch is recorded (path and SHA-256): the replay applies it.
