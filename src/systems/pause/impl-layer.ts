@@ -90,7 +90,11 @@ export function reachedShare(r: { readonly covered: { readonly states: number };
  */
 async function tourOutcome(m: MutantEntry, patch: PausePatch, walks: string, bounds: PauseBounds | undefined, widthBounds: PauseBounds): Promise<ImplOutcome> {
   try {
-    const { result, tracePath, replay } = await runPauseTour({ bounds, mutant: m });
+    // Cheapest first: verify's bound (its width passes run inside the tour entry after it holds), then
+    // the whole bound. A patch that only the whole bound's graph or only another width reveals pays
+    // for it; one that dies at verify's bound is done in seconds, not minutes.
+    const small = await runPauseTour({ bounds: widthBounds, mutant: m });
+    const { result, tracePath, replay } = small.result.failure ? small : await runPauseTour({ bounds, mutant: m });
     const f = result.failure;
     if (!f) {
       const share = reachedShare(result);

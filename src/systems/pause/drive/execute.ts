@@ -96,6 +96,9 @@ export async function execute(ev: PauseModelEvent, prev: PauseModelState, label:
           (e: unknown) => e,
         );
       if (err === null) notes.push(`${label}: the write meant to fail (no INCR allowed) committed`);
+      // The failing user lacks INCR alone: its NOPERM for INCR is the refusal this step asks for (an INCR
+      // sent outside a MULTI meets it as NOPERM, inside one as EXECABORT), not a broken setup.
+      else if (refusedIncr(err)) faults.push('failed-write');
       else if (asInfrastructureFault(err)) throw err;
       else faults.push('failed-write');
       return { notes, faults };
@@ -163,4 +166,9 @@ async function failByKill(c: PendingCall, label: string, ctx: StepContext): Prom
   const after = await read();
   if (after.version !== before.version || after.paused !== before.paused) notes.push(`${label}: Valkey holds ${show(after)} after the killed write (was ${show(before)})`);
   return { notes, faults: killed ? ['killed-write'] : [] };
+}
+
+/** Valkey's NOPERM for INCR: the fault user's one missing permission. */
+function refusedIncr(err: unknown): boolean {
+  return err instanceof Error && /^NOPERM\b.*'incr'/i.test(err.message);
 }
