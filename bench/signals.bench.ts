@@ -3,7 +3,7 @@ import { percentile } from '../src/core/stats.js';
 import { renderTable } from '../src/core/table.js';
 import { startBurners } from './burners.js';
 import { envList, type BenchSection } from './section.js';
-import { CENSUS_COMMANDS, CENSUS_SIGNALS, censusRun, problems, type CensusRun } from './signals/census.js';
+import { censusCommands, CENSUS_SIGNALS, censusRun, problems, type CensusRun } from './signals/census.js';
 
 /**
  * `npm run bench -- signals [--runs N]`: the signal census. Every long command is started N times
@@ -24,7 +24,7 @@ export const section: BenchSection = {
   async run(print, options) {
     const runs = options.runs ?? 6;
     const only = envList('FENCECHECK_BENCH_SIGNALS_ONLY');
-    const commands = CENSUS_COMMANDS.filter((c) => only.length === 0 || only.some((o) => c.name.startsWith(o)));
+    const commands = (await censusCommands()).filter((c) => only.length === 0 || only.some((o) => c.name.startsWith(o)));
     const windowMs = Number(process.env.FENCECHECK_BENCH_SIGNAL_WINDOW_MS ?? 15000);
     const seed = process.env.FENCECHECK_BENCH_SEED !== undefined ? Number(process.env.FENCECHECK_BENCH_SEED) : Date.now() % 2 ** 31;
     const rng = mulberry32(seed);

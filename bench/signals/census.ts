@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { readMark } from '../../src/core/owner-mark.js';
 import { isRunning, processIds } from '../../src/core/process-table.js';
 import { projectRoot } from '../../src/core/project-root.js';
+import { PACKAGES } from '../../src/registry/systems.js';
 import { ownedTempDir, removeTempDir } from '../../src/core/temp-dir.js';
 import { shellStatus } from '../stability/run.js';
 
@@ -25,16 +27,27 @@ export interface CensusCommand {
   readonly argv: (out: string) => readonly string[];
 }
 
-/** The long commands (README "Exit codes": a signal ends each by it, 130 / 143). */
-export const CENSUS_COMMANDS: readonly CensusCommand[] = [
+/** The long commands over every system (README "Exit codes": a signal ends each by it, 130 / 143). */
+const GENERIC_COMMANDS: readonly CensusCommand[] = [
   { name: 'verify', argv: (out) => ['verify', '--allow-not-run', 'tlc', '--out', out] },
   { name: 'props', argv: () => ['props'] },
   { name: 'conform', argv: () => ['conform'] },
   { name: 'mutants --layer impl', argv: () => ['mutants', '--layer', 'impl'] },
-  { name: 'pause', argv: () => ['pause', '--topology', 'cluster'] },
   { name: 'cluster-matrix', argv: () => ['cluster-matrix'] },
-  { name: 'failover', argv: () => ['failover'] },
 ];
+
+/**
+ * Every long command: the generic ones, then each package's own long commands from
+ * bench/<package>/census.ts (`commands`), found through the registry as its stability items are.
+ */
+export async function censusCommands(): Promise<CensusCommand[]> {
+  const own: CensusCommand[] = [];
+  for (const p of PACKAGES) {
+    const file = join(import.meta.dirname, '..', p.name, 'census.ts');
+    if (existsSync(file)) own.push(...((await import(pathToFileURL(file).href)) as { commands: readonly CensusCommand[] }).commands);
+  }
+  return [...GENERIC_COMMANDS, ...own];
+}
 
 /** The exit status a shell reports for each (SIGKILL: 137, no handler can run). */
 export const EXPECTED_STATUS: Record<CensusSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGKILL: 137 };

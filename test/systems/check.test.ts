@@ -69,8 +69,8 @@ describe('checkSystem', () => {
     expect(c.status).toBe('failed');
   });
 
-  it('takes the mutants from the manifest: P1–P6 for pause, R1 for replication', async () => {
-    expect(systemMutants('pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+  it('takes the mutants from the manifest: P1–P6, P13 and P14 for pause, R1 for replication', async () => {
+    expect(systemMutants('pause').map((m) => m.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P13', 'P14']);
     expect(systemMutants('failover').map((m) => m.id)).toEqual(['R1']);
   });
 

@@ -1,0 +1,4 @@
+import type { CensusCommand } from '../signals/census.js';
+
+/** The fencing package's long commands for the signal census (bench/signals/census.ts). */
+export const commands: readonly CensusCommand[] = [{ name: 'failover', argv: () => ['failover'] }];
