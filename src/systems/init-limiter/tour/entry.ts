@@ -92,9 +92,10 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
   const first: InitLimiterTourResult = await runTour(system, engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
   let result = first;
   let traced = bounds;
-  // A queue-less tour that held is followed by the waiter's (a shard is one part of one tour). A
-  // manifest mutant keeps the one bound its expected kill is measured on.
-  if (first.failure === null && first.shard.count === 1 && bounds.maxQueued === 0 && opts.mutant === undefined) {
+  // A queue-less tour that held is followed by the waiter's when that bound is no larger (two streams:
+  // verify's and the default; a shard is one part of one tour). A manifest mutant keeps the one bound
+  // its expected kill is measured on.
+  if (first.failure === null && first.shard.count === 1 && bounds.maxQueued === 0 && bounds.streams.length >= 2 && opts.mutant === undefined) {
     const waiter = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_WAITER_CONSTANTS);
     await modelGraphYielding(initLimiterTourModel(waiter));
     const second = await runTour(initLimiterTourSystem({ bounds: waiter, ...(patch ? { patch } : {}) }), engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
