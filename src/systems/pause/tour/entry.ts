@@ -67,7 +67,7 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
     // The version-width passes (tour/widths.ts) after a whole tour that held: the same graph from versions
     // of other widths, at this bound or verify's, whichever is smaller. A shard is one part of one pass.
     if (result.failure === null && result.shard.count === 1) {
-      const widthBounds = bounds.maxCalls <= 1 ? bounds : pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
+      const widthBounds = bounds.maxCalls <= 1 || bounds.replicas.length < 2 ? bounds : pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
       const engine = engineOptions(opts, invariant);
       const passes = await runPauseWidthPasses(rig, { bounds: widthBounds, ...(patch ? { patch } : {}), checks: engine.checks });
       const failed = passes.find((p) => p.result.failure !== null);
