@@ -12,7 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../../../core/project-root.js';
 import { ownedTempDir, removeTempDir } from '../../../core/temp-dir.js';
 import { mulberry32 } from '../../../core/random.js';
 import { startTopology, type Topology, type ValkeyClient } from '../../../valkey/index.js';
@@ -89,7 +89,8 @@ export class PodStartError extends Error {
   override readonly name = 'PodStartError';
 }
 
-const POD_MAIN = fileURLToPath(new URL('./pod.ts', import.meta.url));
+// The pod's TypeScript source, from the checkout (not beside this module: the CLI may run a compiled copy of it from .build/).
+const POD_MAIN = join(projectRoot, 'src/systems/fencing/rollout/pod.ts');
 const TSX = import.meta.resolve('tsx');
 
 export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult> {
