@@ -6,7 +6,7 @@
 import type { ControlClient } from './control-client.js';
 import { KeptAliveConnection, pollOnce, type PollReply } from './poll-client.js';
 import { readMetrics, type MetricsSample } from './metrics-reader.js';
-import { StreamClient, type StreamOpenOptions } from './stream-client.js';
+import { StreamClient, type Drained, type StreamOpenOptions } from './stream-client.js';
 
 export interface ServerLimits {
   readonly enabled: boolean;
@@ -76,6 +76,24 @@ export class CheckRun {
       if (Date.now() > end) throw new Error(`the server never showed ${what} in ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 5));
     }
+  }
+
+  /**
+   * For a stream opened as `client`: whether it holds the server's whole answer so far, read from
+   * the server's own view (/_control/clients) — its replay over (shed, up to date, sent or given
+   * up), no delivery under way, no byte left in the server's socket, every byte the kernel took read
+   * by the client, and a connection the server closed seen closed. Until a publish or the clock
+   * moves, nothing more comes: a wait for more ends then instead of at its real-time timeout. None
+   * without the control endpoint (the waits then run out their time).
+   */
+  drained(client: string): Drained | undefined {
+    const control = this.control;
+    if (!control) return undefined;
+    return async (s) => {
+      const v = (await control.clients()).clients.find((c) => c.client === client && c.kind === 'stream');
+      if (!v) return false;
+      return v.replayDone && !v.inDelivery && v.pendingBytes === 0 && v.kernelBytes === s.rawBytes && (v.open || s.isClosed);
+    };
   }
 
   async stream(o: StreamOpenOptions = {}): Promise<StreamClient> {

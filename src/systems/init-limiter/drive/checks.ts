@@ -132,8 +132,9 @@ export const CHECKS: readonly Check[] = [
       const a = await r.stream({ path: '/all', read: 'stalled' });
       await a.waitFor(() => a.bodyBytes > 0);
       const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
-      const b = await r.stream({ path: '/all' });
-      await b.waitFor(() => b.isClosed || b.bodyBytes > 0);
+      const b = await r.stream({ path: '/all', client: 'second' });
+      // Shed (closed, no byte) or admitted (bytes); a shed stream left open is decided once it holds all the server sent.
+      await b.waitFor(() => b.isClosed || b.bodyBytes > 0, 10_000, r.drained('second'));
       return verdict(
         inUse === 1 && b.isClosed && b.bodyBytes === 0,
         `stalled FDv1 client mid-basis: slots in use ${inUse}; a second client ${b.isClosed && b.bodyBytes === 0 ? 'shed (closed, no bytes)' : `admitted (${b.bodyBytes} body bytes)`}`,
@@ -472,13 +473,14 @@ export const CHECKS: readonly Check[] = [
     unmet: all(needsSlots(1), needsStallPayload, (r) => (r.limits.sendTimeoutMs === DRIP_CAP_MS ? null : `needs a cap of ${DRIP_CAP_MS / 1000} s (the basis is sized to it)`)),
     async run(r) {
       const completed0 = counter(await r.metrics(), 'deliveries_completed_total');
-      const a = await r.stream({ read: 'stalled' });
+      const a = await r.stream({ read: 'stalled', client: 'drip' });
+      const drained = r.drained('drip');
       const l = r.limits;
       const stepBytes = (READER_RATE * DRIP_STEP_MS) / 1000;
       let cuts = 0;
       let steps = 0;
       while (cuts === 0 && steps < DRIP_STEPS && !a.has('payload-transferred')) {
-        const got = await a.readBytes(stepBytes, 10_000, () => a.has('payload-transferred'));
+        const got = await a.readBytes(stepBytes, 10_000, () => a.has('payload-transferred'), drained);
         // Nothing more comes and nothing cut the stream: the server gave the delivery up (its slot says whether it is still held).
         if (got === 0 && !a.isClosed && !a.has('payload-transferred')) {
           const inUse = (await r.metrics()).value('initlimiter_slots_in_use');
@@ -522,7 +524,8 @@ export const CHECKS: readonly Check[] = [
         ['/all', 'put'],
         ['/sdk/stream', 'payload-transferred'],
       ] as const) {
-        const a = await r.stream({ path, read: 'stalled' });
+        const client = `steady${path.replaceAll('/', '-')}`;
+        const a = await r.stream({ path, read: 'stalled', client });
         let cuts = 0;
         const steps = await a.readSteady({
           bytesPerSec: READER_RATE,
@@ -535,6 +538,7 @@ export const CHECKS: readonly Check[] = [
             },
           },
           until: () => cuts > 0 || a.has(last),
+          drained: r.drained(client),
         });
         seen.push(
           `${path} ${a.has(last) && cuts === 0 ? `completed in ${steps} s` : cuts > 0 ? `cut after ${steps} s` : a.starved ? `stopped receiving after ${steps} s, not cut, the basis unfinished` : `closed after ${steps} s`}`,
@@ -680,8 +684,8 @@ export const CHECKS: readonly Check[] = [
       const replies = Array.from({ length: n }, () => r.poll('/sdk/flags'));
       await c.wait('poll.admitted', { arrivals: admitted0 + slots });
       await r.until('the queue full', (m) => m.value('initlimiter_queued') === queue && counter(m, 'shed_total', 'flags') >= n - slots - queue);
-      const s = await r.stream({ path: '/all' });
-      await s.waitFor(() => s.isClosed || s.bodyBytes > 0);
+      const s = await r.stream({ path: '/all', client: 'herd-stream' });
+      await s.waitFor(() => s.isClosed || s.bodyBytes > 0, 10_000, r.drained('herd-stream'));
       await c.release('poll.admitted');
       const got = await Promise.all(replies);
       const ok = got.filter((g) => g.kind === 'response' && g.status === 200).length;

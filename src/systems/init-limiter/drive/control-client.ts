@@ -3,6 +3,7 @@
  * one (production mode, or a team's own server) `available()` is false and only the real-time checks
  * run. The protocol is documented in src/systems/init-limiter/server/control.ts and docs/init-limiter.md.
  */
+import type { ClientsReadout } from '../server/client-views.js';
 import { endpointOf, smallRequest } from './http-wire.js';
 
 export interface PointState {
@@ -69,6 +70,11 @@ export class ControlClient {
     const r = await this.call<PointState>('GET', `/wait?${q.toString()}`, undefined, [200, 408]);
     if (r.status === 408) throw new ControlError(`${point} did not reach ${JSON.stringify(want)} in ${timeoutMs} ms (now ${JSON.stringify(r.body)})`);
     return r.body;
+  }
+
+  /** What the server holds for each named client (x-client-id): its phase, delivery, socket bytes. */
+  async clients(): Promise<ClientsReadout> {
+    return (await this.call<ClientsReadout>('GET', '/clients')).body;
   }
 
   async advance(ms: number): Promise<{ now: number; fired: number; cuts: number }> {

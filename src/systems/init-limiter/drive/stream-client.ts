@@ -38,6 +38,15 @@ export interface CloseInfo {
   readonly bodyBytes: number;
 }
 
+/**
+ * Whether `s` holds everything the server will send it unprompted (no delivery under way, nothing
+ * left in the server's socket or the kernel): asked of the server's own read-out, test seams only.
+ */
+export type Drained = (s: StreamClient) => Promise<boolean>;
+
+/** How often a wait asks `drained()`: a question over HTTP, so not on every byte. */
+const DRAINED_ASK_MS = 20;
+
 type Mode = { readonly kind: 'full' } | { readonly kind: 'stalled' } | { readonly kind: 'budget'; left: number };
 
 export class StreamClient {
@@ -130,14 +139,14 @@ export class StreamClient {
 
   /**
    * Reads `n` more bytes (then stalls again); resolves with the bytes read — fewer if the stream
-   * closed, `stop()` came to hold, or `timeoutMs` passed.
+   * closed, `stop()` came to hold, `drained()` said nothing more will come, or `timeoutMs` passed.
    */
-  async readBytes(n: number, timeoutMs = 10_000, stop: () => boolean = () => false): Promise<number> {
+  async readBytes(n: number, timeoutMs = 10_000, stop: () => boolean = () => false, drained?: Drained): Promise<number> {
     const before = this.rawBytes;
     const mode: Mode = { kind: 'budget', left: n };
     this.mode = mode;
     this.pump();
-    await this.waitFor(() => mode.left <= 0 || stop(), timeoutMs);
+    await this.waitFor(() => mode.left <= 0 || stop(), timeoutMs, drained);
     if (this.mode === mode) this.mode = { kind: 'stalled' };
     return this.rawBytes - before;
   }
@@ -145,13 +154,14 @@ export class StreamClient {
   /**
    * A steady reader: `stepBytes` at a time, letting stepBytes / bytesPerSec pass on `pacer` after
    * each step, until `until()` holds, the stream closes, or a step gets no byte within its timeout
-   * (the server stopped sending: `starved` is then true). Resolves with the steps taken.
+   * or once `drained()` says nothing more will come (the server stopped sending: `starved` is then
+   * true). Resolves with the steps taken.
    */
-  async readSteady(o: { bytesPerSec: number; stepBytes: number; pacer: Pacer; until: () => boolean; maxSteps?: number; stepTimeoutMs?: number }): Promise<number> {
+  async readSteady(o: { bytesPerSec: number; stepBytes: number; pacer: Pacer; until: () => boolean; maxSteps?: number; stepTimeoutMs?: number; drained?: Drained }): Promise<number> {
     let steps = 0;
     this.starved = false;
     while (!o.until() && !this.isClosed && steps < (o.maxSteps ?? Number.MAX_SAFE_INTEGER)) {
-      const got = await this.readBytes(o.stepBytes, o.stepTimeoutMs ?? 10_000, o.until);
+      const got = await this.readBytes(o.stepBytes, o.stepTimeoutMs ?? 10_000, o.until, o.drained);
       if (o.until() || this.isClosed) break;
       if (got === 0) {
         this.starved = true;
@@ -163,23 +173,46 @@ export class StreamClient {
     return steps;
   }
 
-  /** Resolves true once `pred()` holds, false if the stream closed without it or `timeoutMs` (real) passed. */
-  waitFor(pred: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+  /**
+   * Resolves true once `pred()` holds, false if the stream closed without it, `timeoutMs` (real)
+   * passed, or — asked while waiting — `drained()` said the client holds everything the server will
+   * send it unprompted (then nothing can make `pred` hold: the negative is decided, not waited out).
+   */
+  waitFor(pred: () => boolean, timeoutMs = 10_000, drained?: Drained): Promise<boolean> {
     if (pred()) return Promise.resolve(true);
     if (this.isClosed) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
+      let over = false;
       const check = () => {
         if (pred()) finish(true);
         else if (this.isClosed) finish(false);
       };
       const finish = (v: boolean) => {
+        over = true;
         clearTimeout(timer);
         this.watchers.delete(check);
         resolve(v);
       };
       const timer = setTimeout(() => finish(pred()), timeoutMs);
       this.watchers.add(check);
+      if (drained)
+        void this.askDrained(
+          drained,
+          () => over,
+          () => finish(pred()),
+        );
     });
+  }
+
+  /** Asks `drained()` while the wait is not over; `dry()` when it says so and no byte came meanwhile. */
+  private async askDrained(drained: Drained, over: () => boolean, dry: () => void): Promise<void> {
+    while (!over()) {
+      await new Promise((r) => setTimeout(r, DRAINED_ASK_MS));
+      if (over()) return;
+      const raw = this.rawBytes;
+      const says = await drained(this).catch(() => false);
+      if (says && !over() && this.rawBytes === raw) return dry();
+    }
   }
 
   /** Reads at full speed until `pred()` holds (true) or the stream closes / `timeoutMs` passes (false). */
