@@ -40,6 +40,15 @@ export function chunkBudgetMs(l: ServerLimits): number {
   return (l.chunkBytes * 1000) / l.floorBytesPerSec + l.slackMs;
 }
 
+export interface CheckRunOptions {
+  /**
+   * Whether a wait for bytes that may never come ends on the server's view (`drained`, default
+   * true); false runs every such wait out to its real-time timeout, as against a server without the
+   * read-out (the bench compares the two).
+   */
+  readonly askServer?: boolean;
+}
+
 export class CheckRun {
   private readonly streams: StreamClient[] = [];
   private readonly conns: KeptAliveConnection[] = [];
@@ -49,10 +58,11 @@ export class CheckRun {
     readonly url: string,
     readonly control: ControlClient | null,
     readonly limits: ServerLimits,
+    private readonly askServer: boolean,
   ) {}
 
-  static async open(url: string, control: ControlClient | null): Promise<CheckRun> {
-    return new CheckRun(url, control, limitsOf(await readMetrics(url)));
+  static async open(url: string, control: ControlClient | null, o: CheckRunOptions = {}): Promise<CheckRun> {
+    return new CheckRun(url, control, limitsOf(await readMetrics(url)), o.askServer ?? true);
   }
 
   /** Time passes on the server's clock: advanced when it is manual, waited for when real. The cuts it caused. */
@@ -88,7 +98,7 @@ export class CheckRun {
    */
   drained(client: string): Drained | undefined {
     const control = this.control;
-    if (!control) return undefined;
+    if (!control || !this.askServer) return undefined;
     return async (s) => {
       const v = (await control.clients()).clients.find((c) => c.client === client && c.kind === 'stream');
       if (!v) return false;

@@ -8,7 +8,7 @@
  */
 import type { InitLimiterServerOptions } from '../server/options.js';
 import type { PartName } from '../server/parts.js';
-import { CheckRun, chunkBudgetMs } from './check-kit.js';
+import { CheckRun, chunkBudgetMs, type CheckRunOptions } from './check-kit.js';
 import { stallPayloadBytes } from './kernel-buffers.js';
 import type { MetricsSample } from './metrics-reader.js';
 import { missingVersions } from './sse.js';
@@ -700,9 +700,9 @@ export const CHECKS: readonly Check[] = [
 ];
 
 /** Runs `check` against the server at `url`; not-run when its assumptions do not hold there. */
-export async function runCheck(check: Check, url: string, control: import('./control-client.js').ControlClient | null): Promise<CheckOutcome> {
+export async function runCheck(check: Check, url: string, control: import('./control-client.js').ControlClient | null, o: CheckRunOptions = {}): Promise<CheckOutcome> {
   if (check.control === 'required' && !control) return { status: 'not-run', observed: 'needs the control endpoint (test seams)' };
-  const run = await CheckRun.open(url, control);
+  const run = await CheckRun.open(url, control, o);
   const unmet = check.unmet?.(run) ?? null;
   if (unmet) return { status: 'not-run', observed: unmet };
   try {
