@@ -564,7 +564,9 @@ export const CHECKS: readonly Check[] = [
       const pause = Math.round(chunkBudgetMs(r.limits) * 0.75);
       const cuts = await r.pass(pause);
       const v = await r.ctl().publish();
-      await a.readUntil(() => a.has('patch') || a.isClosed);
+      // The rest of the basis (megabytes) and the delta: a wait that ends only once bytes stop coming
+      // for 10 s, not 10 s after the publish — on a loaded machine the rest alone took longer.
+      await a.readUntilSettled(() => a.has('patch') || a.isClosed, 10_000, 60_000);
       const view = a.view();
       return verdict(
         cuts === 0 && view.basisComplete && view.problems.length === 0 && view.deltas.includes(v),
