@@ -69,6 +69,15 @@ function failedTests(out: string): string {
   return names.length > 0 ? `: ${[...new Set(names)].join('; ')}` : '';
 }
 
+/** The assertion lines of vitest's output, with the line after each (the expected / received values). */
+function assertionLines(out: string): string[] {
+  const lines = out.split('\n');
+  return lines
+    .flatMap((l, i) => (/Error:|TimeoutError|Timed out/.test(l) ? [l, lines[i + 1] ?? ''] : []))
+    .slice(0, 12)
+    .map((l) => `      ${l.trim().slice(0, 300)}`);
+}
+
 /** One run of a test file, as the other items' runs are recorded. */
 async function runTests(file: string): Promise<CommandRun> {
   const r = await runVitest(['run', file], { FENCECHECK_TESTS: 'all' });
@@ -128,6 +137,8 @@ export const section: BenchSection = {
           const how = interrupt ? ` ${interrupt.signal}${interrupt.toGroup ? ' to the group' : ''} ${interrupt.afterServersMs} ms after the first server` : '';
           const stop = r.stopMs !== null ? `, stopped in ${Math.round(r.stopMs)} ms` : '';
           print(`[${run}/${runs}] ${item.name}${how ? `:${how}` : ''}: ${o.verdict}${o.problems.length ? ` (${o.problems.join('; ')})` : ''} — ${seconds(r.ms)}${stop}`);
+          // A failed test file's assertions at once: a long census may be stopped before its summary.
+          if (item.kind === 'tests' && o.verdict === 'fail') for (const l of assertionLines(r.stdout)) print(l);
         }
       }
     } finally {
