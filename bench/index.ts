@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MODULE_EXT } from './package-module.js';
 import { PACKAGES } from '../src/registry/systems.js';
 import type { BenchSection } from './section.js';
 
@@ -19,8 +20,11 @@ const GENERIC: Readonly<Record<string, SectionLoader>> = {
   tiers: () => import('./tiers.bench.js'),
 };
 
-/** File names of a system's sections: `<section>.bench.ts`, or `<section>.named.bench.ts` for one that runs only when named. */
-const SECTION_FILE = /^(.+?)(\.named)?\.bench\.ts$/;
+/**
+ * File names of a system's sections: `<section>.bench.ts`, or `<section>.named.bench.ts` for one that
+ * runs only when named (`.js` in the build setup compiles into .build/).
+ */
+const SECTION_FILE = new RegExp(`^(.+?)(\\.named)?\\.bench\\${MODULE_EXT}$`);
 
 /**
  * A system's own sections live in its package's folder, bench/<package>/, found through the registry

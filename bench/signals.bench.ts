@@ -1,20 +1,24 @@
+import { loadavg } from 'node:os';
 import { mulberry32 } from '../src/core/random.js';
 import { percentile } from '../src/core/stats.js';
 import { renderTable } from '../src/core/table.js';
 import { startBurners } from './burners.js';
 import { envList, type BenchSection } from './section.js';
-import { censusCommands, CENSUS_SIGNALS, censusRun, problems, type CensusRun } from './signals/census.js';
+import { censusCommands, CENSUS_SIGNALS, censusRun, describeMoment, drawMoment, MAX_EVENT, problems, type CensusRun } from './signals/census.js';
 
 /**
  * `npm run bench -- signals [--runs N]`: the signal census. Every long command is started N times
  * (default 6) under two CPU burners and sent SIGINT, SIGTERM or SIGKILL (in turn) to its PID alone
- * at a seeded moment of its first FENCECHECK_BENCH_SIGNAL_WINDOW_MS (default 15000) ms; a SIGKILL is
+ * at a seeded moment where the races are: its start-up, or just after one of its first record
+ * changes (a server, Prometheus or pod starting or stopping; bench/signals/census.ts). A SIGKILL is
  * followed by the next command's reap. Prints per command: exits as documented, stop times
  * (signal → exit) p50 / p99 and how many within 2 s, and what was left: processes, folders, records
- * naming a dead process. Figures, not asserts; every bad draw is printed with its seed's moment.
+ * naming a dead process; and the load average, which is what the figures were taken under.
+ * Figures, not asserts; every bad draw is printed with its moment.
  *
  * FENCECHECK_BENCH_SEED replays the plan; FENCECHECK_BENCH_SIGNALS_ONLY=NAME[,NAME…] runs the
- * commands whose names start so.
+ * commands whose names start so; FENCECHECK_BENCH_BURNERS=N starts N burners instead of two (0 on
+ * a machine that others load already: the load average printed says how loaded it was).
  */
 const TIGHT_STOP_MS = 2_000;
 
@@ -25,12 +29,18 @@ export const section: BenchSection = {
     const runs = options.runs ?? 6;
     const only = envList('FENCECHECK_BENCH_SIGNALS_ONLY');
     const commands = (await censusCommands()).filter((c) => only.length === 0 || only.some((o) => c.name.startsWith(o)));
-    const windowMs = Number(process.env.FENCECHECK_BENCH_SIGNAL_WINDOW_MS ?? 15000);
     const seed = process.env.FENCECHECK_BENCH_SEED !== undefined ? Number(process.env.FENCECHECK_BENCH_SEED) : Date.now() % 2 ** 31;
+    const burnerCount = Number(process.env.FENCECHECK_BENCH_BURNERS ?? 2); // checked at start-up (src/core/env.ts)
     const rng = mulberry32(seed);
-    const burners = startBurners(2);
+    const burners = startBurners(burnerCount);
+    const loads: number[] = [];
+    const load = () => {
+      const l = loadavg()[0]!;
+      loads.push(l);
+      return l.toFixed(1);
+    };
     print(
-      `${commands.length} commands × ${runs} signals, interleaved, each in the first ${windowMs} ms; seed ${seed} (FENCECHECK_BENCH_SEED=${seed} replays it); CPU burners pids ${burners.pids.join(', ')}`,
+      `${commands.length} commands × ${runs} signals, interleaved, each at the start-up or just after one of the first ${MAX_EVENT} record changes; seed ${seed} (FENCECHECK_BENCH_SEED=${seed} replays it); ${burnerCount} CPU burner(s)${burnerCount ? ` pids ${burners.pids.join(', ')}` : ''}; load average ${load()}`,
     );
     const all: CensusRun[] = [];
     const t0 = performance.now();
@@ -38,15 +48,17 @@ export const section: BenchSection = {
       for (let i = 0; i < runs; i++) {
         for (const cmd of commands) {
           const signal = CENSUS_SIGNALS[i % CENSUS_SIGNALS.length]!;
-          const atMs = Math.floor(rng() * windowMs);
-          const r = await censusRun(cmd, signal, atMs);
+          const moment = drawMoment(rng);
+          const r = await censusRun(cmd, signal, moment);
           all.push(r);
           const bad = problems(r);
           const stop = r.stopMs !== null ? `, stopped in ${Math.round(r.stopMs)} ms` : '';
           const reap = r.reap ? `, reap killed ${r.reap.killed} in ${Math.round(r.reap.ms)} ms` : '';
-          print(`[${i + 1}/${runs}] ${cmd.name}: ${signal} at ${atMs} ms: ${r.endedFirst ? 'ended first' : `exit ${r.status}`}${stop}${reap}${bad.length ? ` — ${bad.join('; ')}` : ''}`);
+          const at = `${describeMoment(moment)}${r.event < moment.event ? ` (took change ${r.event})` : ''}, ${Math.round(r.atMs)} ms in`;
+          print(`[${i + 1}/${runs}] ${cmd.name}: ${signal} at ${at}: ${r.endedFirst ? 'ended first' : `exit ${r.status}`}${stop}${reap}${bad.length ? ` — ${bad.join('; ')}` : ''}`);
           if (bad.length && r.stderrTail) print(`      ${r.stderrTail.replace(/\n/g, '\n      ')}`);
         }
+        print(`  load average ${load()}`);
       }
     } finally {
       await burners.stop();
@@ -78,6 +90,8 @@ export const section: BenchSection = {
       }),
     );
     const bad = all.filter((r) => problems(r).length > 0);
-    print(`\n${bad.length} bad draw(s) of ${all.length}, in ${((performance.now() - t0) / 1000).toFixed(0)} s (seed ${seed})`);
+    print(
+      `\n${bad.length} bad draw(s) of ${all.length}, in ${((performance.now() - t0) / 1000).toFixed(0)} s (seed ${seed}); ${burnerCount} burner(s); 1-minute load average p50 ${percentile(loads, 50).toFixed(1)}, max ${Math.max(...loads).toFixed(1)}`,
+    );
   },
 };

@@ -1,11 +1,13 @@
+import { loadavg } from 'node:os';
 import { mulberry32 } from '../src/core/random.js';
 import { percentile } from '../src/core/stats.js';
 import { renderTable } from '../src/core/table.js';
 import { ownedTempDir, removeTempDir } from '../src/core/temp-dir.js';
 import { startBurners } from './burners.js';
 import { envList, type BenchSection } from './section.js';
-import { stabilityItems, type StabilityItem } from './stability/items.js';
+import { stabilityItems, testFile, type StabilityItem } from './stability/items.js';
 import { CRASH_LINE, runCommand, shellStatus, STACK_LINE, type CommandRun, type Interrupt } from './stability/run.js';
+import { runVitest } from './vitest-run.js';
 
 /**
  * `npm run bench -- stability [--runs N]`: every cluster-matrix row, the pause walks,
@@ -19,6 +21,10 @@ import { CRASH_LINE, runCommand, shellStatus, STACK_LINE, type CommandRun, type 
  *
  * FENCECHECK_BENCH_SEED replays the signal plan (which signal, how long after the first server);
  * FENCECHECK_BENCH_STABILITY_ONLY=NAME[,NAME…] runs the items whose names start so.
+ * FENCECHECK_BENCH_STABILITY_FILES=FILE[,FILE…] runs those test files instead, each alone as
+ * `vitest run FILE` (deep-tier files included), N times: the census of chosen files (the real-time
+ * ones, the ones that failed under load) when the whole quick tier N times cannot be afforded; a
+ * failed run names its failed tests. FENCECHECK_BENCH_BURNERS=N starts N burners instead of two.
  */
 const TIGHT_STOP_MS = 2_000;
 
@@ -37,6 +43,11 @@ const SIGNO = { SIGINT: 2, SIGTERM: 15 } as const;
 function judge(item: StabilityItem, r: CommandRun, interrupt?: Interrupt): Pick<Outcome, 'verdict' | 'problems'> {
   const problems: string[] = [];
   const status = shellStatus(r);
+  if (item.kind === 'tests') {
+    // vitest's globalSetup already fails a run that leaves a server or a temporary folder.
+    if (r.code !== 0) problems.push(`exit ${r.code}${failedTests(r.stdout)}`);
+    return { verdict: problems.length > 0 ? 'fail' : 'pass', problems };
+  }
   if (r.timedOut) problems.push(`still running after ${Math.round(item.hardLimitMs / 1000)} s: killed`);
   if (CRASH_LINE.test(r.stderr)) problems.push('a "crashed" line');
   if (STACK_LINE.test(r.stderr)) problems.push('a stack trace');
@@ -50,6 +61,27 @@ function judge(item: StabilityItem, r: CommandRun, interrupt?: Interrupt): Pick<
   const want = interrupt ? 128 + SIGNO[interrupt.signal] : 0;
   if (status !== want) problems.push(`exit ${status ?? `${r.signal}`}, not ${want}`);
   return { verdict: problems.length > 0 ? 'fail' : 'pass', problems };
+}
+
+/** The tests vitest marked failed in its output (`×` lines), for a failed run's line. */
+function failedTests(out: string): string {
+  const names = [...out.matchAll(/^\s*[×✗]\s+(.+?)(?:\s+\d+ms)?$/gm)].map((m) => m[1]!.trim());
+  return names.length > 0 ? `: ${[...new Set(names)].join('; ')}` : '';
+}
+
+/** The assertion lines of vitest's output, with the line after each (the expected / received values). */
+function assertionLines(out: string): string[] {
+  const lines = out.split('\n');
+  return lines
+    .flatMap((l, i) => (/Error:|TimeoutError|Timed out/.test(l) ? [l, lines[i + 1] ?? ''] : []))
+    .slice(0, 12)
+    .map((l) => `      ${l.trim().slice(0, 300)}`);
+}
+
+/** One run of a test file, as the other items' runs are recorded. */
+async function runTests(file: string): Promise<CommandRun> {
+  const r = await runVitest(['run', file], { FENCECHECK_TESTS: 'all' });
+  return { argv: ['vitest', 'run', file], code: r.code, signal: null, ms: r.ms, stdout: r.out, stderr: '', stopMs: null, survivors: [], leftovers: [], timedOut: false };
 }
 
 const tail = (text: string, n: number) =>
@@ -67,11 +99,16 @@ export const section: BenchSection = {
   async run(print, options) {
     const runs = options.runs ?? 10;
     const only = envList('FENCECHECK_BENCH_STABILITY_ONLY');
-    const items = (await stabilityItems()).filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
+    const files = envList('FENCECHECK_BENCH_STABILITY_FILES');
+    const items = (files.length > 0 ? files.map(testFile) : await stabilityItems()).filter((i) => only.length === 0 || only.some((o) => i.name.startsWith(o)));
     const seed = process.env.FENCECHECK_BENCH_SEED !== undefined ? Number(process.env.FENCECHECK_BENCH_SEED) : Date.now() % 2 ** 31;
     const rng = mulberry32(seed);
-    const burners = startBurners(2);
-    print(`${items.length} items × ${runs} runs, interleaved; seed ${seed} (FENCECHECK_BENCH_SEED=${seed} replays the signal plan); CPU burners pids ${burners.pids.join(', ')}`);
+    const burnerCount = Number(process.env.FENCECHECK_BENCH_BURNERS ?? 2); // checked at start-up (src/core/env.ts)
+    const burners = startBurners(burnerCount);
+    const loads: number[] = [loadavg()[0]!];
+    print(
+      `${items.length} items × ${runs} runs, interleaved; seed ${seed} (FENCECHECK_BENCH_SEED=${seed} replays the signal plan); ${burnerCount} CPU burner(s)${burnerCount ? ` pids ${burners.pids.join(', ')}` : ''}; load average ${loads[0]!.toFixed(1)}`,
+    );
     const outcomes: Outcome[] = [];
     const t0 = performance.now();
     try {
@@ -84,18 +121,24 @@ export const section: BenchSection = {
                 ? { signal: 'SIGTERM', toGroup: false, afterServersMs: Math.floor(rng() * item.maxDelayMs) }
                 : { signal: 'SIGINT', toGroup: true, afterServersMs: Math.floor(rng() * item.maxDelayMs) }
               : undefined;
-          const dir = ownedTempDir('stability-out');
           let r: CommandRun;
-          try {
-            r = await runCommand(item.argv({ dir }), { hardLimitMs: item.hardLimitMs, ...(interrupt ? { interrupt } : {}) });
-          } finally {
-            removeTempDir(dir);
+          if (item.kind === 'tests') r = await runTests(item.file);
+          else {
+            const dir = ownedTempDir('stability-out');
+            try {
+              r = await runCommand(item.argv({ dir }), { hardLimitMs: item.hardLimitMs, ...(interrupt ? { interrupt } : {}) });
+            } finally {
+              removeTempDir(dir);
+            }
           }
+          loads.push(loadavg()[0]!);
           const o: Outcome = { item, run, r, ...(interrupt ? { interrupt } : {}), ...judge(item, r, interrupt) };
           outcomes.push(o);
           const how = interrupt ? ` ${interrupt.signal}${interrupt.toGroup ? ' to the group' : ''} ${interrupt.afterServersMs} ms after the first server` : '';
           const stop = r.stopMs !== null ? `, stopped in ${Math.round(r.stopMs)} ms` : '';
           print(`[${run}/${runs}] ${item.name}${how ? `:${how}` : ''}: ${o.verdict}${o.problems.length ? ` (${o.problems.join('; ')})` : ''} — ${seconds(r.ms)}${stop}`);
+          // A failed test file's assertions at once: a long census may be stopped before its summary.
+          if (item.kind === 'tests' && o.verdict === 'fail') for (const l of assertionLines(r.stdout)) print(l);
         }
       }
     } finally {
@@ -119,7 +162,9 @@ export const section: BenchSection = {
     });
     print(renderTable(['item', 'passed', 'stop p50 ms', 'stop p99 ms', 'stopped ≤ 2 s', 'wall p50'], rows, { alignRight: [2, 3, 4, 5] }));
     const failures = outcomes.filter((o) => o.verdict === 'fail');
-    print(`\n${failures.length} failed run(s) of ${outcomes.length}, in ${seconds(performance.now() - t0)}${failures.length ? ':' : ''}`);
+    print(
+      `\n${failures.length} failed run(s) of ${outcomes.length}, in ${seconds(performance.now() - t0)}; ${burnerCount} burner(s); 1-minute load average p50 ${percentile(loads, 50).toFixed(1)}, max ${Math.max(...loads).toFixed(1)}${failures.length ? ':' : ''}`,
+    );
     for (const f of failures) {
       print(
         `  ${f.item.name} run ${f.run}: fencecheck ${f.r.argv.join(' ')}${f.interrupt ? ` + ${f.interrupt.signal}${f.interrupt.toGroup ? ' to the group' : ''} ${f.interrupt.afterServersMs} ms after the first server` : ''}`,

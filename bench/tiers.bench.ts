@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { projectRoot } from '../src/core/project-root.js';
 import { renderTable } from '../src/core/table.js';
 import { processTreeCpu } from '../src/verify/watchdog.js';
 import { envList, type BenchSection } from './section.js';
+import { runVitest as run } from './vitest-run.js';
 
 /**
  * `npm run bench -- tiers`: what the quick tier holds, measured. Every file vitest's quick tier
@@ -21,25 +19,12 @@ import { envList, type BenchSection } from './section.js';
  */
 const FILE_BUDGET_S = 15;
 
-const VITEST = join(projectRoot, 'node_modules/vitest/vitest.mjs');
-
 interface FileCost {
   readonly file: string;
   readonly wallS: number;
   readonly cpuS: number | null;
   readonly summary: string;
   readonly code: number | null;
-}
-
-function run(args: readonly string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    // In this process's group: Ctrl-C reaches vitest too, and its globalSetup removes what the file left.
-    const child = spawn(process.execPath, [VITEST, ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => resolve({ code, out }));
-  });
 }
 
 /** The quick tier's files, as vitest itself lists them. */

@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { readMark } from '../../src/core/owner-mark.js';
 import { isRunning, processIds } from '../../src/core/process-table.js';
 import { projectRoot } from '../../src/core/project-root.js';
 import { PACKAGES } from '../../src/registry/systems.js';
 import { ownedTempDir, removeTempDir } from '../../src/core/temp-dir.js';
+import { importPackageModule } from '../package-module.js';
 import { shellStatus } from '../stability/run.js';
 
 /**
@@ -15,7 +15,7 @@ import { shellStatus } from '../stability/run.js';
  * started (not after its first server: the moments of a server's start are the ones that matter).
  * SIGKILL is followed by the next command's reap (`fencecheck topology reap`), as a user's next run
  * would. Then it counts what is left: processes of the sandbox (carrying its mark, naming its root
- * in their argv or working in it, a deleted folder included), folders (node folders, `fencecheck-*`
+ * in their argv or environment, or working in it, a deleted folder included), folders (node folders, `fencecheck-*`
  * in its TMPDIR) and records naming a process that is gone.
  */
 export type CensusSignal = 'SIGINT' | 'SIGTERM' | 'SIGKILL';
@@ -43,8 +43,8 @@ const GENERIC_COMMANDS: readonly CensusCommand[] = [
 export async function censusCommands(): Promise<CensusCommand[]> {
   const own: CensusCommand[] = [];
   for (const p of PACKAGES) {
-    const file = join(import.meta.dirname, '..', p.name, 'census.ts');
-    if (existsSync(file)) own.push(...((await import(pathToFileURL(file).href)) as { commands: readonly CensusCommand[] }).commands);
+    const m = await importPackageModule<{ commands: readonly CensusCommand[] }>(p.name, 'census');
+    if (m) own.push(...m.commands);
   }
   return [...GENERIC_COMMANDS, ...own];
 }
@@ -61,10 +61,47 @@ export interface Left {
   readonly staleRecords: readonly number[];
 }
 
+/**
+ * When a draw's signal is due: `offsetMs` after the command's `event`-th record change in its
+ * sandbox (a server, Prometheus or pod recorded as started, or its record removed as it stopped);
+ * event 0 is the spawn. The moments that matter are a process start-up and its servers starting
+ * and stopping, so a draw aims there and ends there, instead of waiting out a long window of work
+ * that starts and stops nothing. A command that makes fewer changes is signalled `offsetMs` after
+ * its last one, once QUIET_MS passed without another (FIRST_CHANGE_MS before its first).
+ */
+export interface CensusMoment {
+  readonly event: number;
+  readonly offsetMs: number;
+}
+
+/** The latest record change a draw aims at, and the spread of its offsets (start-up: after the spawn; otherwise after a change). */
+export const MAX_EVENT = 6;
+const STARTUP_SPREAD_MS = 2_000;
+const CHANGE_SPREAD_MS = 500;
+
+/** A seeded moment: the start-up or one of the first record changes, and an offset within its spread. */
+export function drawMoment(rng: () => number): CensusMoment {
+  const event = Math.floor(rng() * (MAX_EVENT + 1));
+  return { event, offsetMs: Math.floor(rng() * (event === 0 ? STARTUP_SPREAD_MS : CHANGE_SPREAD_MS)) };
+}
+
+/** How a moment reads in a draw's line: `change 3 + 120 ms` (`start-up + 800 ms` for event 0). */
+export const describeMoment = (m: CensusMoment): string => `${m.event === 0 ? 'start-up' : `change ${m.event}`} + ${m.offsetMs} ms`;
+
+/** How long without a record change before a draw aiming at a later change takes the last one. */
+const QUIET_MS = 1_500;
+/** The same before the first change: a loaded machine's start-up, or verify's model stages, come first. */
+const FIRST_CHANGE_MS = 60_000;
+/** How often the sandbox's registry is looked at for record changes. */
+const WATCH_MS = 5;
+
 export interface CensusRun {
   readonly command: string;
   readonly signal: CensusSignal;
-  /** When the signal was due, after the spawn. */
+  /** When the signal was due. */
+  readonly moment: CensusMoment;
+  /** The record change the signal came after (fewer than asked when the command made fewer), and how long after the spawn it was sent. */
+  readonly event: number;
   readonly atMs: number;
   /** The shell's exit status; null when it did not end within the hard limit. */
   readonly status: number | null;
@@ -80,6 +117,19 @@ export interface CensusRun {
 
 const BIN = join(projectRoot, 'bin/fencecheck.mjs');
 
+/**
+ * Whether `pid` runs with the sandbox's registry root in its environment: a fencecheck process of
+ * the sandbox (a verify stage, an impl-layer worker) even when it carries no mark and names nothing
+ * of the root in its argv.
+ */
+function inSandbox(pid: number, root: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`FENCECHECK_REGISTRY_DIR=${root}`);
+  } catch {
+    return false;
+  }
+}
+
 /** What a sandbox (its registry root and TMPDIR) still holds. */
 export function leftIn(root: string, tmp: string): Left {
   const processes: { pid: number; command: string }[] = [];
@@ -94,7 +144,8 @@ export function leftIn(root: string, tmp: string): Left {
         /* not ours to read */
       }
       const inRoot = (p: string) => p === root || p.startsWith(`${root}/`);
-      if (readMark(pid)?.root === root || cmdline.includes(root) || inRoot(cwd.replace(/ \(deleted\)$/, ''))) processes.push({ pid, command: cmdline.split('\0').join(' ').trim() });
+      if (readMark(pid)?.root === root || cmdline.includes(root) || inRoot(cwd.replace(/ \(deleted\)$/, '')) || inSandbox(pid, root))
+        processes.push({ pid, command: cmdline.split('\0').join(' ').trim() });
     } catch {
       /* gone */
     }
@@ -111,7 +162,24 @@ export function leftIn(root: string, tmp: string): Left {
 
 export const nothingLeft = (l: Left): boolean => l.processes.length === 0 && l.folders.length === 0 && l.staleRecords.length === 0;
 
-export async function censusRun(cmd: CensusCommand, signal: CensusSignal, atMs: number, hardLimitMs = 600_000): Promise<CensusRun> {
+/** The record files of a sandbox's registry, by name. */
+function recordNames(root: string): Set<string> {
+  try {
+    return new Set(readdirSync(join(root, 'registry')).filter((n) => n.endsWith('.json')));
+  } catch {
+    return new Set();
+  }
+}
+
+/** How many records appeared or went between two looks. */
+function changes(before: Set<string>, after: Set<string>): number {
+  let n = 0;
+  for (const x of after) if (!before.has(x)) n++;
+  for (const x of before) if (!after.has(x)) n++;
+  return n;
+}
+
+export async function censusRun(cmd: CensusCommand, signal: CensusSignal, moment: CensusMoment, hardLimitMs = 600_000): Promise<CensusRun> {
   const tmp = ownedTempDir('census-tmp');
   const root = ownedTempDir('census-root');
   const out = ownedTempDir('census-out');
@@ -123,18 +191,37 @@ export async function censusRun(cmd: CensusCommand, signal: CensusSignal, atMs: 
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
       child.once('exit', (code, sig) => resolve({ code, signal: sig, at: performance.now() })),
     );
+    const spawnedAt = performance.now();
     let sentAt: number | null = null;
-    const timer = setTimeout(() => {
+    let event = 0;
+    let ended = false;
+    void exited.then(() => (ended = true));
+    // Count record changes until the one aimed at (or a quiet spell after fewer), then wait the offset.
+    const watch = (async () => {
+      let seen = recordNames(root);
+      let lastChange = performance.now();
+      while (!ended && event < moment.event && performance.now() - lastChange < (event === 0 ? FIRST_CHANGE_MS : QUIET_MS)) {
+        await sleep(WATCH_MS);
+        const now = recordNames(root);
+        const n = changes(seen, now);
+        if (n > 0) {
+          event = Math.min(moment.event, event + n);
+          lastChange = performance.now();
+        }
+        seen = now;
+      }
+      await sleep(moment.offsetMs);
+      if (ended) return;
       sentAt = performance.now();
       child.kill(signal);
-    }, atMs);
+    })();
     let timedOut = false;
     const hard = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid!);
     }, hardLimitMs);
     const end = await exited;
-    clearTimeout(timer);
+    await watch;
     clearTimeout(hard);
     const sent = sentAt as number | null;
     let reap: CensusRun['reap'];
@@ -164,7 +251,9 @@ export async function censusRun(cmd: CensusCommand, signal: CensusSignal, atMs: 
     return {
       command: cmd.name,
       signal,
-      atMs,
+      moment,
+      event,
+      atMs: sent === null ? end.at - spawnedAt : sent - spawnedAt,
       status,
       endedFirst: sent === null,
       stopMs: sent === null ? null : end.at - sent,
@@ -178,6 +267,8 @@ export async function censusRun(cmd: CensusCommand, signal: CensusSignal, atMs: 
     removeTempDir(tmp);
   }
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function killGroup(pgid: number): void {
   try {

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PACKAGES } from '../../src/registry/systems.js';
+import { importPackageModule } from '../package-module.js';
 
 /**
  * What the stability benchmark repeats ("a gate nobody turns off"): every real-time row and drill,
@@ -30,11 +28,19 @@ export interface InterruptItem {
   readonly maxDelayMs: number;
 }
 
-export type StabilityItem = RunItem | InterruptItem;
+/** A test file run alone (`vitest run FILE`, every tier): it passes when vitest exits 0. */
+export interface TestsItem {
+  readonly kind: 'tests';
+  readonly name: string;
+  readonly file: string;
+}
+
+export type StabilityItem = RunItem | InterruptItem | TestsItem;
 
 const MIN = 60_000;
 
 export const run = (name: string, argv: readonly string[], hardLimitMs = 5 * MIN): RunItem => ({ kind: 'run', name, argv: () => argv, hardLimitMs });
+export const testFile = (file: string): TestsItem => ({ kind: 'tests', name: file, file });
 export const interrupt = (name: string, argv: (s: Sandbox) => readonly string[], maxDelayMs = 3_000): InterruptItem => ({ kind: 'interrupt', name, argv, hardLimitMs: 10 * MIN, maxDelayMs });
 
 const GENERIC: readonly StabilityItem[] = [
@@ -49,8 +55,8 @@ const GENERIC: readonly StabilityItem[] = [
 export async function stabilityItems(): Promise<StabilityItem[]> {
   const own: StabilityItem[] = [];
   for (const p of PACKAGES) {
-    const file = join(import.meta.dirname, '..', p.name, 'stability.ts');
-    if (existsSync(file)) own.push(...((await import(pathToFileURL(file).href)) as { items: readonly StabilityItem[] }).items);
+    const m = await importPackageModule<{ items: readonly StabilityItem[] }>(p.name, 'stability');
+    if (m) own.push(...m.items);
   }
   return [...own.filter((i) => i.kind === 'run'), ...GENERIC, ...own.filter((i) => i.kind === 'interrupt')];
 }

@@ -12,6 +12,7 @@ import { checkEnvironment, EnvError } from '../core/env.js';
 import { recordObservedTraces } from '../seam/tracecheck/store.js';
 import { ValkeyUnavailableError } from '../valkey/errors.js';
 import { watchVerifyParent } from '../verify/watchdog.js';
+import { watchParent } from '../core/parent-watchdog.js';
 import { traceDirProblem } from '../core/trace-dir.js';
 import { asksForJson, jsonErrorTap } from './json-errors.js';
 
@@ -116,8 +117,10 @@ function version(): string {
 }
 
 export async function main(argv: readonly string[]): Promise<ExitCode> {
-  // A stage of `fencecheck verify` stops itself when verify is gone (no-op otherwise).
+  // A stage of `fencecheck verify`, or a worker of the impl layer, stops itself when the fencecheck
+  // that started it is gone (no-op otherwise).
   watchVerifyParent();
+  watchParent();
   maskOutput(process.stdout);
   maskOutput(process.stderr);
   // A reader that went away (`fencecheck evidence | head -1`) ends the process as SIGPIPE would, without a stack.

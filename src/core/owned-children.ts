@@ -86,13 +86,18 @@ function killSync(ts: readonly TrackedChild[]): void {
       GONE_WAIT_MS,
     ),
   );
-  for (const t of ts) {
-    if (!reaped(t) && !gone.has(t.pid)) continue;
+  const drop = (t: TrackedChild) => {
     try {
       t.afterGone?.();
     } catch {
       // One child's cleanup must not keep the others from theirs.
     }
+  };
+  for (const t of ts) {
+    if (reaped(t) || gone.has(t.pid)) drop(t);
+    // Not gone yet (a loaded machine): dropped once reaped, when that comes while a signal's end
+    // still waits for it (src/core/process-end.ts); otherwise kept for the next reaper.
+    else void t.exited?.then(() => drop(t));
   }
 }
 

@@ -36,9 +36,13 @@ export function isRunning(pid: number): boolean {
   return f[0] !== 'Z';
 }
 
-/** Whether a process that was `pid` started at `start` still runs (same PID and same start time). */
+/**
+ * Whether a process that was `pid` started at `start` still runs (same PID and same start time). A
+ * zombie does not: an owner SIGKILLed after its own parent died waits for init to reap it (here,
+ * a PID 1 that may never), and its servers are orphans all that time.
+ */
 export function sameProcessAlive(pid: number, start: string | undefined): boolean {
-  if (!isAlive(pid)) return false;
+  if (!isAlive(pid) || !isRunning(pid)) return false;
   if (start === undefined) return true;
   const now = processStart(pid);
   return now === undefined || now === start;

@@ -7,7 +7,9 @@
  * A worker's results are its own report's; a worker that crashes or prints no report makes its
  * entries `invalid` (said why), never a pass. Workers run in this process's group (a signal to the
  * group reaches them), and when this process ends — a signal to its PID alone, an exit — it sends
- * each running worker SIGTERM and waits for it: the worker's own end hooks stop its servers.
+ * each running worker SIGTERM and waits for it: the worker's own end hooks stop its servers. When
+ * this process dies by SIGKILL, each worker sees it gone and stops itself (src/core/parent-watchdog.ts),
+ * and it carries the owner mark, so the next command's reaper ends one that could not.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +22,9 @@ import { WAITING_SLOTS } from '../core/waiting-slots.js';
 import { atMost } from '../core/at-most.js';
 import { ownedTempDir, removeTempDir } from '../core/temp-dir.js';
 import { endingSignal, onProcessEnd } from '../core/process-end.js';
+import { markedEnv } from '../core/owner-mark.js';
+import { watchMeEnv } from '../core/parent-watchdog.js';
+import { harnessTempRoot } from '../valkey/registry.js';
 import type { LayerRunOptions } from '../seam/layer-runner.js';
 import { shardLabel } from '../seam/tour/shard.js';
 
@@ -88,7 +93,10 @@ function runWorker(group: readonly MutantEntry[], o: LayerRunOptions & { readonl
   const ending = endingSignal();
   if (ending !== undefined) return Promise.resolve(invalid(`not started: ${ending} is ending the layer`));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    // Marked as ours (a reaper finds it if this process dies by SIGKILL) and watching this process
+    // (it stops itself, its servers with it, once this process is gone).
+    const env = markedEnv(harnessTempRoot(), { ...process.env, FORCE_COLOR: '0', ...watchMeEnv() });
+    const child = spawn(process.execPath, argv, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     const unhook = onProcessEnd({
       when: 'any-signal',

@@ -405,10 +405,28 @@ export function killRecordedSync(rec: ServerRecord): boolean {
  */
 export function reapOrphans(): number[] {
   const killed: number[] = [];
+  // An orphan the mark pass ends may itself own servers (an impl-layer worker whose parent died by
+  // SIGKILL): they are orphans only once it is gone, so the passes run again while they end owners.
+  for (let round = 0; round < REAP_ROUNDS; round++) {
+    const before = killed.length;
+    reapOnce(killed);
+    if (killed.length === before) break;
+  }
+  removeDeadOwnersNodeDirs();
+  // And the temporary folders (ownedTempDir) of dead owners: a SIGKILLed command leaves its own too.
+  removeDeadOwnersTempDirs();
+  return killed;
+}
+
+/** Nesting of owners the reaper follows: a command, its worker, the worker's servers. */
+const REAP_ROUNDS = 3;
+
+/** One pass over the records, then the process table; what it kills is added to `killed`. */
+function reapOnce(killed: number[]): void {
   for (const rec of listRecords()) {
     if (ownerAlive(rec)) continue;
     if (isHarnessProcess(rec)) {
-      if (killRecordedSync(rec)) killed.push(rec.pid);
+      if (killRecordedSync(rec) && !killed.includes(rec.pid)) killed.push(rec.pid);
       continue;
     }
     // A live PID that is not verifiably the recorded server (reused, or not ours) is left alone, and
@@ -417,7 +435,7 @@ export function reapOrphans(): number[] {
     forgetServer(rec.pid);
     removeNodeDir(rec.dir);
   }
-  if (!checkRoot()) return killed;
+  if (!checkRoot()) return;
   const marked = killMarkedOrphans(harnessTempRoot());
   const gone = new Set(
     waitGoneSync(
@@ -429,10 +447,6 @@ export function reapOrphans(): number[] {
     if (!killed.includes(o.pid)) killed.push(o.pid);
     if (gone.has(o.pid)) forgetServer(o.pid);
   }
-  removeDeadOwnersNodeDirs();
-  // And the temporary folders (ownedTempDir) of dead owners: a SIGKILLed command leaves its own too.
-  removeDeadOwnersTempDirs();
-  return killed;
 }
 
 /** Removes the node folders whose owner (by name) is dead, that no record still names and no running process works in. */

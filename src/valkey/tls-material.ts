@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValkeyUnavailableError } from './errors.js';
+import { ownedTempDir, removeTempDir } from '../core/temp-dir.js';
 
 /**
  * Throwaway certificates for a TLS topology the harness starts (and for tests): a CA valid for one
@@ -35,7 +35,9 @@ function openssl(args: readonly string[], cwd: string): void {
 
 /** A new CA, server and client certificate (see TlsMaterial). */
 export function makeTlsMaterial(opts: { serverNames?: readonly string[] } = {}): TlsMaterial {
-  const dir = mkdtempSync(join(tmpdir(), 'fencecheck-tls-'));
+  // Owned (named by this process): a stage SIGKILLed in the middle of openssl left an anonymous
+  // fencecheck-tls-* folder no reaper could tell from another's; this one the next reaper removes.
+  const dir = ownedTempDir('tls');
   try {
     const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
     openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=fencecheck throwaway CA'], dir);
@@ -48,7 +50,7 @@ export function makeTlsMaterial(opts: { serverNames?: readonly string[] } = {}):
     const read = (f: string) => readFileSync(join(dir, f), 'utf8');
     return { caCert: read('ca.crt'), serverCert: read('server.crt'), serverKey: read('server.key'), clientCert: read('client.crt'), clientKey: read('client.key') };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }
 

@@ -3,12 +3,11 @@
  * to its own PID; the stage (src/cli/main.ts) calls watchVerifyParent(), which checks every
  * ~500 ms that verify is still its parent. When verify is gone (SIGKILLed, crashed: the stage was
  * reparented), the stage sends SIGTERM to its own process group — itself and whatever it started
- * there — so its servers are killed by the signal handler of src/valkey/hygiene.ts, and SIGKILL a
- * few seconds later if anything is still there. The timer is unref'd: it never keeps a stage alive.
- *
- * A stage busy in a long synchronous computation notices only when it next yields to the event loop.
+ * there — so its servers are killed by its end hooks, and SIGKILL a few seconds later if anything is
+ * still there (src/core/parent-watchdog.ts, which the impl layer's workers use too).
  */
 import { readFileSync } from 'node:fs';
+import { stopWhenParentGone, takeParentPid } from '../core/parent-watchdog.js';
 
 export const VERIFY_PID_ENV = 'FENCECHECK_VERIFY_PID';
 
@@ -47,61 +46,19 @@ export function parseStageCpu(line: string): StageCpu | null {
   }
 }
 
-const INTERVAL_MS = 500;
-const KILL_AFTER_MS = 3_000;
-
 /**
  * Starts the watchdog when this process is a stage of the verify named by FENCECHECK_VERIFY_PID;
  * otherwise does nothing. Removes the variable from the environment, so the stage's own children
  * (stopped with its group) do not watch a process that is not their parent.
  */
-export function watchVerifyParent(env: NodeJS.ProcessEnv = process.env, intervalMs = INTERVAL_MS): NodeJS.Timeout | undefined {
-  const raw = env[VERIFY_PID_ENV];
-  if (raw === undefined) return undefined;
-  delete env[VERIFY_PID_ENV];
-  const verifyPid = Number(raw);
-  if (!Number.isInteger(verifyPid) || verifyPid <= 1 || process.ppid !== verifyPid) return undefined;
+export function watchVerifyParent(env: NodeJS.ProcessEnv = process.env, intervalMs?: number): NodeJS.Timeout | undefined {
+  const verifyPid = takeParentPid(VERIFY_PID_ENV, env);
+  if (verifyPid === undefined) return undefined;
   // What the stage cost, for verify's report and `bench verify` (written synchronously: stderr is a pipe).
   process.once('exit', () => {
     const cpu = processTreeCpu();
     if (cpu) process.stderr.write(`${STAGE_CPU_PREFIX}${JSON.stringify(cpu)}\n`);
   });
-  const timer = setInterval(() => {
-    if (process.ppid === verifyPid && alive(verifyPid)) return;
-    clearInterval(timer);
-    process.stderr.write(`fencecheck: verify (pid ${verifyPid}) is gone: stopping this stage\n`);
-    // verify starts each stage as the leader of its own process group; signal the whole group.
-    const target = leadsGroup() ? -process.pid : process.pid;
-    setTimeout(() => signal(target, 'SIGKILL'), KILL_AFTER_MS).unref();
-    signal(target, 'SIGTERM');
-  }, intervalMs);
-  timer.unref();
-  return timer;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function signal(target: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(target, sig);
-  } catch {
-    // Already gone.
-  }
-}
-
-/** Whether this process leads its process group (Linux /proc; elsewhere assume not: signal only itself). */
-function leadsGroup(): boolean {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === process.pid;
-  } catch {
-    return false;
-  }
+  // verify starts each stage as the leader of its own process group: the whole group is stopped.
+  return stopWhenParentGone(verifyPid, 'verify', intervalMs);
 }

@@ -89,27 +89,66 @@ describe('no server of ours runs unrecorded', () => {
 });
 
 describe('the reaper finds what a dead owner left, and only that', () => {
-  // The seed is printed so that a red run replays its moments.
-  const SEED = 20261207;
-  const POINTS = 4;
-  it(`SIGKILL of the owner at ${POINTS} seeded moments of a server's start: the next reaper leaves nothing`, async () => {
+  // Seeded moments of a server's start; the seed is printed so that a red run replays its moments.
+  // Half are drawn over the owner's start-up (from "starting"), half just after the server's record
+  // appeared, while it is still coming up: there the owner's death must leave a live orphan, and the
+  // next command's reaper (reapOrphans, which every command runs first) must be the one to end it.
+  const SEED = 20_261_207;
+  const POINTS = 6;
+  it(`SIGKILL of the owner at ${POINTS} seeded moments of a server's start: the next reaper ends the orphan and leaves nothing`, async () => {
     const rng = mulberry32(SEED);
-    const moments = Array.from({ length: POINTS }, () => Math.floor(rng() * 400));
-    console.log(`owner SIGKILLed ${moments.join(', ')} ms after "starting" (seed ${SEED})`);
-    for (const ms of moments) {
+    const moments = Array.from({ length: POINTS }, (_, i) => ({ afterRecord: i % 2 === 1, ms: Math.floor(rng() * (i % 2 === 1 ? 150 : 400)) }));
+    const say = (m: (typeof moments)[number]) => `${m.ms} ms after ${m.afterRecord ? "the server's record appeared" : '"starting"'}`;
+    console.log(`owner SIGKILLed ${moments.map(say).join('; ')} (seed ${SEED})`);
+    let orphansReaped = 0;
+    for (const m of moments) {
       const f = fixture('start');
       expect(await nextLine(f.lines)).toBe('starting');
-      await new Promise((r) => setTimeout(r, ms));
+      if (m.afterRecord) await waitUntil('the server to be recorded', async () => listRecords().length > 0, 60_000, 5);
+      await new Promise((r) => setTimeout(r, m.ms));
+      const recorded = listRecords().map((r) => r.pid);
       f.child.kill('SIGKILL');
       await f.exited;
+      // The server outlives its owner (a SIGKILL to the owner alone): a live orphan, recorded.
+      const orphans = recorded.filter((pid) => isRunning(pid));
+      if (m.afterRecord) expect(orphans, `${say(m)} (seed ${SEED}): the server outlives its owner`).toHaveLength(1);
       // The child of a dead owner execs and records nothing more; give a slow exec its time.
       await new Promise((r) => setTimeout(r, 300));
-      reapOrphans();
+      const killed = reapOrphans();
+      expect(killed, `${say(m)} (seed ${SEED}): the next reaper ends the recorded orphan`).toEqual(expect.arrayContaining(orphans));
+      orphansReaped += orphans.length;
       await waitWithin('killed-servers-gone', 'the orphans to be gone', async () => processesWorkingUnder(root).length === 0 && markedOrphans(root).length === 0);
       reapOrphans(); // the records and folders of what is gone now
-      expect(leftInRoot(), `SIGKILL ${ms} ms after "starting" (seed ${SEED})`).toEqual(nothingLeft);
+      expect(leftInRoot(), `${say(m)} (seed ${SEED})`).toEqual(nothingLeft);
     }
+    console.log(`${orphansReaped} orphan(s) left by the dead owners, every one ended by the next reaper (seed ${SEED})`);
+    expect(orphansReaped, 'the moments after the record each left an orphan to reap').toBeGreaterThanOrEqual(POINTS / 2);
   });
+
+  // A command's worker (the impl layer's) owns servers of its own. With its parent SIGKILLed it stops
+  // itself (it watches its parent); one that cannot (busy, or not watching) carries the mark, and the
+  // reaper ends it and then, its owner now gone, its servers: one pass left them running.
+  for (const watched of [true, false]) {
+    it(`a worker with servers whose parent dies by SIGKILL: ${watched ? 'it stops itself and its servers' : 'the next reaper ends it, then its servers'}`, async () => {
+      const f = fixture(watched ? 'parent' : 'parent-unwatched');
+      const { worker, servers } = JSON.parse(await nextLine(f.lines)) as { worker: number; servers: number[] };
+      expect(servers).toHaveLength(1);
+      f.child.kill('SIGKILL');
+      await f.exited;
+      if (watched) {
+        await waitWithin('verify-orphan-stage-stop', 'the worker and its server to stop themselves', async () => [worker, ...servers].every((p) => !isRunning(p)));
+      } else {
+        expect(
+          [worker, ...servers].every((p) => isRunning(p)),
+          'nothing stops an unwatched worker but the reaper',
+        ).toBe(true);
+        expect(reapOrphans().sort()).toEqual([worker, ...servers].sort());
+        await waitWithin('killed-servers-gone', 'the worker and its server to be gone', async () => [worker, ...servers].every((p) => !isRunning(p)));
+      }
+      reapOrphans(); // the records and folders of what is gone now
+      expect(leftInRoot()).toEqual(nothingLeft);
+    });
+  }
 
   it('any harness-owned child (not a server) and temporary folder: gone with their owner on a signal, reaped after a SIGKILL', async () => {
     for (const sig of ['SIGTERM', 'SIGKILL'] as const) {

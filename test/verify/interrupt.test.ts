@@ -49,7 +49,8 @@ const pidsIn = (file: string): Map<string, number> => {
   return m;
 };
 
-async function waitFor<T>(what: string, f: () => T | undefined, ms = 15_000): Promise<T> {
+/** Waits for a set-up step (verify and its stages starting) by default: its bound is the table's, not a guess. */
+async function waitFor<T>(what: string, f: () => T | undefined, ms = boundMs('verify-stage-start')): Promise<T> {
   const t0 = performance.now();
   for (;;) {
     const v = f();

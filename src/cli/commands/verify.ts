@@ -8,6 +8,7 @@ import { renderTable } from '../../core/table.js';
 import type { VerifyReport } from '../../report/verify-doc.js';
 import { killAllChildrenNow, stopAllChildren } from '../../verify/child.js';
 import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '../../verify/progress.js';
+import { reapOrphans } from '../../valkey/registry.js';
 import { DEFAULT_JOBS, OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
 import type { Forwarded } from '../../core/stage-spec.js';
@@ -145,6 +146,9 @@ export async function runVerifyCli(argv: readonly string[], hooks: VerifyCliHook
     // The run then tidies its output folder (out-dir.ts abandon()); it is not waited for long.
     const settled = () => Promise.race([running?.catch(() => undefined), new Promise((done) => setTimeout(done, SETTLE_MS))]);
     stopped = stopAllChildren(STOP_GRACE_MS)
+      // A stage SIGKILLed with its group (past the grace, or a busy one) could not drop the records
+      // and folders of its servers: its owner is now gone, so the reaper does, and ends any it missed.
+      .then(() => void reapOrphans())
       .then(settled)
       .then(() => {
         process.stderr.write(`fencecheck verify: interrupted by ${sig}: no verdict, no report written (exit ${code})\n`);
