@@ -7,6 +7,7 @@
 import { projectRoot } from '../../../core/project-root.js';
 import { TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
 import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName, userPatch } from '../../../seam/tour/entry-kit.js';
+import { addDigests } from '../../../seam/tour/digest.js';
 import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
@@ -99,7 +100,9 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
     const waiter = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_WAITER_CONSTANTS);
     await modelGraphYielding(initLimiterTourModel(waiter));
     const second = await runTour(initLimiterTourSystem({ bounds: waiter, ...(patch ? { patch } : {}) }), engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
-    if (second.failure !== null) {
+    // What the waiter's tour observed is part of what this tour observed (a patch equivalent at one bound only is not equivalent).
+    if (second.failure === null) result = { ...first, observed: first.observed !== null && second.observed !== null ? addDigests([first.observed, second.observed]) : null };
+    else {
       result = {
         ...first,
         failure: { ...second.failure, message: `at the waiter's bound (${second.boundsLabel}): ${second.failure.message}` },
