@@ -36,7 +36,7 @@ describe('the init-limiter tour’s received line', () => {
   });
 
   it('the limiter’s samples, sorted, nothing else from /metrics', () => {
-    expect(countersLine('# HELP x\ninitlimiter_shed_total{surface="poll"} 1\nprocess_rss 123\ninitlimiter_acquired_total{surface="poll"} 2\n')).toBe(
+    expect(countersLine('# HELP x\ninitlimiter_shed_total{surface="poll"} 1\nprocess_rss 123\ninitlimiter_store_reads_total 7\ninitlimiter_acquired_total{surface="poll"} 2\n')).toBe(
       'initlimiter_acquired_total{surface="poll"} 2 initlimiter_shed_total{surface="poll"} 1',
     );
   });

@@ -341,8 +341,10 @@ export class InitLimiterInstance {
   private async stall(c: ClientId, a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
     const v = this.view(await this.readout(), c);
     if (v?.phase !== 'sending' || this.stalled.has(c)) return this.refused(`${c} is not reading a delivery`);
-    if (isStream(c)) this.streams.get(c)!.stall();
-    else this.polls.get(c as Poller)!.conn!.socket.pause();
+    if (isStream(c)) {
+      this.streams.get(c)!.stall();
+      this.receivedLog.stall(this.streams.get(c)!);
+    } else this.polls.get(c as Poller)!.conn!.socket.pause();
     this.stalled.add(c);
     return this.done(a, 'the client stops reading');
   }

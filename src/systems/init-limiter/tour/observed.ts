@@ -35,11 +35,17 @@ export function replyLine(r: JudgedReply): string {
   return `${head} ${rep.status} {${headers}} body ${hash(rep.body)}`;
 }
 
-/** The limiter's own samples on /metrics (`initlimiter_*`), sorted. */
+/**
+ * The limiter's samples an operator reads and the LimiterCounters check judges (slots, waiters,
+ * acquires, releases, sheds), sorted. The others (store reads, flights joined, releases by reason)
+ * count how the server's own work interleaved: two runs of the same code on the same path differ.
+ */
+const COUNTED = /^initlimiter_(slots_in_use|queued|acquired_total|released_total|double_release_total|shed_total)[ {]/;
+
 export function countersLine(metricsText: string): string {
   return metricsText
     .split('\n')
-    .filter((l) => l.startsWith('initlimiter_'))
+    .filter((l) => COUNTED.test(l))
     .sort()
     .join(' ');
 }
@@ -50,13 +56,20 @@ export function countersLine(metricsText: string): string {
  */
 export class ReceivedLog {
   private readonly digested = new Map<ReceivingStream, number>();
+  /** Connections whose client stopped reading: what they receive after it depends on the kernel's buffers, not the code. */
+  private readonly stalled = new Set<ReceivingStream>();
+
+  /** The client of `s` stopped reading (its events after this are not digested). */
+  stall(s: ReceivingStream): void {
+    this.stalled.add(s);
+  }
 
   line(streams: Iterable<ReceivingStream>, replies: readonly JudgedReply[]): string {
     const parts: string[] = [];
     let k = 0;
     for (const s of streams) {
       const from = this.digested.get(s) ?? 0;
-      const fresh = s.events.slice(from).map((e) => `${e.event}:${hash(e.data)}`);
+      const fresh = this.stalled.has(s) ? ['stalled'] : s.events.slice(from).map((e) => `${e.event}:${hash(e.data)}`);
       this.digested.set(s, s.events.length);
       parts.push(`#${k++} ${fresh.join(' ')}${s.closeInfo ? ` closed by ${s.closeInfo.by}` : ''}`);
     }
