@@ -35,6 +35,15 @@ describe('the init-limiter tour’s received line', () => {
     expect(log.line([s], [])).toMatch(/^#0 patch:[0-9a-f]{16} closed by server\|$/);
   });
 
+  it('a stream whose client stopped reading: what reaches it after is the kernel buffers’, not digested', () => {
+    const log = new ReceivedLog();
+    const s: ReceivingStream & { events: { event: string; data: string; atByte: number }[] } = { events: [{ event: 'server-intent', data: '{}', atByte: 10 }], closeInfo: null };
+    expect(log.line([s], [])).toMatch(/^#0 server-intent:/);
+    log.stall(s);
+    s.events.push({ event: 'put-object', data: 'x'.repeat(100), atByte: 200 });
+    expect(log.line([s], [])).toBe('#0 stalled|');
+  });
+
   it('the limiter’s samples, sorted, nothing else from /metrics', () => {
     expect(countersLine('# HELP x\ninitlimiter_shed_total{surface="poll"} 1\nprocess_rss 123\ninitlimiter_store_reads_total 7\ninitlimiter_acquired_total{surface="poll"} 2\n')).toBe(
       'initlimiter_acquired_total{surface="poll"} 2 initlimiter_shed_total{surface="poll"} 1',
