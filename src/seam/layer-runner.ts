@@ -26,6 +26,11 @@ export interface LayerRunOptions {
    * conform stage's tour: verify shows it as that stage instead of running the tour twice).
    */
   readonly onBaseReport?: (stage: string, system: string, report: StageReport) => void;
+  /**
+   * The tour's constants for a user's patch judged on its system's tour (`mutants --patch FILE
+   * --const K=V`); default: the tour's default bound.
+   */
+  readonly constants?: Readonly<Record<string, string>>;
 }
 
 /** Applies each mutant to one layer and reports what the layer's ordinary checkers made of it. */

@@ -19,8 +19,12 @@ export const DEEP_FILES: readonly string[] = [
   'test/valkey/secrets-outputs.test.ts',
   // A user's patch through the real CLI: three tours per run (≈150 s).
   'test/cli/patch.test.ts',
-  // Six small fencing bugs as patch files, each through conform --patch and mutants --patch (14.5 min on two loaded cores).
+  // Six small bugs per system with a tour as patch files, each through conform --patch, mutants --patch
+  // and the impl layer (fencing 14.5 min on two loaded cores before the impl layer's path; pause and
+  // the init limiter at one replica / one stream, several minutes each).
   'test/fencing/tour/patch-verdicts.test.ts',
+  'test/pause/patch-verdicts.test.ts',
+  'test/init-limiter/patch-verdicts.test.ts',
   // Every destructive path refused on an endpoint the harness does not own, props on it (≈120 s).
   'test/valkey/external-safety.test.ts',
   // Every case of the bad-input catalogue as its own CLI process, 242 of them (≈110 s).

@@ -8,8 +8,9 @@
 import { ExitCode } from '../../core/exit-codes.js';
 import { ProgressConsole } from '../../core/progress.js';
 import { boundsLabel } from '../../seam/system.js';
-import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourRun } from '../../seam/tour/entry.js';
+import { TourSetupError, TourUnavailableError, type SystemTourRun } from '../../seam/tour/entry.js';
 import { judgePatch, PatchRunError, type PatchTourName } from '../../seam/tour/patch-judge.js';
+import { tourConstants } from '../../seam/tour/patch-mutant.js';
 import type { PatchVerdict } from '../../seam/tour/patch-verdict.js';
 import { selectModels } from '../../registry/select.js';
 import { UsageError } from '../../core/args.js';
@@ -36,12 +37,6 @@ const fail = (line: string, code: ExitCode): ExitCode => {
 /** The exit code of a verdict: a check failed 1, a departure the user asked to see 4, else 0. */
 export function patchExitCode(v: PatchVerdict['kind']): ExitCode {
   return v === 'killed' || v === 'unjudged' ? ExitCode.Failed : v === 'departs' ? ExitCode.Departs : ExitCode.Ok;
-}
-
-/** The constants a patch is toured with: --const, else --gate's, else the tour's default bound (as `conform` without --patch). */
-export function tourConstants(tour: SystemTour, constants: Readonly<Record<string, string>>, gate: boolean): Readonly<Record<string, string>> {
-  if (Object.keys(constants).length > 0) return constants;
-  return (gate ? tour.gateConstants : tour.defaultConstants) ?? {};
 }
 
 export async function conformPatch(input: ConformPatchInput): Promise<ExitCode> {

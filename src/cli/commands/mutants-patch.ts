@@ -1,9 +1,9 @@
 /**
  * `fencecheck mutants --patch FILE [--expect INVARIANT]`: a user's own patch, reported like a
- * manifest mutant. Without `--expect`, on a system with a tour, it is judged as `conform --patch`
- * judges it (src/seam/tour/patch-judge.ts: the whole tour, the verdict patchVerdict's). With
- * `--expect` (or on a system without a tour) it runs through its system's impl layer like a
- * manifest mutant: the unpatched code first, only that invariant kills it (another is
+ * manifest mutant, through the impl layer. Without `--expect`, on a system with a tour, the layer
+ * judges it as `conform --patch` judges it (src/seam/tour/patch-mutant.ts: the whole tour, the
+ * verdict patchVerdict's). With `--expect` (or on a system without a tour) it runs through its
+ * system's impl runner like a manifest mutant: the unpatched code first, only that invariant kills it (another is
  * wrong-invariant). Exit codes as `mutants`: 0 killed, 1 not killed, 2 not run, 3 a file that is no
  * patch of the system or whose code cannot run.
  */
@@ -15,14 +15,12 @@ import type { MutantResult } from '../../core/verdict.js';
 import { formatMutantTable } from '../../mutants/report-table.js';
 import { layerRunners } from '../../mutants/layers/index.js';
 import { userPatchEntry } from '../../seam/patch-file.js';
-import { EVERY_INVARIANT, TourSetupError, TourUnavailableError, type SystemTour } from '../../seam/tour/entry.js';
-import { judgePatch, PatchRunError, type PatchTourName } from '../../seam/tour/patch-judge.js';
-import type { MutantEntry } from '../../core/manifest.js';
+import { EVERY_INVARIANT } from '../../seam/tour/entry.js';
 import type { TracePatch } from '../../core/trace-format.js';
+import type { MutantEntry } from '../../core/manifest.js';
 import { selectModels } from '../../registry/select.js';
 import { expectedNames } from '../../registry/systems.js';
 import { patchTarget, PatchTargetError } from './patch-target.js';
-import { tourConstants } from './conform-patch.js';
 
 export interface MutantsPatchInput {
   readonly file: string;
@@ -53,12 +51,10 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
   if (input.expect !== undefined && !known.includes(input.expect)) throw new UsageError(`--expect: unknown invariant '${input.expect}' of ${target.system} (${known.join(', ')})`);
   if (input.expect === undefined && !target.tour) throw new UsageError(`--expect INVARIANT is needed for a ${target.system} patch (its impl runner judges one named check: ${known.join(', ')})`);
   const entry = userPatchEntry(target.record, target.system, input.expect ?? EVERY_INVARIANT);
-  if (input.expect === undefined && target.tour) {
-    const r = await judgedOnTour(target.tour, target.record, entry, input.constants ?? {});
-    if (typeof r === 'string') return refuse(`${input.file}: ${r}`);
-    return report(input, target, entry, r, startedAt);
-  }
-  if (input.constants !== undefined && Object.keys(input.constants).length > 0) throw new UsageError('--const applies to --patch FILE without --expect on a system with a tour');
+  const constants = input.constants ?? {};
+  if (input.expect !== undefined && Object.keys(constants).length > 0) throw new UsageError('--const applies to --patch FILE without --expect on a system with a tour');
+  // The tour's constants checked before anything runs (an unknown one is usage).
+  if (Object.keys(constants).length > 0) await selectModels([target.system], constants);
   const progress = new ProgressConsole();
   // A runner's line carries an invalid run's stack after its first line: the user's patch gets the first.
   const log = (line: string) => progress.log(line.split('\n')[0]!);
@@ -70,7 +66,14 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
   else {
     let meter: ProgressMeter | undefined;
     const onProgress = (done: number, total: number, unit: string, note?: string) => (meter ??= progress.meter('mutants:impl', total, unit)).update(done, note);
-    results = await runner.run([entry], { log, onProgress, ...(input.seed !== undefined ? { seed: input.seed } : {}), ...(input.numRuns !== undefined ? { numRuns: input.numRuns } : {}) });
+    // Without --expect on a system with a tour the layer judges it as `conform --patch` does (src/seam/tour/patch-mutant.ts).
+    results = await runner.run([entry], {
+      log,
+      onProgress,
+      ...(Object.keys(constants).length > 0 ? { constants } : {}),
+      ...(input.seed !== undefined ? { seed: input.seed } : {}),
+      ...(input.numRuns !== undefined ? { numRuns: input.numRuns } : {}),
+    });
     meter?.done();
   }
   progress.close();
@@ -86,56 +89,6 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
     return refuse(`${input.file}: ${r.invalidBy === 'patch' ? '' : 'the patched code cannot run: '}${why}`);
   }
   return report(input, target, entry, r, startedAt);
-}
-
-/** The patch judged on its system's tour, as a mutant's result; a string: why the patch is bad input. */
-async function judgedOnTour(tour: SystemTour, record: TracePatch, entry: MutantEntry, constants: Readonly<Record<string, string>>): Promise<MutantResult | string> {
-  const [model] = await selectModels([entry.system], tourConstants(tour, constants, false));
-  const head = { id: entry.id, layer: 'impl' as const, expectedInvariant: 'any' };
-  const progress = new ProgressConsole();
-  const meters = new Map<PatchTourName, ProgressMeter>();
-  const t0 = performance.now();
-  let j;
-  try {
-    j = await judgePatch({
-      tour,
-      patch: record,
-      bounds: model!.bounds,
-      progress: (name) => (attempts, total, states) => {
-        let m = meters.get(name);
-        if (!m) meters.set(name, (m = progress.meter(`mutants:impl ${name}`, 1, 'attempts')));
-        m.update(attempts, `${states} states reached`, total);
-      },
-    });
-  } catch (err) {
-    if (err instanceof PatchRunError || err instanceof TourSetupError) return err.message;
-    if (err instanceof TourUnavailableError) return { ...head, verdict: 'not-run', reason: err.message };
-    throw err;
-  } finally {
-    progress.close();
-  }
-  const durationMs = Math.round(performance.now() - t0);
-  const v = j.verdict;
-  const run = j.run;
-  if (v.kind === 'unjudged') return { ...head, verdict: 'invalid', invalidBy: 'unpatched', reason: `the unpatched code fails its tour: ${v.why}`, durationMs };
-  if (v.kind === 'killed' || v.kind === 'departs') {
-    const f = v.kind === 'killed' ? v.failure : v.departure;
-    const replay = run?.replay;
-    return {
-      ...head,
-      verdict: 'killed',
-      violated: f.check,
-      traceLength: f.path.length,
-      ...(run?.tracePath ? { tracePath: run.tracePath } : {}),
-      ...(replay ? { replay } : {}),
-      reason: `${f.check} after ${f.path.length - 1} steps${f.attempt ? ` (at ${f.attempt})` : ''}: ${f.message}`,
-      durationMs,
-    };
-  }
-  const r = v.result;
-  return v.kind === 'equivalent'
-    ? { ...head, verdict: 'equivalent', reason: `everything observed is the unpatched code's (${r.states} states, ${r.attempts} attempts)`, durationMs }
-    : { ...head, verdict: 'survived', reason: `every check held (${r.states} states, ${r.attempts} attempts) but something observed differs from the unpatched code`, durationMs };
 }
 
 function report(input: MutantsPatchInput, target: { readonly system: string; readonly record: TracePatch }, entry: MutantEntry, r: MutantResult, startedAt: Date): ExitCode {

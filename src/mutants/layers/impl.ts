@@ -3,13 +3,36 @@
  * (src/seam/impl-runner.ts: the unpatched code first, faults not-run, the expected invariant decides),
  * each runner loaded only when asked; the results in the entries' order. The layer is unavailable
  * only when every runner is (the reasons joined); a runner unavailable alone makes its own entries
- * not-run.
+ * not-run. A user's patch that names no invariant, on a system with a tour that takes patches, is
+ * judged as `conform --patch` judges it (src/seam/tour/patch-mutant.ts): one verdict on every path.
  */
 import type { LayerRunner } from '../../seam/layer-runner.js';
 import type { SystemImplRunner } from '../../seam/impl-runner.js';
 import type { MutantEntry } from '../../core/manifest.js';
 import type { MutantResult } from '../../core/verdict.js';
-import { PACKAGES, packageOf, type SystemPackage } from '../../registry/systems.js';
+import { PACKAGES, packageOf, systemEntry, type SystemPackage } from '../../registry/systems.js';
+import { selectModels } from '../../registry/select.js';
+import { isUserPatchEntry } from '../../seam/patch-file.js';
+import { EVERY_INVARIANT, type SystemTour } from '../../seam/tour/entry.js';
+import { judgePatchEntry, tourConstants } from '../../seam/tour/patch-mutant.js';
+import type { LayerRunOptions } from '../../seam/layer-runner.js';
+
+/** The tour a user's patch entry naming no invariant is judged on, when its system has one that takes patches. */
+async function patchTour(m: MutantEntry): Promise<SystemTour | undefined> {
+  if (!isUserPatchEntry(m) || m.expectedInvariant !== EVERY_INVARIANT) return undefined;
+  const tour = await systemEntry(m.system)?.tour?.();
+  return tour?.isPatch ? tour : undefined;
+}
+
+/** A user's patch on its system's tour, with the layer's progress. */
+async function onTour(tour: SystemTour, m: MutantEntry, options: LayerRunOptions): Promise<MutantResult> {
+  const [model] = await selectModels([m.system], tourConstants(tour, options.constants ?? {}, false));
+  options.log?.(`[impl ${m.id}] judged on the ${m.system} tour: the unpatched code, then the patched code, every check`);
+  return judgePatchEntry(tour, m, {
+    bounds: model!.bounds,
+    progress: (name, attempts, total, states) => options.onProgress?.(attempts, total, 'attempts', `${name}: ${states} states reached`),
+  });
+}
 
 export function implLayerRunner(packages: readonly SystemPackage[] = PACKAGES, packageFor: (system: string) => SystemPackage | undefined = packageOf): LayerRunner {
   const loaded = new Map<string, Promise<SystemImplRunner | string>>();
@@ -41,6 +64,11 @@ export function implLayerRunner(packages: readonly SystemPackage[] = PACKAGES, p
       const byId = new Map<string, MutantResult>();
       const groups = new Map<SystemPackage | undefined, MutantEntry[]>();
       for (const m of mutants) {
+        const tour = await patchTour(m);
+        if (tour) {
+          byId.set(m.id, await onTour(tour, m, options));
+          continue;
+        }
         const p = packageFor(m.system);
         groups.set(p, [...(groups.get(p) ?? []), m]);
       }

@@ -7,9 +7,9 @@
 import type { MutantEntry } from '../../core/manifest.js';
 import type { TracePatch } from '../../core/trace-format.js';
 import { loadPatchModule } from '../patch-file.js';
-import { TourSetupError, type SystemTourOptions, type SystemTourRun } from './entry.js';
+import { EVERY_INVARIANT, everyInvariantModel, namedEveryFailure, TourSetupError, type SystemTourOptions, type SystemTourRun } from './entry.js';
 import type { TourResult } from './result.js';
-import type { TourModel } from './system.js';
+import type { TourModel, TourSystem } from './system.js';
 import type { TourOptions } from './tour.js';
 
 /** The bounds a tour was given (the model system's, after --const): a bound out of range is bad input. */
@@ -48,8 +48,21 @@ export async function userPatch<P>(rec: TracePatch | undefined, isPatch: (x: unk
 /** The invariant checked alone (`--invariant`, else the mutant's expected one), known to the system before anything starts. */
 export function invariantToCheck(system: string, names: readonly string[], opts: SystemTourOptions): string | undefined {
   const invariant = opts.invariant ?? opts.mutant?.expectedInvariant;
-  if (invariant !== undefined && !names.includes(invariant)) throw new TourSetupError(`${system} has no invariant ${invariant} (${names.join(', ')})`);
+  if (invariant !== undefined && invariant !== EVERY_INVARIANT && !names.includes(invariant)) throw new TourSetupError(`${system} has no invariant ${invariant} (${names.join(', ')})`);
   return invariant;
+}
+
+/**
+ * The system the engine tours for `invariant`: with EVERY_INVARIANT (a user's patch followed with
+ * every invariant, `--safety-only`), its model with their conjunction as one more invariant.
+ */
+export function systemFor<S, A, D, I, O>(sys: TourSystem<S, A, D, I, O>, invariant: string | undefined): TourSystem<S, A, D, I, O> {
+  return invariant === EVERY_INVARIANT ? { ...sys, model: everyInvariantModel(sys.model) } : sys;
+}
+
+/** A result whose EVERY_INVARIANT failure is named by the model's invariants the state breaks. */
+export function namedResult<S, A, D>(model: TourModel<S, A, D>, r: TourResult<S, A, D>): TourResult<S, A, D> {
+  return r.failure ? { ...r, failure: namedEveryFailure(model, r.failure) } : r;
 }
 
 /** The engine's options from the entry's: the check mode, the shard, the baseline, concurrency (or the system's default), progress. */

@@ -6,7 +6,8 @@
  */
 import { projectRoot } from '../../../core/project-root.js';
 import { TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
-import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName, userPatch } from '../../../seam/tour/entry-kit.js';
+import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, namedResult, systemFor, tourBounds, traceFileName, userPatch } from '../../../seam/tour/entry-kit.js';
+import { addDigests } from '../../../seam/tour/digest.js';
 import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
@@ -89,7 +90,7 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
   const invariant = invariantToCheck('init-limiter', INIT_LIMITER_INVARIANT_NAMES, opts);
   await modelGraphYielding(initLimiterTourModel(bounds));
   const system = initLimiterTourSystem({ bounds, ...(patch ? { patch } : {}) });
-  const first: InitLimiterTourResult = await runTour(system, engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
+  const first: InitLimiterTourResult = namedResult(system.model, await runTour(systemFor(system, invariant), engineOptions(opts, invariant, DEFAULT_CONCURRENCY)));
   let result = first;
   let traced = bounds;
   // A queue-less tour that held is followed by the waiter's when that bound is no larger (two streams:
@@ -98,8 +99,11 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
   if (first.failure === null && first.shard.count === 1 && bounds.maxQueued === 0 && bounds.streams.length >= 2 && opts.mutant === undefined) {
     const waiter = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, INIT_LIMITER_WAITER_CONSTANTS);
     await modelGraphYielding(initLimiterTourModel(waiter));
-    const second = await runTour(initLimiterTourSystem({ bounds: waiter, ...(patch ? { patch } : {}) }), engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
-    if (second.failure !== null) {
+    const waiterSystem = initLimiterTourSystem({ bounds: waiter, ...(patch ? { patch } : {}) });
+    const second = namedResult(waiterSystem.model, await runTour(systemFor(waiterSystem, invariant), engineOptions(opts, invariant, DEFAULT_CONCURRENCY)));
+    // What the waiter's tour observed is part of what this tour observed (a patch equivalent at one bound only is not equivalent).
+    if (second.failure === null) result = { ...first, observed: first.observed !== null && second.observed !== null ? addDigests([first.observed, second.observed]) : null };
+    else {
       result = {
         ...first,
         failure: { ...second.failure, message: `at the waiter's bound (${second.boundsLabel}): ${second.failure.message}` },

@@ -36,6 +36,7 @@ import type { InitLimiterAttempt, InitLimiterDecision } from './model.js';
 import type { Outcome, Readback } from '../../../seam/tour/system.js';
 import { initLimiterEventLabel } from '../../../../models/init-limiter/index.js';
 import { FeedJudge, replyFinding, StoreWire, type JudgedReply } from './received.js';
+import { countersLine, ReceivedLog } from './observed.js';
 
 /** A check on what the clients received or the limiter counts, beyond the model's state: its name and what broke it. */
 export interface ReceivedFinding {
@@ -48,6 +49,8 @@ export interface ReceivedFinding {
 export interface InitLimiterObservation {
   readonly readout: ClientsReadout;
   readonly findings: readonly ReceivedFinding[];
+  /** What the clients received since the last read-back and the limiter's /metrics samples, one line (observed.ts). */
+  readonly received: string;
 }
 
 const FLOOR = { floorBytesPerSec: 65_536, slackMs: 2_000, chunkBytes: 1 << 20 } as const;
@@ -102,6 +105,9 @@ export class InitLimiterInstance {
   /** Sheds the clients saw: a 503, a stream closed by the server before any event in the step that decided it. */
   private shedSeen = 0;
   private wire: StoreWire | null = null;
+  private readonly receivedLog = new ReceivedLog();
+  /** The limiter's /metrics samples at the last read-back. */
+  private counters = '';
 
   constructor(
     private readonly bounds: InitLimiterBounds,
@@ -335,8 +341,10 @@ export class InitLimiterInstance {
   private async stall(c: ClientId, a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
     const v = this.view(await this.readout(), c);
     if (v?.phase !== 'sending' || this.stalled.has(c)) return this.refused(`${c} is not reading a delivery`);
-    if (isStream(c)) this.streams.get(c)!.stall();
-    else this.polls.get(c as Poller)!.conn!.socket.pause();
+    if (isStream(c)) {
+      this.streams.get(c)!.stall();
+      this.receivedLog.stall(this.streams.get(c)!);
+    } else this.polls.get(c as Poller)!.conn!.socket.pause();
     this.stalled.add(c);
     return this.done(a, 'the client stops reading');
   }
@@ -473,8 +481,10 @@ export class InitLimiterInstance {
       queue: normalisedClients(r.queue.filter((h) => known.has(h)) as ClientId[]),
       observed: normalisedObservations([...this.observed]),
     };
+    // Read before judging: the judge takes the replies it judged.
+    const received = this.receivedLog.line(this.feeds.keys(), this.replies);
     this.finding ??= this.judgeReceived(state) ?? (await this.judgeCounters(state));
-    return { state, observation: { readout: r, findings: this.finding ? [this.finding] : [] } };
+    return { state, observation: { readout: r, findings: this.finding ? [this.finding] : [], received: `${received}|${this.counters}` } };
   }
 
   private streamsSettled(r: ClientsReadout): boolean {
@@ -508,6 +518,7 @@ export class InitLimiterInstance {
   /** The limiter's counters as /metrics shows them (an operator's view), against the state and what the clients saw. */
   private async judgeCounters(state: InitLimiterModelState): Promise<ReceivedFinding | null> {
     const m = await readMetrics(this.url);
+    this.counters = countersLine(m.text);
     const inUse = m.value('initlimiter_slots_in_use');
     const queued = m.value('initlimiter_queued');
     const acquired = m.sum('initlimiter_acquired_total');

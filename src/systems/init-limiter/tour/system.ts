@@ -33,5 +33,7 @@ export function initLimiterTourSystem(opts: { bounds: InitLimiterBounds; patch?:
     // What the clients received and what the limiter counts, after every attempt: the model's state
     // keeps neither a client's data set nor the counters, so the read-back judges them against the store.
     checks: { step: (_from, _a, step) => step.observation.findings[0] ?? null },
+    // Every reply, and what the clients received and /metrics counted with it (observed.ts).
+    observed: (step) => `${step.note}|${step.observation.received}`,
   };
 }

@@ -6,7 +6,7 @@
  */
 import { projectRoot } from '../../../core/project-root.js';
 import { TourSetupError, TourUnavailableError, type SystemTour, type SystemTourOptions, type SystemTourRun } from '../../../seam/tour/entry.js';
-import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, tourBounds, traceFileName, userPatch } from '../../../seam/tour/entry-kit.js';
+import { asSystemTourRun, engineOptions, invariantToCheck, mutantPatch, namedResult, systemFor, tourBounds, traceFileName, userPatch } from '../../../seam/tour/entry-kit.js';
 import { modelGraphYielding } from '../../../seam/tour/model-graph.js';
 import type { TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
@@ -49,7 +49,7 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
   }
   try {
     const system = pauseTourSystem({ rig, bounds, ...(patch ? { patch } : {}) });
-    let result: PauseTourResult = await runTour(system, engineOptions(opts, invariant));
+    let result: PauseTourResult = namedResult(system.model, await runTour(systemFor(system, invariant), engineOptions(opts, invariant)));
     // close() is judged as every instance ends (dispose); the first finding fails a run that found nothing else.
     if (result.failure === null && rig.closeFindings.length > 0 && invariant === undefined) {
       const init = system.model.initialStates()[0]!;
@@ -69,7 +69,7 @@ export async function runPauseTour(opts: SystemTourOptions): Promise<{ result: P
     if (result.failure === null && result.shard.count === 1) {
       const widthBounds = bounds.maxCalls <= 1 || bounds.replicas.length < 2 ? bounds : pauseConstants(PAUSE_BASE_BOUNDS, PAUSE_GATE_CONSTANTS);
       const engine = engineOptions(opts, invariant);
-      const passes = await runPauseWidthPasses(rig, { bounds: widthBounds, ...(patch ? { patch } : {}), checks: engine.checks });
+      const passes = await runPauseWidthPasses(rig, { bounds: widthBounds, ...(patch ? { patch } : {}), checks: engine.checks, ...(invariant !== undefined ? { invariant } : {}) });
       const failed = passes.find((p) => p.result.failure !== null);
       // Its path is the model's from version 0: a trace of it would replay at the main tour's versions, so none is saved.
       if (failed)

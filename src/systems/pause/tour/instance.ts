@@ -21,6 +21,7 @@ import { InfrastructureFault } from '../../../valkey/fault.js';
 import { DriverClock } from './clock.js';
 import { BARRIER_PREFIX, type ConnectionLease, type LeaseControl } from './lease.js';
 import { attemptLabel, decisionView, pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourModel, type PauseTourState, type ReplicaView } from './model.js';
+import { observeKeyspace, replicasLine, type PauseObservation } from './observed.js';
 import type { PauseTourRig } from './rig.js';
 import type { Redis } from 'ioredis';
 
@@ -523,9 +524,18 @@ export class PauseInstance {
 
   // ---- the real state ----
 
-  async read(): Promise<Readback<PauseTourState, null>> {
+  async read(): Promise<Readback<PauseTourState, PauseObservation>> {
     const state = await this.readState();
-    return { state: this.unpredicted ? { ...state, unpredicted: true } : state, observation: null };
+    const keyspace = await observeKeyspace(this.rig.writer, this.keys, this.base);
+    return { state: this.unpredicted ? { ...state, unpredicted: true } : state, observation: { ...keyspace, replicas: this.answers() } };
+  }
+
+  /** What every replica answers now (hot read, age flag, status), in the bounds' order: the observed digest's read side. */
+  answers(): string {
+    return replicasLine(
+      [...this.members.values()].map((m) => ({ name: m.name, replica: m.replica })),
+      this.base,
+    );
   }
 
   /**

@@ -11,9 +11,10 @@ import type { PauseBounds } from '../model-state.js';
 import type { PausePatch } from '../patch.js';
 import { PauseInstance } from './instance.js';
 import { pauseTourModel, type PauseAttempt, type PauseDecision, type PauseTourState } from './model.js';
+import { observedLine, ttlFailure, type PauseObservation } from './observed.js';
 import type { PauseTourRig } from './rig.js';
 
-export type PauseTourSystem = TourSystem<PauseTourState, PauseAttempt, PauseDecision, PauseInstance, null>;
+export type PauseTourSystem = TourSystem<PauseTourState, PauseAttempt, PauseDecision, PauseInstance, PauseObservation>;
 
 export function pauseTourSystem(opts: { rig: PauseTourRig; bounds: PauseBounds; patch?: PausePatch; baseVersion?: number }): PauseTourSystem {
   const { rig, bounds } = opts;
@@ -36,11 +37,16 @@ export function pauseTourSystem(opts: { rig: PauseTourRig; bounds: PauseBounds; 
       },
     },
     checks: {
+      // After every attempt: the pause keys never expire (the observation read them back with their PTTLs).
+      step: (_from, _a, step) => ttlFailure(step.observation),
+      // Once per state: the hot read sends nothing and keeps its answer; what each replica answered goes to the observed digest.
       state: async (_s, i) => {
         const f = i.hotReadFinding();
-        return f === null ? null : { check: 'HotRead', message: f };
+        return f === null ? { answers: i.answers() } : { check: 'HotRead', message: f };
       },
     },
+    // Every reply, the keyspace as stored (raw values, TTL classes) and every replica's answers.
+    observed: (step) => `${step.note}|${observedLine(step.observation)}`,
     words: { stateCheck: 'hot read (1000 reads per replica: no command sent, the answer unchanged)' },
   };
 }

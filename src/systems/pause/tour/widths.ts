@@ -9,6 +9,7 @@
  */
 import type { TourCheckMode, TourResult } from '../../../seam/tour/result.js';
 import { runTour } from '../../../seam/tour/tour.js';
+import { namedResult, systemFor } from '../../../seam/tour/entry-kit.js';
 import type { PauseBounds } from '../model-state.js';
 import type { PausePatch } from '../patch.js';
 import type { PauseAttempt, PauseDecision, PauseTourState } from './model.js';
@@ -37,11 +38,12 @@ export interface WidthPassResult extends WidthPass {
  * Runs the passes in order on the rig and stops after the first that fails (conformance, or one
  * invariant on the real graph for a patch). Each pass is a whole tour of the bounds.
  */
-export async function runPauseWidthPasses(rig: PauseTourRig, opts: { bounds: PauseBounds; patch?: PausePatch; checks: TourCheckMode }): Promise<WidthPassResult[]> {
+export async function runPauseWidthPasses(rig: PauseTourRig, opts: { bounds: PauseBounds; patch?: PausePatch; checks: TourCheckMode; invariant?: string }): Promise<WidthPassResult[]> {
   const out: WidthPassResult[] = [];
   for (const pass of pauseWidthPasses(opts.bounds)) {
     const system = pauseTourSystem({ rig, bounds: opts.bounds, baseVersion: pass.base, ...(opts.patch ? { patch: opts.patch } : {}) });
-    const result = await runTour(system, { checks: opts.checks });
+    // Every invariant at once (a user's patch): the model with their conjunction, the failure named by the ones broken.
+    const result = namedResult(system.model, await runTour(systemFor(system, opts.invariant), { checks: opts.checks }));
     out.push({ ...pass, result });
     if (result.failure !== null) break;
   }
