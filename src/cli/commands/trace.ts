@@ -248,7 +248,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
     const { replayTrace } = await import('../../trace/replay.js');
     const result = await replayTrace(trace, sys, session, (s) =>
       log(
-        `step ${s.index} ${actionLabel(s)}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — the real system breaks ${s.brokenReal.join(', ')}` : ''}${s.breaches.length ? ` — ${s.breaches.join('; ')}` : ''}`,
+        `step ${s.index} ${actionLabel(s)}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — the real system breaks ${s.brokenReal.join(', ')}` : ''}${s.breaches.length ? ` — ${s.breaches.join('; ')}` : ''}${s.finding ? ` — ${s.finding.check}: ${s.finding.message}` : ''}`,
       ),
     );
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
