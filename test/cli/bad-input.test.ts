@@ -637,10 +637,10 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck trace replay: could not run: system tla has no replay/,
   },
   {
-    name: 'trace replay: a system without a replay: could not run (exit 2)',
+    name: 'trace replay: an init-limiter trace at bounds its tour does not map: could not run (exit 2)',
     argv: ['trace', 'replay', 'test/trace/fixtures/init-limiter-I1.trace.json'],
     code: 2,
-    line: /^fencecheck trace replay: could not run: system init-limiter has no replay$/,
+    line: /^fencecheck trace replay: could not run: the replay runs on the init-limiter tour's real side, which maps Chunks = PollChunks = 1 .*got Chunks = 2/,
   },
   {
     name: "trace replay: another system's mutant: could not run (exit 2)",

@@ -42,6 +42,8 @@ export const DEEP_FILES: readonly string[] = [
   // ACL users per command, and the timeouts of every client path (≈45 s).
   'test/valkey/acl.test.ts',
   'test/valkey/timeouts.test.ts',
+  // Real tours' traces of Conformance, TTL and read-side findings replayed on real Valkey, one CLI run each (≈60 s).
+  'test/trace/replay-tour-findings.test.ts',
   // verify's traces for every failing stage (≈20 s).
   'test/verify/traces.test.ts',
   // The fencing property runs at their test size (verify's props stage runs them larger; checks-fire stays quick) (≈23 s).
