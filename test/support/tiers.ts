@@ -53,6 +53,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/pause/impl-mutants.test.ts',
   // The pause tour with one invariant alone on the unpatched code, at one replica and verify's bound (≈70 s).
   'test/pause/tour-invariant-mode.test.ts',
+  // A user's limiter patch judged by limiter --patch and mutants --patch: six CLI runs, each the unpatched checks then the patched (≈90 s).
+  'test/limiter/patch-verdict.test.ts',
   // The limiter's mutants on standalone and cluster (≈20 s).
   'test/limiter/mutants.test.ts',
   // The real build on a copy of the project, and the compiled CLI it makes (≈60 s).
