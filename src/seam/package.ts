@@ -15,6 +15,7 @@ import type { TraceReplayer } from './replay.js';
 import type { SystemTour } from './tour/entry.js';
 import type { ModelSystem } from './system.js';
 import type { TraceValidation } from './tracecheck/target.js';
+import type { PatchChecks } from './patch-checks.js';
 
 export type AnySystem = ModelSystem<unknown, unknown>;
 
@@ -33,6 +34,8 @@ export interface SystemEntry {
   readonly replay?: () => Promise<TraceReplayer>;
   /** Its exhaustive tour on its real code (`fencecheck conform`, verify's conform stage); absent: it has none. */
   readonly tour?: () => Promise<SystemTour>;
+  /** How a user's patch is judged on a system without a tour: its ordinary impl checks together (src/seam/patch-checks.ts). */
+  readonly patchChecks?: () => Promise<PatchChecks>;
 }
 
 export interface SystemPackage {

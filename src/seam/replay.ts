@@ -19,6 +19,12 @@ export interface ReplayedStep {
   readonly note: string;
 }
 
+/** A check the real system failed at a step, as the tour names it (`Conformance`, `TTL`, `ReadSide`, …). */
+export interface ReplayFinding {
+  readonly check: string;
+  readonly message: string;
+}
+
 export interface ReplaySession {
   /** Where it runs, for the first line: `standalone Valkey (native) and a 3-primary cluster for the door`. */
   readonly where: string;
@@ -30,6 +36,11 @@ export interface ReplaySession {
   observe(): Promise<Readonly<Record<string, ItfValue>>>;
   /** What the real system broke outside its state since the last call (a slot rule broken on the wire), one line each. */
   takeBreaches(): readonly string[];
+  /**
+   * The tour's findings at the step just performed and the state reached (a replay that judges as the
+   * tour does: src/seam/tour/replay-path.ts); absent: the replay judges the invariants alone.
+   */
+  takeFindings?(): readonly ReplayFinding[];
   close(): Promise<void>;
 }
 

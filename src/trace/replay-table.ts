@@ -51,9 +51,14 @@ export function replayVerdict(result: ReplayResult, stepCount: number, vars: rea
   const at = (i: number | null) => (i === null ? 'nowhere' : `step ${i}`);
   const stop = result.stoppedAt === null ? null : result.steps[result.stoppedAt];
   const lines: string[] = [];
-  if (stop) {
+  // A tour's finding (Conformance, TTL, the read side, …) against the one the trace recorded; else an invariant against the trace's prediction.
+  const predicted = result.recorded ? `the trace recorded ${result.recorded.check} at step ${result.recorded.at}` : `the trace predicted ${at(result.predictedAt)}`;
+  if (stop?.finding) {
+    lines.push(`the real system fails ${stop.finding.check} at step ${stop.index} (${actionLabel(stop)}); ${predicted}.`);
+    lines.push(`${stop.finding.check}: ${stop.finding.message}`);
+  } else if (stop) {
     const broke = stop.brokenReal.length > 0 ? `the real system breaks ${stop.brokenReal.join(', ')}` : `the real system breaks a check outside its state`;
-    lines.push(`${broke} at step ${stop.index} (${actionLabel(stop)}); the trace predicted ${at(result.predictedAt)}.`);
+    lines.push(`${broke} at step ${stop.index} (${actionLabel(stop)}); ${predicted}.`);
     const before = result.steps[stop.index - 1];
     if (before) {
       const cols = traceColumns(sides(result, vars));
@@ -64,7 +69,11 @@ export function replayVerdict(result: ReplayResult, stepCount: number, vars: rea
     }
     for (const b of stop.breaches) lines.push(b);
   } else {
-    lines.push(`every invariant held on the real system for all ${result.steps.length} of ${stepCount} steps; the trace predicted a violation at ${at(result.predictedAt)}.`);
+    lines.push(
+      result.recorded
+        ? `every check held on the real system for all ${result.steps.length} of ${stepCount} steps; ${predicted}.`
+        : `every invariant held on the real system for all ${result.steps.length} of ${stepCount} steps; the trace predicted a violation at ${at(result.predictedAt)}.`,
+    );
   }
   const diverged = result.steps.filter((s: ReplayStep) => s.mismatches.length > 0);
   if (diverged.length > 0) lines.push(`the real state differs from the trace's at step(s) ${diverged.map((s) => s.index).join(', ')} (marked).`);

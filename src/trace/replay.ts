@@ -8,7 +8,7 @@
 import type { ItfValue } from '../core/itf-value.js';
 import type { Trace } from '../core/trace-format.js';
 import type { AnySystem } from '../registry/systems.js';
-import type { ReplaySession, ReplayStatus } from '../seam/replay.js';
+import type { ReplayFinding, ReplaySession, ReplayStatus } from '../seam/replay.js';
 import { brokenInvariants, stateFromItf } from '../seam/trace.js';
 
 export const REPLAY_SCHEMA = 'fencecheck.replay/2' as const;
@@ -29,6 +29,8 @@ export interface ReplayStep {
   readonly brokenReal: readonly string[];
   /** What the real system broke outside its state at this step (a rule seen on the wire, one line each). */
   readonly breaches: readonly string[];
+  /** The check the real system failed at this step, as the tour judges it (Conformance, TTL, ReadSide, …). */
+  readonly finding?: ReplayFinding;
 }
 
 export interface ReplayResult {
@@ -45,6 +47,10 @@ export interface ReplayResult {
   readonly brokenReal: readonly string[];
   /** The first step whose trace state breaks an invariant (the trace's prediction), or null. */
   readonly predictedAt: number | null;
+  /** The check the replay found failing where it stopped (a tour's finding), or null. */
+  readonly finding: ReplayFinding | null;
+  /** The finding the trace recorded that is none of the invariants (a tour's `violated`), at its last step. */
+  readonly recorded: { readonly check: string; readonly at: number } | null;
 }
 
 const same = (a: ItfValue | undefined, b: ItfValue | undefined) => JSON.stringify(a) === JSON.stringify(b);
@@ -58,6 +64,7 @@ export async function replayTrace(trace: Trace, sys: AnySystem, session: ReplayS
     const done = index === 0 ? { status: 'init' as const, note: 'initial state' } : await session.step(index, step, trace.steps[index - 1]!);
     const real = await session.observe();
     const breaches = session.takeBreaches();
+    const finding = session.takeFindings?.()[0];
     const brokenReal = brokenInvariants(sys, stateFromItf(sys, real));
     const row: ReplayStep = {
       index,
@@ -71,10 +78,11 @@ export async function replayTrace(trace: Trace, sys: AnySystem, session: ReplayS
       brokenModel: step.broken ?? brokenInvariants(sys, stateFromItf(sys, step.state)),
       brokenReal,
       breaches,
+      ...(finding !== undefined && { finding }),
     };
     steps.push(row);
     onStep?.(row);
-    if (brokenReal.some((b) => !prevBrokenReal.includes(b)) || breaches.length > 0) {
+    if (finding !== undefined || brokenReal.some((b) => !prevBrokenReal.includes(b)) || breaches.length > 0) {
       stoppedAt = index;
       break;
     }
@@ -91,5 +99,7 @@ export async function replayTrace(trace: Trace, sys: AnySystem, session: ReplayS
     stoppedAt,
     brokenReal: stoppedAt === null ? [] : steps[stoppedAt]!.brokenReal,
     predictedAt: predictedAt < 0 ? null : predictedAt,
+    finding: stoppedAt === null ? null : (steps[stoppedAt]!.finding ?? null),
+    recorded: trace.violated !== undefined && !(trace.violated in sys.invariants) ? { check: trace.violated, at: trace.steps.length - 1 } : null,
   };
 }

@@ -200,7 +200,18 @@ export const CATALOGUE: readonly Row[] = [
   { name: 'limiter: unknown --topology', argv: ['limiter', '--topology', 'mesh'], code: 64, line: usage('limiter', /--topology is standalone, cluster or both/) },
   { name: 'props: unknown --invariant', argv: ['props', '--invariant', 'Inv_Nope'], code: 64, line: usage('props', /--invariant is one of/) },
   { name: 'mutants: unknown --layer', argv: ['mutants', '--layer', 'nope'], code: 64, line: usage('mutants', /unknown layer 'nope'/) },
-  { name: 'limiter: a missing --patch file is bad input', argv: ['limiter', '--patch', '/nonexistent/patch.ts'], code: 3, line: /^fencecheck limiter: bad --patch .*no such file/ },
+  {
+    name: 'limiter: a missing --patch file is bad input',
+    argv: ['limiter', '--patch', '/nonexistent/patch.ts'],
+    code: 3,
+    line: /^fencecheck limiter: bad --patch \/nonexistent\/patch\.ts: patch file \/nonexistent\/patch\.ts does not exist$/,
+  },
+  {
+    name: 'limiter: a --patch file that is no LimiterPatch is bad input',
+    argv: ['limiter', '--patch', 'test/fixtures/patches/fencing/release-reworded.ts'],
+    code: 3,
+    line: /^fencecheck limiter: bad --patch test\/fixtures\/patches\/fencing\/release-reworded\.ts: .* default-exports .*, not a LimiterPatch/,
+  },
 
   // --- mutants ("--only M42 exits 0 with nothing run"; unknown expectedInvariant / missing patch is 1, not 3)
   { name: 'mutants --only M42 is usage, nothing run', argv: ['mutants', '--only', 'M42'], code: 64, line: usage('mutants', /--only: unknown mutant 'M42'/) },
@@ -311,10 +322,16 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck mutants: .*no patch of a system with a tour .*; for another system give --system$/,
   },
   {
-    name: 'mutants --patch of a system without a tour needs --expect',
-    argv: ['mutants', '--patch', 'mutants/limiter/impl/L1.ts', '--system', 'limiter'],
+    name: 'mutants --patch --system limiter: a file that is no limiter patch',
+    argv: ['mutants', '--patch', 'test/fixtures/patches/fencing/release-reworded.ts', '--system', 'limiter'],
+    code: 3,
+    line: /^fencecheck mutants: test\/fixtures\/patches\/fencing\/release-reworded\.ts is no patch of limiter: it default-exports .*, not a LimiterPatch \(\{ transformSource\?, wrapCall\? \}\)$/,
+  },
+  {
+    name: 'mutants --patch --system limiter: --const is a tour bound',
+    argv: ['mutants', '--patch', 'mutants/limiter/impl/L1.ts', '--system', 'limiter', '--const', 'Pods=1'],
     code: 64,
-    line: usage('mutants', /--expect INVARIANT is needed for a limiter patch/),
+    line: usage('mutants', /--const applies to --patch FILE without --expect on a system with a tour/),
   },
   {
     name: 'trace show: a malformed patch record',
@@ -637,10 +654,10 @@ export const CATALOGUE: readonly Row[] = [
     line: /^fencecheck trace replay: could not run: system tla has no replay/,
   },
   {
-    name: 'trace replay: a system without a replay: could not run (exit 2)',
+    name: 'trace replay: an init-limiter trace at bounds its tour does not map: could not run (exit 2)',
     argv: ['trace', 'replay', 'test/trace/fixtures/init-limiter-I1.trace.json'],
     code: 2,
-    line: /^fencecheck trace replay: could not run: system init-limiter has no replay$/,
+    line: /^fencecheck trace replay: could not run: the replay runs on the init-limiter tour's real side, which maps Chunks = PollChunks = 1 .*got Chunks = 2/,
   },
   {
     name: "trace replay: another system's mutant: could not run (exit 2)",

@@ -3,8 +3,8 @@
  * trace (each system's shortest counterexample under one of its model mutants, as the seam writes
  * it) are embedded in the Markdown and the HTML report with their own variables as columns (split
  * per replica or stream), their actions and actors, the invariant they break marked at the step
- * that breaks it, and — neither system replays on its real code — the command that shows them, not
- * a replay that would only say there is none. A fencing trace beside them keeps its replay.
+ * that breaks it, and the command that replays them on their real code (each through its tour's real
+ * side). A fencing trace beside them keeps its replay; a spec that is none of the systems only shows.
  */
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/core/trace-format.js';
@@ -73,15 +73,14 @@ describe("the report view draws every system's trace", async () => {
       expect(part).toContain('```mermaid');
     });
 
-    // Pause replays on its real code (its tour's replayer); the init limiter has no replay yet: show.
-    const replays = system === 'pause';
-    it(`${system}: the HTML table, the sequence diagram, and its ${replays ? 'replay' : 'show'} command`, () => {
+    // Pause and the init limiter replay on their real code (through their tours' real sides).
+    it(`${system}: the HTML table, the sequence diagram, and its replay command`, () => {
       const part = htmlTrace(html, path);
-      expect(part).toContain(replays ? `<code class="replay">replay: fencecheck trace replay ${path}</code>` : `<code class="replay">show: fencecheck trace show ${path}</code>`);
+      expect(part).toContain(`<code class="replay">replay: fencecheck trace replay ${path}</code>`);
       expect(part).toContain('<th>#</th><th>action</th><th>actor</th>');
       for (const c of stepTable(trace).columns) expect(part).toContain(`<th>${c.replace(/>/g, '&gt;')}</th>`);
       expect(part).toMatch(/<svg [^>]*class="seq"/);
-      if (!replays) expect(mdTrace(md, path)).toContain(`Show (no replay on the real code): \`fencecheck trace show ${path}\``);
+      expect(mdTrace(md, path)).not.toContain('Show (no replay on the real code)');
     });
   }
 
@@ -94,11 +93,13 @@ describe("the report view draws every system's trace", async () => {
     expect(htmlTrace(html, FENCING)).toContain(`<code class="replay">replay: fencecheck trace replay ${FENCING}</code>`);
     expect(traceReplayCommand(FENCING, 'fencing')).toBe(`fencecheck trace replay ${FENCING}`);
     expect(traceReplayCommand(PAUSE, 'pause')).toBe(`fencecheck trace replay ${PAUSE}`);
-    expect(traceReplayCommand(INIT, 'init-limiter')).toBe(`fencecheck trace show ${INIT}`);
+    expect(traceReplayCommand(INIT, 'init-limiter')).toBe(`fencecheck trace replay ${INIT}`);
+    // A trace of a spec that is none of the systems has no replay: show.
+    expect(traceReplayCommand(INIT, 'tla')).toBe(`fencecheck trace show ${INIT}`);
   });
 
-  it('the matrix and JUnit name the same command for a mutant cell with a trace: show for the init limiter, replay for fencing and pause', () => {
-    expect(replayCommand('I1', 'model', { verdict: 'killed', tracePath: INIT }, 'init-limiter')).toBe(`fencecheck trace show ${INIT}`);
+  it('the matrix and JUnit name the same command for a mutant cell with a trace: replay for every system', () => {
+    expect(replayCommand('I1', 'model', { verdict: 'killed', tracePath: INIT }, 'init-limiter')).toBe(`fencecheck trace replay ${INIT}`);
     expect(replayCommand('P1', 'model', { verdict: 'killed', tracePath: PAUSE }, 'pause')).toBe(`fencecheck trace replay ${PAUSE}`);
     expect(replayCommand('M1', 'model', { verdict: 'killed', tracePath: FENCING }, 'fencing')).toBe(`fencecheck trace replay ${FENCING}`);
   });

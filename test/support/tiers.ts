@@ -46,6 +46,8 @@ export const DEEP_FILES: readonly string[] = [
   // ACL users per command, and the timeouts of every client path (≈45 s).
   'test/valkey/acl.test.ts',
   'test/valkey/timeouts.test.ts',
+  // Real tours' traces of Conformance, TTL and read-side findings replayed on real Valkey, one CLI run each (≈60 s).
+  'test/trace/replay-tour-findings.test.ts',
   // verify's traces for every failing stage (≈20 s).
   'test/verify/traces.test.ts',
   // The fencing property runs at their test size (verify's props stage runs them larger; checks-fire stays quick) (≈23 s).
@@ -55,6 +57,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/pause/impl-mutants.test.ts',
   // The pause tour with one invariant alone on the unpatched code, at one replica and verify's bound (≈70 s).
   'test/pause/tour-invariant-mode.test.ts',
+  // A user's limiter patch judged by limiter --patch and mutants --patch: six CLI runs, each the unpatched checks then the patched (≈90 s).
+  'test/limiter/patch-verdict.test.ts',
   // The limiter's mutants on standalone and cluster (≈20 s).
   'test/limiter/mutants.test.ts',
   // The real build on a copy of the project, and the compiled CLI it makes (≈60 s).

@@ -14,7 +14,8 @@ import { stageReport } from '../../core/stage-report.js';
 import type { MutantResult } from '../../core/verdict.js';
 import { formatMutantTable } from '../../mutants/report-table.js';
 import { layerRunners } from '../../mutants/layers/index.js';
-import { userPatchEntry } from '../../seam/patch-file.js';
+import { PatchFileError, userPatchEntry } from '../../seam/patch-file.js';
+import { judgePatchByChecks, type PatchChecks } from '../../seam/patch-checks.js';
 import { EVERY_INVARIANT } from '../../seam/tour/entry.js';
 import type { TracePatch } from '../../core/trace-format.js';
 import type { MutantEntry } from '../../core/manifest.js';
@@ -49,8 +50,15 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
   }
   const known = (await expectedNames([target.system]))[target.system] ?? [];
   if (input.expect !== undefined && !known.includes(input.expect)) throw new UsageError(`--expect: unknown invariant '${input.expect}' of ${target.system} (${known.join(', ')})`);
-  if (input.expect === undefined && !target.tour) throw new UsageError(`--expect INVARIANT is needed for a ${target.system} patch (its impl runner judges one named check: ${known.join(', ')})`);
+  if (input.expect === undefined && !target.tour && !target.checks)
+    throw new UsageError(`--expect INVARIANT is needed for a ${target.system} patch (its impl runner judges one named check: ${known.join(', ')})`);
   const entry = userPatchEntry(target.record, target.system, input.expect ?? EVERY_INVARIANT);
+  if (input.expect === undefined && !target.tour && target.checks) {
+    if (input.constants !== undefined && Object.keys(input.constants).length > 0) throw new UsageError('--const applies to --patch FILE without --expect on a system with a tour');
+    const r = await judgedByChecks(target.checks, target.record, entry, input);
+    if (typeof r === 'string') return refuse(`${input.file}: ${r}`);
+    return report(input, target, entry, r, startedAt);
+  }
   const constants = input.constants ?? {};
   if (input.expect !== undefined && Object.keys(constants).length > 0) throw new UsageError('--const applies to --patch FILE without --expect on a system with a tour');
   // The tour's constants checked before anything runs (an unknown one is usage).
@@ -89,6 +97,30 @@ export async function mutantsPatch(input: MutantsPatchInput): Promise<ExitCode> 
     return refuse(`${input.file}: ${r.invalidBy === 'patch' ? '' : 'the patched code cannot run: '}${why}`);
   }
   return report(input, target, entry, r, startedAt);
+}
+
+/** The patch judged by its system's ordinary impl checks together (no tour), as a mutant's result; a string: why the patch is bad input. */
+async function judgedByChecks(checks: PatchChecks, record: TracePatch, entry: MutantEntry, input: MutantsPatchInput): Promise<MutantResult | string> {
+  const head = { id: entry.id, layer: 'impl' as const, expectedInvariant: 'any' };
+  const progress = new ProgressConsole();
+  const log = (line: string) => progress.log(line);
+  const opts = { log, ...(input.seed !== undefined ? { seed: input.seed } : {}), ...(input.numRuns !== undefined ? { numRuns: input.numRuns } : {}) };
+  const t0 = performance.now();
+  let j;
+  try {
+    j = await judgePatchByChecks((patch) => checks.run({ ...opts, ...(patch ? { patch } : {}) }), record);
+  } catch (err) {
+    if (err instanceof PatchFileError) return err.message;
+    throw err;
+  } finally {
+    progress.close();
+  }
+  const durationMs = Math.round(performance.now() - t0);
+  if (j.kind === 'not-run') return { ...head, verdict: 'not-run', reason: j.why, durationMs };
+  const v = j.verdict;
+  if (v.kind === 'unjudged') return { ...head, verdict: 'invalid', invalidBy: 'unpatched', reason: `the unpatched code fails its checks: ${v.why}`, durationMs };
+  if (v.kind === 'killed') return { ...head, verdict: 'killed', violated: v.check, reason: `${v.check}: ${v.failure.message}`, ...(v.result.replay ? { replay: v.result.replay } : {}), durationMs };
+  return { ...head, verdict: 'survived', reason: `every check held (${v.result.summary})`, durationMs };
 }
 
 function report(input: MutantsPatchInput, target: { readonly system: string; readonly record: TracePatch }, entry: MutantEntry, r: MutantResult, startedAt: Date): ExitCode {

@@ -29,9 +29,11 @@ Options:
   --patch FILE  run your own implementation patch (a module default-exporting its system's patch type)
                 on its system (the system whose patch it is, or --system), the unpatched code first,
                 reported like a manifest mutant. A system with a tour judges it as conform --patch
-                does (the whole tour: killed by the check named, equivalent, survived; docs/conform.md)
+                does (the whole tour: killed by the check named, equivalent, survived; docs/conform.md);
+                a system without one by its ordinary impl checks together (property runs and
+                invariant tests: killed by the check named, or survived)
   --expect INV  with --patch: the impl layer's run of a manifest mutant, this invariant alone kills it
-                (another is wrong-invariant); a system without a tour needs it
+                (another is wrong-invariant)
   --const N=V   with --patch on a system with a tour, no --expect: a TLA+ constant of the tour's bounds
   --shard I/N   impl layer: each system's entries dealt round-robin to N shards, this one's run
                 (the unpatched tour then runs shard I of its states; the shards' reports merge)

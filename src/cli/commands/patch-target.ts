@@ -6,6 +6,7 @@
 import { UsageError } from '../../core/args.js';
 import type { TracePatch } from '../../core/trace-format.js';
 import { loadPatchExport, moduleShape as shape, PatchFileError, patchFileRecord } from '../../seam/patch-file.js';
+import type { PatchChecks } from '../../seam/patch-checks.js';
 import type { SystemTour } from '../../seam/tour/entry.js';
 import { systemEntry, TOUR_NAMES } from '../../registry/systems.js';
 
@@ -17,6 +18,8 @@ export interface PatchTarget {
   readonly system: string;
   /** Its tour, when it has one (every system `--patch` can find by itself has). */
   readonly tour?: SystemTour;
+  /** Without a tour: its ordinary impl checks, when they judge a patch (src/seam/patch-checks.ts). */
+  readonly checks?: PatchChecks;
   readonly record: TracePatch;
 }
 
@@ -48,7 +51,9 @@ export async function patchTarget(file: string, systems: readonly string[] | und
     const tour = entry.tour ? await entry.tour() : undefined;
     if (needTour && !tour?.isPatch) throw new UsageError(`--system: ${named}'s tour takes no --patch`);
     if (tour?.isPatch && !tour.isPatch(loaded)) throw new PatchTargetError(`${file} is no patch of ${named}: it default-exports ${shape(loaded)}, not ${tour.patchType ?? `a ${named} patch`}`);
-    return { system: named, ...(tour ? { tour } : {}), record };
+    const checks = !tour && entry.patchChecks ? await entry.patchChecks() : undefined;
+    if (checks && !checks.isPatch(loaded)) throw new PatchTargetError(`${file} is no patch of ${named}: it default-exports ${shape(loaded)}, not ${checks.patchType}`);
+    return { system: named, ...(tour ? { tour } : {}), ...(checks ? { checks } : {}), record };
   }
   const tours = (await Promise.all(TOUR_NAMES.map(async (name) => ({ name, tour: await systemEntry(name)!.tour!() })))).filter((t) => t.tour.isPatch !== undefined);
   const fits = tours.filter((t) => t.tour.isPatch!(loaded));

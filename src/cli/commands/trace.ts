@@ -34,8 +34,11 @@ show    prints the trace (docs/trace-format.md) as a step table: the action with
         --json     print the table as JSON (steps, changed variables, broken invariants)
 replay  runs the trace step by step on the real implementation of its system (fencing: a real
         standalone Valkey through the fencing step driver; a trace crossing the mode door also
-        starts the 3-primary cluster), printing the real state beside the trace's, and stops at the
-        step where an invariant breaks on the real system. A trace with "mutant" set runs with that
+        starts the 3-primary cluster; pause and the init limiter: their tours' real sides), printing
+        the real state beside the trace's, and stops at the step where an invariant breaks on the
+        real system. A conformance tour's trace whose finding is no invariant (Conformance, TTL,
+        ReadSide, what a client received) is judged as the tour judged it and stops at that
+        finding. A trace with "mutant" set runs with that
         mutant's implementation patch; one with "patch" (a --patch FILE run's) applies that file,
         refused (exit 3) when the file is gone or its sha256 is no longer the recorded one. A
         lasso replays its stem and its loop once, and says so.
@@ -51,7 +54,8 @@ import  converts TLC's -dumpTrace json or an ITF file into fencecheck.trace/2 (s
         --const N=V    a TLA+ constant of the run the file does not show (e.g. MaxGen=6)
 export  --itf writes the trace as ITF (each state's #meta carries its action and params).
 
-Exit codes: 0 shown / replay held every invariant · 1 replay: an invariant broke on the real system ·
+Exit codes: 0 shown / replay held every invariant (and check) · 1 replay: an invariant broke on the
+real system, or the tour's check the trace recorded failed ·
 2 replay could not run (no replay for the system, no Valkey, no patch for the mutant) · 3 bad trace file,
 or its patch file changed or gone · 64 usage`;
 
@@ -248,7 +252,7 @@ async function replay(argv: readonly string[]): Promise<ExitCode> {
     const { replayTrace } = await import('../../trace/replay.js');
     const result = await replayTrace(trace, sys, session, (s) =>
       log(
-        `step ${s.index} ${actionLabel(s)}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — the real system breaks ${s.brokenReal.join(', ')}` : ''}${s.breaches.length ? ` — ${s.breaches.join('; ')}` : ''}`,
+        `step ${s.index} ${actionLabel(s)}: ${s.status}: ${s.note}${s.brokenReal.length ? ` — the real system breaks ${s.brokenReal.join(', ')}` : ''}${s.breaches.length ? ` — ${s.breaches.join('; ')}` : ''}${s.finding ? ` — ${s.finding.check}: ${s.finding.message}` : ''}`,
       ),
     );
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

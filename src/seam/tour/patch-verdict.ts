@@ -19,24 +19,40 @@ import type { TourFailure, TourResult } from './result.js';
 type Result = TourResult<unknown, unknown, unknown>;
 type Failure = TourFailure<unknown, unknown, unknown>;
 
-export type PatchVerdict =
-  | { readonly kind: 'killed'; readonly check: string; readonly failure: Failure; readonly result: Result }
-  | { readonly kind: 'departs'; readonly departure: Failure; readonly result: Result }
-  | { readonly kind: 'equivalent'; readonly result: Result }
-  | { readonly kind: 'survived'; readonly result: Result }
+/**
+ * What the verdict reads of one run of a system's checks: a tour's result, or — for a system without
+ * a tour — its ordinary impl checks together (src/seam/patch-checks.ts).
+ */
+export interface JudgedRun {
+  readonly failure: { readonly check: string; readonly message: string } | null;
+  /** Whether the real code followed the model everywhere the run looked (a tour's graph; checks that all held). */
+  readonly equalToModel: boolean | null;
+  /** `conformance`: everything the run judges; anything else (one invariant alone, sampled checks) observes no digest. */
+  readonly checks: { readonly kind: string };
+  /** The observed digest (a tour's); null: nothing to call equivalent by. */
+  readonly observed: string | null;
+}
+
+type FailureOf<R extends JudgedRun> = R extends Result ? Failure : NonNullable<R['failure']>;
+
+export type PatchVerdict<R extends JudgedRun = Result> =
+  | { readonly kind: 'killed'; readonly check: string; readonly failure: FailureOf<R>; readonly result: R }
+  | { readonly kind: 'departs'; readonly departure: FailureOf<R>; readonly result: R }
+  | { readonly kind: 'equivalent'; readonly result: R }
+  | { readonly kind: 'survived'; readonly result: R }
   | { readonly kind: 'unjudged'; readonly why: string };
 
-export interface PatchRuns {
-  /** The unpatched code's full conformance tour. */
-  readonly base: Result;
-  /** The patched code's tour: full conformance, or one invariant alone (`--invariant`). */
-  readonly patched: Result;
+export interface PatchRuns<R extends JudgedRun = Result> {
+  /** The unpatched code's full conformance tour (or its checks). */
+  readonly base: R;
+  /** The patched code's tour: full conformance, or one invariant alone (`--invariant`); or its checks. */
+  readonly patched: R;
   /** `--safety-only`, after a Conformance finding: the patched code's real graph with every invariant. */
-  readonly safety?: Result;
+  readonly safety?: R;
 }
 
 /** Why the unpatched tour judges nothing (it failed, or its graph is not the model's); null when it passed. */
-export function unpatchedFailure(base: Result): string | null {
+export function unpatchedFailure(base: JudgedRun): string | null {
   if (base.failure) return `${base.failure.check}: ${base.failure.message}`;
   return base.equalToModel === true ? null : "the real graph differs from the model's";
 }
@@ -46,14 +62,14 @@ export function isDeparture(f: Pick<Failure, 'check'>): boolean {
   return f.check === 'Conformance';
 }
 
-export function patchVerdict(runs: PatchRuns): PatchVerdict {
+export function patchVerdict<R extends JudgedRun = Result>(runs: PatchRuns<R>): PatchVerdict<R> {
   const why = unpatchedFailure(runs.base);
   if (why !== null) return { kind: 'unjudged', why };
   const { patched, safety } = runs;
-  const f = patched.failure;
+  const f = patched.failure as FailureOf<R> | null;
   if (f) {
     if (!isDeparture(f) || safety === undefined) return { kind: 'killed', check: f.check, failure: f, result: patched };
-    if (safety.failure) return { kind: 'killed', check: safety.failure.check, failure: safety.failure, result: safety };
+    if (safety.failure) return { kind: 'killed', check: safety.failure.check, failure: safety.failure as FailureOf<R>, result: safety };
     return { kind: 'departs', departure: f, result: patched };
   }
   // One invariant alone observes no read side: nothing to call equivalent by.

@@ -12,6 +12,8 @@ import type { MutantEntry } from '../../core/manifest.js';
 import type { Step, Trace } from '../../core/trace-format.js';
 import { ReplayInputError, ReplayUnavailableError, type ReplayOpenOptions, type ReplaySession, type TraceReplayer } from '../../seam/replay.js';
 import { ValkeyUnavailableError } from '../../valkey/index.js';
+import { replayJudgement } from '../../seam/tour/replay-path.js';
+import { INVARIANT_NAMES } from './invariants.js';
 import { EVENT_TYPES, POD_EVENT_TYPES, type FencingEvent } from '../../../models/fencing/index.js';
 import { createFencingDriver, type FencingDriver, type StepOutcome, type StepStatus } from './driver.js';
 import { loadPatch } from './impl-runner.js';
@@ -155,6 +157,11 @@ async function open(trace: Trace, opts: ReplayOpenOptions): Promise<ReplaySessio
   const patch = await implPatch(trace, opts.mutant, opts.patchFile);
   if (opts.provider !== undefined) process.env.FENCECHECK_VALKEY_PROVIDER = opts.provider;
   try {
+    // A tour's finding that is no invariant (Conformance, TTL, the read side, T3) replays as the tour judged it.
+    if (replayJudgement(trace, INVARIANT_NAMES) === 'tour') {
+      const { openFencingTourReplay } = await import('./tour/replay.js');
+      return await openFencingTourReplay({ bounds, ...(patch ? { patch } : {}), start: {}, toItf: itfState });
+    }
     if (trace.source === 'conform') {
       const { openTourRig, tourDoor } = await import('./tour/rig.js');
       const { loadFencingScripts } = await import('./scripts.js');

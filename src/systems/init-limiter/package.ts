@@ -13,6 +13,7 @@ export const initLimiterPackage: SystemPackage = {
       model: async () => (await import('./system.js')).initLimiterSystem() as unknown as AnySystem,
       expectedNames: async () => Object.keys((await import('./system.js')).initLimiterSystem().invariants),
       tour: async () => (await import('./tour/entry.js')).initLimiterTour,
+      replay: async () => (await import('./replay.js')).initLimiterReplayer,
     },
   ],
   impl: async () => (await import('./impl-layer.js')).initLimiterImplRunner,

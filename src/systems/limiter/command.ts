@@ -1,19 +1,18 @@
-import { importDefault } from '../../core/import-default.js';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { stageReport } from '../../core/stage-report.js';
 import type { LimiterPatch } from './index.js';
-import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../valkey/index.js';
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
-import { replayHint, runLimiterProperty } from '../../../properties/limiter/property.js';
-import { runInvariants, type InvariantOutcome } from '../../../properties/limiter/invariants.js';
+import { replayHint } from '../../../properties/limiter/property.js';
 import { addRowStats, emptyRowStats } from '../../../properties/limiter/harness.js';
 import { CASE_TIME_BOUND_MS } from '../../../properties/limiter/arbitraries.js';
-import { asInfrastructureFault, describeFault, type Fault } from '../../valkey/fault.js';
-import { limiterReplay, limiterSection, limiterText, type TopologyRun } from './report.js';
+import { limiterReplay, limiterSection, limiterText, type LimiterTopology, type TopologyRun } from './report.js';
+import type { TracePatch } from '../../core/trace-format.js';
+import { loadPatchModule, PatchFileError, patchFileRecord } from '../../seam/patch-file.js';
+import type { ChecksRun } from '../../seam/patch-checks.js';
+import { patchVerdict, type PatchVerdict } from '../../seam/tour/patch-verdict.js';
+import { isLimiterPatch, LIMITER_PATCH_TYPE, limiterChecksRun, runLimiterOn } from './patch-checks.js';
 import { ProgressConsole } from '../../core/progress.js';
 
 /**
@@ -40,16 +39,29 @@ Options:
   --path P        fast-check path: replay one counterexample (needs --seed and one --topology)
   --topology T    standalone, cluster (3 shards) or both (default both)
   --provider P    auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto)
-  --patch FILE    deploy a limiter patch module instead of the shipped limiter (replays a mutant's
-                  counterexample: fencecheck limiter --patch mutants/limiter/impl/L2.ts --seed=S --path=P)
+  --patch FILE    judge a limiter patch (a module default-exporting a LimiterPatch { transformSource?,
+                  wrapCall? }): the shipped limiter runs the same checks first, then the patched one;
+                  killed by the first check that fails (its name; exit 1), survived when every one
+                  holds (exit 0). With --seed and --path it replays one counterexample on the patch:
+                  fencecheck limiter --patch mutants/limiter/impl/L2.ts --seed=S --path=P
   --no-invariants run the property only
   --json          print a fencecheck.stage/1 report
 
-Exit codes: 0 all held · 1 a property or invariant failed on a healthy system (seed and path
-printed) · 2 could not run (Valkey could not be started, or a fault: connection lost, server gone,
+Exit codes: 0 all held (a patch: survived) · 1 a property or invariant failed on a healthy system
+(seed and path printed; a patch: killed, or the unpatched limiter failed) · 2 could not run (Valkey could not be started, or a fault: connection lost, server gone,
 timeout, NOPERM — never a counterexample) · 3 bad --patch module · 64 usage`;
 
-const SPECS: Readonly<Record<'standalone' | 'cluster', TopologySpec>> = { standalone: { kind: 'standalone' }, cluster: { kind: 'cluster', shards: 3 } };
+/** The closing line of a judged patch: killed by the named check, or survived (never equivalent: nothing observed is digested). */
+function verdictLine(v: PatchVerdict<ChecksRun>): string {
+  switch (v.kind) {
+    case 'killed':
+      return `killed by ${v.check}: ${v.failure.message}${v.result.replay ? `\nreplay: ${v.result.replay}` : ''}`;
+    case 'unjudged':
+      return `not judged: the unpatched limiter fails its own checks (${v.why})`;
+    default:
+      return `survived: every check held on the patched limiter (${v.result.summary}); the limiter's checks observe no digest, so a patch is never called equivalent`;
+  }
+}
 
 export const command: Command = {
   name: 'limiter',
@@ -75,78 +87,54 @@ export const command: Command = {
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`unknown provider '${values.provider}'`);
     const provider = values.provider as ProviderChoice | undefined;
 
+    // One loader for every --patch (src/seam/patch-file.ts): the file hashed, its default export checked.
     let patch: LimiterPatch | undefined;
+    let patchFile: TracePatch | undefined;
     if (values.patch !== undefined) {
-      const file = resolve(values.patch);
       try {
-        if (!existsSync(file)) throw new Error('no such file');
-        patch = (await importDefault(file, process.cwd())) as LimiterPatch | undefined;
-        if (typeof patch !== 'object' || patch === null) throw new Error('it has no default-exported LimiterPatch');
+        patchFile = patchFileRecord(values.patch);
+        patch = await loadPatchModule(patchFile.path, isLimiterPatch, LIMITER_PATCH_TYPE);
       } catch (err) {
-        process.stderr.write(`fencecheck limiter: bad --patch ${values.patch}: ${(err as Error).message}\n`);
+        if (!(err instanceof PatchFileError)) throw err;
+        process.stderr.write(`fencecheck limiter: bad --patch ${values.patch}: ${err.message}\n`);
         return ExitCode.BadInput;
       }
     }
 
     const progress = new ProgressConsole();
     const log = (line: string) => progress.log(line);
-    const runs: TopologyRun[] = [];
-    const names: readonly ('standalone' | 'cluster')[] = topo === 'both' ? ['standalone', 'cluster'] : [topo];
-    for (const name of names) {
-      let topology;
-      try {
-        topology = await startTopology(SPECS[name], provider ? { provider } : {});
-      } catch (err) {
-        if (!(err instanceof ValkeyUnavailableError)) throw err;
-        runs.push({ topology: name, status: 'not-run', reason: err.message });
-        log(`[${name}] not run: ${err.message}`);
-        continue;
-      }
-      // Faults are not verdicts: one met anywhere on this topology makes its whole run not-run.
-      const faulted = (f: Fault) => {
-        runs.push({ topology: name, status: 'not-run', reason: describeFault(f), fault: f });
-        log(`[${name}] could not run: ${describeFault(f)}`);
-      };
-      try {
-        log(`[${name}] property: ${numRuns} generated cases…`);
-        const meter = progress.meter(`limiter [${name}]`, numRuns, 'cases');
-        const property = await runLimiterProperty({
-          topology,
-          numRuns,
-          ...(seed !== undefined ? { seed } : {}),
-          ...(values.path !== undefined ? { path: values.path } : {}),
-          ...(patch ? { patch } : {}),
-          onCase: (n) => meter.update(n),
-        });
-        meter.done();
-        if (property.fault) {
-          faulted(property.fault);
-          continue;
-        }
-        let invariants: InvariantOutcome[] | undefined;
-        if (!values['no-invariants']) {
-          log(`[${name}] invariant tests…`);
-          invariants = await runInvariants(topology, undefined, patch);
-          const f = invariants.find((i) => i.fault)?.fault;
-          if (f) {
-            faulted(f);
-            continue;
-          }
-        }
-        // Printed only now: a failure followed by a fault on the same topology is not a verdict.
-        if (!property.passed)
-          log(
-            `[${name}] FAILED ${property.violated}: ${property.message}\n[${name}] replay: fencecheck limiter --topology ${name} ${replayHint(property)}${values.patch ? ` --patch ${values.patch}` : ''}`,
-          );
-        runs.push({ topology: name, status: 'ran', property, ...(invariants ? { invariants } : {}) });
-      } catch (err) {
-        const f = asInfrastructureFault(err);
-        if (!f) throw err;
-        faulted(f.fault);
-      } finally {
-        await topology.stop();
+    const names: readonly LimiterTopology[] = topo === 'both' ? ['standalone', 'cluster'] : [topo];
+    const common = { numRuns, ...(seed !== undefined ? { seed } : {}), ...(provider ? { provider } : {}), invariants: !values['no-invariants'] };
+    // A patch is judged (src/seam/patch-checks.ts): the unpatched limiter passes the same checks first;
+    // with --path it only replays one counterexample.
+    const judging = patch !== undefined && values.path === undefined;
+    let base: ChecksRun | undefined;
+    if (judging) {
+      const unpatched: TopologyRun[] = [];
+      for (const name of names) unpatched.push(await runLimiterOn(name, { ...common, log: (l) => log(`unpatched ${l}`) }));
+      base = limiterChecksRun(unpatched);
+      log(`unpatched: ${base.notRun ?? (base.failure ? `FAILED ${base.failure.check}: ${base.failure.message}` : `every check held (${base.summary})`)}`);
+      if (base.notRun !== null || base.failure !== null) {
+        progress.close();
+        process.stderr.write(`fencecheck limiter: ${base.notRun !== null ? `could not run: ${base.notRun}` : 'the unpatched limiter fails its own checks: the patch is not judged'}\n`);
+        return base.notRun !== null ? ExitCode.NotRun : ExitCode.Failed;
       }
     }
+    const runs: TopologyRun[] = [];
+    for (const name of names) {
+      const meter = progress.meter(`limiter [${name}]`, numRuns, 'cases');
+      const run = await runLimiterOn(name, { ...common, ...(values.path !== undefined ? { path: values.path } : {}), ...(patch ? { patch } : {}), onCase: (n) => meter.update(n), log });
+      meter.done();
+      runs.push(run);
+      if (run.status === 'not-run') log(`[${name}] ${run.fault ? 'could not run' : 'not run'}: ${run.reason}`);
+      // Printed only now: a failure followed by a fault on the same topology is not a verdict.
+      else if (run.property && !run.property.passed)
+        log(
+          `[${name}] FAILED ${run.property.violated}: ${run.property.message}\n[${name}] replay: fencecheck limiter --topology ${name} ${replayHint(run.property)}${values.patch ? ` --patch ${values.patch}` : ''}`,
+        );
+    }
+    // The verdict on a judged patch: the one function every --patch uses, over typed results.
+    const verdict = judging && base ? patchVerdict({ base, patched: limiterChecksRun(runs, values.patch) }) : undefined;
 
     const failed = runs.some((r) => r.property?.passed === false || r.invariants?.some((i) => i.status === 'failed'));
     const notRun = runs.filter((r) => r.status === 'not-run');
@@ -183,12 +171,18 @@ export const command: Command = {
         durationMs: Date.now() - startedAt.getTime(),
         summary,
         counts,
-        details: { runs, ...(replay ? { replay } : {}), sections: [limiterSection(runs)] },
+        details: {
+          runs,
+          ...(replay ? { replay } : {}),
+          ...(verdict && patchFile ? { patch: { ...patchFile, verdict: verdict.kind, ...(verdict.kind === 'killed' ? { violated: verdict.check } : {}) } } : {}),
+          sections: [limiterSection(runs)],
+        },
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       progress.close();
       process.stdout.write(`${limiterText(runs, summary, values.patch)}\n`);
+      if (verdict) process.stdout.write(`${verdictLine(verdict)}\n`);
     }
     return failed ? ExitCode.Failed : status === 'not-run' ? ExitCode.NotRun : ExitCode.Ok;
   },

@@ -9,6 +9,7 @@ export const limiterPackage: SystemPackage = {
       name: 'limiter',
       title: 'the ordered two-bucket rate limiter (one Lua script, both buckets or neither)',
       expectedNames: async () => (await import('../../../properties/limiter/harness.js')).CHECKS,
+      patchChecks: async () => (await import('./patch-checks.js')).limiterPatchChecks,
     },
   ],
   impl: async () => {

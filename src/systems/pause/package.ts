@@ -12,7 +12,7 @@ export const pausePackage: SystemPackage = {
       expectedNames: async () => Object.keys((await import('./system.js')).pauseSystem().invariants),
       traceValidation: PAUSE_TRACE_VALIDATION,
       tour: async () => (await import('./tour/entry.js')).pauseTour,
-      replay: async () => (await import('./tour/replay.js')).pauseReplayer,
+      replay: async () => (await import('./replay.js')).pauseJudgedReplayer,
     },
   ],
   commands: { pause: () => import('./command.js') },
