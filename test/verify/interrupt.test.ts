@@ -20,7 +20,6 @@ import { ownedTempDir } from '../../src/core/temp-dir.js';
 import { boundMs, expectWithin } from '../support/bounds.js';
 
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
-const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 
 /** Running (a zombie waiting for its reaper no longer runs). */
 const alive = isRunning;

@@ -17,7 +17,6 @@ import type { Stage } from '../../src/verify/stages.js';
 import { fakeCommand, fakeStage } from './fake-stages.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 
-const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
 const quiet: ProgressSink = { planned() {}, started() {}, line() {}, finished() {}, close() {} };
 const spec = (name: string): Stage => fakeStage(name, ['pass'], { heavy: false });

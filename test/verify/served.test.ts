@@ -6,7 +6,7 @@
  * (test/verify/fixtures/fake-stage.mjs).
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { runVerify, type VerifyRunOptions } from '../../src/verify/run.js';

@@ -10,7 +10,7 @@ import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot
 import { checkPaths } from '../../luacheck/run.js';
 import { luaCheckSarif } from '../../luacheck/sarif.js';
 import { LUA_SCRIPT_DIRS } from '../../registry/systems.js';
-import { errorLine, findingLine, luaCheckJunit, shown, summaryLine, textFindings } from '../../luacheck/format.js';
+import { errorLine, luaCheckJunit, textFindings } from '../../luacheck/format.js';
 import type { FailOn } from '../../luacheck/findings.js';
 import { parseEndpoint } from '../../valkey/external.js';
 import { closeClient, nodeClient } from '../../valkey/client.js';

@@ -32,7 +32,6 @@ export const command: Command = {
   summary: 'the cluster client matrix on real multi-shard Valkey: registry, sharded pub/sub, presence, routing, failure drills',
   help: HELP,
   async run(argv) {
-    const startedAt = new Date();
     const { values } = parseCommandArgs(argv, {
       row: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
