@@ -5,23 +5,17 @@
  * this and prints the report.
  */
 import { detailsSection } from '../core/details-blocks.js';
-import { ManifestError, mutantsFor } from '../core/manifest.js';
-import { StageInputError } from '../core/stage.js';
+import { mutantsFor } from '../core/manifest.js';
 import { stageReport, type StageReport } from '../core/stage-report.js';
 import { evidenceMutantResults, readBaseGraph } from '../seam/evidence.js';
-import { loadSystemManifest, MODEL_NAMES } from '../registry/systems.js';
+import { MODEL_NAMES } from '../registry/systems.js';
+import { stageManifest } from './manifest.js';
 import { tlcModelBlock } from '../tlc/evidence-block.js';
 
 export async function evidenceStage(): Promise<StageReport> {
   const startedAt = new Date();
-  let manifest;
-  try {
-    manifest = loadSystemManifest();
-  } catch (err) {
-    // A malformed manifest is bad input, as for every other command: not stale evidence.
-    if (err instanceof ManifestError) throw new StageInputError(err.message);
-    throw err;
-  }
+  // A malformed manifest is bad input, as for every other command: not stale evidence.
+  const manifest = stageManifest();
   const bases = MODEL_NAMES.map((system) => ({ system, read: readBaseGraph(system) }));
   const results = evidenceMutantResults(MODEL_NAMES.flatMap((s) => mutantsFor(manifest, 'tla', s)));
   const killed = results.filter((r) => r.verdict === 'killed').length;

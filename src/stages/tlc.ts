@@ -5,14 +5,15 @@
  * the command's own).
  */
 import { UsageError } from '../core/args.js';
-import { ManifestError, mutantsFor } from '../core/manifest.js';
+import { mutantsFor } from '../core/manifest.js';
 import { readReportDetails } from '../core/report-details.js';
 import { StageInputError, type StageIO } from '../core/stage.js';
 import { countsPerSystem, stageReport, worstStatus, type StageReport } from '../core/stage-report.js';
 import { runSystemTlc, type SystemPart } from '../seam/tlc/system-run.js';
 import { TlcOutputError, TlcUnavailableError } from '../tlc/errors.js';
 import { locateTlc } from '../tlc/locate.js';
-import { loadSystemManifest, SYSTEMS } from '../registry/systems.js';
+import { SYSTEMS } from '../registry/systems.js';
+import { stageManifest } from './manifest.js';
 
 export interface TlcInput {
   /** The systems to check (resolved names). */
@@ -35,13 +36,7 @@ export async function tlcStage(input: TlcInput, io: StageIO): Promise<StageRepor
   const located = locateTlc();
   if (!located.ok) return report({ status: 'not-run', reason: located.reason, summary: `TLC not run: ${located.reason}` });
   const opts = { tools: located.tools, timeoutMs: (input.timeoutS ?? 600) * 1000, workers: input.workers ?? 1 };
-  let manifest;
-  try {
-    manifest = loadSystemManifest();
-  } catch (err) {
-    if (err instanceof ManifestError) throw new StageInputError(err.message);
-    throw err;
-  }
+  const manifest = stageManifest();
   const only = input.only;
   // Each system's own entries: one system's run never sees another's config.
   const candidates = input.systems.flatMap((name) => mutantsFor(manifest, 'tla', name));

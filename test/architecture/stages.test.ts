@@ -18,7 +18,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/core/project-root.js';
-import { stageEntryArgv, type Stage } from '../../src/core/stage.js';
+import { defineStage, stageEntryArgv, stageParams, type Stage } from '../../src/core/stage.js';
 import { COMMAND_STAGES, commandStage } from '../../src/seam/command-stage.js';
 import { STAGES } from '../../src/verify/stages.js';
 
@@ -102,6 +102,25 @@ describe('a stage is an object', () => {
     expect(argvStages([viaArgv], new Set(['rollout-rehearsal']))).toEqual(["rollout-rehearsal: its run is its command's argv"]);
     const legacy = { name: 'old', what: 'x', heavy: true, takes: [], argv: ['old'], run: async () => Promise.reject(new Error('no')) } as unknown as Stage;
     expect(argvStages([legacy], new Set())).toEqual(['old: carries a command line']);
+  });
+
+  it("hands a stage only the options it takes: its run's parameters are typed by them (tsc), and verify forwards no other", async () => {
+    const seen: unknown[] = [];
+    const walks = defineStage({
+      name: 'walks',
+      what: 'x',
+      heavy: false,
+      takes: ['seed'],
+      run: async (p) => {
+        // @ts-expect-error the stage did not take --runs: its run cannot read it (typecheck fails without this line's error)
+        seen.push(p.seed, p.runs);
+        return Promise.reject(new Error('not run here'));
+      },
+    });
+    expect(stageParams(walks, { seed: 7, runs: 5, topology: 'both', constants: ['A=1'] })).toEqual({ seed: 7 });
+    expect(stageEntryArgv(walks, { seed: 7, runs: 5, topology: 'both' })).toEqual(['stage', 'walks', '--seed', '7', '--json']);
+    await expect(walks.run({ seed: 7 }, { log() {} })).rejects.toThrow('not run here');
+    expect(seen).toEqual([7, undefined]);
   });
 
   it('verify starts a stage only through stageEntryArgv', () => {
