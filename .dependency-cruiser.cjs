@@ -21,6 +21,8 @@ const LAYERS = [
   ['mutants', '^src/mutants/'],
   ['trace', '^src/trace/'],
   ['report', '^src/report/'],
+  // A stage's judging: what `fencecheck stage NAME` runs for verify, and each command prints.
+  ['stages', '^src/stages/'],
   ['verify', '^src/verify/'],
   ['bench', '^bench/'],
   ['cli', '^src/cli/'],

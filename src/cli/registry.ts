@@ -17,6 +17,7 @@ const GENERIC: Readonly<Record<string, CommandModule>> = {
   trace: () => import('./commands/trace.js'),
   tracecheck: () => import('./commands/tracecheck.js'),
   verify: () => import('./commands/verify.js'),
+  stage: () => import('./commands/stage.js'),
   diff: () => import('./commands/diff.js'),
   merge: () => import('./commands/merge.js'),
   bench: () => import('./commands/bench.js'),

@@ -9,7 +9,7 @@
  * two specs); the others hold one.
  */
 import type { Command } from '../core/command.js';
-import type { StageSpec } from '../core/stage-spec.js';
+import type { Stage } from '../core/stage.js';
 import type { SystemImplRunner } from './impl-runner.js';
 import type { TraceReplayer } from './replay.js';
 import type { SystemTour } from './tour/entry.js';
@@ -46,8 +46,11 @@ export interface SystemPackage {
   readonly impl?: () => Promise<SystemImplRunner>;
   /** Commands of its own (`fencecheck pause`), by name. */
   readonly commands?: Readonly<Record<string, () => Promise<{ command: Command }>>>;
-  /** Stages it adds to `fencecheck verify`, in the order they should start (longest first). */
-  readonly stages?: readonly StageSpec[];
+  /**
+   * Stages it adds to `fencecheck verify`, in the order they should start (longest first): stage
+   * objects (src/core/stage.ts), each run by `fencecheck stage NAME` in a worker process.
+   */
+  readonly stages?: readonly Stage[];
   /** The folders of its Lua scripts, from the project root: what `fencecheck lua-check` checks by default. */
   readonly luaScripts?: readonly string[];
 }

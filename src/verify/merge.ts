@@ -19,7 +19,7 @@ import { VERIFY_SCHEMA, type StageOutcome, type VerifyReport } from '../report/v
 import { allKilled, mutantScore } from '../mutants/report-table.js';
 import { mergeTourReports, TourMergeError } from '../seam/tour/merge.js';
 import { interpretStage } from './interpret.js';
-import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, type StageSpec } from './stages.js';
+import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, type Stage } from './stages.js';
 import { verifyVerdict } from './verdict.js';
 
 export class MergeError extends Error {
@@ -50,7 +50,7 @@ export interface MergeInput {
   /** Each report's text and a name for messages (its path). */
   readonly reports: readonly { readonly where: string; readonly text: string }[];
   readonly manifest?: MutantManifest;
-  readonly catalogue?: readonly StageSpec[];
+  readonly catalogue?: readonly Stage[];
   /** The merged run's output folder, as the document records it. */
   readonly out: string;
 }

@@ -7,39 +7,42 @@
  */
 import type { MutantManifest } from '../core/manifest.js';
 import { mutantsFor } from '../core/manifest.js';
-import type { StageOptions, StageSpec } from '../core/stage-spec.js';
-import { shardLabel, WHOLE, type Shard } from '../seam/tour/shard.js';
+import type { StageOptions } from '../core/stage-spec.js';
+import type { Stage } from '../core/stage.js';
+import { WHOLE, type Shard } from '../seam/tour/shard.js';
 import { TOUR_NAMES } from '../registry/systems.js';
 import { LAYERS } from '../core/manifest.js';
 import { inMutantShard } from '../mutants/shard.js';
 import { mutationScore } from '../report/score.js';
 import type { MutationMatrix } from '../report/verify-doc.js';
 
-/** A stage whose report another stage's run writes (the flag names the file). */
+/** A stage whose report another stage's run writes (the serving stage declares it: `serves`). */
 export interface Served {
   readonly stage: string;
   readonly by: string;
-  readonly flag: string;
 }
 
-export const SERVED: readonly Served[] = [{ stage: 'conform', by: 'mutants:impl', flag: '--conform-report' }];
+/** Who serves whom in a catalogue. */
+export function servedIn(catalogue: readonly Stage[]): Served[] {
+  return catalogue.flatMap((s) => (s.serves !== undefined ? [{ stage: s.serves, by: s.name }] : []));
+}
 
 export interface VerifyPlan {
   /** The stages this verify runs (served ones included: they show as stages), in catalogue order. */
-  readonly stages: readonly StageSpec[];
+  readonly stages: readonly Stage[];
   /** The stages run as a part (`--shard i/n` added to their command). */
   readonly sharded: readonly string[];
   /** Served stage → how. */
   readonly served: ReadonlyMap<string, Served>;
 }
 
-export function planVerify(selected: readonly StageSpec[], opts: StageOptions, shard: Shard = WHOLE, manifest?: MutantManifest): VerifyPlan {
+export function planVerify(selected: readonly Stage[], opts: StageOptions, shard: Shard = WHOLE, manifest?: MutantManifest): VerifyPlan {
   const names = new Set(selected.map((s) => s.name));
   let k = 0;
   const stages = selected.filter((s) => (shard.count === 1 || s.shardable ? true : k++ % shard.count === shard.index - 1));
   const sharded = shard.count > 1 ? stages.filter((s) => s.shardable).map((s) => s.name) : [];
   const served = new Map<string, Served>();
-  for (const s of SERVED) {
+  for (const s of servedIn(selected)) {
     if (!names.has(s.stage) || !names.has(s.by)) continue;
     // The impl layer keeps the spec's bounds: with --const the tours differ.
     if ((opts.constants ?? []).length > 0) continue;
@@ -57,18 +60,18 @@ export function planVerify(selected: readonly StageSpec[], opts: StageOptions, s
  * shard mid-run. Said up front instead, as a usage error. With TLA+ constants the command takes only
  * the systems whose spec has them (often one), and judges that itself.
  */
-export function shardRefusal(plan: VerifyPlan, opts: StageOptions): string | undefined {
+export function shardRefusal(plan: VerifyPlan, opts: StageOptions, catalogue: readonly Stage[]): string | undefined {
   if (TOUR_NAMES.length < 2 || (opts.constants ?? []).length > 0) return undefined;
-  for (const s of SERVED) {
+  for (const s of servedIn(catalogue)) {
     if (!plan.sharded.includes(s.stage) || plan.served.has(s.stage)) continue;
     return `--shard: the ${s.stage} stage splits one system's work and ${TOUR_NAMES.length} systems have it (${TOUR_NAMES.join(', ')}); run it with ${s.by} at the spec's bounds, which splits them all, or split it per system (fencecheck ${s.stage} --system NAME --shard I/N)`;
   }
   return undefined;
 }
 
-/** The shard's flag for a sharded stage's command. */
-export function shardArgv(plan: VerifyPlan, stage: string, shard: Shard): string[] {
-  return plan.sharded.includes(stage) ? ['--shard', shardLabel(shard)] : [];
+/** A sharded stage's part, or undefined for a stage run whole. */
+export function stagePart(plan: VerifyPlan, stage: string, shard: Shard): Shard | undefined {
+  return plan.sharded.includes(stage) ? shard : undefined;
 }
 
 /**

@@ -18,9 +18,10 @@ import { writeVerifyReports } from '../report/write.js';
 import { TRACE_DIR_ENV } from '../core/trace-dir.js';
 import { interpretStage } from './interpret.js';
 import type { ProgressSink } from './progress.js';
-import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, stageArgv, type StageOptions, type StageSpec } from './stages.js';
+import { FALLBACK_OF_LAYER, STAGE_OF_LAYER, STAGES, type StageOptions } from './stages.js';
+import { stageEntryArgv, type Stage } from '../core/stage.js';
 import { verifyVerdict } from './verdict.js';
-import { partMatrix, planVerify, shardArgv, shardRefusal, type VerifyPlan } from './plan.js';
+import { partMatrix, planVerify, shardRefusal, stagePart, type VerifyPlan } from './plan.js';
 import { UsageError } from '../core/args.js';
 import { statusExitCode } from '../core/exit-codes.js';
 import { existsSync } from 'node:fs';
@@ -42,9 +43,9 @@ export interface VerifyRunOptions {
   readonly writeFile?: WriteFile;
   readonly progress: ProgressSink;
   /** The stage catalogue (tests pass their own). */
-  readonly catalogue?: readonly StageSpec[];
-  /** How a stage is started: default `node bin/fencecheck.mjs <argv>` in the project root. */
-  readonly command?: (spec: StageSpec, argv: readonly string[]) => readonly [string, ...string[]];
+  readonly catalogue?: readonly Stage[];
+  /** How a stage is started: default `node bin/fencecheck.mjs stage NAME … --json` (`argv`) in the project root. */
+  readonly command?: (spec: Stage, argv: readonly string[]) => readonly [string, ...string[]];
   readonly cwd?: string;
   readonly manifest?: MutantManifest;
   /**
@@ -65,7 +66,7 @@ export const DEFAULT_JOBS = WAITING_SLOTS;
 /** The run was interrupted: there is no verdict. */
 export class VerifyInterruptedError extends Error {}
 
-const defaultCommand = (_spec: StageSpec, argv: readonly string[]): readonly [string, ...string[]] => [process.execPath, join(projectRoot, 'bin/fencecheck.mjs'), ...argv];
+const defaultCommand = (_spec: Stage, argv: readonly string[]): readonly [string, ...string[]] => [process.execPath, join(projectRoot, 'bin/fencecheck.mjs'), ...argv];
 
 export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   const startedAt = new Date();
@@ -78,7 +79,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
     o.shard ?? WHOLE,
     manifest,
   );
-  const refused = shardRefusal(plan, o.stageOptions);
+  const refused = shardRefusal(plan, o.stageOptions, catalogue);
   if (refused !== undefined) throw new UsageError(refused);
   const out = RunOutput.open(o.outDir, o.writeFile);
   try {
@@ -93,7 +94,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifyReport> {
   }
 }
 
-async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: readonly StageSpec[], manifest: MutantManifest, out: RunOutput, startedAt: Date, t0: number): Promise<VerifyReport> {
+async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: readonly Stage[], manifest: MutantManifest, out: RunOutput, startedAt: Date, t0: number): Promise<VerifyReport> {
   const shard = o.shard ?? WHOLE;
   const all = plan.stages;
   o.progress.planned(all.map((s) => s.name));
@@ -102,10 +103,11 @@ async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: reado
   const serving = new Map([...plan.served.values()].map((s) => [s.by, s]));
   const servedFile = (stage: string) => join(out.logDir, `${stage.replace(/[^a-z0-9-]/gi, '_')}.stdout.json`);
 
-  const runOne = async (spec: StageSpec): Promise<StageOutcome | undefined> => {
+  const runOne = async (spec: Stage): Promise<StageOutcome | undefined> => {
     if (o.signal?.aborted) return undefined;
     const serves = serving.get(spec.name);
-    const argv = [...stageArgv(spec, o.stageOptions), ...shardArgv(plan, spec.name, shard), ...(serves ? [serves.flag, servedFile(serves.stage)] : [])];
+    // One entry for every stage: the stage object's run, its typed options and nothing else.
+    const argv = stageEntryArgv(spec, o.stageOptions, stagePart(plan, spec.name, shard), serves ? servedFile(serves.stage) : undefined);
     o.progress.started(spec.name);
     if (serves) o.progress.started(serves.stage);
     const child = await runChild({
@@ -151,14 +153,14 @@ async function runStages(o: VerifyRunOptions, plan: VerifyPlan, catalogue: reado
     wake();
     changed = new Promise<void>((r) => (wake = r));
   };
-  const ready = (s: StageSpec) => !s.afterRecorders || [...recorders].every((r) => finished.has(r));
+  const ready = (s: Stage) => !s.afterRecorders || [...recorders].every((r) => finished.has(r));
   const record = (name: string, outcome: StageOutcome | undefined) => outcome && results.set(name, outcome);
-  const runWhenReady = async (s: StageSpec) => {
+  const runWhenReady = async (s: Stage) => {
     while (!ready(s) && !o.signal?.aborted) await changed;
     record(s.name, await runOne(s));
     done(s.name);
   };
-  const nextHeavy = async (): Promise<StageSpec | undefined> => {
+  const nextHeavy = async (): Promise<Stage | undefined> => {
     for (;;) {
       if (heavy.length === 0 || o.signal?.aborted) return undefined;
       const i = heavy.findIndex(ready);

@@ -76,6 +76,7 @@ const UNKNOWN_FLAG: readonly (readonly string[])[] = [
   ['cluster-matrix'],
   ['failover'],
   ['systems'],
+  ['stage', 'evidence'],
 ];
 
 export const CATALOGUE: readonly Row[] = [
@@ -152,6 +153,14 @@ export const CATALOGUE: readonly Row[] = [
     line: usage('props', /--shard splits the runs: a --path replay is one run/),
   },
   { name: 'verify --shard 1/0 is no shard', argv: ['verify', '--shard', '1/0'], code: 64, line: usage('verify', /--shard: a shard is i\/n .*got '1\/0'/) },
+  { name: 'stage without a stage', argv: ['stage'], code: 64, line: usage('stage', /give one stage \(tlc, /) },
+  { name: 'stage of an unknown stage', argv: ['stage', 'nope'], code: 64, line: usage('stage', /unknown stage 'nope' \(stages: tlc, /) },
+  { name: 'stage with an option the stage does not take', argv: ['stage', 'parity', '--runs', '3'], code: 64, line: usage('stage', /stage parity does not take --runs \(it takes none of verify's options\)/) },
+  { name: 'stage with a topology the stage does not take', argv: ['stage', 'explore', '--topology', 'cluster'], code: 64, line: usage('stage', /stage explore does not take --topology \(it takes --const\)/) },
+  { name: 'stage with a bad --runs', argv: ['stage', 'props', '--runs', '0'], code: 64, line: usage('stage', /--runs/) },
+  { name: 'stage with a bad --topology', argv: ['stage', 'props', '--topology', 'moon'], code: 64, line: usage('stage', /--topology is standalone, cluster, both, got 'moon'/) },
+  { name: 'stage --shard of a stage run whole', argv: ['stage', 'evidence', '--shard', '1/2'], code: 64, line: usage('stage', /stage evidence is not shardable/) },
+  { name: 'stage --serve-report of a stage that serves none', argv: ['stage', 'explore', '--serve-report', 'x.json'], code: 64, line: usage('stage', /stage explore serves no other stage/) },
   {
     name: "verify --shard of the tour stage alone, which splits one system's tour",
     argv: ['verify', '--stages', 'conform', '--shard', '1/2'],

@@ -12,14 +12,14 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { REPORT_FILES, runVerify, VerifyInterruptedError } from '../../src/verify/run.js';
-import type { StageSpec } from '../../src/verify/stages.js';
+import type { Stage } from '../../src/verify/stages.js';
+import { fakeCommand, fakeStage } from './fake-stages.js';
 import { runCli } from './run-cli.js';
 import { isRunning } from '../../src/valkey/registry.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 import { boundMs, expectWithin } from '../support/bounds.js';
 
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
-const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 
 /** Running (a zombie waiting for its reaper no longer runs). */
 const alive = isRunning;
@@ -179,7 +179,7 @@ describe('runVerify with an abort signal', () => {
     const out = ownedTempDir('verify-abort');
     const pidFile = join(out, 'pids');
     process.env.FAKE_STAGE_PIDFILE = pidFile;
-    const spec = (name: string): StageSpec => ({ name, argv: ['sleep', name, '60000', 'grandchild'], forwards: [], heavy: true, what: 'fake sleep' });
+    const spec = (name: string): Stage => fakeStage(name, ['sleep', name, '60000', 'grandchild']);
     const started: string[] = [];
     const progress: ProgressSink = { planned() {}, started: (s) => started.push(s), line() {}, finished() {}, close() {} };
     const abort = new AbortController();
@@ -193,7 +193,7 @@ describe('runVerify with an abort signal', () => {
       outDir: out,
       progress,
       catalogue: [spec('a'), spec('b')],
-      command: (_s, argv) => [process.execPath, FAKE, ...argv],
+      command: fakeCommand,
       signal: abort.signal,
     }).then(
       () => 'resolved',

@@ -197,11 +197,11 @@ describe('the plan of a shard', () => {
   it("refuses up front a shard of the tour stage without the impl layer, which alone splits every system's tour", () => {
     const half = { index: 1, count: 2 };
     const alone = selected.filter((s) => s.name !== 'mutants:impl');
-    expect(shardRefusal(planVerify(alone, {}, half), {})).toMatch(/^--shard: the conform stage splits one system's work and \d+ systems have it .*run it with mutants:impl/);
-    expect(shardRefusal(planVerify(selected, {}, half), {})).toBeUndefined();
-    expect(shardRefusal(planVerify(alone, {}), {})).toBeUndefined();
+    expect(shardRefusal(planVerify(alone, {}, half), {}, STAGES)).toMatch(/^--shard: the conform stage splits one system's work and \d+ systems have it .*run it with mutants:impl/);
+    expect(shardRefusal(planVerify(selected, {}, half), {}, STAGES)).toBeUndefined();
+    expect(shardRefusal(planVerify(alone, {}), {}, STAGES)).toBeUndefined();
     // With constants, conform takes the systems whose spec has them and judges the shard itself.
     const constants = { constants: ['Pods=1', 'MaxGen=1'] };
-    expect(shardRefusal(planVerify(alone, constants, half), constants)).toBeUndefined();
+    expect(shardRefusal(planVerify(alone, constants, half), constants, STAGES)).toBeUndefined();
   });
 });

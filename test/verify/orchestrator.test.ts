@@ -8,15 +8,17 @@ import { describe, expect, it } from 'vitest';
 import type { StageOutcome } from '../../src/report/verify-doc.js';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
-import { STAGES, stageArgv, type StageSpec } from '../../src/verify/stages.js';
+import { STAGES, type Stage } from '../../src/verify/stages.js';
+import { stageEntryArgv } from '../../src/core/stage.js';
+import { fakeCommand, fakeStage } from './fake-stages.js';
 import { isRunning } from '../../src/valkey/registry.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 import { expectWithin } from '../support/bounds.js';
 
 const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 
-function spec(name: string, behaviour: string[], heavy = true, layer?: StageSpec['layer']): StageSpec {
-  return { name, argv: behaviour, forwards: [], heavy, what: `fake ${behaviour[0]}`, ...(layer ? { layer } : {}) };
+function spec(name: string, behaviour: string[], heavy = true, layer?: Stage['layer']): Stage {
+  return fakeStage(name, behaviour, { heavy, ...(layer ? { layer } : {}) });
 }
 
 class Recorder implements ProgressSink {
@@ -41,7 +43,7 @@ class Recorder implements ProgressSink {
   close() {}
 }
 
-async function run(catalogue: StageSpec[], extra: Partial<VerifyRunOptions> = {}, env: Record<string, string> = {}) {
+async function run(catalogue: Stage[], extra: Partial<VerifyRunOptions> = {}, env: Record<string, string> = {}) {
   const progress = new Recorder();
   const outDir = ownedTempDir('verify');
   Object.assign(process.env, env);
@@ -54,7 +56,7 @@ async function run(catalogue: StageSpec[], extra: Partial<VerifyRunOptions> = {}
     outDir,
     progress,
     catalogue,
-    command: (_s, argv) => [process.execPath, FAKE, ...argv],
+    command: fakeCommand,
     ...extra,
   });
   return { report, progress, outDir };
@@ -210,17 +212,16 @@ describe('verify orchestrator', () => {
     expect(stale.report.mutationMatrix.rows.find((row) => row.id === 'M1')!.cells.tla).toMatchObject({ verdict: 'not-run', stage: 'tlc' });
   });
 
-  it('forwards only the options a stage takes, and always --json', () => {
-    const props = STAGES.find((s) => s.name === 'props')!;
-    const tlc = STAGES.find((s) => s.name === 'tlc')!;
-    expect(stageArgv(props, { runs: 5, seed: 42, topology: 'standalone' })).toEqual(['props', '--runs', '5', '--seed', '42', '--topology', 'standalone', '--json']);
-    // props calls its cluster runs `door`; the limiter says cluster.
-    expect(stageArgv(props, { topology: 'cluster' })).toEqual(['props', '--topology', 'door', '--json']);
-    expect(stageArgv(STAGES.find((s) => s.name === 'limiter')!, { topology: 'cluster' })).toEqual(['limiter', '--topology', 'cluster', '--json']);
-    expect(stageArgv(tlc, { runs: 5, seed: 42 })).toEqual(['tlc', '--mutants', '--system', 'all', '--json']);
-    expect(stageArgv(STAGES.find((s) => s.name === 'explore')!, { constants: ['Pods=2', 'MaxGen=3'], runs: 5 })).toEqual(['explore', '--const', 'Pods=2', '--const', 'MaxGen=3', '--json']);
-    // The pause walks run on the cluster (real pub/sub propagation); only the seed is forwarded.
-    expect(stageArgv(STAGES.find((s) => s.name === 'pause')!, { seed: 42, runs: 5, topology: 'both' })).toEqual(['pause', '--topology', 'cluster', '--seed', '42', '--json']);
+  it('starts every stage through the one entry with only the options it takes, and always --json', () => {
+    const stage = (name: string) => STAGES.find((s) => s.name === name)!;
+    expect(stageEntryArgv(stage('props'), { runs: 5, seed: 42, topology: 'standalone' })).toEqual(['stage', 'props', '--runs', '5', '--seed', '42', '--topology', 'standalone', '--json']);
+    expect(stageEntryArgv(stage('limiter'), { topology: 'cluster' })).toEqual(['stage', 'limiter', '--topology', 'cluster', '--json']);
+    expect(stageEntryArgv(stage('tlc'), { runs: 5, seed: 42 })).toEqual(['stage', 'tlc', '--json']);
+    expect(stageEntryArgv(stage('explore'), { constants: ['Pods=2', 'MaxGen=3'], runs: 5 })).toEqual(['stage', 'explore', '--const', 'Pods=2', '--const', 'MaxGen=3', '--json']);
+    // The pause walks run on the cluster (real pub/sub propagation); only the seed is verify's.
+    expect(stageEntryArgv(stage('pause'), { seed: 42, runs: 5, topology: 'both' })).toEqual(['stage', 'pause', '--seed', '42', '--json']);
+    // A part and a served report only where verify's plan gives them.
+    expect(stageEntryArgv(stage('mutants:impl'), {}, { index: 2, count: 3 }, '/x/conform.json')).toEqual(['stage', 'mutants:impl', '--shard', '2/3', '--serve-report', '/x/conform.json', '--json']);
     expect(existsSync(FAKE)).toBe(true);
   });
 });

@@ -13,13 +13,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { REPORT_FILES, ReportWriteError, runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
 import { RunOutput } from '../../src/verify/out-dir.js';
-import type { StageSpec } from '../../src/verify/stages.js';
+import type { Stage } from '../../src/verify/stages.js';
+import { fakeCommand, fakeStage } from './fake-stages.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 
-const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 const DRIVER = resolve(import.meta.dirname, 'fixtures/verify-driver.mjs');
 const quiet: ProgressSink = { planned() {}, started() {}, line() {}, finished() {}, close() {} };
-const spec = (name: string): StageSpec => ({ name, argv: ['pass'], forwards: [], heavy: false, what: 'fake pass' });
+const spec = (name: string): Stage => fakeStage(name, ['pass'], { heavy: false });
 
 const made: string[] = [];
 afterAll(() => {
@@ -69,7 +69,7 @@ function run(outDir: string, extra: Partial<VerifyRunOptions> = {}) {
     outDir,
     progress: quiet,
     catalogue: [spec('a'), spec('b')],
-    command: (_s, argv) => [process.execPath, FAKE, ...argv],
+    command: fakeCommand,
     ...extra,
   });
 }

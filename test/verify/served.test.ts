@@ -6,20 +6,21 @@
  * (test/verify/fixtures/fake-stage.mjs).
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProgressSink } from '../../src/verify/progress.js';
 import { runVerify, type VerifyRunOptions } from '../../src/verify/run.js';
-import type { StageSpec } from '../../src/verify/stages.js';
+import { STAGES, type Stage } from '../../src/verify/stages.js';
+import { fakeCommand, fakeStage } from './fake-stages.js';
 import { ownedTempDir } from '../../src/core/temp-dir.js';
 import { loadManifest, mutantsFor } from '../../src/core/manifest.js';
 import { inMutantShard } from '../../src/mutants/shard.js';
 
-const FAKE = resolve(import.meta.dirname, 'fixtures/fake-stage.mjs');
 const quiet: ProgressSink = { planned() {}, started() {}, line() {}, finished() {}, close() {} };
-const spec = (name: string, argv: string[], shardable = false): StageSpec => ({ name, argv, forwards: ['constants'], heavy: true, what: name, ...(shardable ? { shardable } : {}) });
+const spec = (name: string, argv: string[], shardable = false): Stage =>
+  fakeStage(name, argv, { takes: ['constants'], ...(shardable ? { shardable } : {}), ...(name === 'mutants:impl' ? { serves: 'conform' } : {}) });
 
-async function run(catalogue: StageSpec[], extra: Partial<VerifyRunOptions> = {}) {
+async function run(catalogue: Stage[], extra: Partial<VerifyRunOptions> = {}) {
   return runVerify({
     stages: catalogue.map((s) => s.name),
     stageOptions: {},
@@ -29,7 +30,7 @@ async function run(catalogue: StageSpec[], extra: Partial<VerifyRunOptions> = {}
     outDir: ownedTempDir('verify-served'),
     progress: quiet,
     catalogue,
-    command: (_s, argv) => [process.execPath, FAKE, ...argv],
+    command: fakeCommand,
     ...extra,
   });
 }
@@ -43,7 +44,7 @@ describe('the conform stage served by the impl layer', () => {
     expect(conform.summary).toBe('served conform passed');
     expect(conform.counts).toEqual({ states: 3 });
     expect(r.options.served).toEqual({ conform: 'mutants:impl' });
-    expect(r.stages.find((s) => s.stage === 'mutants:impl')!.command).toContain('--conform-report');
+    expect(r.stages.find((s) => s.stage === 'mutants:impl')!.command).toContain('--serve-report');
     // (The fake impl stage reports no mutants: the matrix's cells fail verify, conform does not.)
     expect(r.verdict.reasons.join('\n')).not.toMatch(/conform/);
   });
@@ -93,7 +94,7 @@ describe("a stage's CPU", () => {
       stageTimeoutMs: 60_000,
       outDir,
       progress: quiet,
-      catalogue: [{ name: 'lua-check', argv: ['lua-check'], forwards: [], heavy: false, what: 'lua-check' }],
+      catalogue: STAGES.filter((s) => s.name === 'lua-check'),
     });
     const o = r.stages[0]!;
     expect(o.status).toBe('passed');
@@ -107,15 +108,7 @@ describe("a part's mutation matrix", () => {
   it("marks the other parts' mutants not selected, so a part judges its own share", async () => {
     const manifest = loadManifest();
     const mine = mutantsFor(manifest, 'impl').filter((m) => inMutantShard(m, manifest, 'impl', { index: 1, count: 2 }));
-    const impl: StageSpec = {
-      name: 'mutants:impl',
-      argv: ['results', 'impl', '0', ...mine.map((m) => `${m.id}=killed`)],
-      forwards: [],
-      heavy: true,
-      layer: 'impl',
-      shardable: true,
-      what: 'fake impl',
-    };
+    const impl = fakeStage('mutants:impl', ['results', 'impl', '0', ...mine.map((m) => `${m.id}=killed`)], { layer: 'impl', shardable: true });
     const r = await run([impl], { shard: { index: 1, count: 2 } });
     expect(r.verdict.reasons).toEqual([]);
     const other = r.mutationMatrix.rows.find((row) => row.id === 'M2')!.cells.impl;

@@ -1,15 +1,9 @@
 import type { Command } from '../../core/command.js';
 import { constantsOption, intOption, parseCommandArgs, UsageError } from '../../core/args.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { ManifestError, mutantsFor, type MutantEntry } from '../../core/manifest.js';
-import { ProgressConsole } from '../../core/progress.js';
-import type { StageReport } from '../../core/stage-report.js';
 import { isProviderChoice } from '../../valkey/start.js';
-import { boundsLabel } from '../../seam/system.js';
-import { shardOption, type Shard } from '../../seam/tour/shard.js';
-import { TourSetupError, TourUnavailableError, type SystemTour } from '../../seam/tour/entry.js';
-import { loadSystemManifest, systemEntry, SYSTEMS, TOUR_NAMES, type AnySystem } from '../../registry/systems.js';
-import { selectModels, selectSystemNames } from '../../registry/select.js';
+import { shardOption } from '../../seam/tour/shard.js';
+import { TOUR_NAMES } from '../../registry/systems.js';
+import { runAndPrint } from '../stage-print.js';
 
 const HELP = `Usage: fencecheck conform [--system NAME]... [--const NAME=VALUE]... [--gate] [--mutant ID | --patch FILE [--safety-only]] [--invariant NAME]
                          [--shard I/N] [--concurrency N] [--provider P] [--json]
@@ -55,12 +49,6 @@ failed (path from Init printed, trace saved; 'fencecheck trace replay FILE' runs
 that cannot be loaded or is no patch of the system · 4 --patch --safety-only departs from the model,
 every invariant holding · 64 usage`;
 
-interface Planned {
-  readonly name: string;
-  readonly model: AnySystem;
-  readonly tour: SystemTour;
-}
-
 export const command: Command = {
   name: 'conform',
   summary: 'exhaustive conformance tour: every model transition and refused attempt on the real code',
@@ -82,8 +70,6 @@ export const command: Command = {
     const concurrency = intOption(values, 'concurrency', { min: 1, max: 4096 });
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`--provider: unknown provider '${values.provider}'`);
     const constants = constantsOption(values.const);
-    const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
-    const startedAt = new Date();
 
     if (values['safety-only'] && values.patch === undefined) throw new UsageError("--safety-only applies to --patch FILE (the model and the code it checks are the project's own)");
     if (values.patch !== undefined) {
@@ -105,137 +91,22 @@ export const command: Command = {
       });
     }
 
-    // A mutant names its system; otherwise --system (default: every system with a tour).
-    let mutant: MutantEntry | undefined;
-    if (values.mutant !== undefined) {
-      try {
-        const manifest = loadSystemManifest();
-        mutant = mutantsFor(manifest, 'impl').find((m) => m.id === values.mutant && TOUR_NAMES.includes(m.system));
-        if (!mutant) throw new ManifestError(`no impl-layer mutant ${values.mutant} of a system with a tour in mutants/manifest.json`);
-      } catch (err) {
-        process.stderr.write(`fencecheck conform: ${(err as Error).message}\n`);
-        return ExitCode.BadInput;
-      }
-      if (values.system !== undefined && (values.system.length !== 1 || values.system[0] !== mutant.system))
-        throw new UsageError(`--mutant ${mutant.id} is a ${mutant.system} mutant: give no --system, or --system ${mutant.system}`);
-    }
-    // --const without --system: the systems with a tour whose spec has those constants.
-    const names = mutant
-      ? [mutant.system]
-      : values.system === undefined && Object.keys(constants).length > 0
-        ? await toursTaking(constants)
-        : selectSystemNames(values.system, { fallback: TOUR_NAMES });
-    for (const n of names) if (!TOUR_NAMES.includes(n)) throw new UsageError(`--system: ${n} has no tour (systems with one: ${TOUR_NAMES.join(', ')})`);
-    const tours = await Promise.all(names.map(async (name) => systemEntry(name)!.tour!()));
-    const planned: Planned[] = await Promise.all(
-      names.map(async (name, i) => {
-        // --gate: verify's bound for a system whose whole graph takes minutes (its tour says which);
-        // no --const: the tour's default bound where the spec's base config is beyond what it maps.
-        const tour = tours[i]!;
-        const own = Object.keys(constants).length > 0 ? constants : values.gate ? (tour.gateConstants ?? tour.defaultConstants ?? {}) : (tour.defaultConstants ?? {});
-        const [model] = await selectModels([name], own);
-        return { name, model: model!, tour: tours[i]! };
-      }),
-    );
-
-    if (values.invariant !== undefined) {
-      if (planned.length !== 1) throw new UsageError(`--invariant needs exactly one --system (got ${names.join(', ')})`);
-      const known = planned[0]!.tour.invariants;
-      if (!known.includes(values.invariant)) throw new UsageError(`--invariant: unknown invariant '${values.invariant}' of ${names[0]} (${known.join(', ')})`);
-    }
-    const shard: Shard = shardOption(values.shard);
-    if (values.shard !== undefined) {
-      if (values.invariant !== undefined || mutant !== undefined)
-        throw new UsageError('--shard applies to the full conformance tour, not to --invariant or --mutant (an invariant alone follows the real graph, which only the whole run knows)');
-      if (planned.length !== 1) throw new UsageError(`--shard splits one system's tour: give one --system (got ${names.join(', ')})`);
-    }
-
-    const { coverageLines, actionTable, headline, pathLines } = await import('../../seam/tour/report.js');
-    const { combinedTourReport, tourNotRunReport, tourPassed, tourStageReport } = await import('../../seam/tour/stage.js');
-    const reports: { system: string; report: StageReport }[] = [];
-    let exit: ExitCode = ExitCode.Ok;
-    for (const p of planned) {
-      const invariant = values.invariant ?? mutant?.expectedInvariant;
-      const label = `${boundsLabel(p.model.bounds)}${mutant ? `, mutant ${mutant.id}` : ''}${shard.count > 1 ? `, shard ${values.shard}` : ''}`;
-      out(`conform: ${p.name}: ${p.tour.what}, ${label}${invariant ? `, ${invariant} alone` : ', full conformance'}`);
-      const started = new Date();
-      const progress = new ProgressConsole();
-      const meter = progress.meter(`conform ${p.name}`, 1, 'attempts');
-      let run;
-      try {
-        run = await p.tour.run({
-          bounds: p.model.bounds,
-          ...(mutant ? { mutant } : {}),
+    const shard = shardOption(values.shard);
+    const { conformStage } = await import('../../stages/conform.js');
+    return runAndPrint('conform', { json: values.json }, (io) =>
+      conformStage(
+        {
+          ...(values.system ? { systems: values.system } : {}),
+          constants,
+          gate: values.gate,
+          ...(values.mutant !== undefined ? { mutant: values.mutant } : {}),
           ...(values.invariant !== undefined ? { invariant: values.invariant } : {}),
           ...(shard.count > 1 ? { shard } : {}),
           ...(concurrency ? { concurrency } : {}),
           ...(values.provider !== undefined ? { provider: values.provider } : {}),
-          onProgress: (attempts, total, states) => meter.update(attempts, `${states} states reached`, total),
-        });
-      } catch (err) {
-        progress.close();
-        if (err instanceof TourSetupError) {
-          process.stderr.write(`fencecheck conform: ${err.message}\n`);
-          return ExitCode.BadInput;
-        }
-        if (!(err instanceof TourUnavailableError)) throw err;
-        process.stderr.write(`fencecheck conform: ${p.name}: not run: ${err.message}\n`);
-        reports.push({ system: p.name, report: tourNotRunReport({ stage: 'conform', reason: err.message, startedAt: started, shard, system: p.name }) });
-        if (exit === ExitCode.Ok) exit = ExitCode.NotRun;
-        continue;
-      }
-      progress.close();
-      const r = run.result;
-      for (const l of coverageLines(r)) out(l);
-      out('');
-      out(actionTable(r));
-      out('');
-      if (r.failure) {
-        out(`FAILED ${r.failure.check}: ${r.failure.message}`);
-        if (r.failure.predicted) out(`  real:    ${r.failure.real}\n  model:   ${r.failure.predicted}`);
-        else if (r.failure.real) out(`  real:    ${r.failure.real}`);
-        out(`path from Init (${r.failure.path.length - 1} steps):`);
-        for (const l of pathLines(r, run.model)) out(l);
-        if (run.replay) out(`trace: ${run.tracePath}\nreplay: ${run.replay}`);
-      } else out(headline(r));
-      if (!tourPassed(r)) exit = ExitCode.Failed;
-      reports.push({
-        system: p.name,
-        report: tourStageReport(r, {
-          stage: 'conform',
-          startedAt: started,
-          ...(run.tracePath ? { tracePath: run.tracePath } : {}),
-          ...(run.replay ? { replay: run.replay } : {}),
-          ...(mutant ? { mutant: mutant.id } : {}),
-        }),
-      });
-      if (planned.length > 1) out('');
-    }
-    if (values.json) {
-      const report = reports.length === 1 ? reports[0]!.report : combinedTourReport('conform', startedAt, reports);
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    }
-    return exit;
+        },
+        io,
+      ),
+    );
   },
 };
-
-/** The systems with a tour that take every one of `constants` (usage when none does). */
-async function toursTaking(constants: Readonly<Record<string, string>>): Promise<string[]> {
-  const takers: string[] = [];
-  // A system that has every constant named but refuses a value says why (the others lack the name).
-  const refusals: string[] = [];
-  for (const name of TOUR_NAMES) {
-    const sys = await SYSTEMS[name]!();
-    if (!sys.withConstants) continue;
-    try {
-      sys.withConstants(constants);
-      takers.push(name);
-    } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
-      if (!/ has no constant /.test(err.message)) refusals.push(err.message);
-    }
-  }
-  if (takers.length > 0) return takers;
-  if (refusals.length > 0) throw new UsageError(`--const: ${refusals.join('; ')}`);
-  throw new UsageError(`--const: no system with a tour has ${Object.keys(constants).join(', ')} (${TOUR_NAMES.join(', ')}: give --system NAME to see its constants)`);
-}

@@ -4,13 +4,13 @@ import type { Command } from '../../core/command.js';
 import { parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { projectRoot } from '../../core/project-root.js';
-import { stageReport } from '../../core/stage-report.js';
+import { luaCheckReport, luaCheckSummary } from '../../stages/lua-check.js';
 import { DEFAULT_INCLUDE_PATTERN, includePattern } from '../../luacheck/includes.js';
 import { committedSnapshot, snapshotFromNode, snapshotJson, type KeySpecSnapshot } from '../../luacheck/keyspecs.js';
 import { checkPaths } from '../../luacheck/run.js';
 import { luaCheckSarif } from '../../luacheck/sarif.js';
 import { LUA_SCRIPT_DIRS } from '../../registry/systems.js';
-import { errorLine, findingLine, luaCheckJunit, shown, summaryLine, textFindings } from '../../luacheck/format.js';
+import { errorLine, luaCheckJunit, textFindings } from '../../luacheck/format.js';
 import type { FailOn } from '../../luacheck/findings.js';
 import { parseEndpoint } from '../../valkey/external.js';
 import { closeClient, nodeClient } from '../../valkey/client.js';
@@ -27,7 +27,7 @@ const isDirectory = (d: string): boolean => {
 };
 
 /** The project's own scripts, what `fencecheck lua-check` and verify's lua-check stage check by default: every system package's Lua folders (src/registry/systems.ts). */
-export const PROJECT_SCRIPT_DIRS: readonly string[] = LUA_SCRIPT_DIRS;
+const PROJECT_SCRIPT_DIRS: readonly string[] = LUA_SCRIPT_DIRS;
 
 const HELP = `Usage: fencecheck lua-check [PATH...] [--fail-on error|warning] [--includes] [--include-pattern RE]
                           [--include-path DIR]... [--key-prefix-arg N]... [--node HOST:PORT [--save-snapshot FILE]]
@@ -141,41 +141,10 @@ export const command: Command = {
     if (values.junit !== undefined) writeFileSync(values.junit, luaCheckJunit(result, failOn as FailOn, startedAt.toISOString(), durationMs / 1000));
 
     const code = result.unparseable > 0 ? ExitCode.BadInput : result.failing > 0 ? ExitCode.Failed : ExitCode.Ok;
-    const summary = `${summaryLine(result)} (key specs: ${snapshot.server}${values.node !== undefined ? ', live' : ''})`;
+    const summary = luaCheckSummary(result, snapshot.server, values.node !== undefined);
     if (format === 'sarif') process.stdout.write(`${JSON.stringify(luaCheckSarif(result), null, 2)}\n`);
     else if (format === 'json') {
-      const report = stageReport({
-        stage: 'lua-check',
-        status: code === ExitCode.Ok ? 'passed' : 'failed',
-        ...(code !== ExitCode.Ok && {
-          reason:
-            result.unparseable > 0
-              ? `${result.unparseable} file${result.unparseable === 1 ? '' : 's'} could not be checked`
-              : `${result.failing} finding${result.failing === 1 ? '' : 's'} (--fail-on ${failOn})`,
-        }),
-        startedAt: startedAt.toISOString(),
-        durationMs,
-        summary,
-        counts: {
-          files: result.files.length,
-          errors: result.errors,
-          warnings: result.warnings,
-          unreachable: result.unreachable,
-          unparseable: result.unparseable,
-          suppressed: result.suppressed,
-          failing: result.failing,
-        },
-        details: {
-          keySpecs: snapshot.server,
-          failOn,
-          files: result.files.map((f) => ({
-            ...f,
-            file: shown(f.file),
-            findings: f.findings.map((x) => ({ ...x, file: shown(x.file), ...(x.via && { via: x.via.map((v) => ({ ...v, file: shown(v.file) })) }) })),
-            ...(f.error && { error: { ...f.error, file: shown(f.error.file) } }),
-          })),
-        },
-      });
+      const report = luaCheckReport(result, { keySpecs: snapshot.server, live: values.node !== undefined, failOn: failOn as FailOn, startedAt, durationMs });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       // A finding in an include is one line, naming the scripts that include it and how.

@@ -1,21 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs } from '../../core/args.js';
-import { statusExitCode } from '../../core/exit-codes.js';
-import { projectRoot } from '../../core/project-root.js';
-import { stageReport, worstStatus, type StageStatus } from '../../core/stage-report.js';
-import { renderTable } from '../../core/table.js';
-import { compareAlphabet, specActions, type AlphabetComparison } from '../../seam/alphabet.js';
-import { readBaseGraph } from '../../seam/evidence.js';
-import { exploreSystem } from '../../seam/explore.js';
-import { compareGraphs, type GraphParity } from '../../seam/parity.js';
-import { boundsLabel, type ParityTable } from '../../seam/system.js';
-import { twinGraph } from '../../seam/tlc/graph.js';
-import { selectModels } from '../../registry/select.js';
-import { detailsSection } from '../../core/details-blocks.js';
-
-const PARITY_INTRO = "Each XState twin's reachable states and state graph against TLC's, and each system's own tables (fencing: action ↔ event ↔ script).";
+import { runAndPrint } from '../stage-print.js';
 
 const HELP = `Usage: fencecheck parity [--system NAME]... [--show N] [--json]
 
@@ -39,17 +24,6 @@ Options:
 Exit codes: 0 every state set, graph and alphabet is equal · 1 one differs · 2 not run: the TLC
 evidence is missing or stale (the reason says which and how to refresh it) · 64 usage`;
 
-interface SystemParity {
-  readonly system: string;
-  readonly status: StageStatus;
-  readonly reason?: string;
-  readonly graph?: GraphParity;
-  readonly alphabet?: AlphabetComparison;
-  readonly tlcVersion?: string;
-  readonly explorationMs?: number;
-  readonly tables?: readonly ParityTable[];
-}
-
 export const command: Command = {
   name: 'parity',
   summary: 'compare each XState twin with TLC: same reachable states, same state graph, same actions',
@@ -57,94 +31,9 @@ export const command: Command = {
   async run(argv) {
     const { values } = parseCommandArgs(argv, { system: { type: 'string', multiple: true }, show: { type: 'string' }, json: { type: 'boolean', default: false } });
     const show = intOption(values, 'show', { min: 0, max: 100_000, default: 5 });
-    const systems = await selectModels(values.system);
-    const startedAt = new Date();
-    const out = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
-    const results: SystemParity[] = [];
-    for (const sys of systems) {
-      const tables = (await sys.parityTables?.()) ?? [];
-      if (!values.json) for (const t of tables) out(`${renderTable(t.columns, t.rows)}\n`);
-      let alphabet: AlphabetComparison | undefined;
-      if (sys.actions) {
-        try {
-          alphabet = compareAlphabet(specActions(readFileSync(join(projectRoot, sys.spec), 'utf8'), sys.spec), sys.actions);
-        } catch (err) {
-          results.push({ system: sys.name, status: 'not-run', reason: (err as Error).message, tables });
-          continue;
-        }
-        if (!alphabet.equal) out(`${sys.name} actions: spec only: ${alphabet.onlySpec.join(', ') || '-'}; twin only: ${alphabet.onlyModel.join(', ') || '-'}`);
-      }
-      const committed = readBaseGraph(sys.name);
-      if ('reason' in committed) {
-        results.push({ system: sys.name, status: 'not-run', reason: committed.reason, ...(alphabet && { alphabet }), tables });
-        continue;
-      }
-      const run = exploreSystem(sys, { edges: true });
-      const p = compareGraphs(twinGraph(sys, run), committed.graph, show);
-      const e = committed.evidence;
-      out(
-        `${sys.name} (${boundsLabel(sys.bounds)}): twin ${run.distinct} distinct / ${p.generated.model} generated (${Math.round(run.durationMs)} ms); TLC (${e.tlcVersion}) ${e.distinct} distinct / ${p.generated.tlc} generated (${e.durationMs ?? e.wallMs} ms)`,
-      );
-      // The labels are compared where the system's are TLC's; else only which state leads to which.
-      out(`  edges: twin ${p.edges.modelCount}, TLC ${p.edges.tlcCount}; self-loops ${p.selfLoops.model}/${p.selfLoops.tlc}; ${e.edges?.labelled ? 'labels' : 'successors'} compared`);
-      for (const [what, c] of [
-        ['states', p.states],
-        ['edges', p.edges],
-      ] as const) {
-        if (c.onlyModelCount > 0) out(`  only the twin has ${c.onlyModelCount} ${what}, first:\n${c.onlyModel.map((k) => `    ${k}`).join('\n')}`);
-        if (c.onlyTlcCount > 0) out(`  only TLC has ${c.onlyTlcCount} ${what}, first:\n${c.onlyTlc.map((k) => `    ${k}`).join('\n')}`);
-      }
-      const ok = p.equal && (alphabet?.equal ?? true);
-      const why = [
-        ...(p.states.equal ? [] : ['the state sets differ']),
-        ...(p.edges.equal ? [] : ['the edge sets differ']),
-        ...(p.generated.equal ? [] : [`generated: twin ${p.generated.model}, TLC ${p.generated.tlc}`]),
-        ...(alphabet && !alphabet.equal ? ['the action alphabets differ'] : []),
-      ];
-      results.push({
-        system: sys.name,
-        status: ok ? 'passed' : 'failed',
-        ...(ok ? {} : { reason: why.join('; ') }),
-        graph: p,
-        ...(alphabet && { alphabet }),
-        tlcVersion: e.tlcVersion,
-        explorationMs: Math.round(run.durationMs),
-        tables,
-      });
-    }
-    const status: StageStatus = worstStatus(results.map((r) => r.status));
-    const line = (r: SystemParity) =>
-      r.status === 'passed'
-        ? `${r.system}: the twin reaches exactly TLC's ${r.graph!.states.tlcCount} states and takes its ${r.graph!.edges.tlcCount} edges (${r.graph!.selfLoops.tlc} self-loops)${r.alphabet ? '; every spec action is one event' : ''}`
-        : `${r.system}: ${r.status === 'not-run' ? 'not run' : 'broken'}: ${r.reason}`;
-    const summary = `parity: ${results.map(line).join('; ')}`;
-    const counts: Record<string, number> = {};
-    for (const r of results) {
-      if (!r.graph) continue;
-      const k = results.length > 1 ? `${r.system}.` : '';
-      Object.assign(counts, {
-        [`${k}machineDistinct`]: r.graph.states.modelCount,
-        [`${k}tlcDistinct`]: r.graph.states.tlcCount,
-        [`${k}machineGenerated`]: r.graph.generated.model,
-        [`${k}tlcGenerated`]: r.graph.generated.tlc,
-        [`${k}onlyMachine`]: r.graph.states.onlyModelCount,
-        [`${k}onlyTlc`]: r.graph.states.onlyTlcCount,
-        [`${k}machineEdges`]: r.graph.edges.modelCount,
-        [`${k}tlcEdges`]: r.graph.edges.tlcCount,
-        [`${k}machineSelfLoops`]: r.graph.selfLoops.model,
-        [`${k}tlcSelfLoops`]: r.graph.selfLoops.tlc,
-        [`${k}onlyMachineEdges`]: r.graph.edges.onlyModelCount,
-        [`${k}onlyTlcEdges`]: r.graph.edges.onlyTlcCount,
-        [`${k}explorationMs`]: r.explorationMs ?? 0,
-      });
-    }
-    if (values.json) {
-      const reasons = results.filter((r) => r.reason).map((r) => `${r.system}: ${r.reason}`);
-      process.stdout.write(
-        `${JSON.stringify(stageReport({ stage: 'parity', status, ...(reasons.length > 0 && status !== 'passed' ? { reason: reasons.join('; ') } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: results, sections: [detailsSection({ id: 'stage-parity', title: 'Parity report', intro: PARITY_INTRO, counts, details: { systems: results } })] } }), null, 2)}\n`,
-      );
-    } else if (status === 'passed') out(summary);
-    else process.stderr.write(`fencecheck ${summary}\n`);
-    return statusExitCode(status);
+    const { parityStage } = await import('../../stages/parity.js');
+    return runAndPrint('parity', { json: values.json, human: (r) => (r.status === 'passed' ? process.stdout.write(`${r.summary}\n`) : process.stderr.write(`fencecheck ${r.summary}\n`)) }, (io) =>
+      parityStage({ ...(values.system ? { systems: values.system } : {}), show, tables: !values.json }, io),
+    );
   },
 };

@@ -1,12 +1,9 @@
 import type { Command } from '../../core/command.js';
 import { parseCommandArgs } from '../../core/args.js';
-import { ExitCode, statusExitCode } from '../../core/exit-codes.js';
-import { stageReport } from '../../core/stage-report.js';
 import { renderTable } from '../../core/table.js';
-import { ManifestError } from '../../core/manifest.js';
-import { checkSystem, overall, type SystemCheck } from '../../seam/check.js';
-import { MODEL_NAMES, SYSTEMS } from '../../registry/systems.js';
-import { selectSystemNames } from '../../registry/select.js';
+import type { SystemCheck } from '../../seam/check.js';
+import { MODEL_NAMES } from '../../registry/systems.js';
+import { runAndPrint } from '../stage-print.js';
 
 const HELP = `Usage: fencecheck systems [--system NAME]... [--json]
 
@@ -31,33 +28,18 @@ export const command: Command = {
   help: HELP,
   async run(argv) {
     const { values } = parseCommandArgs(argv, { system: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } });
-    const names = selectSystemNames(values.system);
-    const startedAt = new Date();
-    const checks: SystemCheck[] = [];
-    try {
-      for (const n of names) checks.push(await checkSystem(await SYSTEMS[n]!()));
-    } catch (err) {
-      if (!(err instanceof ManifestError)) throw err;
-      process.stderr.write(`fencecheck systems: ${err.message}\n`);
-      return ExitCode.BadInput;
-    }
-    const status = overall(checks);
-    const rows = checks.flatMap((c) => c.rows.map((r) => [c.system, r.check, r.status, r.detail]));
-    const summary = checks.map((c) => `${c.system}: ${c.status} (${c.distinct} states, ${c.rows.filter((r) => r.check.startsWith('mutant')).length} mutants)`).join('; ');
-    if (values.json) {
-      const counts = Object.fromEntries(
-        checks.flatMap((c) => [
-          [`${c.system}.states`, c.distinct],
-          [`${c.system}.generated`, c.generated],
-        ]),
-      );
-      const notRun = checks.flatMap((c) => c.rows.filter((r) => r.status === 'not-run').map((r) => `${c.system} ${r.check}: ${r.detail}`));
-      process.stdout.write(
-        `${JSON.stringify(stageReport({ stage: 'systems', status, ...(status === 'not-run' ? { reason: notRun.join('; ') } : status === 'failed' ? { reason: summary } : {}), startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, counts, details: { systems: checks } }), null, 2)}\n`,
-      );
-    } else {
-      process.stdout.write(`${renderTable(['system', 'check', 'status', 'detail'], rows)}\n\nsystems: ${status.toUpperCase()}: ${summary}\n`);
-    }
-    return statusExitCode(status);
+    const { systemsStage } = await import('../../stages/systems.js');
+    return runAndPrint(
+      'systems',
+      {
+        json: values.json,
+        human: (r) => {
+          const checks = (r.details as { systems: readonly SystemCheck[] }).systems;
+          const rows = checks.flatMap((c) => c.rows.map((row) => [c.system, row.check, row.status, row.detail]));
+          process.stdout.write(`${renderTable(['system', 'check', 'status', 'detail'], rows)}\n\nsystems: ${r.status.toUpperCase()}: ${r.summary}\n`);
+        },
+      },
+      () => systemsStage(values.system ? { systems: values.system } : {}),
+    );
   },
 };

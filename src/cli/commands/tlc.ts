@@ -3,14 +3,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from '../../core/command.js';
 import { intOption, parseCommandArgs, UsageError } from '../../core/args.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { ManifestError, mutantsFor } from '../../core/manifest.js';
-import { countsPerSystem, stageReport, worstStatus, type StageReport } from '../../core/stage-report.js';
-import { loadSystemManifest, SYSTEMS } from '../../registry/systems.js';
+import { stageReport, type StageReport } from '../../core/stage-report.js';
+import { SYSTEMS } from '../../registry/systems.js';
+import { runAndPrint, statusLine } from '../stage-print.js';
 import { selectSystemNames } from '../../registry/select.js';
 import { writeRunReport } from '../../seam/evidence.js';
-import { readReportDetails } from '../../core/report-details.js';
 import { formatGrowthTable, measureGrowth } from '../../seam/tlc/growth.js';
-import { runSystemTlc, type SystemPart } from '../../seam/tlc/system-run.js';
 import { TlcOutputError, TlcUnavailableError } from '../../tlc/errors.js';
 import { locateTlc } from '../../tlc/locate.js';
 import { javaOptionProblem, PassThroughError, resolvePassThrough } from '../../tlc/pass-through.js';
@@ -162,61 +160,40 @@ export const command: Command = {
     }
     const grid = growthGrid(values.const ?? [], values.growth);
 
+    if (!grid) {
+      const { tlcStage } = await import('../../stages/tlc.js');
+      return runAndPrint('tlc', { json: values.json, human: statusLine('tlc') }, (io) =>
+        tlcStage({ systems: names, mutants: withMutants, ...(only ? { only } : {}), writeEvidence: values['write-evidence'], timeoutS, workers }, io),
+      );
+    }
+
     const located = locateTlc();
     if (!located.ok) return finish(ExitCode.NotRun, { status: 'not-run', reason: located.reason, summary: `TLC not run: ${located.reason}` });
     const opts = { tools: located.tools, timeoutMs: timeoutS * 1000, workers };
-
-    let manifest;
     try {
-      manifest = loadSystemManifest();
-    } catch (err) {
-      if (err instanceof ManifestError) return finish(ExitCode.BadInput, { status: 'failed', reason: err.message, summary: 'bad mutant manifest' });
-      throw err;
-    }
-    // Each system's own entries: one system's run never sees another's config.
-    const candidates = names.flatMap((name) => mutantsFor(manifest, 'tla', name));
-    const pick = (name: string) => candidates.filter((m) => m.system === name && (!only || only.includes(m.id)));
-    if (only)
-      for (const id of only)
-        if (!candidates.some((m) => m.id === id)) throw new UsageError(`unknown mutant '${id}' (tla-layer mutants of ${names.join(', ')}: ${candidates.map((m) => m.id).join(', ')})`);
-
-    try {
-      if (grid) {
-        const sys = await SYSTEMS[names[0]!]!();
-        let cells;
-        try {
-          cells = await measureGrowth(sys, located.tools, grid, opts.timeoutMs, (c) =>
-            log(
-              `${Object.entries(c.at)
-                .map(([k, v]) => `${k}=${v}`)
-                .join(' ')}: ${c.outcome} ${c.distinct ?? '?'} distinct / ${c.generated ?? '?'} generated, depth ${c.depth ?? '?'}, ${c.durationMs ?? '?'} ms`,
-            ),
-          );
-        } catch (err) {
-          if (err instanceof RangeError) throw new UsageError(`--const: ${err.message}`);
-          throw err;
-        }
-        log('');
-        log(formatGrowthTable(cells, opts.timeoutMs));
-        const bad = cells.filter((c) => c.outcome !== 'ok' && c.outcome !== 'timeout');
-        return finish(bad.length === 0 ? ExitCode.Ok : ExitCode.Failed, {
-          status: bad.length === 0 ? 'passed' : 'failed',
-          ...(bad.length > 0 && { reason: bad.map((c) => `${JSON.stringify(c.at)}: ${c.outcome}`).join('; ') }),
-          summary: `growth of ${sys.name}: ${cells.filter((c) => c.outcome === 'ok').length}/${cells.length} runs finished within ${timeoutS} s`,
-          details: { system: sys.name, cells },
-        });
+      const sys = await SYSTEMS[names[0]!]!();
+      let cells;
+      try {
+        cells = await measureGrowth(sys, located.tools, grid, opts.timeoutMs, (c) =>
+          log(
+            `${Object.entries(c.at)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}: ${c.outcome} ${c.distinct ?? '?'} distinct / ${c.generated ?? '?'} generated, depth ${c.depth ?? '?'}, ${c.durationMs ?? '?'} ms`,
+          ),
+        );
+      } catch (err) {
+        if (err instanceof RangeError) throw new UsageError(`--const: ${err.message}`);
+        throw err;
       }
-
-      log(`TLC: ${located.tools.jar}`);
-      // With --only, a system none of whose mutants is named does not run (its 0 of 0 is no kill).
-      const run = names.filter((name) => !only || pick(name).length > 0);
-      const parts: SystemPart[] = [];
-      for (const name of run) {
-        if (parts.length > 0) log('');
-        parts.push(await runSystemTlc(await SYSTEMS[name]!(), { ...opts, entries: pick(name), mutants: withMutants, writeEvidence: values['write-evidence'], log }));
-      }
-      const { exit, report } = mergeParts(parts, run);
-      return finish(exit, report);
+      log('');
+      log(formatGrowthTable(cells, opts.timeoutMs));
+      const bad = cells.filter((c) => c.outcome !== 'ok' && c.outcome !== 'timeout');
+      return finish(bad.length === 0 ? ExitCode.Ok : ExitCode.Failed, {
+        status: bad.length === 0 ? 'passed' : 'failed',
+        ...(bad.length > 0 && { reason: bad.map((c) => `${JSON.stringify(c.at)}: ${c.outcome}`).join('; ') }),
+        summary: `growth of ${sys.name}: ${cells.filter((c) => c.outcome === 'ok').length}/${cells.length} runs finished within ${timeoutS} s`,
+        details: { system: sys.name, cells },
+      });
     } catch (err) {
       if (err instanceof TlcUnavailableError) return finish(ExitCode.NotRun, { status: 'not-run', reason: err.message, summary: `TLC not run: ${err.message}` });
       if (err instanceof TlcOutputError) return finish(ExitCode.BadInput, { status: 'failed', reason: `cannot parse TLC output: ${err.message}`, summary: 'TLC output could not be parsed' });
@@ -241,39 +218,6 @@ function growthGrid(raw: readonly string[], growth: boolean): Record<string, str
       .filter(Boolean);
   }
   return grid;
-}
-
-/** How bad an exit is: a bad input or a failure outranks a could-not-run, which outranks a pass. */
-const SEVERITY: readonly ExitCode[] = [ExitCode.Ok, ExitCode.NotRun, ExitCode.Failed, ExitCode.BadInput];
-
-/**
- * One StageReport of several systems' runs: one run is reported as it is; several have the worst
- * status, every mutant and trace, and their counts under `<system>.`.
- */
-function mergeParts(parts: readonly SystemPart[], names: readonly string[]): SystemPart {
-  if (parts.length === 1) return parts[0]!;
-  const exit = parts.map((p) => p.exit).reduce((a, b) => (SEVERITY.indexOf(b) > SEVERITY.indexOf(a) ? b : a), ExitCode.Ok);
-  const status = worstStatus(parts.map((p) => p.report.status));
-  const counts = countsPerSystem(parts.map((p, i) => ({ system: names[i]!, counts: p.report.counts })));
-  const reasons = parts.filter((p) => p.report.status !== 'passed' && p.report.reason !== undefined).map((p) => p.report.reason!);
-  const mutants = parts.flatMap((p) => p.report.mutants ?? []);
-  const traces = parts.flatMap((p) => p.report.traces ?? []);
-  return {
-    exit,
-    report: {
-      status,
-      ...(reasons.length > 0 && { reason: reasons.join('; ') }),
-      summary: parts.map((p) => p.report.summary).join(' · '),
-      counts,
-      ...(parts.some((p) => p.report.mutants) && { mutants }),
-      ...(traces.length > 0 && { traces }),
-      details: {
-        systems: Object.fromEntries(parts.map((p, i) => [names[i], { status: p.report.status, summary: p.report.summary, ...(p.report.details !== undefined && { details: p.report.details }) }])),
-        // Every system's TLC block, for the verify reports' TLC section.
-        tlcModels: parts.flatMap((p) => readReportDetails(p.report.details).tlcModels),
-      },
-    },
-  };
 }
 
 interface SpecCommand {

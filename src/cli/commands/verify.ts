@@ -11,12 +11,12 @@ import { formatDuration, LineProgress, LiveProgress, type ProgressSink } from '.
 import { reapOrphans } from '../../valkey/registry.js';
 import { DEFAULT_JOBS, OutDirError, ReportWriteError, runVerify, VerifyInterruptedError, type VerifyRunOptions } from '../../verify/run.js';
 import { isStageName, STAGE_NAMES, STAGES, TOPOLOGIES, type Topology } from '../../verify/stages.js';
-import type { Forwarded } from '../../core/stage-spec.js';
+import type { StageOption } from '../../core/stage.js';
 import { shardOption, type Shard } from '../../seam/tour/shard.js';
 
 /** The stages a forwarded option reaches, as the help names them (from the catalogue: a system's stages come from its package). */
-const takes = (option: Forwarded): string =>
-  STAGES.filter((s) => s.forwards.includes(option))
+const takes = (option: StageOption): string =>
+  STAGES.filter((s) => s.takes.includes(option))
     .map((s) => s.name)
     .join(', ');
 
@@ -24,14 +24,14 @@ const HELP = `Usage: fencecheck verify [--stages a,b] [--skip a,b] [--runs N] [-
                          [--const NAME=VALUE]... [--allow-not-run STAGE]... [--out DIR]
                          [--jobs N] [--stage-timeout S] [--shard I/N] [--json]
 
-Runs every stage as its own process (node bin/fencecheck.mjs <command> --json), heavy ones at most
+Runs every stage as its own process (node bin/fencecheck.mjs stage NAME --json), heavy ones at most
 --jobs at a time, and writes <out>/verify.json (schema fencecheck.verify/2), <out>/junit.xml,
 <out>/verify.md and <out>/verify.html, with the stage logs in <out>/stages/ and the traces in
 <out>/traces/ — all or nothing: a run that cannot write them keeps the previous run's whole. See
 docs/verify.md.
 
 Stages (in start order):
-${STAGES.map((s) => `  ${s.name.padEnd(16)} fencecheck ${s.argv.join(' ')}  — ${s.what}`).join('\n')}
+${STAGES.map((s) => `  ${s.name.padEnd(16)} ${s.what}`).join('\n')}
 
 Options:
   --stages a,b          run only these stages (default: all)

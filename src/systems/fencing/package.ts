@@ -7,6 +7,8 @@
 import type { SystemPackage } from '../../seam/package.js';
 import type { AnySystem } from '../../seam/package.js';
 import { FAILOVER_TRACE_VALIDATION } from './failover/tracecheck.js';
+import { defineStage } from '../../core/stage.js';
+import { commandStage } from '../../seam/command-stage.js';
 
 export const fencingPackage: SystemPackage = {
   name: 'fencing',
@@ -38,22 +40,28 @@ export const fencingPackage: SystemPackage = {
     failover: () => import('./commands/failover.js'),
   },
   stages: [
-    {
+    commandStage({
       name: 'props',
-      argv: ['props'],
-      forwards: ['runs', 'seed', 'topology'],
-      topologyNames: { cluster: 'door' },
+      takes: ['runs', 'seed', 'topology'],
       heavy: true,
       recordsTraces: true,
       shardable: true,
       what: 'model-based runs of the real scripts on Valkey for what the tour cannot reach (real TTL expiry, a live reshard across the door, long histories): T1/T2/T3 on the real keyspace',
-    },
-    {
+      command: () => import('./commands/props.js'),
+      // props calls verify's cluster topology its `door` runs.
+      argv: (p) => [
+        ...(p.runs !== undefined ? ['--runs', String(p.runs)] : []),
+        ...(p.seed !== undefined ? ['--seed', String(p.seed)] : []),
+        ...(p.topology !== undefined ? ['--topology', p.topology === 'cluster' ? 'door' : p.topology] : []),
+        ...(p.shard && p.shard.count > 1 ? ['--shard', `${p.shard.index}/${p.shard.count}`] : []),
+      ],
+    }),
+    defineStage({
       name: 'cluster-matrix',
-      argv: ['cluster-matrix'],
-      forwards: [],
+      takes: [],
       heavy: true,
       what: 'the cluster client matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row',
-    },
+      run: async (_p, io) => (await import('./cluster-matrix/stage.js')).clusterMatrixStage({}, io),
+    }),
   ],
 };

@@ -1,5 +1,6 @@
 /** The ordered two-bucket limiter package (src/seam/package.ts): its Lua script on real Valkey; no TLA+ model yet. */
 import type { SystemPackage } from '../../seam/package.js';
+import { commandStage } from '../../seam/command-stage.js';
 
 export const limiterPackage: SystemPackage = {
   name: 'limiter',
@@ -27,12 +28,17 @@ export const limiterPackage: SystemPackage = {
   },
   commands: { limiter: () => import('./command.js') },
   stages: [
-    {
+    commandStage({
       name: 'limiter',
-      argv: ['limiter'],
-      forwards: ['runs', 'seed', 'topology'],
+      takes: ['runs', 'seed', 'topology'],
       heavy: true,
       what: 'the limiter script against its reference model and the required invariant tests, standalone and on a cluster',
-    },
+      command: () => import('./command.js'),
+      argv: (p) => [
+        ...(p.runs !== undefined ? ['--runs', String(p.runs)] : []),
+        ...(p.seed !== undefined ? ['--seed', String(p.seed)] : []),
+        ...(p.topology !== undefined ? ['--topology', p.topology] : []),
+      ],
+    }),
   ],
 };

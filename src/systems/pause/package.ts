@@ -1,6 +1,7 @@
 /** The pause snapshot package (src/seam/package.ts): on real replicas and Valkey. */
 import type { AnySystem, SystemPackage } from '../../seam/package.js';
 import { PAUSE_TRACE_VALIDATION } from './tracecheck.js';
+import { commandStage } from '../../seam/command-stage.js';
 
 export const pausePackage: SystemPackage = {
   name: 'pause',
@@ -17,14 +18,16 @@ export const pausePackage: SystemPackage = {
   ],
   commands: { pause: () => import('./command.js') },
   stages: [
-    {
+    commandStage({
       name: 'pause',
-      argv: ['pause', '--topology', 'cluster'],
-      forwards: ['seed'],
+      // The walks run on the cluster (real pub/sub propagation); only the seed is verify's.
+      takes: ['seed'],
       heavy: true,
       recordsTraces: true,
       what: "the pause snapshot on a real 3-shard cluster: seeded walks of its twin with dropped, delayed and reordered events, failed writes and late starts; the spec's invariants on the real replicas and keyspace, and the share of the twin covered",
-    },
+      command: () => import('./command.js'),
+      argv: (p) => ['--topology', 'cluster', ...(p.seed !== undefined ? ['--seed', String(p.seed)] : [])],
+    }),
   ],
   impl: async () => {
     const { pauseImplRunner } = await import('./impl-layer.js');

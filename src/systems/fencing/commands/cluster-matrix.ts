@@ -1,13 +1,10 @@
 import type { Command } from '../../../core/command.js';
 import { intOption, parseCommandArgs, UsageError } from '../../../core/args.js';
 import { statusExitCode } from '../../../core/exit-codes.js';
-import { ProgressConsole, type ProgressMeter } from '../../../core/progress.js';
 import { isProviderChoice, type ProviderChoice } from '../../../valkey/start.js';
 import { MATRIX_ROWS, matrixRow } from '../cluster-matrix/rows/index.js';
-import { runMatrix } from '../cluster-matrix/runner.js';
-import { clusterMatrixReport, matrixTable, verdictText } from '../cluster-matrix/report.js';
-
-export const DEFAULT_DRILL_REPEAT = 3;
+import { matrixTable } from '../cluster-matrix/report.js';
+import { DEFAULT_DRILL_REPEAT, runClusterMatrix } from '../cluster-matrix/stage.js';
 
 const HELP = `Usage: fencecheck cluster-matrix [--row NAME]... [--variant ROW=V]... [--repeat N] [--provider P] [--json]
 
@@ -35,7 +32,6 @@ export const command: Command = {
   summary: 'the cluster client matrix on real multi-shard Valkey: registry, sharded pub/sub, presence, routing, failure drills',
   help: HELP,
   async run(argv) {
-    const startedAt = new Date();
     const { values } = parseCommandArgs(argv, {
       row: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
@@ -63,26 +59,7 @@ export const command: Command = {
     if (values.provider !== undefined && !isProviderChoice(values.provider)) throw new UsageError(`unknown provider '${values.provider}'`);
     const provider = values.provider as ProviderChoice | undefined;
 
-    const progress = new ProgressConsole();
-    let meter: ProgressMeter | undefined;
-    const t0 = performance.now();
-    const results = await runMatrix([...new Set(rows)], {
-      ...(provider ? { provider } : {}),
-      repeat,
-      variants,
-      log: (line) => progress.log(line),
-      progress: (row) => (done, total, unit) => {
-        meter ??= progress.meter(`cluster-matrix ${row}`, total, unit);
-        meter.update(done);
-        if (done >= total) {
-          meter.done();
-          meter = undefined;
-        }
-      },
-      onRow: (r) => progress.log(`[cluster-matrix] ${r.name}: errors ${verdictText(r.errors)} · silently wrong ${verdictText(r.silentlyWrong)} (${(r.durationMs / 1000).toFixed(1)} s)`),
-    });
-    progress.close();
-    const report = clusterMatrixReport(results, startedAt, Math.round(performance.now() - t0));
+    const { report, results } = await runClusterMatrix({ rows, variants, repeat, ...(provider ? { provider } : {}) });
     if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${matrixTable(results)}\n${report.summary}\n`);
     return statusExitCode(report.status);
