@@ -16,9 +16,9 @@ const entries = (): MutantEntry[] => mutantsFor(loadManifest(), 'impl', 'init-li
 const check = (id: string): Check => CHECKS.find((c) => c.id === id)!;
 
 describe('init-limiter mutants at the impl layer (the reference server over real HTTP)', () => {
-  it("the manifest names an impl patch for I1–I16, each expecting one of the spec's invariants", () => {
+  it("the manifest names an impl patch for I1–I17, each expecting one of the spec's invariants", () => {
     const list = entries();
-    expect(list.map((e) => e.id)).toEqual(Array.from({ length: 16 }, (_, i) => `I${i + 1}`));
+    expect(list.map((e) => e.id)).toEqual(Array.from({ length: 17 }, (_, i) => `I${i + 1}`));
     const names = Object.keys(initLimiterSystem().invariants);
     for (const e of list) {
       expect(e.layers.impl?.patch).toBe(`mutants/init-limiter/impl/${e.id}.ts`);
