@@ -17,6 +17,10 @@ import { loadInitLimiterPatch, PatchError, validatePatch, type InitLimiterPatch 
 import { INIT_LIMITER_PARAM_NAMES, initLimiterBounds, initLimiterConstants, initLimiterSystem } from '../system.js';
 import { initLimiterTourModel, type InitLimiterAttempt, type InitLimiterDecision } from './model.js';
 import { initLimiterTourSystem } from './system.js';
+import { RECEIVED_CHECKS } from './instance.js';
+
+/** What `--invariant` may name: the spec's invariants and the checks on what the clients received. */
+const TOUR_CHECK_NAMES: readonly string[] = [...INIT_LIMITER_INVARIANT_NAMES, ...RECEIVED_CHECKS];
 
 /** What the init limiter's patch files default-export, for messages. */
 export const INIT_LIMITER_PATCH_TYPE = "an InitLimiterPatch ({ system: 'init-limiter', parts, description? })";
@@ -103,7 +107,7 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
   // A user's patch (`--patch FILE`) or a mutant's; a user's gets the whole tour unless an invariant is named.
   const patch: InitLimiterPatch | undefined =
     (await userPatch(opts.patch, isInitLimiterPatch, INIT_LIMITER_PATCH_TYPE)) ?? (await mutantPatch(opts.mutant, (file) => loadInitLimiterPatch(file, projectRoot)));
-  const invariant = invariantToCheck('init-limiter', INIT_LIMITER_INVARIANT_NAMES, opts);
+  const invariant = invariantToCheck('init-limiter', TOUR_CHECK_NAMES, opts);
   await modelGraphYielding(initLimiterTourModel(bounds));
   const system = initLimiterTourSystem({ bounds, ...(patch ? { patch } : {}) });
   const first: InitLimiterTourResult = await runTour(system, engineOptions(opts, invariant, DEFAULT_CONCURRENCY));
@@ -147,7 +151,7 @@ export async function runInitLimiterTour(opts: SystemTourOptions): Promise<{ res
 
 export const initLimiterTour: SystemTour = {
   what: 'the reference server over real HTTP and real sockets (replayed paths, hold points, the manual clock)',
-  invariants: INIT_LIMITER_INVARIANT_NAMES,
+  invariants: TOUR_CHECK_NAMES,
   gateConstants: INIT_LIMITER_GATE_CONSTANTS,
   defaultConstants: INIT_LIMITER_DEFAULT_CONSTANTS,
   patchType: INIT_LIMITER_PATCH_TYPE,

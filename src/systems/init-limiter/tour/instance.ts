@@ -38,6 +38,9 @@ import type { Outcome, Readback } from '../../../seam/tour/system.js';
 import { initLimiterEventLabel } from '../../../../models/init-limiter/index.js';
 import { FeedJudge, replyFinding, StoreWire, type JudgedReply } from './received.js';
 
+/** The checks on what the clients received and what the limiter counts, by the names their findings carry. */
+export const RECEIVED_CHECKS = ['ClientDataSet', 'ShedRetryAfter', 'LimiterCounters'] as const;
+
 /** A check on what the clients received or the limiter counts, beyond the model's state: its name and what broke it. */
 export interface ReceivedFinding {
   /** `ClientDataSet` (a feed or a reply that is not the store's), `ShedRetryAfter`, `LimiterCounters`. */
