@@ -32,6 +32,7 @@ export const INIT_LIMITER_INVARIANT_NAMES = [
   'Inv_KeepAliveNotCut',
   'Inv_NoTornBasis',
   'Inv_ShedClosed',
+  'Inv_OffPassThrough',
 ] as const;
 export type InitLimiterInvariantName = (typeof INIT_LIMITER_INVARIANT_NAMES)[number];
 
@@ -69,7 +70,7 @@ export function initLimiterInvariants(b: InitLimiterBounds): Readonly<Record<Ini
     Inv_QueueBound: (s) => s.queue.length <= b.maxQueued,
     Inv_ReleasedOnce: (s) => s.inUse === s.holders.length,
     Inv_NoLeakedSlot: (s) => s.holders.every((c) => r(s, c).phase === 'serializing' || r(s, c).phase === 'sending'),
-    Inv_SendHoldsSlot: (s) => clients.every((c) => r(s, c).phase !== 'sending' || s.holders.includes(c)),
+    Inv_SendHoldsSlot: (s) => !b.limiterOn || clients.every((c) => r(s, c).phase !== 'sending' || s.holders.includes(c)),
     Inv_UpToDateNoSlot: unseen('shedUpToDate'),
     Inv_UpToDateRecognised: (s) => streams.every((c) => !(r(s, c).phase === 'queued' || r(s, c).phase === 'serializing') || r(s, c).basis < s.version),
     Inv_NoLostDelta: (s) => streams.every((c) => r(s, c).phase !== 'serializing' || r(s, c).sent >= r(s, c).adm),
@@ -81,5 +82,8 @@ export function initLimiterInvariants(b: InitLimiterBounds): Readonly<Record<Ini
     Inv_KeepAliveNotCut: unseen('cutKeptAlive'),
     Inv_NoTornBasis: unseen('tornBasis'),
     Inv_ShedClosed: (s) => streams.every((c) => r(s, c).phase !== 'stranded'),
+    // The limiter disabled is the base behaviour: no slot, no queue, no deadline, nothing shed or abandoned.
+    Inv_OffPassThrough: (s) =>
+      b.limiterOn || (s.holders.length === 0 && s.inUse === 0 && s.queue.length === 0 && clients.every((c) => r(s, c).dl === null && !['queued', 'stranded', 'partial'].includes(r(s, c).phase))),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * InitLimiter.tla's guards and effects as named pure functions over the spec's variables. The
  * machine (machine.ts) refers to them by name only, so a mutant replaces exactly one name with
- * `machine.provide()`. The twelve mutation points keep the spec's names and return the spec's
+ * `machine.provide()`. The thirteen mutation points keep the spec's names and return the spec's
  * `Kept(name)`: true here, false in a mutant's patch. Where a point picks a branch of an action the
  * machine's transitions use it as a guard; where it picks a value inside an effect (the peek's and
  * the serialization's keys, the version asked for, the deadline arithmetic of a tick) the effect
@@ -10,6 +10,7 @@
 import {
   REST,
   clientsOf,
+  isFdv1,
   isStream,
   normalisedClients,
   normalisedObservations,
@@ -23,7 +24,7 @@ import {
 } from '../../src/systems/init-limiter/model-state.js';
 import { basisOf, clientOf, type InitLimiterModelEvent } from './events.js';
 
-/** The spec's twelve mutation points (MutationPoints), each a named guard below. */
+/** The spec's thirteen mutation points (MutationPoints), each a named guard below. */
 export const INIT_LIMITER_MUTATION_POINTS = [
   'Stream_HoldSlotAcrossSend',
   'Stream_CaptureDoneBeforeClose',
@@ -37,6 +38,7 @@ export const INIT_LIMITER_MUTATION_POINTS = [
   'Shed_ClosesConnection',
   'UpToDate_NoSlot',
   'Deadline_ReachesSocket',
+  'Deadline_OnlyWhenEnabled',
 ] as const;
 export type InitLimiterMutationPoint = (typeof INIT_LIMITER_MUTATION_POINTS)[number];
 
@@ -60,35 +62,44 @@ export function release(s: InitLimiterModelState, cs: readonly ClientId[]): Init
   return { ...s, holders: s.holders.filter((c) => !cs.includes(c)), inUse: s.inUse - held.length };
 }
 
-/** The spec's `Sending`: a full delivery starts with its write deadline armed. */
-const SENDING: ClientRecord = { ...REST, phase: 'sending', dl: 1 };
+/** The spec's `Sending`: a full delivery starts with its write deadline armed (only with the limiter enabled, unless the mutant). */
+const sending = (s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv): ClientRecord => ({
+  ...REST,
+  phase: 'sending',
+  dl: env.bounds.limiterOn || !env.kept('Deadline_OnlyWhenEnabled', s, ev) ? 1 : null,
+});
 
-const slotFree = (s: InitLimiterModelState, env: InitLimiterEnv): boolean => s.inUse < env.bounds.maxConcurrent;
+/** SlotFree: a free slot, or no limiter at all. */
+const slotFree = (s: InitLimiterModelState, env: InitLimiterEnv): boolean => !env.bounds.limiterOn || s.inUse < env.bounds.maxConcurrent;
 const queueRoom = (s: InitLimiterModelState, env: InitLimiterEnv): boolean => s.queue.length < env.bounds.maxQueued;
-const basisKnown = (s: InitLimiterModelState, b: number): boolean => b === 0 || b === s.version;
+/** Bases(c): no data, or the store's version; an FDv1 stream asks with none. */
+const basisKnown = (s: InitLimiterModelState, env: InitLimiterEnv, c: ClientId, b: number): boolean => b === 0 || (b === s.version && !isFdv1(env.bounds, c));
+const format = (env: InitLimiterEnv, c: ClientId): string => (isFdv1(env.bounds, c) ? 'v1' : 'v2');
 
 /** PeekRead(c, b): the read of a waiting caller of the same key, or the store now. */
 function peekRead(s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId, b: number): number {
-  const key = (x: number): number => (env.kept('Peek_KeyedByBasis', s, ev) ? x : -1);
-  const flight = env.bounds.streams.filter((d) => d !== c && rec(s, d).phase === 'peeking' && key(rec(s, d).basis) === key(b)).map((d) => rec(s, d).pv);
+  const key = (d: ClientId, x: number): string => (env.kept('Peek_KeyedByBasis', s, ev) ? `${format(env, d)}@${x}` : 'any');
+  const flight = env.bounds.streams.filter((d) => d !== c && rec(s, d).phase === 'peeking' && key(d, rec(s, d).basis) === key(c, b)).map((d) => rec(s, d).pv);
   return flight.length === 0 ? s.version : min(flight);
 }
 
 /** Asked(c): the store read after admission, or the peek's. */
-const asked = (s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId): number => (env.kept('Serialize_ReadsAfterAdmit', s, ev) ? s.version : rec(s, c).pv);
+const asked = (s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId): number =>
+  env.bounds.limiterOn && env.kept('Serialize_ReadsAfterAdmit', s, ev) ? s.version : rec(s, c).pv;
 
 /** Serialized(c, v): a serializing caller of the same key shares its result. */
 function serialized(s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId, v: number): number {
-  const key = (x: number): number => (env.kept('Serialize_KeyedByVersion', s, ev) ? x : -1);
-  const flight = env.bounds.streams.filter((d) => d !== c && rec(s, d).phase === 'serializing' && key(rec(s, d).asked) === key(v)).map((d) => rec(s, d).sent);
+  const key = (d: ClientId, x: number): string => (env.kept('Serialize_KeyedByVersion', s, ev) ? `${format(env, d)}@${x}` : 'any');
+  const flight = env.bounds.streams.filter((d) => d !== c && rec(s, d).phase === 'serializing' && key(d, rec(s, d).asked) === key(c, v)).map((d) => rec(s, d).sent);
   return flight.length === 0 ? v : min(flight);
 }
 
-/** Admitted(c): a stream serializes (slot taken before), a poll starts its reply. */
+/** Admitted(c): a stream serializes (slot taken before), a poll starts its reply; adm is where its live deltas follow from. */
 function admitted(s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId): ClientRecord {
-  if (!isStream(c)) return SENDING;
+  if (!isStream(c)) return sending(s, ev, env);
   const a = asked(s, ev, env, c);
-  return { ...REST, phase: 'serializing', basis: rec(s, c).basis, adm: s.version, asked: a, sent: serialized(s, ev, env, c, a) };
+  const adm = env.bounds.limiterOn ? s.version : rec(s, c).pv;
+  return { ...REST, phase: 'serializing', basis: rec(s, c).basis, adm, asked: a, sent: serialized(s, ev, env, c, a) };
 }
 
 /** Shed(c): a stream's connection is closed (or, the mutant, left open); a poll is answered 503. */
@@ -104,15 +115,16 @@ const armed = (r: ClientRecord): boolean => r.dl === 0 || r.dl === 1;
 function tickOf(s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLimiterEnv, c: ClientId) {
   const r = rec(s, c);
   const onSocket = env.kept('Deadline_ReachesSocket', s, ev);
-  const completes = r.phase === 'sending' && r.reading === 'steady' && (r.dl === 1 || !onSocket);
+  // A delivery with no deadline (limiter disabled) goes on at the reader's pace.
+  const completes = r.phase === 'sending' && r.reading === 'steady' && (r.dl === 1 || r.dl === null || !onSocket);
   const passes = armed(r) && !completes && (r.phase === 'sending' || r.dl === 0);
   const cut = passes && onSocket && (r.phase === 'sending' || r.phase === 'live');
   const ends = completes && r.written + 1 === (isStream(c) ? env.bounds.chunks : env.bounds.pollChunks);
   let next: ClientRecord;
   if (cut) next = REST;
-  else if (ends && isStream(c)) next = { ...REST, phase: 'live', dl: env.kept('Deadline_ScopedToDelivery', s, ev) ? null : 0 };
-  else if (ends) next = { ...REST, dl: env.kept('Poll_ClearDeadlineOnReturn', s, ev) ? null : 0 };
-  else if (completes) next = { ...r, written: r.written + 1, dl: env.kept('Deadline_ThroughputFloor', s, ev) ? 1 : 0 };
+  else if (ends && isStream(c)) next = { ...REST, phase: 'live', dl: env.kept('Deadline_ScopedToDelivery', s, ev) || r.dl === null ? null : 0 };
+  else if (ends) next = { ...REST, dl: env.kept('Poll_ClearDeadlineOnReturn', s, ev) || r.dl === null ? null : 0 };
+  else if (completes) next = { ...r, written: r.written + 1, dl: r.dl === null ? null : env.kept('Deadline_ThroughputFloor', s, ev) ? 1 : 0 };
   else if (passes) next = { ...r, dl: -1 };
   else next = r;
   return { next, cut, released: cut || (ends && (!isStream(c) || r.captured)) };
@@ -120,7 +132,7 @@ function tickOf(s: InitLimiterModelState, ev: InitLimiterModelEvent, env: InitLi
 
 export const GUARDS = {
   Client_Off: (s, ev) => rec(s, clientOf(ev)).phase === 'off',
-  Request_BasisKnown: (s, ev) => basisKnown(s, basisOf(ev)),
+  Request_BasisKnown: (s, ev, env) => basisKnown(s, env, clientOf(ev), basisOf(ev)),
   Decide_Peeking: (s, ev) => rec(s, clientOf(ev)).phase === 'peeking',
   Decide_UpToDate: (s, ev) => rec(s, clientOf(ev)).pv === rec(s, clientOf(ev)).basis,
   Limiter_SlotFree: (s, _ev, env) => slotFree(s, env),
@@ -139,7 +151,8 @@ export const GUARDS = {
   },
   Disconnect_Connected: (s, ev) => !sameRecord(rec(s, clientOf(ev)), REST),
   Publish_VersionsLeft: (s, _ev, env) => s.version < env.bounds.maxVersion,
-  Tick_Armed: (s) => Object.values(s.cl).some(armed),
+  // Time passes while a deadline is armed, or (limiter disabled: no deadline) while a delivery is written.
+  Tick_Armed: (s, _ev, env) => Object.values(s.cl).some((r) => armed(r) || (!env.bounds.limiterOn && r.phase === 'sending')),
   // The mutation points: the spec's Kept(name), true in the real design.
   Stream_HoldSlotAcrossSend: () => true,
   Stream_CaptureDoneBeforeClose: () => true,
@@ -153,6 +166,7 @@ export const GUARDS = {
   Shed_ClosesConnection: () => true,
   UpToDate_NoSlot: () => true,
   Deadline_ReachesSocket: () => true,
+  Deadline_OnlyWhenEnabled: () => true,
 } as const satisfies Record<string, InitLimiterGuard>;
 
 export type InitLimiterGuardName = keyof typeof GUARDS;
@@ -170,7 +184,9 @@ export const EFFECTS = {
   // Acquire's three outcomes: a free slot, a place in the queue, shed.
   Limiter_Admit: (s, ev, env) => {
     const c = clientOf(ev);
-    return { ...put(s, c, admitted(s, ev, env, c)), holders: normalisedClients([...s.holders, c]), inUse: s.inUse + 1 };
+    const next = put(s, c, admitted(s, ev, env, c));
+    // Disabled: no limiter to take a slot from.
+    return env.bounds.limiterOn ? { ...next, holders: normalisedClients([...s.holders, c]), inUse: s.inUse + 1 } : next;
   },
   // After the wait the store is read again (Serialize_ReadsAfterAdmit): the peek is not kept.
   Limiter_Enqueue: (s, ev, env) => {
@@ -186,7 +202,7 @@ export const EFFECTS = {
   Poll_ShedUpToDate: (s) => observe(s, 'shedUpToDate'),
   Admit_Dequeue: (s, ev) => ({ ...s, queue: s.queue.filter((c) => c !== clientOf(ev)) }),
   // Begin: the writer arms the deadline; the producer captures the done channel (or, the mutant, not yet).
-  Handoff_Begin: (s, ev, env) => put(s, clientOf(ev), { ...SENDING, captured: env.kept('Stream_CaptureDoneBeforeClose', s, ev) }),
+  Handoff_Begin: (s, ev, env) => put(s, clientOf(ev), { ...sending(s, ev, env), captured: env.kept('Stream_CaptureDoneBeforeClose', s, ev) }),
   Handoff_ReleaseSlot: (s, ev) => release(s, [clientOf(ev)]),
   CaptureDone_Capture: (s, ev) => put(s, clientOf(ev), { ...rec(s, clientOf(ev)), captured: true }),
   Stall_StopReading: (s, ev) => put(s, clientOf(ev), { ...rec(s, clientOf(ev)), reading: 'stalled' }),

@@ -21,6 +21,12 @@ export interface MutantEntry {
   readonly expectedInvariant: string;
   /** Per layer, the file that applies it: a TLC config, or a patch module. Paths from the project root. */
   readonly layers: Partial<Record<Layer, { readonly config?: string; readonly patch?: string }>>;
+  /**
+   * The bound the mutant is judged at, where its bug lives only off the base config (the limiter
+   * disabled, say): TLC-style constants over the system's base ones. Its TLC config sets the same;
+   * the model layer explores there; a tour of its patch runs there. Absent: the base config.
+   */
+  readonly constants?: Readonly<Record<string, string>>;
 }
 
 export interface MutantManifest {
@@ -65,6 +71,11 @@ export function validateManifest(raw: unknown, where = MANIFEST_PATH, systems?: 
     if (systems && !systems.includes(entry.system!)) fail(`${entry.id}: system must be one of ${systems.join(', ')}, got ${JSON.stringify(entry.system)}`);
     if (entry.kind !== 'guard' && entry.kind !== 'effect') fail(`${entry.id}: kind must be guard or effect`);
     if (typeof entry.layers !== 'object' || entry.layers === null) fail(`${entry.id}: layers must be an object`);
+    if (entry.constants !== undefined) {
+      const c = entry.constants as unknown;
+      if (typeof c !== 'object' || c === null || Array.isArray(c) || Object.keys(c).length === 0 || !Object.values(c).every((v) => typeof v === 'string' && v !== ''))
+        fail(`${entry.id}: constants must be an object of constant names to TLA+ values (non-empty strings)`);
+    }
     for (const [layer, how] of Object.entries(entry.layers!)) {
       if (!LAYERS.includes(layer as Layer)) fail(`${entry.id}: unknown layer ${layer}`);
       const h = how as { config?: unknown; patch?: unknown };

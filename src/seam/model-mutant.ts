@@ -27,9 +27,22 @@ export async function runSeamModelMutant(entry: MutantEntry, sys: AnySystem, bas
   const result = (fields: Fields): MutantResult => ({ id: entry.id, layer: 'model', expectedInvariant: entry.expectedInvariant, durationMs: Math.round(performance.now() - started), ...fields });
   const expected = entry.expectedInvariant;
   if (!sys.invariants[expected]) return result({ verdict: 'invalid', reason: `${sys.name} has no invariant ${expected}` });
+  // A mutant judged off the base config is explored at its constants, against the base there.
+  let at = sys;
+  let baseRun = base;
+  if (entry.constants) {
+    if (!sys.withConstants) return result({ verdict: 'invalid', reason: `${entry.id} names constants, ${sys.name} takes none` });
+    try {
+      at = sys.withConstants(entry.constants);
+    } catch (err) {
+      if (err instanceof RangeError) return result({ verdict: 'invalid', reason: `${entry.id}'s constants: ${err.message}` });
+      throw err;
+    }
+    baseRun = exploreSystem(at);
+  }
   let mutated: AnySystem;
   try {
-    mutated = await mutatedSystem(sys, entry);
+    mutated = await mutatedSystem(at, entry);
   } catch (err) {
     if (err instanceof ModelPatchError) return result({ verdict: 'invalid', reason: err.message });
     throw err;
@@ -58,7 +71,7 @@ export async function runSeamModelMutant(entry: MutantEntry, sys: AnySystem, bas
       return result({ verdict: killed ? 'killed' : 'wrong-invariant', ...found, ...(killed ? {} : { reason: `${found.violated} broke first` }) });
     }
     const run = exploreSystem(mutated);
-    if (sameKeys(run.keys, base.keys)) {
+    if (sameKeys(run.keys, baseRun.keys)) {
       log(`[model] ${entry.id}: equivalent (same ${run.distinct} reachable states as the base)`);
       return result({ verdict: 'equivalent', reason: `same reachable state set as the base (${run.distinct} states)` });
     }
@@ -67,8 +80,8 @@ export async function runSeamModelMutant(entry: MutantEntry, sys: AnySystem, bas
       const other = counterexample(others);
       return result({ verdict: 'wrong-invariant', ...(other ?? {}), reason: `${expected} holds on all ${run.distinct} states; ${others.join(',')} broke` });
     }
-    log(`[model] ${entry.id}: survived (${run.distinct} states vs ${base.distinct} in the base, every invariant holds)`);
-    return result({ verdict: 'survived', reason: `${run.distinct} reachable states (base ${base.distinct}), every invariant holds` });
+    log(`[model] ${entry.id}: survived (${run.distinct} states vs ${baseRun.distinct} in the base, every invariant holds)`);
+    return result({ verdict: 'survived', reason: `${run.distinct} reachable states (base ${baseRun.distinct}), every invariant holds` });
   } catch (err) {
     if (err instanceof SystemExplorationLimitError) return result({ verdict: 'timeout', reason: err.message });
     return result({ verdict: 'invalid', reason: `run failed: ${(err as Error).message}` });

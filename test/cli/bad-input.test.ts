@@ -121,6 +121,24 @@ export const CATALOGUE: readonly Row[] = [
     line: usage('conform', /--const: Streams takes a count from 1 to 3 or a set \{s1, s2, \.\.\.\}, got "9"/),
   },
   {
+    name: 'conform: LimiterOn takes TRUE or FALSE',
+    argv: ['conform', '--system', 'init-limiter', '--const', 'LimiterOn=off'],
+    code: 64,
+    line: usage('conform', /--const: LimiterOn takes TRUE or FALSE, got "off"/),
+  },
+  {
+    name: 'conform: FDv1 names streams among Streams',
+    argv: ['conform', '--system', 'init-limiter', '--const', 'Streams=1', '--const', 'FDv1={s2}'],
+    code: 64,
+    line: usage('conform', /--const: FDv1 names streams that are not among Streams \(s1\): s2/),
+  },
+  {
+    name: 'conform: the init-limiter tour with the limiter off and a poll is not run (exit 2), saying why',
+    argv: ['conform', '--system', 'init-limiter', '--const', 'Chunks=1', '--const', 'MaxQueued=0', '--const', 'LimiterOn=FALSE'],
+    code: 2,
+    line: /^fencecheck conform: init-limiter: not run: the init-limiter tour maps no polls with the limiter disabled \(LimiterOn = FALSE\), got Polls = 2 — run conform/,
+  },
+  {
     name: 'conform: the init-limiter tour at a bound it does not map is not run (exit 2), naming the bound it maps',
     argv: ['conform', '--system', 'init-limiter', '--const', 'Chunks=2'],
     code: 2,

@@ -1,5 +1,5 @@
 /**
- * The init-limiter's impl layer (I1–I16; here I1 and I11, verify runs all), through the package's impl runner: the unpatched reference
+ * The init-limiter's impl layer (I1–I24; here I1 and I11, verify runs all), through the package's impl runner: the unpatched reference
  * server passes every drive check first, then each patch (mutants/init-limiter/impl/In.ts) meets
  * every check — the runner never picks checks by the mutant — and must be killed by its manifest
  * entry's expected invariant. The runner's own rules: a base that breaks makes every entry invalid;
@@ -16,9 +16,9 @@ const entries = (): MutantEntry[] => mutantsFor(loadManifest(), 'impl', 'init-li
 const check = (id: string): Check => CHECKS.find((c) => c.id === id)!;
 
 describe('init-limiter mutants at the impl layer (the reference server over real HTTP)', () => {
-  it("the manifest names an impl patch for I1–I16, each expecting one of the spec's invariants", () => {
+  it("the manifest names an impl patch for I1–I24, each expecting one of the spec's invariants", () => {
     const list = entries();
-    expect(list.map((e) => e.id)).toEqual(Array.from({ length: 16 }, (_, i) => `I${i + 1}`));
+    expect(list.map((e) => e.id)).toEqual(Array.from({ length: 24 }, (_, i) => `I${i + 1}`));
     const names = Object.keys(initLimiterSystem().invariants);
     for (const e of list) {
       expect(e.layers.impl?.patch).toBe(`mutants/init-limiter/impl/${e.id}.ts`);

@@ -35,7 +35,7 @@ const walk = (labels: readonly string[], system: Sys = sys): InitLimiterModelSta
 const enabled = (s: InitLimiterModelState, label: string): boolean => after(s, label).length > 0;
 
 /** TLC's figures (tla/init-limiter/README.md; evidence/tlc/init-limiter/). */
-const TLC_TRACE_LENGTH: Readonly<Record<string, number>> = { I1: 4, I2: 6, I3: 6, I4: 5, I5: 4, I6: 5, I7: 7, I8: 6, I9: 8, I10: 7, I11: 5, I12: 4 };
+const TLC_TRACE_LENGTH: Readonly<Record<string, number>> = { I1: 4, I2: 6, I3: 6, I4: 5, I5: 4, I6: 5, I7: 7, I8: 6, I9: 8, I10: 7, I11: 5, I12: 4, I17: 2 };
 
 /** As a mutant's TLC config: TypeOK and `invariant` checked alone, the first broken state breadth-first. */
 function firstViolation(system: Sys, invariant: string) {
@@ -133,10 +133,10 @@ describe('the init-limiter twin (models/init-limiter) at the base bounds', () =>
     expect(initLimiterKey(one(back, 'Poll(p1,1)'))).toBe(initLimiterKey(back));
   });
 
-  it('the manifest has I1–I12, one per mutation point, each patch overriding exactly its own guard', async () => {
-    expect(MUTANTS.map((m) => m.id)).toEqual(['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12']);
+  it('the manifest has a model mutant per mutation point (I1–I12, I17), each patch overriding exactly its own guard', async () => {
+    expect(MUTANTS.map((m) => m.id)).toEqual(['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I17']);
     expect(MUTANTS.map((m) => m.target)).toEqual([...INIT_LIMITER_MUTATION_POINTS]);
-    expect(new Set(MUTANTS.map((m) => m.expectedInvariant)).size).toBe(12); // no two share one
+    expect(new Set(MUTANTS.map((m) => m.expectedInvariant)).size).toBe(13); // no two share one
     for (const m of MUTANTS) {
       expect(m.layers).toEqual({
         tla: { config: `tla/init-limiter/mutants/${m.id}.cfg` },
@@ -150,10 +150,10 @@ describe('the init-limiter twin (models/init-limiter) at the base bounds', () =>
   });
 });
 
-describe('I1–I12 on the twin (machine.provide() of one override)', () => {
+describe('the model mutants on the twin (machine.provide() of one override, at the constants the entry names)', () => {
   for (const m of MUTANTS) {
     it(`${m.id} (${m.target}) is killed by ${m.expectedInvariant}, shortest counterexample ${TLC_TRACE_LENGTH[m.id]} states like TLC's`, async () => {
-      const ms = await mutatedSystem(sys, m);
+      const ms = await mutatedSystem(m.constants ? sys.withConstants!(m.constants) : sys, m);
       expect(ms.name).toBe(`init-limiter/${m.id}`);
       const v = firstViolation(ms, m.expectedInvariant);
       expect(v).not.toBeNull();
@@ -174,7 +174,9 @@ describe('I1–I12 on the twin (machine.provide() of one override)', () => {
  * model patch written here otherwise (a guard or an effect replaced). The base holds each one (above).
  */
 const release: InitLimiterEffect = EFFECTS.Disconnect_Close;
-const BUGS: Readonly<Record<InitLimiterInvariantName, { readonly why: string } & ({ readonly mutant: string } | { readonly patch: InitLimiterOverrides })>> = {
+const BUGS: Readonly<
+  Record<InitLimiterInvariantName, { readonly why: string; readonly constants?: Readonly<Record<string, string>> } & ({ readonly mutant: string } | { readonly patch: InitLimiterOverrides })>
+> = {
   TypeOK: { why: 'Publish without the MaxVersion bound', patch: { guards: { Publish_VersionsLeft: () => true } } },
   Inv_SlotsBound: { why: 'acquire without the slot bound', patch: { guards: { Limiter_SlotFree: () => true } } },
   Inv_QueueBound: { why: 'queue without the MaxQueued bound', patch: { guards: { Limiter_QueueRoom: () => true } } },
@@ -195,6 +197,7 @@ const BUGS: Readonly<Record<InitLimiterInvariantName, { readonly why: string } &
   Inv_KeepAliveNotCut: { why: "a poll's deadline not cleared at return", mutant: 'I6' },
   Inv_NoTornBasis: { why: 'idle timeout in the send loop', mutant: 'I9' },
   Inv_ShedClosed: { why: 'shed without closing', mutant: 'I10' },
+  Inv_OffPassThrough: { why: 'the write deadline armed with the limiter disabled', patch: { guards: { Deadline_OnlyWhenEnabled: () => false } }, constants: { LimiterOn: 'FALSE' } },
 };
 
 describe('every invariant turns red on a small bug', () => {
@@ -205,7 +208,8 @@ describe('every invariant turns red on a small bug', () => {
   for (const name of INIT_LIMITER_INVARIANT_NAMES) {
     const bug = BUGS[name];
     it(`${name}: ${bug.why}`, async () => {
-      const buggy = 'mutant' in bug ? await mutatedSystem(sys, byId(bug.mutant)) : sys.withOverrides(bug.patch, `bug-${name}`);
+      const at = bug.constants ? sys.withConstants!(bug.constants) : sys;
+      const buggy = 'mutant' in bug ? await mutatedSystem(at, byId(bug.mutant)) : at.withOverrides(bug.patch, `bug-${name}`);
       const v = firstViolation(buggy, name);
       expect(v, `${name} stays green`).not.toBeNull();
       expect(v!.holds).toBe(false);

@@ -22,6 +22,7 @@ import {
   type LogLevel,
 } from '../../src/systems/init-limiter/server/index.js';
 import { projectRoot } from '../../src/core/project-root.js';
+import { loadManifest } from '../../src/core/manifest.js';
 import { withServer } from './server-support.js';
 
 /** Every byte the server sends for `path` until `until(text)` holds (or it closes), then the socket is closed. */
@@ -117,9 +118,12 @@ describe('options and patches', () => {
     expect(() => validatePatch({ system: 'init-limiter', parts: {} })).toThrow(/at least one part/);
   });
 
-  it('I1–I12 each load and replace exactly their own part', async () => {
-    for (const [i, part] of PART_NAMES.entries()) {
-      const patch = await loadInitLimiterPatch(`mutants/init-limiter/impl/I${i + 1}.ts`, projectRoot);
+  it("every part's first guard mutant in the manifest loads and replaces exactly that part", async () => {
+    const entries = loadManifest().mutants.filter((m) => m.system === 'init-limiter' && m.kind === 'guard');
+    for (const part of PART_NAMES) {
+      const m = entries.find((e) => e.target === part);
+      expect(m, part).toBeDefined();
+      const patch = await loadInitLimiterPatch(m!.layers.impl!.patch!, projectRoot);
       expect(Object.keys(patch.parts)).toEqual([part]);
     }
   });

@@ -168,6 +168,32 @@ describe('the init-limiter tour on the reference server', () => {
     120_000,
   );
 
+  // The same checks in invariant mode: named as the invariant, the tour follows the real graph and
+  // stops at the first finding of that check (before, only a conformance tour ran them).
+  it.each([
+    ['test/init-limiter/small-bugs/drop-first-delta.ts', 'ClientDataSet'],
+    ['test/init-limiter/small-bugs/retry-after-zero.ts', 'ShedRetryAfter'],
+    ['mutants/init-limiter/impl/I15.ts', 'LimiterCounters'],
+  ])(
+    'a server patched with %s is red on %s named alone (invariant mode at one stream, one poll, one slot)',
+    async (file, check) => {
+      const patch = await loadInitLimiterPatch(file, projectRoot);
+      const r = await runTour(initLimiterTourSystem({ bounds: SMALL, patch }), { checks: { kind: 'invariant', invariant: check }, concurrency: 2 });
+      expect(r.failure?.check, r.failure?.message).toBe(check);
+    },
+    120_000,
+  );
+
+  it('the limiter disabled, one FDv1 stream (/all): the real graph is the model’s (14 states, 32 transitions, 136 refused attempts); I17 (the deadline armed anyway) dies by Inv_OffPassThrough', async () => {
+    const OFF = initLimiterConstants(INIT_LIMITER_BASE_BOUNDS, { ...INIT_LIMITER_GATE_CONSTANTS, Streams: '1', LimiterOn: 'FALSE', FDv1: '1' });
+    const r = await runTour(initLimiterTourSystem({ bounds: OFF }), { checks: { kind: 'conformance' }, concurrency: 2 });
+    expect(r.failure, r.failure?.message).toBeNull();
+    expect(r.equalToModel).toBe(true);
+    expect({ states: r.states, transitions: r.transitions, refused: r.refused, errors: r.errors }).toEqual({ states: 14, transitions: 32, refused: 136, errors: 0 });
+    const { result } = await runInitLimiterTour({ bounds: OFF, mutant: mutant('I17'), saveTrace: false });
+    expect(result.failure?.check, result.failure?.message).toBe('Inv_OffPassThrough');
+  }, 120_000);
+
   it('the spec’s base config (2 chunks, a waiter) is not toured: not run, saying which bound is', async () => {
     await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(TourUnavailableError);
     await expect(runInitLimiterTour({ bounds: INIT_LIMITER_BASE_BOUNDS })).rejects.toThrow(/maps Chunks = PollChunks = 1.*run conform with no --const \(its default bound\), --gate/);
@@ -175,8 +201,8 @@ describe('the init-limiter tour on the reference server', () => {
 
   it('conform with no --const tours the default bound (a poll), --gate verify’s (none): the first line says which; I5 dies at both', async () => {
     const [plain, gate] = await Promise.all([fencecheckCli(['conform', '--mutant', 'I5']), fencecheckCli(['conform', '--gate', '--mutant', 'I5'])]);
-    expect(plain.out.split('\n')[0]).toMatch(/streams=\{s1, s2\} polls=\{p1\} maxConcurrent=2 maxQueued=0 maxVersion=2 chunks=1 pollChunks=1, mutant I5/);
-    expect(gate.out.split('\n')[0]).toMatch(/streams=\{s1, s2\} polls=\{\} maxConcurrent=2 maxQueued=0 maxVersion=2 chunks=1 pollChunks=1, mutant I5/);
+    expect(plain.out.split('\n')[0]).toMatch(/streams=\{s1, s2\} polls=\{p1\} maxConcurrent=2 maxQueued=0 maxVersion=2 chunks=1 pollChunks=1 limiterOn=true fdv1=\{\}, mutant I5/);
+    expect(gate.out.split('\n')[0]).toMatch(/streams=\{s1, s2\} polls=\{\} maxConcurrent=2 maxQueued=0 maxVersion=2 chunks=1 pollChunks=1 limiterOn=true fdv1=\{\}, mutant I5/);
     expect([plain.code, gate.code], plain.err + gate.err).toEqual([1, 1]);
   });
 });

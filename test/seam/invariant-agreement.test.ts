@@ -26,8 +26,10 @@ describe.each(MODEL_NAMES)('%s: the TypeScript invariants agree with TLC', (syst
   it("each mutant's TLC counterexample ends in a state that breaks the reported invariant and keeps TypeOK", async () => {
     const base = await SYSTEMS[system]!();
     for (const m of mutantsFor(loadSystemManifest(), 'tla', system)) {
-      // An invariant may read a mutated definition (pause's Inv_FailClosed reads Answer): judge with the mutant's machine.
-      const sys = m.layers.model ? await mutatedSystem(base, m) : base;
+      // An invariant may read a mutated definition (pause's Inv_FailClosed reads Answer): judge with the mutant's machine,
+      // at the constants its entry names (its TLC config's: I17 runs with the limiter disabled).
+      const at = m.constants ? base.withConstants!(m.constants) : base;
+      const sys = m.layers.model ? await mutatedSystem(at, m) : at;
       const e = readSystemEvidence(system, m.id).evidence!;
       // TLC's own text of the last state of its counterexample (never a TypeScript result recorded earlier).
       const last = e.tlcStates!.at(-1)!;

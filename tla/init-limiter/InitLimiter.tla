@@ -26,14 +26,17 @@ CONSTANTS
     Chunks,         \* chunks of a stream's full basis (a steady reader takes one per tick)
     PollChunks,     \* chunks of a poll's full reply
     None,           \* no write deadline on the connection
+    LimiterOn,      \* the limiter is configured (FALSE: the default deployment, the relay's base replay)
+    FDv1,           \* the streams of the FDv1 endpoint (/all: one put event, no basis); the others are FDv2
     Dropped         \* mutation points switched off ({} in the base model)
 
 MutationPoints == {
     "Stream_HoldSlotAcrossSend", "Stream_CaptureDoneBeforeClose", "Serialize_KeyedByVersion",
     "Peek_KeyedByBasis", "Serialize_ReadsAfterAdmit", "Poll_ClearDeadlineOnReturn",
     "Deadline_ScopedToDelivery", "Deadline_ThroughputFloor", "Stream_NoIdleTimeout",
-    "Shed_ClosesConnection", "UpToDate_NoSlot", "Deadline_ReachesSocket"}
+    "Shed_ClosesConnection", "UpToDate_NoSlot", "Deadline_ReachesSocket", "Deadline_OnlyWhenEnabled"}
 ASSUME Dropped \subseteq MutationPoints
+ASSUME LimiterOn \in BOOLEAN /\ FDv1 \subseteq Streams
 ASSUME Streams \cap Polls = {} /\ MaxConcurrent >= 1 /\ MaxQueued >= 0 /\ MaxVersion >= 1 /\ Chunks >= 1 /\ PollChunks >= 1
 Kept(name) == name \notin Dropped
 
@@ -51,6 +54,7 @@ Stream_NoIdleTimeout == Kept("Stream_NoIdleTimeout")                     \* the 
 Shed_ClosesConnection == Kept("Shed_ClosesConnection")                   \* a shed stream's connection is closed
 UpToDate_NoSlot == Kept("UpToDate_NoSlot")                               \* an up-to-date reply takes no slot
 Deadline_ReachesSocket == Kept("Deadline_ReachesSocket")                 \* the deadline reaches the socket (every writer wrapper unwraps)
+Deadline_OnlyWhenEnabled == Kept("Deadline_OnlyWhenEnabled")             \* a delivery's deadline is armed only when the limiter is enabled
 
 Clients == Streams \cup Polls
 
@@ -86,8 +90,15 @@ Observations == {"cutSteady", "cutLive", "cutKeptAlive", "tornBasis", "shedUpToD
 
 Rest == [phase |-> "off", basis |-> 0, pv |-> 0, adm |-> 0, asked |-> 0, sent |-> 0,
          written |-> 0, reading |-> "steady", dl |-> None, captured |-> FALSE]
-\* A full delivery starts: the write deadline is armed (one tick per chunk: the throughput floor).
-Sending == [Rest EXCEPT !.phase = "sending", !.dl = 1]
+\* A full delivery starts: the write deadline is armed (one tick per chunk: the throughput floor),
+\* only when the limiter is enabled (disabled: the base behaviour, no deadline).
+Sending == [Rest EXCEPT !.phase = "sending", !.dl = IF LimiterOn \/ ~Deadline_OnlyWhenEnabled THEN 1 ELSE None]
+
+\* A client's wire format: FDv1 streams ask with no basis (their one put event is always full).
+Format(c) == IF c \in FDv1 THEN "v1" ELSE "v2"
+Bases(c) == IF c \in FDv1 THEN {0} ELSE {0, version}
+\* A full delivery may start now: a free slot, or no limiter at all.
+SlotFree == ~LimiterOn \/ inUse < MaxConcurrent
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 
@@ -114,27 +125,30 @@ Release(S) ==
 
 \* ---- the peek: the store read, single-flighted per basis ----
 
-PeekKey(b) == IF Peek_KeyedByBasis THEN b ELSE -1   \* -1: the one fixed key of the mutant
+\* The key names the format too (an FDv1 stream asks with no basis, an FDv2 one with basis 0).
+PeekKey(c, b) == IF Peek_KeyedByBasis THEN <<Format(c), b>> ELSE <<"any", -1>>   \* <<"any", -1>>: the one fixed key of the mutant
 \* A stream asking with basis b joins the flight of its key while a caller of it still waits
 \* (and gets that flight's read), or starts one: the store read now.
 PeekRead(c, b) ==
-    LET flight == {cl[d].pv : d \in {d \in Streams \ {c} : cl[d].phase = "peeking" /\ PeekKey(cl[d].basis) = PeekKey(b)}}
+    LET flight == {cl[d].pv : d \in {d \in Streams \ {c} : cl[d].phase = "peeking" /\ PeekKey(d, cl[d].basis) = PeekKey(c, b)}}
     IN IF flight = {} THEN version ELSE Min(flight)
 
 \* ---- admission and serialization ----
 
-SerKey(v) == IF Serialize_KeyedByVersion THEN v ELSE -1
-\* The version the serialization is asked for: the store read after admission, or the peek's.
-Asked(c) == IF Serialize_ReadsAfterAdmit THEN version ELSE cl[c].pv
+SerKey(c, v) == IF Serialize_KeyedByVersion THEN <<Format(c), v>> ELSE <<"any", -1>>
+\* The version the serialization is asked for: the store read after admission, or the peek's. With
+\* the limiter disabled the base replay serializes its peek (no wait: the feed follows from it).
+Asked(c) == IF LimiterOn /\ Serialize_ReadsAfterAdmit THEN version ELSE cl[c].pv
 \* Callers of the same key share one serialization: a joiner gets the flight's result.
 Serialized(c, v) ==
-    LET flight == {cl[d].sent : d \in {d \in Streams \ {c} : cl[d].phase = "serializing" /\ SerKey(cl[d].asked) = SerKey(v)}}
+    LET flight == {cl[d].sent : d \in {d \in Streams \ {c} : cl[d].phase = "serializing" /\ SerKey(d, cl[d].asked) = SerKey(c, v)}}
     IN IF flight = {} THEN v ELSE Min(flight)
 
 \* A stream admitted serializes (the slot is taken BEFORE serializing); a poll starts its reply.
+\* adm: the version its live deltas follow from (the store's at admission; the peek's, limiter disabled).
 Admitted(c) ==
     IF c \in Streams
-      THEN [Rest EXCEPT !.phase = "serializing", !.basis = cl[c].basis, !.adm = version,
+      THEN [Rest EXCEPT !.phase = "serializing", !.basis = cl[c].basis, !.adm = IF LimiterOn THEN version ELSE cl[c].pv,
                         !.asked = Asked(c), !.sent = Serialized(c, Asked(c))]
       ELSE Sending
 
@@ -143,12 +157,12 @@ Shed(c) ==
     IF c \in Polls THEN cl[c]
     ELSE IF Shed_ClosesConnection THEN Rest ELSE [Rest EXCEPT !.phase = "stranded"]
 
-\* A full delivery asks the limiter: a free slot, else a place in the queue, else shed.
+\* A full delivery asks the limiter: a free slot, else a place in the queue, else shed. Disabled,
+\* there is no limiter to ask: the delivery starts, no slot taken.
 Acquire(c) ==
-    IF inUse < MaxConcurrent
+    IF SlotFree
       THEN /\ cl' = [cl EXCEPT ![c] = Admitted(c)]
-           /\ holders' = holders \cup {c}
-           /\ inUse' = inUse + 1
+           /\ IF LimiterOn THEN holders' = holders \cup {c} /\ inUse' = inUse + 1 ELSE UNCHANGED <<holders, inUse>>
            /\ UNCHANGED <<queue, observed>>
     ELSE IF Cardinality(queue) < MaxQueued
       THEN \* After the wait the store is read again (Serialize_ReadsAfterAdmit): the peek is not kept.
@@ -161,9 +175,9 @@ Acquire(c) ==
 
 \* ---- streams ----
 
-\* Stream c connects with basis b (none, or the store's current version) and peeks.
+\* Stream c connects with basis b (none, or the store's current version; FDv1: none) and peeks.
 Connect(c, b) ==
-    /\ cl[c].phase = "off" /\ b \in {0, version}
+    /\ cl[c].phase = "off" /\ b \in Bases(c)
     /\ cl' = [cl EXCEPT ![c] = [Rest EXCEPT !.phase = "peeking", !.basis = b, !.pv = PeekRead(c, b)]]
     /\ UNCHANGED <<version, holders, inUse, queue, observed>>
 
@@ -174,7 +188,7 @@ Decide(c) ==
     /\ UNCHANGED version
     /\ IF cl[c].pv = cl[c].basis
          THEN /\ UNCHANGED <<holders, inUse, queue>>
-              /\ IF UpToDate_NoSlot \/ inUse < MaxConcurrent
+              /\ IF UpToDate_NoSlot \/ SlotFree
                    THEN /\ cl' = [cl EXCEPT ![c] = [Rest EXCEPT !.phase = "live"]]
                         /\ UNCHANGED observed
                    ELSE \* the mutant charges the reply a slot: with none free it is shed
@@ -217,7 +231,7 @@ Poll(p, b) ==
     /\ cl[p].phase = "off" /\ b \in {0, version}
     /\ UNCHANGED version
     /\ LET full == b # version
-           free == inUse < MaxConcurrent
+           free == SlotFree
            waits == ~free /\ Cardinality(queue) < MaxQueued
            unarmed == ~full \/ (~free /\ ~waits)
        IN IF unarmed /\ cl[p].dl = -1
@@ -233,7 +247,7 @@ Poll(p, b) ==
 
 \* A queued caller gets a free slot.
 Admit(c) ==
-    /\ c \in queue /\ inUse < MaxConcurrent
+    /\ c \in queue /\ SlotFree
     /\ cl' = [cl EXCEPT ![c] = Admitted(c)]
     /\ queue' = queue \ {c}
     /\ holders' = holders \cup {c}
@@ -269,7 +283,8 @@ Publish ==
 Armed(c) == cl[c].dl \in {0, 1}
 \* The chunk in progress is written this tick: a steady reader with budget left (or any steady
 \* reader when the socket never got the deadline).
-Completes(c) == cl[c].phase = "sending" /\ cl[c].reading = "steady" /\ (cl[c].dl = 1 \/ ~Deadline_ReachesSocket)
+\* A delivery with no deadline (limiter disabled) goes on at the reader's pace.
+Completes(c) == cl[c].phase = "sending" /\ cl[c].reading = "steady" /\ (cl[c].dl \in {1, None} \/ ~Deadline_ReachesSocket)
 \* The deadline passes this tick: a write in progress did not complete within its budget, or a
 \* spent deadline left on a connection.
 Passes(c) == Armed(c) /\ ~Completes(c) /\ (cl[c].phase = "sending" \/ cl[c].dl = 0)
@@ -284,15 +299,15 @@ Ends(c) == Completes(c) /\ cl[c].written + 1 = ChunksOf(c)
 \* Not cleared, the spent deadline stays on the connection.
 EndOfDelivery(c) ==
     IF c \in Streams
-      THEN [Rest EXCEPT !.phase = "live", !.dl = IF Deadline_ScopedToDelivery THEN None ELSE 0]
-      ELSE [Rest EXCEPT !.dl = IF Poll_ClearDeadlineOnReturn THEN None ELSE 0]
+      THEN [Rest EXCEPT !.phase = "live", !.dl = IF Deadline_ScopedToDelivery \/ cl[c].dl = None THEN None ELSE 0]
+      ELSE [Rest EXCEPT !.dl = IF Poll_ClearDeadlineOnReturn \/ cl[c].dl = None THEN None ELSE 0]
 
 \* The floor re-arms the deadline for every chunk; a flat per-write deadline spends one budget on
 \* the whole write.
 AfterTick(c) ==
     CASE CutAt(c) -> Rest
       [] Ends(c) -> EndOfDelivery(c)
-      [] Completes(c) -> [cl[c] EXCEPT !.written = @ + 1, !.dl = IF Deadline_ThroughputFloor THEN 1 ELSE 0]
+      [] Completes(c) -> [cl[c] EXCEPT !.written = @ + 1, !.dl = IF @ = None THEN None ELSE IF Deadline_ThroughputFloor THEN 1 ELSE 0]
       [] Passes(c) -> [cl[c] EXCEPT !.dl = -1]
       [] OTHER -> cl[c]
 
@@ -300,8 +315,9 @@ AfterTick(c) ==
 \* done channel it captured; a poll's handler returns) or when a deadline cuts the connection.
 ReleasedAt(c) == CutAt(c) \/ (Ends(c) /\ (c \in Polls \/ cl[c].captured))
 
+\* Time passes while a deadline is armed, or (limiter disabled: no deadline) while a delivery is written.
 Tick ==
-    /\ {c \in Clients : Armed(c)} # {}
+    /\ {c \in Clients : Armed(c) \/ (~LimiterOn /\ cl[c].phase = "sending")} # {}
     /\ cl' = [c \in Clients |-> AfterTick(c)]
     /\ Release({c \in Clients : ReleasedAt(c)})
     /\ observed' = observed
@@ -330,7 +346,7 @@ Inv_ReleasedOnce == inUse = Cardinality(holders)
 \* No slot leaked: a slot is held only by a delivery in progress.
 Inv_NoLeakedSlot == \A c \in holders : Delivering(c)
 \* The slot is held across the actual send.
-Inv_SendHoldsSlot == \A c \in Clients : cl[c].phase = "sending" => c \in holders
+Inv_SendHoldsSlot == LimiterOn => \A c \in Clients : cl[c].phase = "sending" => c \in holders
 \* An up-to-date reply takes no slot: it is never shed for lack of one.
 Inv_UpToDateNoSlot == "shedUpToDate" \notin observed
 \* A client at the store's current version is never sent a full basis (the peek is never older than its basis).
@@ -353,4 +369,8 @@ Inv_KeepAliveNotCut == "cutKeptAlive" \notin observed
 Inv_NoTornBasis == "tornBasis" \notin observed
 \* A shed stream is closed.
 Inv_ShedClosed == \A c \in Streams : cl[c].phase # "stranded"
+\* The limiter disabled is the base behaviour: no slot, no queue, no deadline, nothing shed or abandoned.
+Inv_OffPassThrough ==
+    ~LimiterOn => /\ holders = {} /\ inUse = 0 /\ queue = {}
+                  /\ \A c \in Clients : cl[c].dl = None /\ cl[c].phase \notin {"queued", "stranded", "partial"}
 =============================================================================

@@ -102,9 +102,11 @@ export async function checkSystemMutant(sys: AnySystem, m: MutantEntry, opts: Ch
     },
   );
   const r = run.kind === 'completed' ? run.result : undefined;
+  // An entry judged off the base config (its constants, which its config sets too) is read there.
+  const at = m.constants && sys.withConstants ? sys.withConstants(m.constants) : sys;
   // A variant (`R1-Inv_SingleAuthority`, entryVariants) is its manifest entry's mutant.
-  const trace = r ? tlcTrace(sys, r, { mutant: m.id.replace(/-.*$/, ''), twin: await mutantTwin(sys, m) }) : undefined;
-  const alsoBroken = r ? alsoBrokenAtEnd(sys, r) : [];
+  const trace = r ? tlcTrace(at, r, { mutant: m.id.replace(/-.*$/, ''), twin: await mutantTwin(at, m) }) : undefined;
+  const alsoBroken = r ? alsoBrokenAtEnd(at, r) : [];
   const fields = {
     verdict,
     ...(r?.violated !== undefined && { violated: r.violated, traceLength: r.trace.length }),

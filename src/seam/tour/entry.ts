@@ -7,9 +7,12 @@
 import type { MutantEntry } from '../../core/manifest.js';
 import type { TracePatch } from '../../core/trace-format.js';
 import type { TourOptions } from './tour.js';
-import type { TourFailure, TourResult } from './result.js';
+import { EVERY_INVARIANT, type TourFailure, type TourResult } from './result.js';
 import type { Shard } from './shard.js';
 import type { TourModel } from './system.js';
+
+/** Re-exported where the tours' entries find the rest of their contract. */
+export { EVERY_INVARIANT };
 
 export interface SystemTourOptions {
   /** The model's bounds (ModelSystem.bounds, after any --const): the system reads its own from them. */
@@ -84,12 +87,6 @@ export { TourSetupError } from './tour.js';
 export class TourUnavailableError extends Error {
   override readonly name = 'TourUnavailableError';
 }
-
-/**
- * Invariant mode with every invariant watched (a user's patch names none): the tour follows the
- * real graph and stops at the first real state that breaks any of the model's invariants.
- */
-export const EVERY_INVARIANT = '*';
 
 const everyModels = new WeakMap<object, TourModel<unknown, unknown, unknown>>();
 

@@ -8,6 +8,13 @@ import type { TourCheckFailure, TourWords } from './system.js';
  * model's. `invariant`: the real graph followed wherever it leads, this invariant (and the system's
  * type invariant) checked in every real state; the tour stops at the first state that breaks it.
  */
+/**
+ * Invariant mode with every invariant watched (a user's patch names none): the tour follows the
+ * real graph and stops at the first real state that breaks any of the model's invariants, or at the
+ * first finding of the system's own step checks.
+ */
+export const EVERY_INVARIANT = '*';
+
 export type TourCheckMode = { readonly kind: 'conformance' } | { readonly kind: 'invariant'; readonly invariant: string };
 
 /** One edge of a path from an initial state: the attempt made in the state before, what it did, where it led. */

@@ -127,6 +127,11 @@ export function isCheckFailure(r: StateCheckResult): r is TourCheckFailure {
 export interface TourChecks<S, A, D, I, O> {
   /** After every attempt, on what the attempt did and what was read back. */
   step?(from: S, a: A, step: RealStep<S, D, O>): TourCheckFailure | null;
+  /**
+   * The names the step check reports its findings by. An invariant-mode tour may name one of them
+   * (that check alone, beside the type invariant), and one watching every invariant runs them all.
+   */
+  readonly stepNames?: readonly string[];
   /** Once in every state, on a fresh instance in it; must not change the real state. */
   state?(s: S, i: I): Promise<StateCheckResult>;
 }

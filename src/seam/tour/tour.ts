@@ -23,7 +23,7 @@ import { blockHash, DigestSum, edgeLine } from './digest.js';
 import { createHash } from 'node:crypto';
 import { actionOfInstance, modelDigest, modelGraph, modelTotals, rowOf, type ModelGraph } from './model-graph.js';
 import { runOrdered, type JobSource } from './ordered.js';
-import type { ActionCoverage, PathStep, TourCheckMode, TourFailure, TourResult } from './result.js';
+import { EVERY_INVARIANT, type ActionCoverage, type PathStep, type TourCheckMode, type TourFailure, type TourResult } from './result.js';
 import { inShard, WHOLE, type Shard } from './shard.js';
 import { isCheckFailure, TourObservationError, type DecisionView, type RealStep, type StateCheckResult, type TourCheckFailure, type TourSystem } from './system.js';
 
@@ -82,6 +82,8 @@ class Tour<S, A, D, I, O> {
   private readonly shard: Shard;
   private readonly conformance: boolean;
   private readonly watched: readonly string[];
+  /** Invariant mode: the step checks' findings that fail the tour (the one named, or all beside every invariant). */
+  private readonly stepWatched: readonly string[] = [];
   private readonly width: number;
   private readonly totalAttempts: number;
 
@@ -117,8 +119,11 @@ class Tour<S, A, D, I, O> {
     this.width = Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY);
     if (opts.checks.kind === 'invariant') {
       if (this.shard.count > 1) throw new TourSetupError('a shard applies to the conformance tour only (an invariant alone follows the real graph, which only the whole run knows)');
-      const names = [...(sys.model.typeInvariant ? [sys.model.typeInvariant] : []), opts.checks.invariant];
-      for (const n of names) if (!(n in sys.model.invariants)) throw new TourSetupError(`${sys.name} has no invariant ${n} (${Object.keys(sys.model.invariants).join(', ')})`);
+      const inv = opts.checks.invariant;
+      const stepNames = sys.checks?.step ? (sys.checks.stepNames ?? []) : [];
+      this.stepWatched = stepNames.includes(inv) ? [inv] : inv === EVERY_INVARIANT ? stepNames : [];
+      const names = [...(sys.model.typeInvariant ? [sys.model.typeInvariant] : []), ...(stepNames.includes(inv) ? [] : [inv])];
+      for (const n of names) if (!(n in sys.model.invariants)) throw new TourSetupError(`${sys.name} has no invariant ${n} (${[...Object.keys(sys.model.invariants), ...stepNames].join(', ')})`);
       this.watched = [...new Set(names)];
     } else this.watched = Object.keys(sys.model.invariants);
     if (sys.real.reach.kind === 'replay' && sys.model.initialStates().length !== 1)
@@ -331,7 +336,13 @@ class Tour<S, A, D, I, O> {
         const f = this.sys.checks?.step?.(n.state, a, r);
         if (f) return this.fail({ ...f, attempt: label, real: got(), path: [...path(), step()] });
       }
-    } else if (checked && predicted?.view.kind === 'refused' && view.kind === 'refused') this.coverRefused(view);
+    } else {
+      if (checked && predicted?.view.kind === 'refused' && view.kind === 'refused') this.coverRefused(view);
+      if (checked && this.stepWatched.length > 0) {
+        const f = this.sys.checks?.step?.(n.state, a, r);
+        if (f && this.stepWatched.includes(f.check)) return this.fail({ ...f, attempt: label, real: got(), path: [...path(), step()] });
+      }
+    }
 
     // The successor: a state reached for the first time is checked against the invariants.
     let child: Node<S, A, D> | undefined;

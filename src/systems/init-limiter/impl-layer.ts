@@ -127,12 +127,22 @@ const GATE_LABEL = Object.entries(INIT_LIMITER_GATE_CONSTANTS)
   .map(([k, v]) => `${k}=${v}`)
   .join(', ');
 
-/** The tour of a patch the checks did not catch (its expected invariant on every real state reached), as the skeleton's outcome. */
+/**
+ * The tour of a patch the checks did not catch (its expected invariant on every real state reached),
+ * as the skeleton's outcome: at verify's bound, with the entry's constants over it (a mutant judged
+ * with the limiter disabled tours the limiter-off configuration).
+ */
 async function tourOutcome(m: MutantEntry, checked: string): Promise<ImplOutcome> {
   try {
-    const { result, tracePath, replay } = await runInitLimiterTour({ bounds: GATE_BOUNDS, mutant: m });
+    const bounds = m.constants ? initLimiterConstants(GATE_BOUNDS, m.constants) : GATE_BOUNDS;
+    const label = m.constants
+      ? `${GATE_LABEL}, ${Object.entries(m.constants)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}`
+      : GATE_LABEL;
+    const { result, tracePath, replay } = await runInitLimiterTour({ bounds, mutant: m });
     const f = result.failure;
-    if (!f) return { kind: 'held', detail: `${checked}; the tour at ${GATE_LABEL} held too: ${result.states} real states, ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
+    if (!f) return { kind: 'held', detail: `${checked}; the tour at ${label} held too: ${result.states} real states, ${result.attempts} attempts, ${m.expectedInvariant} never broken` };
     return {
       kind: 'violated',
       checks: [f.check],

@@ -63,6 +63,10 @@ export interface InitLimiterBounds {
   readonly maxVersion: number;
   readonly chunks: number;
   readonly pollChunks: number;
+  /** The spec's LimiterOn: false is the default deployment (no limiter configured, the base replay). */
+  readonly limiterOn: boolean;
+  /** The spec's FDv1: the streams of the FDv1 endpoint (/all, one put event, no basis); the others are FDv2. */
+  readonly fdv1: readonly Stream[];
 }
 
 /** tla/init-limiter/InitLimiter.cfg. */
@@ -74,10 +78,14 @@ export const INIT_LIMITER_BASE_BOUNDS: InitLimiterBounds = {
   maxVersion: 2,
   chunks: 2,
   pollChunks: 1,
+  limiterOn: true,
+  fdv1: [],
 };
 
 export const clientsOf = (b: InitLimiterBounds): readonly ClientId[] => [...b.streams, ...b.polls];
 export const isStream = (c: ClientId): c is Stream => c.startsWith('s');
+/** Whether stream `c` is an FDv1 client in these bounds (the spec's `c \\in FDv1`). */
+export const isFdv1 = (b: InitLimiterBounds, c: ClientId): boolean => (b.fdv1 as readonly ClientId[]).includes(c);
 
 /** The spec's `Rest`: no request, no deadline. */
 export const REST: ClientRecord = { phase: 'off', basis: 0, pv: 0, adm: 0, asked: 0, sent: 0, written: 0, reading: 'steady', dl: null, captured: false };

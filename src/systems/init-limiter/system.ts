@@ -73,7 +73,8 @@ function initLimiterParts(bounds: InitLimiterBounds): TwinParts<InitLimiterModel
     overridable: { guards: Object.keys(GUARDS), actions: Object.keys(EFFECTS) },
     withConstants: (c) => initLimiterParts(initLimiterConstants(bounds, c)),
     withBounds: (b) => initLimiterParts(initLimiterBounds(b)),
-    cfgValue: (name, value) => ((name === 'Streams' || name === 'Polls') && /^\d+$/.test(value.trim()) ? `{${clientNames(name === 'Streams' ? 's' : 'p', Number(value.trim())).join(', ')}}` : value),
+    cfgValue: (name, value) =>
+      (name === 'Streams' || name === 'Polls' || name === 'FDv1') && /^\d+$/.test(value.trim()) ? `{${clientNames(name === 'Polls' ? 'p' : 's', Number(value.trim())).join(', ')}}` : value,
   };
 }
 
@@ -83,16 +84,21 @@ const INT_CONSTANTS = { MaxConcurrent: ['maxConcurrent', 1, 4], MaxQueued: ['max
 
 /**
  * The bounds for TLC-style constants: `Streams` and `Polls` as a count (`1`) or a set (`{s1, s2}`),
- * the others as integers; any other name, or a value out of range, is a RangeError naming it.
+ * `FDv1` as a count (the first N streams) or a set of streams, `LimiterOn` as TRUE or FALSE, the
+ * others as integers; any other name, a value out of range, or an FDv1 stream that is not one of
+ * the Streams, is a RangeError naming it.
  */
 export function initLimiterConstants(base: InitLimiterBounds, c: Readonly<Record<string, string>>): InitLimiterBounds {
   const out: { -readonly [K in keyof InitLimiterBounds]: InitLimiterBounds[K] } = { ...base };
   for (const [name, value] of Object.entries(c)) {
     const v = value.trim();
-    if (name === 'Streams' || name === 'Polls') {
-      const prefix = name === 'Streams' ? 's' : 'p';
+    if (name === 'LimiterOn') {
+      if (v !== 'TRUE' && v !== 'FALSE') throw new RangeError(`LimiterOn takes TRUE or FALSE, got "${value}"`);
+      out.limiterOn = v === 'TRUE';
+    } else if (name === 'Streams' || name === 'Polls' || name === 'FDv1') {
+      const prefix = name === 'Polls' ? 'p' : 's';
       let names: string[];
-      if (/^\d+$/.test(v) && Number(v) <= 3 && (Number(v) >= 1 || name === 'Polls')) names = clientNames(prefix, Number(v));
+      if (/^\d+$/.test(v) && Number(v) <= 3 && (Number(v) >= 1 || name !== 'Streams')) names = clientNames(prefix, Number(v));
       else if (new RegExp(`^\\{\\s*(${prefix}\\d(\\s*,\\s*${prefix}\\d)*)?\\s*\\}$`).test(v))
         names = [
           ...new Set(
@@ -107,20 +113,23 @@ export function initLimiterConstants(base: InitLimiterBounds, c: Readonly<Record
       if (name === 'Streams') {
         if (names.length === 0) throw new RangeError('Streams takes at least one stream');
         out.streams = names as Stream[];
-      } else out.polls = names as Poller[];
+      } else if (name === 'Polls') out.polls = names as Poller[];
+      else out.fdv1 = names as Stream[];
     } else if (name in INT_CONSTANTS) {
       const [field, lo, hi] = INT_CONSTANTS[name as keyof typeof INT_CONSTANTS];
       if (!/^\d+$/.test(v) || Number(v) < lo || Number(v) > hi) throw new RangeError(`${name} takes an integer from ${lo} to ${hi}, got "${value}"`);
       out[field] = Number(v);
-    } else throw new RangeError(`init-limiter has no constant ${name} (constants: Streams, Polls, ${Object.keys(INT_CONSTANTS).join(', ')})`);
+    } else throw new RangeError(`init-limiter has no constant ${name} (constants: Streams, Polls, ${Object.keys(INT_CONSTANTS).join(', ')}, LimiterOn, FDv1)`);
   }
+  const foreign = out.fdv1.filter((s) => !out.streams.includes(s));
+  if (foreign.length > 0) throw new RangeError(`FDv1 names streams that are not among Streams (${out.streams.join(', ')}): ${foreign.join(', ')}`);
   return out;
 }
 
 /** Bounds as a trace records them (InitLimiterBounds' fields), checked; RangeError otherwise. */
 export function initLimiterBounds(b: unknown): InitLimiterBounds {
   const o = (typeof b === 'object' && b !== null ? b : {}) as Record<string, unknown>;
-  const names = (k: 'streams' | 'polls', prefix: string): string[] => {
+  const names = (k: 'streams' | 'polls' | 'fdv1', prefix: string): string[] => {
     const v = o[k];
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && new RegExp(`^${prefix}\\d+$`).test(x)) || new Set(v).size !== v.length)
       throw new RangeError(`init-limiter bounds: ${k} must be distinct names ${prefix}1..${prefix}N, got ${JSON.stringify(v)}`);
@@ -129,6 +138,10 @@ export function initLimiterBounds(b: unknown): InitLimiterBounds {
   const streams = names('streams', 's');
   if (streams.length === 0) throw new RangeError('init-limiter bounds: streams must name at least one stream');
   const polls = names('polls', 'p');
+  // Traces written before the limiter-off and FDv1 constants: the limiter on, every stream FDv2.
+  if (o.limiterOn !== undefined && typeof o.limiterOn !== 'boolean') throw new RangeError(`init-limiter bounds: limiterOn must be a boolean, got ${JSON.stringify(o.limiterOn)}`);
+  const fdv1 = o.fdv1 === undefined ? [] : names('fdv1', 's');
+  if (fdv1.some((s) => !streams.includes(s))) throw new RangeError(`init-limiter bounds: fdv1 must name streams among ${streams.join(', ')}, got ${JSON.stringify(fdv1)}`);
   const int = (k: 'maxConcurrent' | 'maxQueued' | 'maxVersion' | 'chunks' | 'pollChunks', lo: number): number => {
     if (!Number.isInteger(o[k]) || (o[k] as number) < lo) throw new RangeError(`init-limiter bounds: ${k} must be an integer ≥ ${lo}, got ${JSON.stringify(o[k])}`);
     return o[k] as number;
@@ -141,6 +154,8 @@ export function initLimiterBounds(b: unknown): InitLimiterBounds {
     maxVersion: int('maxVersion', 1),
     chunks: int('chunks', 1),
     pollChunks: int('pollChunks', 1),
+    limiterOn: o.limiterOn !== false,
+    fdv1: fdv1 as Stream[],
   };
 }
 

@@ -53,11 +53,17 @@ export interface InitLimiterParts {
   readonly UpToDate_NoSlot: PollGate;
   /** I12 — the request logger's writer: real, it unwraps, so a deadline reaches the socket. */
   readonly Deadline_ReachesSocket: (inner: ResponseWriter, log: Log, req: IncomingMessage) => ResponseWriter;
+  /**
+   * Whether a stream's basis is written under the write deadline, given whether the limiter is
+   * enabled: real, only when it is (disabled is the base behaviour: no deadline, a slow client is
+   * never cut).
+   */
+  readonly Deadline_OnlyWhenEnabled: (limiterEnabled: boolean) => boolean;
 }
 
 export type PartName = keyof InitLimiterParts;
 
-/** The names in order: I1 is the first. */
+/** The names in order (the manifest's mutants name the part they replace as their target). */
 export const PART_NAMES: readonly PartName[] = [
   'Stream_HoldSlotAcrossSend',
   'Stream_CaptureDoneBeforeClose',
@@ -71,6 +77,7 @@ export const PART_NAMES: readonly PartName[] = [
   'Shed_ClosesConnection',
   'UpToDate_NoSlot',
   'Deadline_ReachesSocket',
+  'Deadline_OnlyWhenEnabled',
 ];
 
 export const REAL_PARTS: InitLimiterParts = {
@@ -94,6 +101,7 @@ export const REAL_PARTS: InitLimiterParts = {
   Shed_ClosesConnection: (conn) => conn.close(),
   UpToDate_NoSlot: provideInitLimiter,
   Deadline_ReachesSocket: (inner, log, req) => new LoggingWriter(inner, log, req),
+  Deadline_OnlyWhenEnabled: (limiterEnabled) => limiterEnabled,
 };
 
 /** What a mutants/init-limiter/impl/In.ts module default-exports. */

@@ -195,16 +195,26 @@ async function replyUpToDate(env: ServerEnv, conn: StreamConnection, basis: numb
   conn.startFeed(basis);
 }
 
-/** The limiter disabled: the relay's base replay. */
-async function replayBase(env: ServerEnv, conn: StreamConnection, format: BasisFormat, basis: number | null): Promise<void> {
+/**
+ * The limiter disabled: the relay's base replay — the peek serialized (no wait, so the feed follows
+ * from the peek's version), no slot, and no deadline unless `writer` (Deadline_OnlyWhenEnabled) says
+ * otherwise. The read-out marks and hold points are the limited replay's, so a tour maps both.
+ */
+async function replayBase(env: ServerEnv, conn: StreamConnection, writer: DeliveryWriter | null, format: BasisFormat, basis: number | null): Promise<void> {
   const peeked = await peek(env, conn, basis);
   if (conn.isClosed) return;
   if (format === 'v2' && basis !== null && peeked.version === basis) return replyUpToDate(env, conn, basis);
+  mark(conn.view, { phase: 'serializing', adm: peeked.version, asked: peeked.version, sent: null });
   const b = await serialize(env, conn, format, peeked);
   if (conn.isClosed) return;
   conn.startFeed(peeked.version);
   conn.holdBasis(b);
+  writer?.beginDelivery();
+  mark(conn.view, { phase: 'sending', producer: 'handing' });
+  await pass(env, 'send.begin', conn.client, conn.closed);
   await handOver(env, conn, b);
+  writer?.endDelivery();
+  mark(conn.view, { producer: 'done' });
 }
 
 /** The limiter enabled. */
@@ -279,14 +289,14 @@ export async function handleStream(env: ServerEnv, base: BaseResponseWriter, w: 
   w.flushHeaders();
   env.streams.open += 1;
   const limiter = env.limiter;
-  const writer = limiter ? deliveryWriter(env, w, surface) : null;
+  const writer = env.parts.Deadline_OnlyWhenEnabled(limiter !== null) ? deliveryWriter(env, w, surface) : null;
   const view = env.views && client !== null ? env.views.open(client, 'stream', surface, base.socket) : null;
   mark(view, { phase: 'peeking', basis, writer });
   const conn = new StreamConnection(env, writer ?? w, writer, base, surface, client, view);
   const writing = conn.run();
   try {
     if (limiter && writer) await replayLimited(env, limiter, conn, writer, format, basis);
-    else await replayBase(env, conn, format, basis);
+    else await replayBase(env, conn, writer, format, basis);
   } finally {
     // The replay is over (sent, shed, gone): the batch ends; a stream left open goes on live.
     mark(view, { replayDone: true });

@@ -12,6 +12,7 @@
 import {
   REST,
   clientsOf,
+  isFdv1,
   isStream,
   normalisedClients,
   normalisedObservations,
@@ -37,6 +38,9 @@ import type { Outcome, Readback } from '../../../seam/tour/system.js';
 import { initLimiterEventLabel } from '../../../../models/init-limiter/index.js';
 import { FeedJudge, replyFinding, StoreWire, type JudgedReply } from './received.js';
 import { countersLine, ReceivedLog } from './observed.js';
+
+/** The checks on what the clients received and what the limiter counts, by the names their findings carry. */
+export const RECEIVED_CHECKS = ['ClientDataSet', 'ShedRetryAfter', 'LimiterCounters'] as const;
 
 /** A check on what the clients received or the limiter counts, beyond the model's state: its name and what broke it. */
 export interface ReceivedFinding {
@@ -116,7 +120,8 @@ export class InitLimiterInstance {
 
   async open(): Promise<void> {
     this.server = await startInitLimiterServer({
-      limiter: { maxConcurrent: this.bounds.maxConcurrent, maxQueued: this.bounds.maxQueued, ...TOUR_LIMITS },
+      // LimiterOn FALSE: no limiter configured, the default deployment (the base replay).
+      limiter: this.bounds.limiterOn ? { maxConcurrent: this.bounds.maxConcurrent, maxQueued: this.bounds.maxQueued, ...TOUR_LIMITS } : null,
       data: tourData(),
       heartbeatMs: TICK_MS,
       testSeams: true,
@@ -256,14 +261,17 @@ export class InitLimiterInstance {
     const s = this.streams.get(c);
     if (s && !s.isClosed) return this.refused(`${c} has its stream open`);
     if ((await this.basisKnown(b)) === null) return this.refused(`the client connects with no data or at the store's version, not ${b}`);
+    const v1 = isFdv1(this.bounds, c);
+    if (v1 && b !== 0) return this.refused(`${c} is an FDv1 client (/all): it asks with no basis, never ${b}`);
     await this.ctl.hold('peek.return', 1, c);
-    // basis=0 for no data: a peek key of its own, never up to date.
-    const client = await StreamClient.open(this.url, { basis: b, client: c, read: 'full' });
+    // FDv2: basis=0 for no data (a peek key of its own, never up to date); FDv1: /all, no basis (the model's 0).
+    const path = v1 ? '/all' : `/sdk/stream?basis=${b}`;
+    const client = await StreamClient.open(this.url, v1 ? { path: '/all', basis: null, client: c, read: 'full' } : { basis: b, client: c, read: 'full' });
     this.streams.set(c, client);
-    this.feeds.set(client, new FeedJudge(c, this.wire!, b));
+    this.feeds.set(client, new FeedJudge(c, this.wire!, b, v1 ? 'put' : 'v2'));
     this.stalled.delete(c);
     await this.ctl.wait('peek.return', { parked: 1 }, SETTLE_MS, c);
-    return this.done(a, `GET /sdk/stream?basis=${b}: parked at peek.return`);
+    return this.done(a, `GET ${path}: parked at peek.return`);
   }
 
   private async decide(c: Stream, a: InitLimiterAttempt): Promise<Outcome<InitLimiterDecision>> {
@@ -549,7 +557,8 @@ export class InitLimiterInstance {
         return { ...REST, phase: 'serializing', basis: v.basis ?? 0, adm: v.adm ?? 0, asked: v.asked ?? 0, sent: v.sent ?? 0 };
       case 'sending':
         // A poll's reply has no producer and no done signal (the spec's Sending: captured FALSE).
-        return { ...REST, phase: 'sending', reading, dl: inDelivery(v, r.now), captured: isStream(c) && !v.doneLost };
+        // The limiter disabled and no writer in delivery: no deadline at all (the spec's None).
+        return { ...REST, phase: 'sending', reading, dl: !this.bounds.limiterOn && !v.inDelivery && v.deadline === null ? null : inDelivery(v, r.now), captured: isStream(c) && !v.doneLost };
       case 'live':
         return { ...REST, phase: 'live', dl: leftOver(v, r.now) };
       case 'stranded':

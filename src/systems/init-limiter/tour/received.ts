@@ -13,7 +13,7 @@
 import { SseParser, type SseEvent } from '../drive/sse.js';
 import type { PollReply } from '../drive/poll-client.js';
 import { VersionedStore, type DataSetShape } from '../server/store.js';
-import { deltaEvent, pollBody, serializeBasis, shedBody, upToDateBody, upToDateEvent } from '../server/wire.js';
+import { deltaEvent, pollBody, serializeBasis, shedBody, upToDateBody, upToDateEvent, type BasisFormat } from '../server/wire.js';
 
 function eventsOf(bufs: readonly Buffer[]): SseEvent[] {
   const out: SseEvent[] = [];
@@ -27,6 +27,8 @@ const same = (a: SseEvent, b: SseEvent): boolean => a.event === b.event && a.dat
 /** The store's wire at every version up to `maxVersion`: what a client of each version must receive. */
 export class StoreWire {
   private readonly bases: SseEvent[][] = [];
+  /** FDv1's basis (/all): one put event of the whole data set. */
+  private readonly puts: SseEvent[][] = [];
   private readonly deltas: SseEvent[] = [];
   private readonly polls: Buffer[] = [];
 
@@ -45,14 +47,21 @@ export class StoreWire {
       if (v > 1) w.deltas[v] = eventsOf([deltaEvent(store.publish())])[0]!;
       const snap = store.snapshot();
       w.bases[v] = eventsOf(serializeBasis('v2', snap).events);
+      w.puts[v] = eventsOf(serializeBasis('put', snap).events);
       w.polls[v] = pollBody('poll', snap);
     }
     StoreWire.cache.set(id, w);
     return w;
   }
 
-  basis(v: number): readonly SseEvent[] | undefined {
-    return this.bases[v];
+  basis(v: number, format: BasisFormat = 'v2'): readonly SseEvent[] | undefined {
+    return format === 'put' ? this.puts[v] : this.bases[v];
+  }
+
+  /** The version whose FDv1 put event `e` is, byte for byte, or null. */
+  putVersion(e: SseEvent): number | null {
+    for (let v = 1; v <= this.maxVersion; v++) if (same(e, this.puts[v]![0]!)) return v;
+    return null;
   }
 
   delta(v: number): SseEvent | undefined {
@@ -101,6 +110,8 @@ export class FeedJudge {
     private readonly wire: StoreWire,
     /** The basis the client connected with (0: no data). */
     private readonly asked: number,
+    /** The stream's format: FDv2 (/sdk/stream) or FDv1 (/all, one put event, no basis). */
+    private readonly format: BasisFormat = 'v2',
   ) {}
 
   /** Judges the events not judged yet. */
@@ -118,6 +129,14 @@ export class FeedJudge {
       if (!want || !same(e, want)) return `${named(e)} where the delta of version ${this.at + 1} follows version ${this.at}${want ? '' : ' (the store has none)'}`;
       this.at += 1;
       return null;
+    }
+    if (this.basis === null && this.format === 'put') {
+      if (e.event !== 'put') return `${named(e)} where an FDv1 client's feed starts with its put`;
+      const v = this.wire.putVersion(e);
+      if (v === null) return "a put that is no version's data set";
+      this.basis = this.wire.basis(v, 'put')!;
+      this.basisVersion = v;
+      this.pos = 0;
     }
     if (this.basis === null) {
       if (e.event !== 'server-intent') return `${named(e)} before any server-intent`;

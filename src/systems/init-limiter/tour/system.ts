@@ -9,7 +9,7 @@ import { boundsLabel } from '../../../seam/system.js';
 import type { TourSystem } from '../../../seam/tour/system.js';
 import type { InitLimiterPatch } from '../server/index.js';
 import type { InitLimiterBounds, InitLimiterModelState } from '../model-state.js';
-import { InitLimiterInstance, type InitLimiterObservation } from './instance.js';
+import { InitLimiterInstance, RECEIVED_CHECKS, type InitLimiterObservation } from './instance.js';
 import { initLimiterTourModel, type InitLimiterAttempt, type InitLimiterDecision } from './model.js';
 
 export type InitLimiterTourSystem = TourSystem<InitLimiterModelState, InitLimiterAttempt, InitLimiterDecision, InitLimiterInstance, InitLimiterObservation>;
@@ -32,7 +32,8 @@ export function initLimiterTourSystem(opts: { bounds: InitLimiterBounds; patch?:
     },
     // What the clients received and what the limiter counts, after every attempt: the model's state
     // keeps neither a client's data set nor the counters, so the read-back judges them against the store.
-    checks: { step: (_from, _a, step) => step.observation.findings[0] ?? null },
+    // An invariant-mode tour may name one of them (`--invariant ClientDataSet`).
+    checks: { step: (_from, _a, step) => step.observation.findings[0] ?? null, stepNames: RECEIVED_CHECKS },
     // Every reply, and what the clients received and /metrics counted with it (observed.ts).
     observed: (step) => `${step.note}|${step.observation.received}`,
   };
