@@ -4,6 +4,7 @@ import { ExitCode } from '../../../core/exit-codes.js';
 import { stageReport } from '../../../core/stage-report.js';
 import { PrometheusUnavailableError } from '../../../fleet/prometheus.js';
 import { ValkeyUnavailableError } from '../../../valkey/errors.js';
+import { describeFigures } from '../rollout/figures.js';
 import { DEFAULT_REHEARSAL, PodStartError, rehearse } from '../rollout/rehearsal.js';
 
 const HELP = `Usage: fencecheck rollout [--seed N] [--pods N] [--sessions N] [--json]
@@ -53,10 +54,7 @@ export const command: Command = {
       throw err;
     }
     const f = result.figures;
-    const refusals = Object.entries(f.refusalsByRule)
-      .map(([r, n]) => `${r} ${n}`)
-      .join(', ');
-    const summary = `${result.ok ? 'held' : 'FAILED'}: seed ${seed}; ${f.podsStarted} pods started, ${f.sessions} sessions, ${f.generationsIssued} generations issued, ${f.migrations} renew-migrations, ${f.steps.length} gated steps, refusals ${refusals || 'none'}, chaos ${f.chaos.join('; ') || 'none'}, old-keyspace leases before C ${f.oldCensusBeforeC ?? 'not reached'}, ${f.keyspaceReads} keyspace reads, ${(f.wallMs / 1000).toFixed(1)} s`;
+    const summary = `${result.ok ? 'held' : 'FAILED'}: ${describeFigures(seed, f)}`;
     if (values.json) {
       process.stdout.write(
         `${JSON.stringify(stageReport({ stage: 'rollout', status: result.ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f } }), null, 2)}\n`,

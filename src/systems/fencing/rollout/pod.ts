@@ -3,7 +3,8 @@
  * Valkey as the relay would — two renewers (the reliable and the huddle lane), each acquiring a
  * session of the shared pool, renewing it on the scaled cadence, looking it up and validating it,
  * releasing it now and then — and serves `buzz_fencing_phase{pod,phase} 1` on /metrics.
- * Every generation it is issued goes to stdout as one JSON line, for the controller's T2 check.
+ * Every lease it is issued, renews, releases, loses or hands over goes to stdout as one JSON line
+ * (pod-process.ts `PodLine`), for the controller's T2 check and the rehearsal's observer.
  * SIGTERM (a RollingUpdate's stop) releases what it holds and exits; SIGKILL is the chaos.
  * Run: node --import tsx pod.ts --valkey HOST:PORT --phase P --name NAME --sessions N --ttl MS --renew MS --seed S --port PORT
  */
@@ -71,17 +72,21 @@ let wake: () => void = () => {};
 const stopped = new Promise<void>((r) => (wake = r));
 
 async function renewOne(lane: (typeof LANES)[number], h: Held): Promise<boolean> {
+  const lease = { lane, owner: h.owner, session: `${h.s.community}:${h.s.session}`, gen: h.gen };
   if (rand() < 0.1) {
     await call('release', h.s, [h.owner, h.gen]);
+    emit({ ev: 'released', ...lease });
     return false;
   }
   const r = (await call('renew', h.s, [h.owner, h.gen, ttl])) as [string, ...unknown[]];
   if (r[0] === 'migrated') {
     // The migrate carries the generation, never issues one (T2 across the renew-migrate).
     if (Number(r[1]) !== h.gen) emit({ ev: 'error', lane, message: `migrated ${h.s.session} with generation ${String(r[1])}, held ${h.gen}` });
-    emit({ ev: 'migrated', lane, session: `${h.s.community}:${h.s.session}`, gen: h.gen });
-  } else if (r[0] !== 'ok') {
-    emit({ ev: 'lost', lane, session: `${h.s.community}:${h.s.session}`, gen: h.gen, reply: r[0] });
+    emit({ ev: 'renewed', ...lease, migrated: true });
+  } else if (r[0] === 'ok') {
+    emit({ ev: 'renewed', ...lease, migrated: false });
+  } else {
+    emit({ ev: 'lost', ...lease, reply: r[0] });
     return false;
   }
   if (rand() < 0.3) {
@@ -99,7 +104,7 @@ async function tick(lane: (typeof LANES)[number]): Promise<void> {
     const r = (await call('acquire', s, [owner, ttl, MAX_GEN])) as [string, number];
     if (r[0] === 'ok') {
       mine.push({ s, gen: Number(r[1]), owner });
-      emit({ ev: 'issued', lane, session: `${s.community}:${s.session}`, gen: Number(r[1]) });
+      emit({ ev: 'issued', lane, owner, session: `${s.community}:${s.session}`, gen: Number(r[1]) });
     }
     return;
   }
