@@ -6,6 +6,8 @@ import { PrometheusUnavailableError } from '../../../fleet/prometheus.js';
 import { ValkeyUnavailableError } from '../../../valkey/errors.js';
 import { describeFigures } from '../rollout/figures.js';
 import { DEFAULT_REHEARSAL, PodStartError, rehearse } from '../rollout/rehearsal.js';
+import { judgeTraces, judgementLine } from '../rollout/judge.js';
+import { writeObserved } from '../../../seam/tracecheck/store.js';
 
 const HELP = `Usage: fencecheck rollout [--seed N] [--pods N] [--sessions N] [--json]
 
@@ -18,13 +20,19 @@ for itself (Prometheus, the ReplicaSets, its deploy record, the keyspace). Seede
 pod killed with SIGKILL mid-rollout, an emergency rollback B → A (before or after the backfill) and
 the backfill re-run after it. Checked all along on the real keyspace: T1 (never a live lease on both
 keys of a session) and T2 (no generation issued twice), and the old-keyspace lease count observed 0
-before C. Not yet: the mode doors onto a real cluster, the observed trace judged by TLC.
+before C. The run is recorded as observed traces of the fencing spec, one per session (every
+acquire, renew-migrate, release, expiry, backfill and gate step, each with the session's keys read
+in its own transaction), and judged by TLC (docs/tracecheck.md): accepted, rejected at the step
+named, or not run (no Java or jar: set TLA2TOOLS_JAR), never accepted without TLC. The traces are
+written to the observed folder, for \`fencecheck tracecheck --observed\`.
+Not yet: the mode doors onto a real cluster.
 
   --seed N       the chaos and the pods' choices (default: random, printed)
   --pods N       pods per ReplicaSet (default ${DEFAULT_REHEARSAL.pods}, 1..20)
   --sessions N   sessions in the shared pool (default ${DEFAULT_REHEARSAL.sessions}, 1..1000)
 
-Exit codes: 0 the whole migration ran and held · 1 a check failed or the gate never allowed a step ·
+Exit codes: 0 the whole migration ran and held (and TLC accepted its trace, or could not run) ·
+1 a check failed, the gate never allowed a step, or TLC rejected the trace ·
 2 no valkey-server or no prometheus · 64 usage · 130 Ctrl-C (pods, Prometheus, Valkey stopped by PID)`;
 
 export const command: Command = {
@@ -54,15 +62,19 @@ export const command: Command = {
       throw err;
     }
     const f = result.figures;
-    const summary = `${result.ok ? 'held' : 'FAILED'}: ${describeFigures(seed, f)}`;
+    const traceFile = writeObserved(`rollout-seed-${seed}`, result.traces);
+    const trace = await judgeTraces(result.traces, { log: say });
+    const ok = result.ok && trace.verdict !== 'rejected';
+    const summary = `${ok ? 'held' : 'FAILED'}: ${describeFigures(seed, f)}; ${judgementLine(trace)}`;
     if (values.json) {
       process.stdout.write(
-        `${JSON.stringify(stageReport({ stage: 'rollout', status: result.ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f } }), null, 2)}\n`,
+        `${JSON.stringify(stageReport({ stage: 'rollout', status: ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f, trace, traceFile } }), null, 2)}\n`,
       );
     } else {
       for (const v of result.violations) process.stdout.write(`  violation: ${v}\n`);
+      if (traceFile) process.stdout.write(`  observed traces: ${traceFile}\n`);
       process.stdout.write(`rollout ${summary}\n`);
     }
-    return result.ok ? ExitCode.Ok : ExitCode.Failed;
+    return ok ? ExitCode.Ok : ExitCode.Failed;
   },
 };

@@ -8,6 +8,7 @@ import { projectRoot } from '../../../core/project-root.js';
 import { spawnRecorded, type RecordedChild } from '../../../fleet/recorded-child.js';
 import { freeLoopbackPort } from '../../../valkey/ports.js';
 import type { Phase } from '../state.js';
+import type { PodStepLine } from './trace-recorder.js';
 
 /** A pod process could not start (its runtime is missing or broken): the rehearsal could not run (exit 2). */
 export class PodStartError extends Error {
@@ -39,7 +40,8 @@ export type PodLine =
   | { readonly ev: 'renewed'; readonly lane: string; readonly owner: string; readonly session: string; readonly gen: number; readonly migrated: boolean }
   | { readonly ev: 'lost'; readonly lane: string; readonly owner: string; readonly session: string; readonly gen: number; readonly reply: string }
   | { readonly ev: 'handoff'; readonly lane: string; readonly owner: string; readonly session: string; readonly gen: number }
-  | { readonly ev: 'error'; readonly lane?: string; readonly message: string };
+  | { readonly ev: 'error'; readonly lane?: string; readonly message: string }
+  | PodStepLine;
 
 // The pod's TypeScript source, from the checkout (not beside this module: the CLI may run a compiled copy of it from .build/).
 const POD_MAIN = join(projectRoot, 'src/systems/fencing/rollout/pod.ts');

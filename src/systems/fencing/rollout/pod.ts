@@ -17,6 +17,7 @@ import { KEYS_OF } from '../scripts.js';
 import { sessionKeys, type SessionRef } from '../keys.js';
 import { PHASES, type Phase } from '../state.js';
 import { mulberry32 } from '../../../core/random.js';
+import { callObserved } from './observed-call.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,6 +58,14 @@ const call = (op: keyof (typeof KEYS_OF)['O'], s: SessionRef, args: (string | nu
   );
 };
 const emit = (ev: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ ...ev, pod: name, phase })}\n`);
+/** A call that changes the session: run with the session read back in its transaction, reported as a `step` line (trace.ts). */
+const step = async (op: 'acquire' | 'renew' | 'release', s: SessionRef, owner: string, args: (string | number)[]) => {
+  const k = sessionKeys(s);
+  const r = await callObserved(conn, s, { script: scripts.get(`${phase}/${op}`), keys: KEYS_OF[phase][op].map((role) => k[role]), args });
+  emit({ ev: 'step', op, owner, session: `${s.community}:${s.session}`, reply: r.reply, ...(r.error !== undefined && { error: r.error }), seen: r.seen });
+  if (r.error !== undefined) throw new Error(r.error);
+  return r.reply;
+};
 
 interface Held {
   readonly s: SessionRef;
@@ -74,11 +83,11 @@ const stopped = new Promise<void>((r) => (wake = r));
 async function renewOne(lane: (typeof LANES)[number], h: Held): Promise<boolean> {
   const lease = { lane, owner: h.owner, session: `${h.s.community}:${h.s.session}`, gen: h.gen };
   if (rand() < 0.1) {
-    await call('release', h.s, [h.owner, h.gen]);
+    await step('release', h.s, h.owner, [h.owner, h.gen]);
     emit({ ev: 'released', ...lease });
     return false;
   }
-  const r = (await call('renew', h.s, [h.owner, h.gen, ttl])) as [string, ...unknown[]];
+  const r = (await step('renew', h.s, h.owner, [h.owner, h.gen, ttl])) as [string, ...unknown[]];
   if (r[0] === 'migrated') {
     // The migrate carries the generation, never issues one (T2 across the renew-migrate).
     if (Number(r[1]) !== h.gen) emit({ ev: 'error', lane, message: `migrated ${h.s.session} with generation ${String(r[1])}, held ${h.gen}` });
@@ -101,7 +110,7 @@ async function tick(lane: (typeof LANES)[number]): Promise<void> {
   if (mine.length === 0) {
     const owner = `${name}/${lane}`;
     const s = session(Math.floor(rand() * pool));
-    const r = (await call('acquire', s, [owner, ttl, MAX_GEN])) as [string, number];
+    const r = (await step('acquire', s, owner, [owner, ttl, MAX_GEN])) as [string, number];
     if (r[0] === 'ok') {
       mine.push({ s, gen: Number(r[1]), owner });
       emit({ ev: 'issued', lane, owner, session: `${s.community}:${s.session}`, gen: Number(r[1]) });
@@ -143,9 +152,17 @@ const server = createServer((req, res) => {
   );
 });
 adopt(values.adopt!);
-server.listen(Number(values.port), '127.0.0.1', () => emit({ ev: 'ready' }));
+// This image starts here: a `start` step on every session, before any call of this pod (trace.ts: its owners' version).
+const begun = Promise.all(
+  Array.from({ length: pool }, async (_, i) => {
+    const s = session(i);
+    emit({ ev: 'step', op: 'start', owner: `${name}/*`, session: `${s.community}:${s.session}`, reply: null, seen: (await callObserved(conn, s, null)).seen });
+  }),
+);
+void begun.then(() => server.listen(Number(values.port), '127.0.0.1', () => emit({ ev: 'ready' })));
 
 const loops = LANES.map(async (lane) => {
+  await begun;
   while (!stopping) {
     try {
       await tick(lane);

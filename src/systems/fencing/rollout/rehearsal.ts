@@ -13,13 +13,12 @@ import { ownedTempDir, removeTempDir } from '../../../core/temp-dir.js';
 import { mulberry32 } from '../../../core/random.js';
 import { startTopology, type Topology, type ValkeyClient } from '../../../valkey/index.js';
 import { delay } from '../../../valkey/wait.js';
-import { evalScript } from '../../../valkey/scripts/index.js';
 import { startPrometheus, type PrometheusServer } from '../../../fleet/prometheus.js';
 import type { Gate } from '../gate/gate.js';
 import type { FleetSources } from '../gate/read-fleet.js';
 import { initialRecord, writeRecord } from '../gate/record.js';
-import { sessionKeys, type SessionRef } from '../keys.js';
-import { loadFencingScripts, type FencingScripts } from '../scripts.js';
+import type { SessionRef } from '../keys.js';
+import { loadFencingScripts } from '../scripts.js';
 import type { Phase } from '../state.js';
 import { chaosEvent, killOnePod, planChaos, type ChaosContext } from './chaos.js';
 import { checkCensusBeforeC, GenerationLedger, Violations, watchT1, type KeyspaceWatch } from './checks.js';
@@ -28,6 +27,9 @@ import { newFigures, type RehearsalFigures } from './figures.js';
 import type { RehearsalObserver } from './observer.js';
 import type { PodLine } from './pod-process.js';
 import { stepAsker } from './steps.js';
+import { TraceRecorder } from './trace-recorder.js';
+import { rolloutTraces } from './trace.js';
+import type { ObservedTrace } from '../../../seam/tracecheck/format.js';
 
 export { PodStartError } from './pod-process.js';
 export type { RehearsalFigures } from './figures.js';
@@ -58,9 +60,19 @@ export interface RehearsalResult {
   readonly ok: boolean;
   readonly violations: readonly string[];
   readonly figures: RehearsalFigures;
+  /** The run as observed traces of the fencing spec, one per session (trace.ts), for TLC (judge.ts). */
+  readonly traces: readonly ObservedTrace[];
 }
 
 export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult> {
+  const box: { recorder?: TraceRecorder } = {};
+  const r = await rehearseFleet(opts, box);
+  // Built once every pod has stopped: every step a pod reported is in, whatever order its line came in.
+  const replay = `fencecheck rollout --seed ${opts.seed} --pods ${opts.pods} --sessions ${opts.sessions}`;
+  return { ...r, traces: box.recorder ? rolloutTraces(box.recorder.entries, { id: `rollout seed ${opts.seed}`, replay }) : [] };
+}
+
+async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceRecorder }): Promise<Omit<RehearsalResult, 'traces'>> {
   const say = opts.say ?? (() => {});
   const observer = opts.observer ?? {};
   const rand = mulberry32(opts.seed);
@@ -76,9 +88,12 @@ export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult>
   let dir: string | undefined;
   let watch: KeyspaceWatch | undefined;
   let controller: DeploymentController | undefined;
+  const sessions: SessionRef[] = Array.from({ length: opts.sessions }, (_, i) => ({ community: 'rehearsal', session: `s${i}` }));
   try {
     topo = await startTopology({ kind: 'standalone' }, { provider: 'native' });
     conn = topo.client();
+    const recorder = new TraceRecorder(topo.client(), sessions);
+    box.recorder = recorder;
     const node = topo.nodes[0]!;
     const scripts = loadFencingScripts();
     dir = ownedTempDir('rollout');
@@ -126,23 +141,38 @@ export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult>
         case 'handoff':
           ctl.handOver(`${line.owner}|${line.session}|${line.gen}`);
           break;
+        case 'step':
+          recorder.podLine(pod, phase, line);
+          break;
         case 'error':
           if (/^migrated /.test(line.message)) violations.add(`T2: ${pod}: ${line.message}`);
           break;
       }
     };
 
-    const sessions: SessionRef[] = Array.from({ length: opts.sessions }, (_, i) => ({ community: 'rehearsal', session: `s${i}` }));
     watch = watchT1(topo.client(), sessions, violations, () => figures.keyspaceReads++);
-    const steps = stepAsker({ conn, scripts, fleet, recordPath, ...(opts.gate && { gate: opts.gate }), stepTimeoutMs: opts.stepTimeoutMs, retryMs: opts.scrapeMs, figures, violations, observer, say });
+    const steps = stepAsker({
+      conn,
+      scripts,
+      fleet,
+      recordPath,
+      ...(opts.gate && { gate: opts.gate }),
+      stepTimeoutMs: opts.stepTimeoutMs,
+      retryMs: opts.scrapeMs,
+      figures,
+      violations,
+      observer: recorder.observing(observer),
+      say,
+    });
     const chaos: ChaosContext = { controller: ctl, rand, figures, observer, say };
     const backfill = async () => {
-      await backfillAll(conn!, scripts, sessions);
+      await recorder.backfill(scripts);
       observer.backfillRan?.({ at: Date.now() });
     };
 
     /** RollingUpdate to `phase`; `killAt`: after which surge a pod is killed with SIGKILL. */
     const roll = async (phase: Phase, killAt: number | undefined) => {
+      await recorder.settled(); // the gate's step is read on the keyspace before any pod of the new image runs
       await ctl.rollingUpdate(phase, opts.pods, async (i) => {
         if (i === killAt) await killOnePod(chaos, phase);
       });
@@ -172,23 +202,16 @@ export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult>
     await controller?.stopAll();
     await prom?.stop();
     conn?.disconnect();
+    await box.recorder?.close();
     await topo?.stop();
     if (dir) removeTempDir(dir);
   }
 
-  function finish(): RehearsalResult {
+  function finish(): Omit<RehearsalResult, 'traces'> {
     figures.podsStarted = controller?.podsStarted ?? 0;
     figures.wallMs = Date.now() - started;
     checkCensusBeforeC(figures.oldCensusBeforeC, violations);
     const found = violations.list();
     return { ok: found.length === 0, violations: found, figures };
-  }
-}
-
-/** The operator's backfill (ops/backfill: newGen := max(oldGen, newGen)) over every session of the pool. */
-async function backfillAll(conn: ValkeyClient, scripts: FencingScripts, sessions: readonly SessionRef[]): Promise<void> {
-  for (const s of sessions) {
-    const k = sessionKeys(s);
-    await evalScript(conn, scripts.get('ops/backfill'), [k.oldGen, k.newGen], []);
   }
 }
