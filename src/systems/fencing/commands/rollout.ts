@@ -25,7 +25,11 @@ acquire, renew-migrate, release, expiry, backfill and gate step, each with the s
 in its own transaction), and judged by TLC (docs/tracecheck.md): accepted, rejected at the step
 named, or not run (no Java or jar: set TLA2TOOLS_JAR), never accepted without TLC. The traces are
 written to the observed folder, for \`fencecheck tracecheck --observed\`.
-Not yet: the mode doors onto a real cluster.
+After C, the mode doors: a real cluster of three primaries is started, the gate asked
+EnterCompatible (with a CLUSTER KEYSLOT check of a tagged pair from it), the fleet moved through
+the door onto the cluster (its keys carried with their TTLs, C pods restarted on it), the gate asked
+Enable and the cluster resharded live onto every primary while the pods renew; T3 checked on the
+wire (no script naming an old key, none refused with CROSSSLOT).
 
   --seed N       the chaos and the pods' choices (default: random, printed)
   --pods N       pods per ReplicaSet (default ${DEFAULT_REHEARSAL.pods}, 1..20)
@@ -65,7 +69,11 @@ export const command: Command = {
     const traceFile = writeObserved(`rollout-seed-${seed}`, result.traces);
     const trace = await judgeTraces(result.traces, { log: say });
     const ok = result.ok && trace.verdict !== 'rejected';
-    const summary = `${ok ? 'held' : 'FAILED'}: ${describeFigures(seed, f)}; ${judgementLine(trace)}`;
+    const d = f.doors;
+    const doors = d
+      ? `doors: compatible ${d.compatible ? 'allowed' : 'refused'}, enabled ${d.enabled ? 'allowed' : 'refused'} (${d.shards} shards, ${d.keysCarried} keys carried, ${d.askRedirects} ASK redirects)`
+      : 'doors not reached';
+    const summary = `${ok ? 'held' : 'FAILED'}: ${describeFigures(seed, f)}; ${doors}; ${judgementLine(trace)}`;
     if (values.json) {
       process.stdout.write(
         `${JSON.stringify(stageReport({ stage: 'rollout', status: ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f, trace, traceFile } }), null, 2)}\n`,

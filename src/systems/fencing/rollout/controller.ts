@@ -41,7 +41,12 @@ export class DeploymentController {
   private revision = 0;
   private podSeq = 0;
 
-  constructor(private readonly o: ControllerOptions) {}
+  constructor(private o: ControllerOptions) {}
+
+  /** Pods started from now on run against another Valkey (the cluster door). */
+  retargetPods(pod: Partial<ControllerOptions['pod']>): void {
+    this.o = { ...this.o, pod: { ...this.o.pod, ...pod } };
+  }
 
   /** Writes the ReplicaSets (kubectl's shape) and the scrape targets. */
   publish(): void {

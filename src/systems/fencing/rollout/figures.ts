@@ -1,4 +1,5 @@
 /** The rehearsal's figures: what it did, counted as it ran, and the one-line summary the CLI and bench print. */
+import type { DoorFigures } from './doors.js';
 
 export interface RehearsalFigures {
   podsStarted: number;
@@ -11,11 +12,13 @@ export interface RehearsalFigures {
   keyspaceReads: number;
   /** Leases a B pod moved from the old key to the new one on renew (handed over from A pods). */
   migrations: number;
+  /** The mode doors after C (doors.ts): null when the run did not reach them. */
+  doors: DoorFigures | null;
   wallMs: number;
 }
 
 export function newFigures(sessions: number): RehearsalFigures {
-  return { podsStarted: 0, sessions, generationsIssued: 0, steps: [], refusalsByRule: {}, chaos: [], oldCensusBeforeC: null, keyspaceReads: 0, migrations: 0, wallMs: 0 };
+  return { podsStarted: 0, sessions, generationsIssued: 0, steps: [], refusalsByRule: {}, chaos: [], oldCensusBeforeC: null, keyspaceReads: 0, migrations: 0, doors: null, wallMs: 0 };
 }
 
 /** A gate rule's refusal, or `Source` when a source the gate reads could not be read (it fails closed). */

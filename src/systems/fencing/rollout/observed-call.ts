@@ -24,6 +24,8 @@ export interface KeyspaceSeen {
   /** PTTL of each lease key (-2: missing). */
   readonly oldTtlMs: number;
   readonly newTtlMs: number;
+  /** After the cluster door only the session's slot is read (the old keys live in other slots): the old pair unobserved. */
+  readonly oldUnread?: true;
 }
 
 /** The step counter of a session: in the session's hash tag, so it lives in the new keys' slot. */
@@ -48,11 +50,14 @@ export async function callObserved(
   conn: ValkeyClient,
   s: SessionRef,
   script: { readonly script: LuaScript; readonly keys: readonly string[]; readonly args: readonly (string | number)[] } | null,
+  slotOnly = false,
 ): Promise<ObservedCall> {
   const k = sessionKeys(s);
   let m = conn.multi();
   if (script) m = m.eval(script.script.source, script.keys.length, ...script.keys, ...script.args);
-  m = m.mget(k.oldLease, k.newLease, k.oldGen, k.newGen).pttl(k.oldLease).pttl(k.newLease).incr(stepCounterKey(s)).time();
+  // After the door one transaction may touch one slot: the new pair and the counter (the session's hash tag).
+  const [ol, og] = slotOnly ? [k.newLease, k.newGen] : [k.oldLease, k.oldGen];
+  m = m.mget(ol, k.newLease, og, k.newGen).pttl(ol).pttl(k.newLease).incr(stepCounterKey(s)).time();
   const res = await m.exec();
   if (!res) throw new Error(`the observed step on ${s.community}:${s.session} was discarded`);
   const at = script ? 1 : 0;
@@ -72,6 +77,7 @@ export async function callObserved(
     newGen: newGen ?? null,
     oldTtlMs: Number(part(1)),
     newTtlMs: Number(part(2)),
+    ...(slotOnly && { oldLease: null, oldGen: null, oldTtlMs: -2, oldUnread: true as const }),
   };
   if (!script) return { reply: undefined, seen };
   const [err, reply] = res[0]!;

@@ -24,6 +24,10 @@ export interface PodSpec {
   readonly ttlMs: number;
   readonly renewMs: number;
   readonly seed: number;
+  /** An impl patch file whose Lua the pod runs (a broken script, to see the checks and TLC catch it). */
+  readonly patch?: string;
+  /** `valkey` is a cluster node (after the mode door). */
+  readonly cluster?: boolean;
 }
 
 export interface RunningPod {
@@ -41,7 +45,8 @@ export type PodLine =
   | { readonly ev: 'lost'; readonly lane: string; readonly owner: string; readonly session: string; readonly gen: number; readonly reply: string }
   | { readonly ev: 'handoff'; readonly lane: string; readonly owner: string; readonly session: string; readonly gen: number }
   | { readonly ev: 'error'; readonly lane?: string; readonly message: string }
-  | PodStepLine;
+  | PodStepLine
+  | { readonly ev: 't3'; readonly what: string };
 
 // The pod's TypeScript source, from the checkout (not beside this module: the CLI may run a compiled copy of it from .build/).
 const POD_MAIN = join(projectRoot, 'src/systems/fencing/rollout/pod.ts');
@@ -68,6 +73,8 @@ export async function startPodProcess(spec: PodSpec, onLine: (pod: string, line:
     String(spec.renewMs),
     '--seed',
     String(spec.seed),
+    ...(spec.patch !== undefined ? ['--patch', spec.patch] : []),
+    ...(spec.cluster ? ['--cluster'] : []),
   ];
   const proc = spawnRecorded(process.execPath, args, port);
   await new Promise<void>((resolve, reject) => {

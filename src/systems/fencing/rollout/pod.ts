@@ -10,7 +10,7 @@
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { evalScript } from '../../../valkey/scripts/index.js';
 import { loadFencingScripts } from '../scripts.js';
 import { KEYS_OF } from '../scripts.js';
@@ -18,6 +18,8 @@ import { sessionKeys, type SessionRef } from '../keys.js';
 import { PHASES, type Phase } from '../state.js';
 import { mulberry32 } from '../../../core/random.js';
 import { callObserved } from './observed-call.js';
+import { loadPatchModule } from '../../../seam/patch-file.js';
+import { IMPL_PATCH_TYPE, isImplPatch } from '../patch.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +34,10 @@ const { values } = parseArgs({
     silent: { type: 'boolean', default: false },
     /** Leases handed over by a stopped pod: `owner|community:session|generation`, ';'-separated. */
     adopt: { type: 'string', default: '' },
+    /** An impl patch file (src/systems/fencing/patch.ts): this pod runs its Lua instead of the real scripts. */
+    patch: { type: 'string' },
+    /** --valkey is a node of a cluster (after the mode door): a cluster client, each step read in its session's slot only. */
+    cluster: { type: 'boolean', default: false },
   },
 });
 const phase = values.phase as Phase;
@@ -44,24 +50,40 @@ const pool = Number(values.sessions);
 const rand = mulberry32(Number(values.seed));
 const MAX_GEN = 1_000_000_000;
 
-const conn = new Redis({ host, port: Number(port), maxRetriesPerRequest: 1, lazyConnect: false });
+const onCluster = values.cluster!;
+const conn = onCluster
+  ? new Cluster([{ host: host!, port: Number(port) }], { redisOptions: { maxRetriesPerRequest: 1 } })
+  : new Redis({ host, port: Number(port), maxRetriesPerRequest: 1, lazyConnect: false });
 conn.on('error', () => {});
-const scripts = loadFencingScripts();
+const scripts = loadFencingScripts(values.patch ? await loadPatchModule(values.patch, isImplPatch, IMPL_PATCH_TYPE) : undefined);
 const session = (i: number): SessionRef => ({ community: 'rehearsal', session: `s${i}` });
+/**
+ * T3 on the wire after the door (as the property driver checks it): a script that names an old key,
+ * or one the cluster refused with CROSSSLOT, is printed as a `t3` line for the controller.
+ */
+const onTheWire = async <T>(op: string, s: SessionRef, keys: readonly string[], run: () => Promise<T>): Promise<T> => {
+  const k = sessionKeys(s);
+  const old = keys.filter((key) => key === k.oldLease || key === k.oldGen);
+  if (onCluster && old.length > 0) emit({ ev: 't3', what: `${phase}/${op} names old key(s) ${old.join(', ')} after the door` });
+  try {
+    return await run();
+  } catch (err) {
+    if (onCluster && /CROSSSLOT/.test((err as Error).message)) emit({ ev: 't3', what: `${phase}/${op} rejected with CROSSSLOT: ${(err as Error).message}` });
+    throw err;
+  }
+};
 const call = (op: keyof (typeof KEYS_OF)['O'], s: SessionRef, args: (string | number)[]) => {
   const k = sessionKeys(s);
-  return evalScript(
-    conn,
-    scripts.get(`${phase}/${op}`),
-    KEYS_OF[phase][op].map((r) => k[r]),
-    args,
-  );
+  const keys = KEYS_OF[phase][op].map((r) => k[r]);
+  return onTheWire(op, s, keys, () => evalScript(conn, scripts.get(`${phase}/${op}`), keys, args));
 };
 const emit = (ev: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ ...ev, pod: name, phase })}\n`);
 /** A call that changes the session: run with the session read back in its transaction, reported as a `step` line (trace.ts). */
 const step = async (op: 'acquire' | 'renew' | 'release', s: SessionRef, owner: string, args: (string | number)[]) => {
   const k = sessionKeys(s);
-  const r = await callObserved(conn, s, { script: scripts.get(`${phase}/${op}`), keys: KEYS_OF[phase][op].map((role) => k[role]), args });
+  const keys = KEYS_OF[phase][op].map((role) => k[role]);
+  const r = await onTheWire(op, s, keys, () => callObserved(conn, s, { script: scripts.get(`${phase}/${op}`), keys, args }, onCluster));
+  if (r.error !== undefined && onCluster && /CROSSSLOT/.test(r.error)) emit({ ev: 't3', what: `${phase}/${op} rejected with CROSSSLOT: ${r.error}` });
   emit({ ev: 'step', op, owner, session: `${s.community}:${s.session}`, reply: r.reply, ...(r.error !== undefined && { error: r.error }), seen: r.seen });
   if (r.error !== undefined) throw new Error(r.error);
   return r.reply;
@@ -156,7 +178,7 @@ adopt(values.adopt!);
 const begun = Promise.all(
   Array.from({ length: pool }, async (_, i) => {
     const s = session(i);
-    emit({ ev: 'step', op: 'start', owner: `${name}/*`, session: `${s.community}:${s.session}`, reply: null, seen: (await callObserved(conn, s, null)).seen });
+    emit({ ev: 'step', op: 'start', owner: `${name}/*`, session: `${s.community}:${s.session}`, reply: null, seen: (await callObserved(conn, s, null, onCluster)).seen });
   }),
 );
 void begun.then(() => server.listen(Number(values.port), '127.0.0.1', () => emit({ ev: 'ready' })));

@@ -28,6 +28,7 @@ import type { RehearsalObserver } from './observer.js';
 import type { PodLine } from './pod-process.js';
 import { stepAsker } from './steps.js';
 import { TraceRecorder } from './trace-recorder.js';
+import { ClusterDoor } from './doors.js';
 import { rolloutTraces } from './trace.js';
 import type { ObservedTrace } from '../../../seam/tracecheck/format.js';
 
@@ -49,6 +50,8 @@ export interface RehearsalOptions {
   readonly stepTimeoutMs: number;
   /** The gate the controller asks (a broken one, for a mutant); the real one by default. */
   readonly gate?: Gate;
+  /** An impl patch file every pod runs its Lua from (src/systems/fencing/patch.ts); the real scripts by default. */
+  readonly patch?: string;
   /** Sees the run as it happens (pods, steps, leases, phase and mode); never changes it. */
   readonly observer?: RehearsalObserver;
   readonly say?: (line: string) => void;
@@ -88,6 +91,7 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
   let dir: string | undefined;
   let watch: KeyspaceWatch | undefined;
   let controller: DeploymentController | undefined;
+  let doors: ClusterDoor | undefined;
   const sessions: SessionRef[] = Array.from({ length: opts.sessions }, (_, i) => ({ community: 'rehearsal', session: `s${i}` }));
   try {
     topo = await startTopology({ kind: 'standalone' }, { provider: 'native' });
@@ -109,7 +113,7 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     const ctl = new DeploymentController({
       replicaSetsPath: rsPath,
       setTargets: (t) => prom!.setTargets(t),
-      pod: { valkey: `${node.host}:${node.port}`, sessions: opts.sessions, ttlMs: opts.ttlMs, renewMs: opts.renewMs },
+      pod: { valkey: `${node.host}:${node.port}`, sessions: opts.sessions, ttlMs: opts.ttlMs, renewMs: opts.renewMs, ...(opts.patch !== undefined && { patch: opts.patch }) },
       podSeed: () => Math.floor(rand() * 2 ** 31),
       handRand,
       onLine: (pod, line) => onPodLine(pod, line),
@@ -143,6 +147,9 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
           break;
         case 'step':
           recorder.podLine(pod, phase, line);
+          break;
+        case 't3':
+          violations.add(`T3: ${pod}: ${line.what}`);
           break;
         case 'error':
           if (/^migrated /.test(line.message)) violations.add(`T2: ${pod}: ${line.message}`);
@@ -196,10 +203,14 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     await backfill();
     // The drain: the gate allows C only once it observes no live old-keyspace lease (B renew-migrates).
     if (!(await go('C', 2))) return finish();
+    // The mode doors, each asked of the gate, and the fleet onto a real cluster (doors.ts).
+    doors = new ClusterDoor();
+    figures.doors = await doors.run({ standalone: conn, sessions, steps, controller: ctl, recorder, pods: opts.pods, renewMs: opts.renewMs, say });
     return finish();
   } finally {
     await watch?.stop();
     await controller?.stopAll();
+    await doors?.close();
     await prom?.stop();
     conn?.disconnect();
     await box.recorder?.close();

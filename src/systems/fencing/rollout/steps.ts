@@ -10,14 +10,15 @@ import type { Gate } from '../gate/gate.js';
 import type { FleetSources } from '../gate/read-fleet.js';
 import { applyStep, readRecord, writeRecord } from '../gate/record.js';
 import type { GateStep } from '../gate/rules.js';
+import type { KeyslotCheck } from '../gate/observations.js';
 import type { FencingScripts } from '../scripts.js';
 import type { Violations } from './checks.js';
 import { countRefusals, type RehearsalFigures } from './figures.js';
 import type { RehearsalObserver } from './observer.js';
 
 export interface StepAsker {
-  /** True once the gate allowed `step` (and the record holds it); false when it never did in time. */
-  ask(step: GateStep): Promise<boolean>;
+  /** True once the gate allowed `step` (and the record holds it); false when it never did in time. `keyslot`: the pre-door CLUSTER KEYSLOT check. */
+  ask(step: GateStep, facts?: { readonly keyslot?: KeyslotCheck }): Promise<boolean>;
 }
 
 export interface StepAskerOptions {
@@ -41,12 +42,19 @@ export function stepAsker(o: StepAskerOptions): StepAsker {
     return { at: Date.now(), target: r.target, mode: r.mode, backfilled: r.backfilled };
   };
   return {
-    async ask(step) {
+    async ask(step, facts) {
       const deadline = Date.now() + o.stepTimeoutMs;
       let last = '';
       o.observer.stepAsked?.({ step, ...recordNow() });
       for (;;) {
-        const { decision, obs } = await askGate(step, { conn: o.conn, scripts: o.scripts, fleet: o.fleet, recordPath: o.recordPath, ...(o.gate && { gate: o.gate }) }).catch((err: Error) => ({
+        const { decision, obs } = await askGate(step, {
+          conn: o.conn,
+          scripts: o.scripts,
+          fleet: o.fleet,
+          recordPath: o.recordPath,
+          ...(o.gate && { gate: o.gate }),
+          ...(facts?.keyslot && { keyslot: facts.keyslot }),
+        }).catch((err: Error) => ({
           decision: { allowed: false, refusedBy: [{ rule: 'Source', reason: err.message }] },
           obs: undefined,
         }));

@@ -34,11 +34,21 @@ export class TraceRecorder {
   /** Marks that could not be read (a teardown): the traces then miss a step, and say so. */
   readonly lost: string[] = [];
   private chain: Promise<void> = Promise.resolve();
+  private slotOnly = false;
 
   constructor(
-    private readonly conn: ValkeyClient,
+    private conn: ValkeyClient,
     private readonly sessions: readonly SessionRef[],
   ) {}
+
+  /** After the cluster door: marks are read on the cluster, in each session's slot only. Returns the connection it replaced. */
+  async retarget(conn: ValkeyClient): Promise<ValkeyClient> {
+    await this.chain;
+    const was = this.conn;
+    this.conn = conn;
+    this.slotOnly = true;
+    return was;
+  }
 
   /** A pod's `step` line (pod.ts); one that is not well formed is ignored (its step is then a gap the trace names). */
   podLine(pod: string, phase: Phase, ev: PodStepLine): void {
@@ -101,7 +111,7 @@ export class TraceRecorder {
       await Promise.all(
         this.sessions.map(async (s) => {
           try {
-            push(`${s.community}:${s.session}`, (await callObserved(this.conn, s, null)).seen);
+            push(`${s.community}:${s.session}`, (await callObserved(this.conn, s, null, this.slotOnly)).seen);
           } catch (err) {
             this.lost.push(`${what} on ${s.community}:${s.session}: ${(err as Error).message}`);
           }

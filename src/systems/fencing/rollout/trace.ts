@@ -76,7 +76,8 @@ const KEYS = [
 
 /** The session's keys as the spec's variables. */
 function keyspaceVars(s: KeyspaceSeen): Record<string, string> {
-  return { oldLease: leaseText(s.oldLease), newLease: leaseText(s.newLease), oldGen: String(decodeCounter(s.oldGen)), newGen: String(decodeCounter(s.newGen)) };
+  const fresh = { newLease: leaseText(s.newLease), newGen: String(decodeCounter(s.newGen)) };
+  return s.oldUnread ? fresh : { oldLease: leaseText(s.oldLease), oldGen: String(decodeCounter(s.oldGen)), ...fresh };
 }
 
 const replyParts = (r: unknown): string[] => (Array.isArray(r) ? r.map(String) : r === undefined ? [] : [String(r)]);
@@ -144,6 +145,7 @@ export function sessionTrace(entries: readonly TraceEntry[], meta: SessionTraceM
       for (const k of KEYS) {
         const was = prev[k.lease];
         const elapsed = e.seen.atMs - prev.atMs;
+        if (k.key === 'old' && (prev.oldUnread || e.seen.oldUnread)) continue; // not read after the door
         if (was !== null && e.seen[k.lease] !== was && own.removes !== k.key && elapsed >= prev[k.ttl] - 1) {
           lines.push({ action: { name: k.expire }, note: `${k.key} lease ${was} expired: PTTL ${prev[k.ttl]} ms at step ${prev.seq}, ${Math.round(elapsed)} ms before step ${e.seen.seq}` });
         }
