@@ -35,6 +35,11 @@ export interface StepAskerOptions {
   readonly say: (line: string) => void;
 }
 
+/** A source the gate could not read: it fails closed, named by what went wrong (`SourceUnreachable`, `SourceMalformed`). */
+function sourceRule(err: Error): string {
+  return err.name.endsWith('Error') ? err.name.slice(0, -'Error'.length) : 'Source';
+}
+
 export function stepAsker(o: StepAskerOptions): StepAsker {
   const recordNow = () => {
     const r = readRecord(o.recordPath);
@@ -47,7 +52,7 @@ export function stepAsker(o: StepAskerOptions): StepAsker {
       o.observer.stepAsked?.({ step, ...recordNow() });
       for (;;) {
         const { decision, obs } = await askGate(step, { conn: o.conn, scripts: o.scripts, fleet: o.fleet, recordPath: o.recordPath, ...(o.gate && { gate: o.gate }) }).catch((err: Error) => ({
-          decision: { allowed: false, refusedBy: [{ rule: 'Source', reason: err.message }] },
+          decision: { allowed: false, refusedBy: [{ rule: sourceRule(err), reason: err.message }] },
           obs: undefined,
         }));
         if (decision.allowed) {
