@@ -55,5 +55,13 @@ export const fencingPackage: SystemPackage = {
       heavy: true,
       what: 'the cluster client matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row',
     },
+    {
+      // The short rehearsal: one pod per ReplicaSet, a small pool; the long one is the deep tier's and the bench's.
+      name: 'rollout',
+      argv: ['rollout', '--pods', '1', '--sessions', '4'],
+      forwards: ['seed'],
+      heavy: true,
+      what: 'the migration rehearsal, short: real pods, real Valkey and a real Prometheus through O → A → B → rollback → B → backfill → C with every chaos kind, the gate asked at every step; T1/T2, E1 and the old-keyspace drain checked',
+    },
   ],
 };

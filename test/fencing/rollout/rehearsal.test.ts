@@ -1,7 +1,7 @@
 /**
  * The migration rehearsal end to end (deep tier: real pods, real Valkey, a real Prometheus, about
- * two minutes on a loaded 2-core machine): the whole migration O → A → B → backfill → C with a
- * kill -9 and a rollback, the gate asked at every step, T1/T2 held, the old-keyspace lease count 0
+ * two minutes on a loaded 2-core machine): the whole migration O → A → B → backfill → C with every
+ * chaos kind (a kill -9, a rollback, a stopped renewer, a failed scrape, a Prometheus restart), the gate asked at every step, T1/T2 held, the old-keyspace lease count 0
  * before C, and nothing of it left running or on disk.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,11 @@ describe('fencecheck rollout: the migration rehearsal', () => {
     ]);
     expect(f.oldCensusBeforeC).toBe(0);
     expect(f.chaos.some((c) => c.startsWith('kill -9 '))).toBe(true);
+    // Every chaos kind, named: a stopped renewer, a failed scrape, a Prometheus restart (the gate failed closed meanwhile).
+    expect(f.chaos.some((c) => c.includes(' stops renewing '))).toBe(true);
+    expect(f.chaos.some((c) => c.includes("'s /metrics "))).toBe(true);
+    expect(f.chaos.some((c) => c.startsWith('Prometheus restarted '))).toBe(true);
+    expect(f.refusalsByRule.SourceUnreachable).toBeGreaterThan(0);
     expect(f.generationsIssued).toBeGreaterThan(0);
     expect(f.keyspaceReads).toBeGreaterThan(0);
     // The observer saw the same run the figures count.

@@ -1,12 +1,14 @@
 /**
  * The rehearsal's checks on what really happened: T1 on the real keyspace all along (never a live
  * lease on both keys of one session), T2 on every generation a pod was issued (never twice for a
- * session, increasing for each owner), and the old-keyspace census the gate saw before C.
+ * session, increasing for each owner), E1 on the pods running, and the old-keyspace census the gate
+ * saw before C. Each violation is named by its invariant.
  */
 import type { ValkeyClient } from '../../../valkey/index.js';
 import { delay } from '../../../valkey/wait.js';
 import { decodeLease } from '../encoding.js';
 import { sessionKeys, type SessionRef } from '../keys.js';
+import { PHASES, type Phase } from '../state.js';
 
 /** The violations found so far, each named by its invariant. */
 export class Violations {
@@ -76,5 +78,23 @@ export function watchT1(reader: ValkeyClient, sessions: readonly SessionRef[], v
 
 /** The drain, judged after the run: C must have been allowed only on an observed old-keyspace count of 0. */
 export function checkCensusBeforeC(oldCensusBeforeC: number | null, violations: Violations): void {
-  if (oldCensusBeforeC !== null && oldCensusBeforeC !== 0) violations.add(`C was allowed with ${oldCensusBeforeC} live old-keyspace lease(s) observed`);
+  if (oldCensusBeforeC !== null && oldCensusBeforeC !== 0) violations.add(`OldKeyspaceDrainedBeforeC: C was allowed with ${oldCensusBeforeC} live old-keyspace lease(s) observed`);
+}
+
+/**
+ * E1, the assumption the gate discharges, on the pods really running: the fleet spans at most two
+ * adjacent phases (a RollingUpdate's old and new). A pod two phases from another means the gate
+ * let an image change through that the rollout had not earned.
+ */
+export function checkAdjacentPhases(running: readonly { readonly pod: string; readonly phase: Phase }[], violations: Violations): void {
+  const ranks = [...new Set(running.map((p) => PHASES.indexOf(p.phase)))].sort();
+  if (ranks.length <= 1 || (ranks.length === 2 && ranks[1]! - ranks[0]! === 1)) return;
+  const by = ranks.map(
+    (r) =>
+      `${PHASES[r]} (${running
+        .filter((p) => p.phase === PHASES[r])
+        .map((p) => p.pod)
+        .join(', ')})`,
+  );
+  violations.add(`E1_AdjacentPhases: the fleet runs ${by.join(' and ')}`);
 }

@@ -14,11 +14,13 @@ export interface RehearsalFigures {
   migrations: number;
   /** The mode doors after C (doors.ts): null when the run did not reach them. */
   doors: DoorFigures | null;
+  /** Sessions of a pod that stopped renewing, taken over by another pod with a higher generation. */
+  takeovers: number;
   wallMs: number;
 }
 
 export function newFigures(sessions: number): RehearsalFigures {
-  return { podsStarted: 0, sessions, generationsIssued: 0, steps: [], refusalsByRule: {}, chaos: [], oldCensusBeforeC: null, keyspaceReads: 0, migrations: 0, doors: null, wallMs: 0 };
+  return { podsStarted: 0, sessions, generationsIssued: 0, steps: [], refusalsByRule: {}, chaos: [], oldCensusBeforeC: null, keyspaceReads: 0, migrations: 0, takeovers: 0, doors: null, wallMs: 0 };
 }
 
 /** A gate rule's refusal, or `Source` when a source the gate reads could not be read (it fails closed). */
@@ -36,5 +38,5 @@ export function describeFigures(seed: number, f: RehearsalFigures): string {
   const refusals = Object.entries(f.refusalsByRule)
     .map(([r, n]) => `${r} ${n}`)
     .join(', ');
-  return `seed ${seed}; ${f.podsStarted} pods started, ${f.sessions} sessions, ${f.generationsIssued} generations issued, ${f.migrations} renew-migrations, ${f.steps.length} gated steps, refusals ${refusals || 'none'}, chaos ${f.chaos.join('; ') || 'none'}, old-keyspace leases before C ${f.oldCensusBeforeC ?? 'not reached'}, ${f.keyspaceReads} keyspace reads, ${(f.wallMs / 1000).toFixed(1)} s`;
+  return `seed ${seed}; ${f.podsStarted} pods started, ${f.sessions} sessions, ${f.generationsIssued} generations issued, ${f.migrations} renew-migrations, ${f.takeovers} takeovers after a stopped renewer, ${f.steps.length} gated steps, refusals ${refusals || 'none'}, chaos ${f.chaos.join('; ') || 'none'}, old-keyspace leases before C ${f.oldCensusBeforeC ?? 'not reached'}, ${f.keyspaceReads} keyspace reads, ${(f.wallMs / 1000).toFixed(1)} s`;
 }

@@ -59,3 +59,17 @@ export interface RehearsalObserver {
   /** A chaos event, as the figures name it. */
   chaos?(e: { readonly at: number; readonly what: string }): void;
 }
+
+/** One observer that calls `a`'s callback, then `b`'s, for every event either watches. */
+export function bothObservers(a: RehearsalObserver, b: RehearsalObserver): RehearsalObserver {
+  const out: Record<string, (e: unknown) => void> = {};
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const fa = (a as Record<string, ((e: unknown) => void) | undefined>)[k];
+    const fb = (b as Record<string, ((e: unknown) => void) | undefined>)[k];
+    out[k] = (e) => {
+      fa?.call(a, e);
+      fb?.call(b, e);
+    };
+  }
+  return out as RehearsalObserver;
+}

@@ -5,7 +5,8 @@
  * releasing it now and then — and serves `buzz_fencing_phase{pod,phase} 1` on /metrics.
  * Every lease it is issued, renews, releases, loses or hands over goes to stdout as one JSON line
  * (pod-process.ts `PodLine`), for the controller's T2 check and the rehearsal's observer.
- * SIGTERM (a RollingUpdate's stop) releases what it holds and exits; SIGKILL is the chaos.
+ * SIGTERM (a RollingUpdate's stop) hands what it holds over and exits; SIGKILL is the chaos, and so
+ * are POST /stop-renewing (a hung renewer) and POST /metrics-fault `500|hang MS` (a failed scrape).
  * Run: node --import tsx pod.ts --valkey HOST:PORT --phase P --name NAME --sessions N --ttl MS --renew MS --seed S --port PORT
  */
 import { createServer } from 'node:http';
@@ -127,7 +128,13 @@ async function renewOne(lane: (typeof LANES)[number], h: Held): Promise<boolean>
   return true;
 }
 
+/** Chaos: the pod stops renewing (a hung renewer): its leases expire and other pods take the sessions over. */
+let renewing = true;
+/** Chaos: until this time /metrics fails, with a 500 or by hanging (Prometheus's scrape times out). */
+let metricsFault: { readonly mode: '500' | 'hang'; readonly until: number } | null = null;
+
 async function tick(lane: (typeof LANES)[number]): Promise<void> {
+  if (!renewing) return;
   const mine = held[lane];
   if (mine.length === 0) {
     const owner = `${name}/${lane}`;
@@ -160,6 +167,26 @@ const server = createServer((req, res) => {
       adopt(body);
       res.writeHead(204).end();
     });
+    return;
+  }
+  if (req.url === '/stop-renewing' && req.method === 'POST') {
+    renewing = false;
+    res.writeHead(204).end();
+    return;
+  }
+  if (req.url === '/metrics-fault' && req.method === 'POST') {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const [mode, ms] = body.split(' ');
+      metricsFault = { mode: mode === 'hang' ? 'hang' : '500', until: Date.now() + Number(ms) };
+      res.writeHead(204).end();
+    });
+    return;
+  }
+  if (req.url === '/metrics' && metricsFault && Date.now() < metricsFault.until) {
+    if (metricsFault.mode === '500') res.writeHead(500).end('injected failure\n');
+    else setTimeout(() => res.destroy(), metricsFault.until - Date.now()).unref();
     return;
   }
   if (req.url !== '/metrics') {

@@ -19,12 +19,13 @@ import type { FleetSources } from '../gate/read-fleet.js';
 import { initialRecord, writeRecord } from '../gate/record.js';
 import type { SessionRef } from '../keys.js';
 import { loadFencingScripts } from '../scripts.js';
+import type { GateStep } from '../gate/rules.js';
 import type { Phase } from '../state.js';
-import { chaosEvent, killOnePod, planChaos, type ChaosContext } from './chaos.js';
-import { checkCensusBeforeC, GenerationLedger, Violations, watchT1, type KeyspaceWatch } from './checks.js';
+import { chaosEvent, failOneScrape, killOnePod, planChaos, restartPrometheus, stopRenewingOnePod, type ChaosContext, type ChaosPlan, type ScrapeFault } from './chaos.js';
+import { checkAdjacentPhases, checkCensusBeforeC, GenerationLedger, Violations, watchT1, type KeyspaceWatch } from './checks.js';
 import { DeploymentController } from './controller.js';
 import { newFigures, type RehearsalFigures } from './figures.js';
-import type { RehearsalObserver } from './observer.js';
+import { bothObservers, type RehearsalObserver } from './observer.js';
 import type { PodLine } from './pod-process.js';
 import { stepAsker } from './steps.js';
 import { TraceRecorder } from './trace-recorder.js';
@@ -81,6 +82,8 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
   const rand = mulberry32(opts.seed);
   // Hand-overs come at times the seed does not fix: their own stream, so the chaos replays.
   const handRand = mulberry32(opts.seed ^ 0x5eed);
+  // The chaos kinds added after the kill and the rollback draw from their own stream (chaos.ts).
+  const chaosRand = mulberry32(opts.seed ^ 0xc4a05);
   const started = Date.now();
   const violations = new Violations();
   const figures = newFigures(opts.sessions);
@@ -88,6 +91,8 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
   let topo: Topology | undefined;
   let conn: ValkeyClient | undefined;
   let prom: PrometheusServer | undefined;
+  let promUp = false;
+  let promBack: Promise<void> | undefined;
   let dir: string | undefined;
   let watch: KeyspaceWatch | undefined;
   let controller: DeploymentController | undefined;
@@ -105,44 +110,75 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     const rsPath = join(dir, 'replicasets.json');
     writeRecord(recordPath, initialRecord());
     prom = await startPrometheus({ scrapeIntervalMs: opts.scrapeMs, targets: [] });
+    promUp = true;
     const fleet: FleetSources = { phases: { kind: 'prometheus', url: prom.url }, replicaSets: { kind: 'file', path: rsPath }, maxAgeMs: Math.max(1000, opts.scrapeMs * 8) };
     say(
       `rollout: seed ${opts.seed}: Valkey ${node.host}:${node.port}, Prometheus ${prom.url}, ${opts.pods} pods per ReplicaSet, ${opts.sessions} sessions, TTL ${opts.ttlMs} ms, renew ${opts.renewMs} ms`,
     );
 
+    // A failed scrape: no step may be allowed while every recent scrape of the pod failed.
+    const scrapeFaults: ScrapeFault[] = [];
+    const checksObserver: RehearsalObserver = {
+      podStarted: () =>
+        checkAdjacentPhases(
+          ctl.running().map(([r, p]) => ({ pod: p.name, phase: r.phase })),
+          violations,
+        ),
+      stepAllowed: (e) => {
+        for (const f of scrapeFaults) if (e.at >= f.surelyFailingFrom && e.at <= f.until) violations.add(`Fleet_EveryPodReports: ${e.step} allowed while every scrape of ${f.pod} failed`);
+      },
+    };
+    const watchers = bothObservers(checksObserver, observer);
     const ctl = new DeploymentController({
       replicaSetsPath: rsPath,
-      setTargets: (t) => prom!.setTargets(t),
+      setTargets: (t) => promUp && prom!.setTargets(t),
       pod: { valkey: `${node.host}:${node.port}`, sessions: opts.sessions, ttlMs: opts.ttlMs, renewMs: opts.renewMs, ...(opts.patch !== undefined && { patch: opts.patch }) },
       podSeed: () => Math.floor(rand() * 2 ** 31),
       handRand,
       onLine: (pod, line) => onPodLine(pod, line),
-      observer,
+      observer: watchers,
       say,
     });
     controller = ctl;
     const phaseOf = new Map<string, Phase>();
+    /** The leases each pod holds now, by session, as its lines tell. */
+    const holds = new Map<string, Map<string, number>>();
+    const hold = (pod: string) => holds.get(pod) ?? holds.set(pod, new Map()).get(pod)!;
+    /** Sessions a pod that stopped renewing held, with its generation: a takeover must issue above it. */
+    const abandoned = new Map<string, { pod: string; gen: number }>();
     const onPodLine = (pod: string, line: PodLine) => {
       const phase = phaseOf.get(pod) ?? ctl.sets.find((r) => pod.startsWith(`${r.name}-`))!.phase;
       phaseOf.set(pod, phase);
       const at = Date.now();
       switch (line.ev) {
-        case 'issued':
+        case 'issued': {
           figures.generationsIssued++;
+          hold(pod).set(line.session, line.gen);
+          const was = abandoned.get(line.session);
+          if (was && was.pod !== pod) {
+            abandoned.delete(line.session);
+            if (line.gen > was.gen) figures.takeovers++;
+            else violations.add(`T2: ${line.session} taken over from ${was.pod}, which stopped renewing at generation ${was.gen}, with generation ${line.gen}`);
+          }
           ledger.issue(line.session, line.gen, `${pod}/${line.lane}`);
           observer.leaseAcquired?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen });
           break;
+        }
         case 'renewed':
+          hold(pod).set(line.session, line.gen);
           if (line.migrated) figures.migrations++;
           observer.leaseRenewed?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen, migrated: line.migrated });
           break;
         case 'released':
+          hold(pod).delete(line.session);
           observer.leaseReleased?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen });
           break;
         case 'lost':
+          hold(pod).delete(line.session);
           observer.leaseLost?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen, reply: line.reply });
           break;
         case 'handoff':
+          hold(pod).delete(line.session);
           ctl.handOver(`${line.owner}|${line.session}|${line.gen}`);
           break;
         case 'step':
@@ -168,20 +204,53 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
       retryMs: opts.scrapeMs,
       figures,
       violations,
-      observer: recorder.observing(observer),
+      observer: recorder.observing(watchers),
       say,
     });
-    const chaos: ChaosContext = { controller: ctl, rand, figures, observer, say };
+    const chaos: ChaosContext = { controller: ctl, rand, chaosRand, scrapeMs: opts.scrapeMs, figures, observer, say };
+    // Drawn after the first ReplicaSet's pods (their seeds come first from `rand`).
+    let plan: ChaosPlan | undefined;
+    let asked = 0;
+    /** The gate asked, with the chaos planned before this ask. */
+    const ask = async (step: GateStep): Promise<boolean> => {
+      const n = asked++;
+      if (n === plan!.failedScrapeBefore) scrapeFaults.push(await failOneScrape(chaos, plan!.failedScrapeMode, step));
+      if (n === plan!.prometheusRestartBefore) {
+        const port = prom!.port;
+        promUp = false;
+        // Restarted in the background: the gate is asked (and must fail closed) while it is down.
+        promBack = restartPrometheus(
+          chaos,
+          () => prom!.stop(),
+          async () => {
+            prom = await startPrometheus({ scrapeIntervalMs: opts.scrapeMs, targets: ctl.targets(), port });
+            promUp = true;
+          },
+          opts.scrapeMs * 8,
+          step,
+        );
+        await delay(opts.scrapeMs);
+      }
+      return steps.ask(step);
+    };
+    /** The abandoned sessions of a pod that stops renewing, for the takeover check. */
+    const stopRenewing = async (phase: Phase) => {
+      const pod = await stopRenewingOnePod(chaos, phase);
+      for (const [session, gen] of hold(pod)) abandoned.set(session, { pod, gen });
+    };
     const backfill = async () => {
       await recorder.backfill(scripts);
       observer.backfillRan?.({ at: Date.now() });
     };
 
     /** RollingUpdate to `phase`; `killAt`: after which surge a pod is killed with SIGKILL. */
+    let rollouts = 0;
     const roll = async (phase: Phase, killAt: number | undefined) => {
       await recorder.settled(); // the gate's step is read on the keyspace before any pod of the new image runs
+      const n = rollouts++;
       await ctl.rollingUpdate(phase, opts.pods, async (i) => {
         if (i === killAt) await killOnePod(chaos, phase);
+        if (n === plan!.stopRenewingIn && i === plan!.stopRenewingAt) await stopRenewing(phase);
       });
       await delay(opts.renewMs * 2); // the new pods renew (B migrates) before the gate is asked again
     };
@@ -189,17 +258,17 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     // Revision 1: the fleet today, at O.
     await ctl.scaleUp('O', opts.pods);
     await delay(opts.ttlMs);
-    const plan = planChaos(rand);
-    const go = async (phase: Phase, n: number) => (await steps.ask('AdvanceTarget')) && (await roll(phase, plan.killIn === n ? Math.floor(rand() * opts.pods) : undefined), true);
+    plan = planChaos(rand, chaosRand, opts.pods);
+    const go = async (phase: Phase, n: number) => (await ask('AdvanceTarget')) && (await roll(phase, plan!.killIn === n ? Math.floor(rand() * opts.pods) : undefined), true);
     if (!(await go('A', 0))) return finish();
     if (!(await go('B', 1))) return finish();
-    if (plan.rollbackAfterBackfill && (await steps.ask('Backfill'))) await backfill();
+    if (plan!.rollbackAfterBackfill && (await ask('Backfill'))) await backfill();
     // The emergency rollback per the matrix: one adjacent phase, the backfill record cleared.
-    if (!(await steps.ask('RollbackPhase'))) return finish();
-    chaosEvent(chaos, `rollback B → A ${plan.rollbackAfterBackfill ? 'after' : 'before'} the backfill`);
+    if (!(await ask('RollbackPhase'))) return finish();
+    chaosEvent(chaos, `rollback B → A ${plan!.rollbackAfterBackfill ? 'after' : 'before'} the backfill`);
     await roll('A', undefined);
     if (!(await go('B', 3))) return finish();
-    if (!(await steps.ask('Backfill'))) return finish();
+    if (!(await ask('Backfill'))) return finish();
     await backfill();
     // The drain: the gate allows C only once it observes no live old-keyspace lease (B renew-migrates).
     if (!(await go('C', 2))) return finish();
@@ -211,6 +280,7 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     await watch?.stop();
     await controller?.stopAll();
     await doors?.close();
+    await promBack?.catch(() => {});
     await prom?.stop();
     conn?.disconnect();
     await box.recorder?.close();

@@ -36,6 +36,11 @@ export interface StepAskerOptions {
   readonly say: (line: string) => void;
 }
 
+/** A source the gate could not read: it fails closed, named by what went wrong (`SourceUnreachable`, `SourceMalformed`). */
+function sourceRule(err: Error): string {
+  return err.name.endsWith('Error') ? err.name.slice(0, -'Error'.length) : 'Source';
+}
+
 export function stepAsker(o: StepAskerOptions): StepAsker {
   const recordNow = () => {
     const r = readRecord(o.recordPath);
@@ -55,7 +60,7 @@ export function stepAsker(o: StepAskerOptions): StepAsker {
           ...(o.gate && { gate: o.gate }),
           ...(facts?.keyslot && { keyslot: facts.keyslot }),
         }).catch((err: Error) => ({
-          decision: { allowed: false, refusedBy: [{ rule: 'Source', reason: err.message }] },
+          decision: { allowed: false, refusedBy: [{ rule: sourceRule(err), reason: err.message }] },
           obs: undefined,
         }));
         if (decision.allowed) {
