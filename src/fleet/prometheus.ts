@@ -40,6 +40,8 @@ export interface PrometheusOptions {
   readonly targets: readonly ScrapeTarget[];
   /** The job label of the scraped series. */
   readonly job?: string;
+  /** Listen on this port (a restart on the port its clients know); a free one by default. */
+  readonly port?: number;
 }
 
 const PROGRAM = 'prometheus';
@@ -81,8 +83,8 @@ function writeTargets(file: string, targets: readonly ScrapeTarget[]): void {
 export async function startPrometheus(opts: PrometheusOptions): Promise<PrometheusServer> {
   const bin = prometheusBinary();
   let lastLog = '';
-  for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
-    const port = await freeLoopbackPort();
+  for (let attempt = 1; attempt <= (opts.port === undefined ? PORT_ATTEMPTS : 1); attempt++) {
+    const port = opts.port ?? (await freeLoopbackPort());
     const r = await spawnOne(bin, port, opts);
     if (r.ok) return r.server;
     lastLog = r.log;

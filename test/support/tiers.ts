@@ -15,6 +15,8 @@ export const DEEP_FILES: readonly string[] = [
   'test/fencing/gate/fleet-cli.test.ts',
   // The migration rehearsal: real pods, Valkey and Prometheus through the whole migration (≈2 min).
   'test/fencing/rollout/rehearsal.test.ts',
+  // The rehearsal's observed traces judged by TLC: the real scripts accepted, a broken renew rejected (≈4 min loaded).
+  'test/fencing/rollout/trace-judged.test.ts',
   // Every command with a password in its endpoint, and verify's reports with one (≈160 s).
   'test/valkey/secrets-outputs.test.ts',
   // A user's patch through the real CLI: three tours per run (≈150 s).

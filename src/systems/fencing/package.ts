@@ -63,5 +63,15 @@ export const fencingPackage: SystemPackage = {
       what: 'the cluster client matrix on real multi-shard Valkey: registry discovery, sharded pub/sub, presence MGET, routing + ACL, replica repair and primary failover drills; errors and silently-wrong verdicts per row',
       run: async (_p, io) => (await import('./cluster-matrix/stage.js')).clusterMatrixStage({}, io),
     }),
+    defineStage({
+      // The short rehearsal: one pod per ReplicaSet, a small pool; the long one is the deep tier's and the bench's.
+      name: 'rollout',
+      takes: ['seed'],
+      heavy: true,
+      // Its observed traces are judged by TLC in verify's tracecheck stage (which waits for it).
+      recordsTraces: true,
+      what: 'the migration rehearsal, short: real pods, real Valkey and a real Prometheus through O → A → B → rollback → B → backfill → C and the mode doors onto a real cluster, with every chaos kind, the gate asked at every step; T1/T2/T3, E1 and the old-keyspace drain checked, the run recorded for tracecheck',
+      run: async (p, io) => (await import('./rollout/stage.js')).rolloutStage({ pods: 1, sessions: 4, judge: false, ...(p.seed !== undefined ? { seed: p.seed } : {}) }, io),
+    }),
   ],
 };

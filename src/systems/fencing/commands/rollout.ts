@@ -4,7 +4,10 @@ import { ExitCode } from '../../../core/exit-codes.js';
 import { stageReport } from '../../../core/stage-report.js';
 import { PrometheusUnavailableError } from '../../../fleet/prometheus.js';
 import { ValkeyUnavailableError } from '../../../valkey/errors.js';
+import { describeFigures } from '../rollout/figures.js';
 import { DEFAULT_REHEARSAL, PodStartError, rehearse } from '../rollout/rehearsal.js';
+import { judgeTraces, judgementLine } from '../rollout/judge.js';
+import { writeObserved } from '../../../seam/tracecheck/store.js';
 
 const HELP = `Usage: fencecheck rollout [--seed N] [--pods N] [--sessions N] [--json]
 
@@ -17,13 +20,23 @@ for itself (Prometheus, the ReplicaSets, its deploy record, the keyspace). Seede
 pod killed with SIGKILL mid-rollout, an emergency rollback B → A (before or after the backfill) and
 the backfill re-run after it. Checked all along on the real keyspace: T1 (never a live lease on both
 keys of a session) and T2 (no generation issued twice), and the old-keyspace lease count observed 0
-before C. Not yet: the mode doors onto a real cluster, the observed trace judged by TLC.
+before C. The run is recorded as observed traces of the fencing spec, one per session (every
+acquire, renew-migrate, release, expiry, backfill and gate step, each with the session's keys read
+in its own transaction), and judged by TLC (docs/tracecheck.md): accepted, rejected at the step
+named, or not run (no Java or jar: set TLA2TOOLS_JAR), never accepted without TLC. The traces are
+written to the observed folder, for \`fencecheck tracecheck --observed\`.
+After C, the mode doors: a real cluster of three primaries is started, the gate asked
+EnterCompatible (with a CLUSTER KEYSLOT check of a tagged pair from it), the fleet moved through
+the door onto the cluster (its keys carried with their TTLs, C pods restarted on it), the gate asked
+Enable and the cluster resharded live onto every primary while the pods renew; T3 checked on the
+wire (no script naming an old key, none refused with CROSSSLOT).
 
   --seed N       the chaos and the pods' choices (default: random, printed)
   --pods N       pods per ReplicaSet (default ${DEFAULT_REHEARSAL.pods}, 1..20)
   --sessions N   sessions in the shared pool (default ${DEFAULT_REHEARSAL.sessions}, 1..1000)
 
-Exit codes: 0 the whole migration ran and held · 1 a check failed or the gate never allowed a step ·
+Exit codes: 0 the whole migration ran and held (and TLC accepted its trace, or could not run) ·
+1 a check failed, the gate never allowed a step, or TLC rejected the trace ·
 2 no valkey-server or no prometheus · 64 usage · 130 Ctrl-C (pods, Prometheus, Valkey stopped by PID)`;
 
 export const command: Command = {
@@ -53,18 +66,23 @@ export const command: Command = {
       throw err;
     }
     const f = result.figures;
-    const refusals = Object.entries(f.refusalsByRule)
-      .map(([r, n]) => `${r} ${n}`)
-      .join(', ');
-    const summary = `${result.ok ? 'held' : 'FAILED'}: seed ${seed}; ${f.podsStarted} pods started, ${f.sessions} sessions, ${f.generationsIssued} generations issued, ${f.migrations} renew-migrations, ${f.steps.length} gated steps, refusals ${refusals || 'none'}, chaos ${f.chaos.join('; ') || 'none'}, old-keyspace leases before C ${f.oldCensusBeforeC ?? 'not reached'}, ${f.keyspaceReads} keyspace reads, ${(f.wallMs / 1000).toFixed(1)} s`;
+    const traceFile = writeObserved(`rollout-seed-${seed}`, result.traces);
+    const trace = await judgeTraces(result.traces, { log: say });
+    const ok = result.ok && trace.verdict !== 'rejected';
+    const d = f.doors;
+    const doors = d
+      ? `doors: compatible ${d.compatible ? 'allowed' : 'refused'}, enabled ${d.enabled ? 'allowed' : 'refused'} (${d.shards} shards, ${d.keysCarried} keys carried, ${d.askRedirects} ASK redirects)`
+      : 'doors not reached';
+    const summary = `${ok ? 'held' : 'FAILED'}: ${describeFigures(seed, f)}; ${doors}; ${judgementLine(trace)}`;
     if (values.json) {
       process.stdout.write(
-        `${JSON.stringify(stageReport({ stage: 'rollout', status: result.ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f } }), null, 2)}\n`,
+        `${JSON.stringify(stageReport({ stage: 'rollout', status: ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f, trace, traceFile } }), null, 2)}\n`,
       );
     } else {
       for (const v of result.violations) process.stdout.write(`  violation: ${v}\n`);
+      if (traceFile) process.stdout.write(`  observed traces: ${traceFile}\n`);
       process.stdout.write(`rollout ${summary}\n`);
     }
-    return result.ok ? ExitCode.Ok : ExitCode.Failed;
+    return ok ? ExitCode.Ok : ExitCode.Failed;
   },
 };

@@ -10,12 +10,12 @@ import { discoverSessions, observeKeyspace } from './observe.js';
 import { readFleet, type FleetSources } from './read-fleet.js';
 import { readRecord } from './record.js';
 import type { GateStep } from './rules.js';
-import type { GateObservations } from './observations.js';
+import type { GateObservations, KeyslotCheck } from './observations.js';
 import type { Phase } from '../state.js';
 
 export async function askGate(
   step: GateStep,
-  o: { conn: ValkeyClient; scripts: FencingScripts; fleet: FleetSources; recordPath: string; gate?: Gate },
+  o: { conn: ValkeyClient; scripts: FencingScripts; fleet: FleetSources; recordPath: string; gate?: Gate; keyslot?: KeyslotCheck },
 ): Promise<{ decision: GateDecision; obs: GateObservations }> {
   const record = readRecord(o.recordPath);
   const fleet = await readFleet(o.fleet);
@@ -29,7 +29,7 @@ export async function askGate(
     oldLeaseCensus: ks.oldLeaseCensus,
     newLeaseCensus: ks.newLeaseCensus,
     counters: ks.counters,
-    keyslot: null,
+    keyslot: o.keyslot ?? null,
     fleet,
   };
   return { decision: (o.gate ?? createGate()).decide(step, obs), obs };

@@ -1,35 +1,41 @@
 /**
  * The migration rehearsal: a fleet of real pod processes (pod.ts) on real Valkey, scraped by a real
- * Prometheus, rolled the way a Kubernetes RollingUpdate rolls a Deployment (maxSurge 1,
- * maxUnavailable 0: one new pod up, then one old pod stopped, ReplicaSets with counts) through
+ * Prometheus, rolled the way a Kubernetes RollingUpdate rolls a Deployment (controller.ts) through
  * O → A → B → backfill → drain → C, asking the gate before every image change and the backfill
- * with the facts the gate reads for itself (Prometheus, the ReplicaSets as kubectl prints them, the
- * deploy record it writes, the keyspace). Seeded chaos: a pod killed with SIGKILL mid-rollout (its
- * ReplicaSet starts a replacement), an emergency rollback per the matrix at a random point, and the
- * backfill re-run after it. Checked all along on the real keyspace: T1 (never a live lease on both
- * keys of a session), T2 (no generation issued twice for a session, every pod's issues increasing),
- * and the old-keyspace lease count the gate observed 0 before C.
+ * (steps.ts) with the facts the gate reads for itself (Prometheus, the ReplicaSets as kubectl prints
+ * them, the deploy record it writes, the keyspace). Seeded chaos (chaos.ts): a pod killed with
+ * SIGKILL mid-rollout, an emergency rollback per the matrix at a random point, and the backfill
+ * re-run after it. Checked all along on the real keyspace (checks.ts): T1, T2, and the old-keyspace
+ * lease count the gate observed 0 before C. A watcher sees it all through `observer`.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../../core/project-root.js';
 import { ownedTempDir, removeTempDir } from '../../../core/temp-dir.js';
 import { mulberry32 } from '../../../core/random.js';
 import { startTopology, type Topology, type ValkeyClient } from '../../../valkey/index.js';
-import { freeLoopbackPort } from '../../../valkey/ports.js';
 import { delay } from '../../../valkey/wait.js';
-import { evalScript } from '../../../valkey/scripts/index.js';
 import { startPrometheus, type PrometheusServer } from '../../../fleet/prometheus.js';
-import { spawnRecorded, type RecordedChild } from '../../../fleet/recorded-child.js';
-import { askGate } from '../gate/ask.js';
 import type { Gate } from '../gate/gate.js';
 import type { FleetSources } from '../gate/read-fleet.js';
-import { applyStep, initialRecord, readRecord, writeRecord } from '../gate/record.js';
+import { initialRecord, writeRecord } from '../gate/record.js';
+import type { SessionRef } from '../keys.js';
+import { loadFencingScripts } from '../scripts.js';
 import type { GateStep } from '../gate/rules.js';
-import { sessionKeys, type SessionRef } from '../keys.js';
-import { loadFencingScripts, type FencingScripts } from '../scripts.js';
-import { decodeLease } from '../encoding.js';
 import type { Phase } from '../state.js';
+import { chaosEvent, failOneScrape, killOnePod, planChaos, restartPrometheus, stopRenewingOnePod, type ChaosContext, type ChaosPlan, type ScrapeFault } from './chaos.js';
+import { checkAdjacentPhases, checkCensusBeforeC, GenerationLedger, Violations, watchT1, type KeyspaceWatch } from './checks.js';
+import { DeploymentController } from './controller.js';
+import { newFigures, type RehearsalFigures } from './figures.js';
+import { bothObservers, type RehearsalObserver } from './observer.js';
+import type { PodLine } from './pod-process.js';
+import { stepAsker } from './steps.js';
+import { TraceRecorder } from './trace-recorder.js';
+import { ClusterDoor } from './doors.js';
+import { rolloutTraces } from './trace.js';
+import type { ObservedTrace } from '../../../seam/tracecheck/format.js';
+
+export { PodStartError } from './pod-process.js';
+export type { RehearsalFigures } from './figures.js';
+export type { RehearsalObserver } from './observer.js';
 
 export interface RehearsalOptions {
   readonly seed: number;
@@ -45,99 +51,58 @@ export interface RehearsalOptions {
   readonly stepTimeoutMs: number;
   /** The gate the controller asks (a broken one, for a mutant); the real one by default. */
   readonly gate?: Gate;
+  /** An impl patch file every pod runs its Lua from (src/systems/fencing/patch.ts); the real scripts by default. */
+  readonly patch?: string;
+  /** Sees the run as it happens (pods, steps, leases, phase and mode); never changes it. */
+  readonly observer?: RehearsalObserver;
   readonly say?: (line: string) => void;
 }
 
 export const DEFAULT_REHEARSAL: Omit<RehearsalOptions, 'seed'> = { pods: 3, sessions: 8, ttlMs: 600, renewMs: 200, scrapeMs: 250, stepTimeoutMs: 60_000 };
 
-export interface RehearsalFigures {
-  podsStarted: number;
-  sessions: number;
-  generationsIssued: number;
-  steps: string[];
-  refusalsByRule: Record<string, number>;
-  chaos: string[];
-  oldCensusBeforeC: number | null;
-  keyspaceReads: number;
-  /** Leases a B pod moved from the old key to the new one on renew (handed over from A pods). */
-  migrations: number;
-  wallMs: number;
-}
-
 export interface RehearsalResult {
   readonly ok: boolean;
   readonly violations: readonly string[];
   readonly figures: RehearsalFigures;
+  /** The run as observed traces of the fencing spec, one per session (trace.ts), for TLC (judge.ts). */
+  readonly traces: readonly ObservedTrace[];
 }
-
-interface RunningPod {
-  readonly name: string;
-  readonly proc: RecordedChild;
-  readonly address: string;
-}
-
-interface ReplicaSetState {
-  readonly name: string;
-  readonly revision: number;
-  readonly phase: Phase;
-  desired: number;
-  readonly pods: RunningPod[];
-}
-
-/** A pod process could not start (its runtime is missing or broken): the rehearsal could not run (exit 2). */
-export class PodStartError extends Error {
-  override readonly name = 'PodStartError';
-}
-
-// The pod's TypeScript source, from the checkout (not beside this module: the CLI may run a compiled copy of it from .build/).
-const POD_MAIN = join(projectRoot, 'src/systems/fencing/rollout/pod.ts');
-const TSX = import.meta.resolve('tsx');
 
 export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult> {
+  const box: { recorder?: TraceRecorder } = {};
+  const r = await rehearseFleet(opts, box);
+  // Built once every pod has stopped: every step a pod reported is in, whatever order its line came in.
+  const replay = `fencecheck rollout --seed ${opts.seed} --pods ${opts.pods} --sessions ${opts.sessions}`;
+  return { ...r, traces: box.recorder ? rolloutTraces(box.recorder.entries, { id: `rollout seed ${opts.seed}`, replay }) : [] };
+}
+
+async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceRecorder }): Promise<Omit<RehearsalResult, 'traces'>> {
   const say = opts.say ?? (() => {});
+  const observer = opts.observer ?? {};
   const rand = mulberry32(opts.seed);
   // Hand-overs come at times the seed does not fix: their own stream, so the chaos replays.
   const handRand = mulberry32(opts.seed ^ 0x5eed);
+  // The chaos kinds added after the kill and the rollback draw from their own stream (chaos.ts).
+  const chaosRand = mulberry32(opts.seed ^ 0xc4a05);
   const started = Date.now();
-  const violations: string[] = [];
-  const figures: RehearsalFigures = {
-    podsStarted: 0,
-    sessions: opts.sessions,
-    generationsIssued: 0,
-    steps: [],
-    refusalsByRule: {},
-    chaos: [],
-    oldCensusBeforeC: null,
-    keyspaceReads: 0,
-    migrations: 0,
-    wallMs: 0,
-  };
-  const issued = new Map<string, Set<number>>();
-  const lastByOwner = new Map<string, number>();
-  const sets: ReplicaSetState[] = [];
-  /**
-   * A stopping pod's session moves, with its owner and generation, to a running pod of the newest
-   * ReplicaSet at once (as a tunnel reconnects to another relay): there it is renewed — by a B pod,
-   * renew-migrated off the old key.
-   */
-  const handOver = (line: string) => {
-    const newest = sets.at(-1)?.pods ?? [];
-    const to = newest[Math.floor(handRand() * newest.length)];
-    if (to)
-      void fetch(`http://${to.address}/adopt`, { method: 'POST', body: line }).then(
-        (r) => r.arrayBuffer(),
-        () => {},
-      );
-  };
+  const violations = new Violations();
+  const figures = newFigures(opts.sessions);
+  const ledger = new GenerationLedger(violations);
   let topo: Topology | undefined;
   let conn: ValkeyClient | undefined;
   let prom: PrometheusServer | undefined;
+  let promUp = false;
+  let promBack: Promise<void> | undefined;
   let dir: string | undefined;
-  let watching = true;
-  let watcher: Promise<void> | undefined;
+  let watch: KeyspaceWatch | undefined;
+  let controller: DeploymentController | undefined;
+  let doors: ClusterDoor | undefined;
+  const sessions: SessionRef[] = Array.from({ length: opts.sessions }, (_, i) => ({ community: 'rehearsal', session: `s${i}` }));
   try {
     topo = await startTopology({ kind: 'standalone' }, { provider: 'native' });
     conn = topo.client();
+    const recorder = new TraceRecorder(topo.client(), sessions);
+    box.recorder = recorder;
     const node = topo.nodes[0]!;
     const scripts = loadFencingScripts();
     dir = ownedTempDir('rollout');
@@ -145,218 +110,189 @@ export async function rehearse(opts: RehearsalOptions): Promise<RehearsalResult>
     const rsPath = join(dir, 'replicasets.json');
     writeRecord(recordPath, initialRecord());
     prom = await startPrometheus({ scrapeIntervalMs: opts.scrapeMs, targets: [] });
+    promUp = true;
     const fleet: FleetSources = { phases: { kind: 'prometheus', url: prom.url }, replicaSets: { kind: 'file', path: rsPath }, maxAgeMs: Math.max(1000, opts.scrapeMs * 8) };
     say(
       `rollout: seed ${opts.seed}: Valkey ${node.host}:${node.port}, Prometheus ${prom.url}, ${opts.pods} pods per ReplicaSet, ${opts.sessions} sessions, TTL ${opts.ttlMs} ms, renew ${opts.renewMs} ms`,
     );
 
-    const publish = () => {
-      const items = sets.map((r) => ({
-        kind: 'ReplicaSet',
-        metadata: { name: r.name, annotations: { 'deployment.kubernetes.io/revision': String(r.revision) } },
-        spec: { replicas: r.desired, template: { spec: { containers: [{ name: 'relay', image: `relay:phase-${r.phase}` }] } } },
-        status: { replicas: r.pods.length },
-      }));
-      writeFileSync(rsPath, JSON.stringify({ kind: 'ReplicaSetList', items }));
-      prom!.setTargets(sets.flatMap((r) => r.pods.map((p) => ({ address: p.address, labels: { pod: p.name } }))));
+    // A failed scrape: no step may be allowed while every recent scrape of the pod failed.
+    const scrapeFaults: ScrapeFault[] = [];
+    const checksObserver: RehearsalObserver = {
+      podStarted: () =>
+        checkAdjacentPhases(
+          ctl.running().map(([r, p]) => ({ pod: p.name, phase: r.phase })),
+          violations,
+        ),
+      stepAllowed: (e) => {
+        for (const f of scrapeFaults) if (e.at >= f.surelyFailingFrom && e.at <= f.until) violations.add(`Fleet_EveryPodReports: ${e.step} allowed while every scrape of ${f.pod} failed`);
+      },
     };
-
-    let podSeq = 0;
-    const startPod = async (rs: ReplicaSetState): Promise<RunningPod> => {
-      const name = `${rs.name}-${(podSeq++).toString(36).padStart(4, '0')}`;
-      const port = await freeLoopbackPort();
-      const args = [
-        '--import',
-        TSX,
-        POD_MAIN,
-        '--valkey',
-        `${node.host}:${node.port}`,
-        '--phase',
-        rs.phase,
-        '--name',
-        name,
-        '--sessions',
-        String(opts.sessions),
-        '--ttl',
-        String(opts.ttlMs),
-        '--renew',
-        String(opts.renewMs),
-        '--seed',
-        String(Math.floor(rand() * 2 ** 31)),
-      ];
-      const proc = spawnRecorded(process.execPath, args, port);
-      figures.podsStarted++;
-      const ready = new Promise<void>((resolve, reject) => {
-        let buf = '';
-        proc.child.stdout!.on('data', (d: Buffer) => {
-          buf += d.toString();
-          let i: number;
-          while ((i = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, i);
-            buf = buf.slice(i + 1);
-            let ev: { ev?: string; session?: string; gen?: number; pod?: string; lane?: string; owner?: string; message?: string };
-            try {
-              ev = JSON.parse(line);
-            } catch {
-              continue;
-            }
-            if (ev.ev === 'ready') resolve();
-            else if (ev.ev === 'issued') onIssued(ev.session!, ev.gen!, `${ev.pod}/${ev.lane}`);
-            else if (ev.ev === 'handoff') handOver(`${ev.owner}|${ev.session}|${ev.gen}`);
-            else if (ev.ev === 'migrated') figures.migrations++;
-            else if (ev.ev === 'error' && /^migrated /.test(ev.message ?? '')) violations.push(`T2: ${ev.pod}: ${ev.message}`);
+    const watchers = bothObservers(checksObserver, observer);
+    const ctl = new DeploymentController({
+      replicaSetsPath: rsPath,
+      setTargets: (t) => promUp && prom!.setTargets(t),
+      pod: { valkey: `${node.host}:${node.port}`, sessions: opts.sessions, ttlMs: opts.ttlMs, renewMs: opts.renewMs, ...(opts.patch !== undefined && { patch: opts.patch }) },
+      podSeed: () => Math.floor(rand() * 2 ** 31),
+      handRand,
+      onLine: (pod, line) => onPodLine(pod, line),
+      observer: watchers,
+      say,
+    });
+    controller = ctl;
+    const phaseOf = new Map<string, Phase>();
+    /** The leases each pod holds now, by session, as its lines tell. */
+    const holds = new Map<string, Map<string, number>>();
+    const hold = (pod: string) => holds.get(pod) ?? holds.set(pod, new Map()).get(pod)!;
+    /** Sessions a pod that stopped renewing held, with its generation: a takeover must issue above it. */
+    const abandoned = new Map<string, { pod: string; gen: number }>();
+    const onPodLine = (pod: string, line: PodLine) => {
+      const phase = phaseOf.get(pod) ?? ctl.sets.find((r) => pod.startsWith(`${r.name}-`))!.phase;
+      phaseOf.set(pod, phase);
+      const at = Date.now();
+      switch (line.ev) {
+        case 'issued': {
+          figures.generationsIssued++;
+          hold(pod).set(line.session, line.gen);
+          const was = abandoned.get(line.session);
+          if (was && was.pod !== pod) {
+            abandoned.delete(line.session);
+            if (line.gen > was.gen) figures.takeovers++;
+            else violations.add(`T2: ${line.session} taken over from ${was.pod}, which stopped renewing at generation ${was.gen}, with generation ${line.gen}`);
           }
-        });
-        void proc.exited.then((code) => reject(new PodStartError(`pod ${name} exited (${code}) before it was ready: ${proc.logTail().trim().split('\n').at(-1) ?? ''}`)));
-      });
-      await ready;
-      const pod = { name, proc, address: `127.0.0.1:${port}` };
-      rs.pods.push(pod);
-      return pod;
-    };
-
-    const onIssued = (session: string, gen: number, owner: string) => {
-      figures.generationsIssued++;
-      const seen = issued.get(session) ?? new Set<number>();
-      if (seen.has(gen)) violations.push(`T2: generation ${gen} of ${session} issued twice (again to ${owner})`);
-      seen.add(gen);
-      issued.set(session, seen);
-      const last = lastByOwner.get(`${owner}@${session}`);
-      if (last !== undefined && gen <= last) violations.push(`T2: ${owner} was issued ${gen} for ${session} after ${last}`);
-      lastByOwner.set(`${owner}@${session}`, gen);
-    };
-
-    // T1 on the real keyspace, all along: never a live lease on both keys of one session.
-    const sessions: SessionRef[] = Array.from({ length: opts.sessions }, (_, i) => ({ community: 'rehearsal', session: `s${i}` }));
-    const reader = topo.client();
-    watcher = (async () => {
-      while (watching) {
-        try {
-          const keys = sessions.flatMap((s) => [sessionKeys(s).oldLease, sessionKeys(s).newLease]);
-          const vals = await reader.mget(...keys);
-          figures.keyspaceReads++;
-          sessions.forEach((s, i) => {
-            const o = decodeLease(vals[2 * i] ?? null);
-            const n = decodeLease(vals[2 * i + 1] ?? null);
-            if (o && n) violations.push(`T1: ${s.community}:${s.session} has live leases on both keys: old ${o.owner}:${o.gen}, new ${n.owner}:${n.gen}`);
-          });
-        } catch {
-          /* a read lost to the teardown */
+          ledger.issue(line.session, line.gen, `${pod}/${line.lane}`);
+          observer.leaseAcquired?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen });
+          break;
         }
-        await delay(50);
+        case 'renewed':
+          hold(pod).set(line.session, line.gen);
+          if (line.migrated) figures.migrations++;
+          observer.leaseRenewed?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen, migrated: line.migrated });
+          break;
+        case 'released':
+          hold(pod).delete(line.session);
+          observer.leaseReleased?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen });
+          break;
+        case 'lost':
+          hold(pod).delete(line.session);
+          observer.leaseLost?.({ at, pod, phase, lane: line.lane, owner: line.owner, session: line.session, gen: line.gen, reply: line.reply });
+          break;
+        case 'handoff':
+          hold(pod).delete(line.session);
+          ctl.handOver(`${line.owner}|${line.session}|${line.gen}`);
+          break;
+        case 'step':
+          recorder.podLine(pod, phase, line);
+          break;
+        case 't3':
+          violations.add(`T3: ${pod}: ${line.what}`);
+          break;
+        case 'error':
+          if (/^migrated /.test(line.message)) violations.add(`T2: ${pod}: ${line.message}`);
+          break;
       }
-      reader.disconnect();
-    })();
+    };
 
+    watch = watchT1(topo.client(), sessions, violations, () => figures.keyspaceReads++);
+    const steps = stepAsker({
+      conn,
+      scripts,
+      fleet,
+      recordPath,
+      ...(opts.gate && { gate: opts.gate }),
+      stepTimeoutMs: opts.stepTimeoutMs,
+      retryMs: opts.scrapeMs,
+      figures,
+      violations,
+      observer: recorder.observing(watchers),
+      say,
+    });
+    const chaos: ChaosContext = { controller: ctl, rand, chaosRand, scrapeMs: opts.scrapeMs, figures, observer, say };
+    // Drawn after the first ReplicaSet's pods (their seeds come first from `rand`).
+    let plan: ChaosPlan | undefined;
+    let asked = 0;
+    /** The gate asked, with the chaos planned before this ask. */
     const ask = async (step: GateStep): Promise<boolean> => {
-      const deadline = Date.now() + opts.stepTimeoutMs;
-      let last = '';
-      for (;;) {
-        const { decision, obs } = await askGate(step, { conn: conn!, scripts, fleet, recordPath, ...(opts.gate && { gate: opts.gate }) }).catch((err: Error) => ({
-          decision: { allowed: false, refusedBy: [{ rule: 'Source', reason: err.message }] },
-          obs: undefined,
-        }));
-        if (decision.allowed) {
-          const rec = readRecord(recordPath);
-          if (step === 'AdvanceTarget' && rec.target === 'B') figures.oldCensusBeforeC = obs!.oldLeaseCensus;
-          writeRecord(recordPath, applyStep(rec, step));
-          figures.steps.push(`${step} → target ${readRecord(recordPath).target}`);
-          say(`rollout: gate allowed ${step} (target now ${readRecord(recordPath).target})`);
-          return true;
-        }
-        for (const r of decision.refusedBy) figures.refusalsByRule[r.rule] = (figures.refusalsByRule[r.rule] ?? 0) + 1;
-        last = decision.refusedBy.map((r) => `${r.rule}: ${r.reason}`).join('; ');
-        if (Date.now() > deadline) {
-          violations.push(`the gate never allowed ${step} within ${opts.stepTimeoutMs} ms: ${last}`);
-          return false;
-        }
+      const n = asked++;
+      if (n === plan!.failedScrapeBefore) scrapeFaults.push(await failOneScrape(chaos, plan!.failedScrapeMode, step));
+      if (n === plan!.prometheusRestartBefore) {
+        const port = prom!.port;
+        promUp = false;
+        // Restarted in the background: the gate is asked (and must fail closed) while it is down.
+        promBack = restartPrometheus(
+          chaos,
+          () => prom!.stop(),
+          async () => {
+            prom = await startPrometheus({ scrapeIntervalMs: opts.scrapeMs, targets: ctl.targets(), port });
+            promUp = true;
+          },
+          opts.scrapeMs * 8,
+          step,
+        );
         await delay(opts.scrapeMs);
       }
+      return steps.ask(step);
+    };
+    /** The abandoned sessions of a pod that stops renewing, for the takeover check. */
+    const stopRenewing = async (phase: Phase) => {
+      const pod = await stopRenewingOnePod(chaos, phase);
+      for (const [session, gen] of hold(pod)) abandoned.set(session, { pod, gen });
+    };
+    const backfill = async () => {
+      await recorder.backfill(scripts);
+      observer.backfillRan?.({ at: Date.now() });
     };
 
-    let revision = 0;
-    const newSet = (phase: Phase): ReplicaSetState => {
-      revision++;
-      const rs: ReplicaSetState = { name: `relay-${revision}`, revision, phase, desired: 0, pods: [] };
-      sets.push(rs);
-      return rs;
-    };
-    /** RollingUpdate, maxSurge 1, maxUnavailable 0; `killAt`: after which surge a pod is killed with SIGKILL. */
+    /** RollingUpdate to `phase`; `killAt`: after which surge a pod is killed with SIGKILL. */
+    let rollouts = 0;
     const roll = async (phase: Phase, killAt: number | undefined) => {
-      const olds = sets.filter((r) => r.pods.length > 0 || r.desired > 0);
-      const rs = newSet(phase);
-      rs.desired = opts.pods;
-      say(`rollout: RollingUpdate to ${rs.name} (phase ${phase})`);
-      for (let i = 0; rs.pods.length < opts.pods; i++) {
-        await startPod(rs);
-        publish();
-        const old = olds.find((r) => r.pods.length > 0);
-        if (old) {
-          const p = old.pods.shift()!;
-          old.desired = Math.max(0, old.desired - 1);
-          await p.proc.stop();
-          publish();
-        }
-        if (i === killAt) {
-          const victims = sets.flatMap((r) => r.pods.map((p) => [r, p] as const));
-          const [vr, victim] = victims[Math.floor(rand() * victims.length)]!;
-          vr.pods.splice(vr.pods.indexOf(victim), 1);
-          await victim.proc.kill9();
-          figures.chaos.push(`kill -9 ${victim.name} (phase ${vr.phase}) mid-rollout to ${phase}`);
-          say(`rollout: chaos: kill -9 ${victim.name}`);
-          publish();
-          await startPod(vr); // its ReplicaSet replaces it
-          publish();
-        }
-      }
-      for (const r of olds) r.desired = 0;
-      publish();
+      await recorder.settled(); // the gate's step is read on the keyspace before any pod of the new image runs
+      const n = rollouts++;
+      await ctl.rollingUpdate(phase, opts.pods, async (i) => {
+        if (i === killAt) await killOnePod(chaos, phase);
+        if (n === plan!.stopRenewingIn && i === plan!.stopRenewingAt) await stopRenewing(phase);
+      });
       await delay(opts.renewMs * 2); // the new pods renew (B migrates) before the gate is asked again
     };
 
     // Revision 1: the fleet today, at O.
-    const first = newSet('O');
-    first.desired = opts.pods;
-    for (let i = 0; i < opts.pods; i++) await startPod(first);
-    publish();
+    await ctl.scaleUp('O', opts.pods);
     await delay(opts.ttlMs);
-    const killIn = Math.floor(rand() * 3); // which rollout (to A, to B, to C) suffers the kill -9
-    const rollbackAfterBackfill = rand() < 0.5;
-    const go = async (phase: Phase, n: number) => (await ask('AdvanceTarget')) && (await roll(phase, killIn === n ? Math.floor(rand() * opts.pods) : undefined), true);
+    plan = planChaos(rand, chaosRand, opts.pods);
+    const go = async (phase: Phase, n: number) => (await ask('AdvanceTarget')) && (await roll(phase, plan!.killIn === n ? Math.floor(rand() * opts.pods) : undefined), true);
     if (!(await go('A', 0))) return finish();
     if (!(await go('B', 1))) return finish();
-    if (rollbackAfterBackfill && (await ask('Backfill'))) await backfillAll(conn, scripts, sessions);
+    if (plan!.rollbackAfterBackfill && (await ask('Backfill'))) await backfill();
     // The emergency rollback per the matrix: one adjacent phase, the backfill record cleared.
     if (!(await ask('RollbackPhase'))) return finish();
-    figures.chaos.push(`rollback B → A ${rollbackAfterBackfill ? 'after' : 'before'} the backfill`);
+    chaosEvent(chaos, `rollback B → A ${plan!.rollbackAfterBackfill ? 'after' : 'before'} the backfill`);
     await roll('A', undefined);
     if (!(await go('B', 3))) return finish();
     if (!(await ask('Backfill'))) return finish();
-    await backfillAll(conn, scripts, sessions);
+    await backfill();
     // The drain: the gate allows C only once it observes no live old-keyspace lease (B renew-migrates).
     if (!(await go('C', 2))) return finish();
+    // The mode doors, each asked of the gate, and the fleet onto a real cluster (doors.ts).
+    doors = new ClusterDoor();
+    figures.doors = await doors.run({ standalone: conn, sessions, steps, controller: ctl, recorder, pods: opts.pods, renewMs: opts.renewMs, say });
     return finish();
   } finally {
-    watching = false;
-    await watcher;
-    for (const r of sets) for (const p of r.pods.splice(0)) await p.proc.stop(1000);
+    await watch?.stop();
+    await controller?.stopAll();
+    await doors?.close();
+    await promBack?.catch(() => {});
     await prom?.stop();
     conn?.disconnect();
+    await box.recorder?.close();
     await topo?.stop();
     if (dir) removeTempDir(dir);
   }
 
-  function finish(): RehearsalResult {
+  function finish(): Omit<RehearsalResult, 'traces'> {
+    figures.podsStarted = controller?.podsStarted ?? 0;
     figures.wallMs = Date.now() - started;
-    if (figures.oldCensusBeforeC !== null && figures.oldCensusBeforeC !== 0) violations.push(`C was allowed with ${figures.oldCensusBeforeC} live old-keyspace lease(s) observed`);
-    return { ok: violations.length === 0, violations: [...new Set(violations)], figures };
-  }
-}
-
-/** The operator's backfill (ops/backfill: newGen := max(oldGen, newGen)) over every session of the pool. */
-async function backfillAll(conn: ValkeyClient, scripts: FencingScripts, sessions: readonly SessionRef[]): Promise<void> {
-  for (const s of sessions) {
-    const k = sessionKeys(s);
-    await evalScript(conn, scripts.get('ops/backfill'), [k.oldGen, k.newGen], []);
+    checkCensusBeforeC(figures.oldCensusBeforeC, violations);
+    const found = violations.list();
+    return { ok: found.length === 0, violations: found, figures };
   }
 }
