@@ -1,9 +1,10 @@
 import type { Command } from '../../../core/command.js';
-import { intOption, parseCommandArgs, SEED_RANGE } from '../../../core/args.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../../core/args.js';
 import { ExitCode } from '../../../core/exit-codes.js';
 import { stageReport } from '../../../core/stage-report.js';
 import { PrometheusUnavailableError } from '../../../fleet/prometheus.js';
 import { ValkeyUnavailableError } from '../../../valkey/errors.js';
+import { BROKEN_GATES, brokenGate } from '../rollout/broken-gates.js';
 import { describeFigures } from '../rollout/figures.js';
 import { DEFAULT_REHEARSAL, PodStartError, rehearse } from '../rollout/rehearsal.js';
 
@@ -23,6 +24,8 @@ before C. Not yet: the mode doors onto a real cluster, the observed trace judged
   --seed N       the chaos and the pods' choices (default: random, printed)
   --pods N       pods per ReplicaSet (default ${DEFAULT_REHEARSAL.pods}, 1..20)
   --sessions N   sessions in the shared pool (default ${DEFAULT_REHEARSAL.sessions}, 1..1000)
+  --broken-gate NAME  ask a broken gate instead of the real one (a mutant: ${BROKEN_GATES.map((g) => g.name).join(', ')});
+                 the run must fail, naming the invariant it broke
 
 Exit codes: 0 the whole migration ran and held · 1 a check failed or the gate never allowed a step ·
 2 no valkey-server or no prometheus · 64 usage · 130 Ctrl-C (pods, Prometheus, Valkey stopped by PID)`;
@@ -36,16 +39,19 @@ export const command: Command = {
       seed: { type: 'string' },
       pods: { type: 'string' },
       sessions: { type: 'string' },
+      'broken-gate': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     const seed = intOption(values, 'seed', { ...SEED_RANGE, default: Math.floor(Math.random() * 2 ** 31) });
     const pods = intOption(values, 'pods', { min: 1, max: 20, default: DEFAULT_REHEARSAL.pods });
     const sessions = intOption(values, 'sessions', { min: 1, max: 1000, default: DEFAULT_REHEARSAL.sessions });
+    const broken = values['broken-gate'] === undefined ? undefined : brokenGate(values['broken-gate']);
+    if (values['broken-gate'] !== undefined && !broken) throw new UsageError(`unknown --broken-gate '${values['broken-gate']}' (one of ${BROKEN_GATES.map((g) => g.name).join(', ')})`);
     const startedAt = new Date().toISOString();
     const say = values.json ? (l: string) => process.stderr.write(`${l}\n`) : (l: string) => process.stdout.write(`${l}\n`);
     let result;
     try {
-      result = await rehearse({ ...DEFAULT_REHEARSAL, seed, pods, sessions, say });
+      result = await rehearse({ ...DEFAULT_REHEARSAL, seed, pods, sessions, say, ...(broken && { gate: broken.make(DEFAULT_REHEARSAL) }) });
     } catch (err) {
       if (err instanceof PrometheusUnavailableError || err instanceof ValkeyUnavailableError || err instanceof PodStartError) {
         process.stderr.write(`fencecheck rollout: not run: ${err.message.split('\n')[0]}\n`);
