@@ -904,6 +904,12 @@ export const CATALOGUE: readonly Row[] = [
   ).map(([what, extra, why]): Row => ({ name: `gate: ${what} is usage`, argv: ['gate', '--check', 'advance', '--url', '127.0.0.1:9', ...extra], code: 64, line: usage('gate', why) })),
   { name: 'rollout: --pods 0 is usage', argv: ['rollout', '--pods', '0'], code: 64, line: usage('rollout', /--pods takes an integer from 1 to 20, got "0"/) },
   { name: 'rollout: a non-numeric --seed is usage', argv: ['rollout', '--seed', 'x'], code: 64, line: usage('rollout', int('--seed')) },
+  {
+    name: 'rollout: an unknown --broken-gate is usage',
+    argv: ['rollout', '--broken-gate', 'nope'],
+    code: 64,
+    line: usage('rollout', /unknown --broken-gate 'nope' \(one of skip-older-replicasets, image-tags, /),
+  },
   { name: 'gate: --init-record without --record is usage', argv: ['gate', '--init-record'], code: 64, line: usage('gate', /--init-record needs --record FILE/) },
   {
     name: 'gate: a malformed deploy record is bad input',

@@ -40,12 +40,14 @@ describe('fencecheck rollout: the migration rehearsal', () => {
     expect(f.chaos.some((c) => c.includes(' stops renewing '))).toBe(true);
     expect(f.chaos.some((c) => c.includes("'s /metrics "))).toBe(true);
     expect(f.chaos.some((c) => c.startsWith('Prometheus restarted '))).toBe(true);
+    expect(f.chaos.some((c) => c.includes(' crash-looping '))).toBe(true);
+    expect(f.chaos.some((c) => c.includes(' on a stale image '))).toBe(true);
     expect(f.refusalsByRule.SourceUnreachable).toBeGreaterThan(0);
     expect(f.generationsIssued).toBeGreaterThan(0);
     expect(f.keyspaceReads).toBeGreaterThan(0);
     // The observer saw the same run the figures count.
     expect(seen.started).toBe(f.podsStarted);
-    expect(seen.killed).toBe(f.chaos.filter((c) => c.startsWith('kill -9 ')).length);
+    expect(seen.killed).toBe(f.chaos.filter((c) => c.startsWith('kill -9 ') || c.includes(' crash-looping ')).length);
     expect(seen.stopped + seen.killed).toBe(f.podsStarted);
     expect(seen.allowed).toBe(f.steps.length);
     expect(seen.asked).toBe(f.steps.length);

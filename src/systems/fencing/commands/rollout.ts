@@ -1,13 +1,9 @@
 import type { Command } from '../../../core/command.js';
-import { intOption, parseCommandArgs, SEED_RANGE } from '../../../core/args.js';
+import { intOption, parseCommandArgs, SEED_RANGE, UsageError } from '../../../core/args.js';
 import { ExitCode } from '../../../core/exit-codes.js';
-import { stageReport } from '../../../core/stage-report.js';
-import { PrometheusUnavailableError } from '../../../fleet/prometheus.js';
-import { ValkeyUnavailableError } from '../../../valkey/errors.js';
-import { describeFigures } from '../rollout/figures.js';
-import { DEFAULT_REHEARSAL, PodStartError, rehearse } from '../rollout/rehearsal.js';
-import { judgeTraces, judgementLine } from '../rollout/judge.js';
-import { writeObserved } from '../../../seam/tracecheck/store.js';
+import { BROKEN_GATES, brokenGate } from '../rollout/broken-gates.js';
+import { DEFAULT_REHEARSAL } from '../rollout/rehearsal.js';
+import { rolloutStage, type RolloutDetails } from '../rollout/stage.js';
 
 const HELP = `Usage: fencecheck rollout [--seed N] [--pods N] [--sessions N] [--json]
 
@@ -34,6 +30,8 @@ wire (no script naming an old key, none refused with CROSSSLOT).
   --seed N       the chaos and the pods' choices (default: random, printed)
   --pods N       pods per ReplicaSet (default ${DEFAULT_REHEARSAL.pods}, 1..20)
   --sessions N   sessions in the shared pool (default ${DEFAULT_REHEARSAL.sessions}, 1..1000)
+  --broken-gate NAME  ask a broken gate instead of the real one (a mutant: ${BROKEN_GATES.map((g) => g.name).join(', ')});
+                 the run must fail, naming the invariant it broke
 
 Exit codes: 0 the whole migration ran and held (and TLC accepted its trace, or could not run) ·
 1 a check failed, the gate never allowed a step, or TLC rejected the trace ·
@@ -48,41 +46,28 @@ export const command: Command = {
       seed: { type: 'string' },
       pods: { type: 'string' },
       sessions: { type: 'string' },
+      'broken-gate': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     const seed = intOption(values, 'seed', { ...SEED_RANGE, default: Math.floor(Math.random() * 2 ** 31) });
     const pods = intOption(values, 'pods', { min: 1, max: 20, default: DEFAULT_REHEARSAL.pods });
     const sessions = intOption(values, 'sessions', { min: 1, max: 1000, default: DEFAULT_REHEARSAL.sessions });
-    const startedAt = new Date().toISOString();
+    const broken = values['broken-gate'] === undefined ? undefined : brokenGate(values['broken-gate']);
+    if (values['broken-gate'] !== undefined && !broken) throw new UsageError(`unknown --broken-gate '${values['broken-gate']}' (one of ${BROKEN_GATES.map((g) => g.name).join(', ')})`);
     const say = values.json ? (l: string) => process.stderr.write(`${l}\n`) : (l: string) => process.stdout.write(`${l}\n`);
-    let result;
-    try {
-      result = await rehearse({ ...DEFAULT_REHEARSAL, seed, pods, sessions, say });
-    } catch (err) {
-      if (err instanceof PrometheusUnavailableError || err instanceof ValkeyUnavailableError || err instanceof PodStartError) {
-        process.stderr.write(`fencecheck rollout: not run: ${err.message.split('\n')[0]}\n`);
-        return ExitCode.NotRun;
-      }
-      throw err;
+    const report = await rolloutStage({ seed, pods, sessions, judge: true, ...(broken && { brokenGate: broken }) }, { log: say });
+    if (report.status === 'not-run') {
+      process.stderr.write(`fencecheck rollout: ${report.summary}\n`);
+      if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return ExitCode.NotRun;
     }
-    const f = result.figures;
-    const traceFile = writeObserved(`rollout-seed-${seed}`, result.traces);
-    const trace = await judgeTraces(result.traces, { log: say });
-    const ok = result.ok && trace.verdict !== 'rejected';
-    const d = f.doors;
-    const doors = d
-      ? `doors: compatible ${d.compatible ? 'allowed' : 'refused'}, enabled ${d.enabled ? 'allowed' : 'refused'} (${d.shards} shards, ${d.keysCarried} keys carried, ${d.askRedirects} ASK redirects)`
-      : 'doors not reached';
-    const summary = `${ok ? 'held' : 'FAILED'}: ${describeFigures(seed, f)}; ${doors}; ${judgementLine(trace)}`;
-    if (values.json) {
-      process.stdout.write(
-        `${JSON.stringify(stageReport({ stage: 'rollout', status: ok ? 'passed' : 'failed', startedAt, durationMs: f.wallMs, summary, details: { seed, violations: result.violations, figures: f, trace, traceFile } }), null, 2)}\n`,
-      );
-    } else {
-      for (const v of result.violations) process.stdout.write(`  violation: ${v}\n`);
-      if (traceFile) process.stdout.write(`  observed traces: ${traceFile}\n`);
-      process.stdout.write(`rollout ${summary}\n`);
+    if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else {
+      const d = report.details as RolloutDetails;
+      for (const v of d.violations) process.stdout.write(`  violation: ${v}\n`);
+      if (d.traceFile) process.stdout.write(`  observed traces: ${d.traceFile}\n`);
+      process.stdout.write(`rollout ${report.summary}\n`);
     }
-    return ok ? ExitCode.Ok : ExitCode.Failed;
+    return report.status === 'passed' ? ExitCode.Ok : ExitCode.Failed;
   },
 };

@@ -4,7 +4,10 @@
  * before or after the backfill, a pod that stops renewing (its sessions expire and are taken over
  * with a higher generation), a failed scrape (a pod's /metrics answers 500 or hangs for a while:
  * the gate must refuse and the rollout wait), and a Prometheus restart (stopped by PID, started
- * again on its port: the gate fails closed meanwhile). Each event is named in the figures.
+ * again on its port: the gate fails closed meanwhile), a pod that crash-loops (its old ReplicaSet
+ * asks for it until it is back: rule 2(b)), and a pod that comes up on a stale image (its gauge
+ * says the previous phase; the pipeline deletes it when the gate names it). Each event is named in
+ * the figures.
  * The kill and the rollback draw from the rehearsal's stream; the later kinds from their own, so
  * the first two replay as they did before the others existed.
  */
@@ -30,6 +33,14 @@ export interface ChaosPlan {
   readonly failedScrapeMode: '500' | 'hang';
   /** Before which gated ask Prometheus restarts (never the same as the failed scrape's). */
   readonly prometheusRestartBefore: number;
+  /** The rollout (0: to A, 3: to B again) whose `staleAt`-th new pod comes up on the previous phase's image. */
+  readonly staleIn: 0 | 3;
+  readonly staleAt: number;
+}
+
+/** How long a crash-looping pod's ReplicaSet waits before starting it again (the kubelet's back-off), scaled. */
+export function crashLoopBackoffMs(scrapeMs: number): number {
+  return Math.max(4000, scrapeMs * 16);
 }
 
 export function planChaos(rand: () => number, chaosRand: () => number, pods: number): ChaosPlan {
@@ -44,6 +55,8 @@ export function planChaos(rand: () => number, chaosRand: () => number, pods: num
     failedScrapeBefore,
     failedScrapeMode: chaosRand() < 0.5 ? '500' : 'hang',
     prometheusRestartBefore: (failedScrapeBefore + 1 + Math.floor(chaosRand() * (ASKS_BEFORE_C - 1))) % ASKS_BEFORE_C,
+    staleIn: chaosRand() < 0.5 ? 0 : 3,
+    staleAt: Math.floor(chaosRand() * pods),
   };
 }
 
@@ -110,4 +123,16 @@ export async function restartPrometheus(c: ChaosContext, stop: () => Promise<voi
   chaosEvent(c, `Prometheus restarted (down ${downMs} ms) before ${before}`);
   await delay(downMs);
   await start();
+}
+
+/**
+ * As the rollout to A begins, a pod of the fleet at O is killed and crash-loops: its ReplicaSet
+ * asks for it through its back-off and starts it again (an O pod) after the new pods are up.
+ */
+export async function crashLoopOnePod(c: ChaosContext): Promise<void> {
+  const victims = c.controller.running();
+  const [rs, victim] = victims[Math.floor(c.chaosRand() * victims.length)]!;
+  const backoff = crashLoopBackoffMs(c.scrapeMs);
+  await c.controller.crashLoop(rs, victim, backoff);
+  chaosEvent(c, `${victim.name} (phase ${rs.phase}) killed, crash-looping (back-off ${backoff} ms) as the rollout to A begins`);
 }

@@ -17,6 +17,8 @@ export interface ReplicaSetState {
   readonly phase: Phase;
   desired: number;
   readonly pods: RunningPod[];
+  /** Pods it asks for that are not up yet (a crash-looping pod in its back-off). */
+  pending: number;
 }
 
 export interface ControllerOptions {
@@ -39,6 +41,11 @@ export class DeploymentController {
   readonly sets: ReplicaSetState[] = [];
   podsStarted = 0;
   private revision = 0;
+  /** Work the ReplicaSets do on their own (a crash-looping pod's restart), awaited before the end. */
+  private readonly background: Promise<void>[] = [];
+  /** RollingUpdates finished, and whether the run is ending (a crash-looping pod is not restarted then). */
+  private rolled = 0;
+  private stopping = false;
   private podSeq = 0;
 
   constructor(private o: ControllerOptions) {}
@@ -66,7 +73,7 @@ export class DeploymentController {
 
   newSet(phase: Phase): ReplicaSetState {
     this.revision++;
-    const rs: ReplicaSetState = { name: `relay-${this.revision}`, revision: this.revision, phase, desired: 0, pods: [] };
+    const rs: ReplicaSetState = { name: `relay-${this.revision}`, revision: this.revision, phase, desired: 0, pods: [], pending: 0 };
     this.sets.push(rs);
     return rs;
   }
@@ -76,26 +83,74 @@ export class DeploymentController {
     return this.sets.flatMap((r) => r.pods.map((p) => [r, p] as const));
   }
 
-  async startPod(rs: ReplicaSetState): Promise<RunningPod> {
+  /** A pod of `rs`; `runs`: the phase it really runs, when the node started a stale image (chaos). */
+  async startPod(rs: ReplicaSetState, runs: Phase = rs.phase): Promise<RunningPod> {
     const name = `${rs.name}-${(this.podSeq++).toString(36).padStart(4, '0')}`;
     const seed = this.o.podSeed();
     this.podsStarted++;
-    const pod = await startPodProcess({ ...this.o.pod, name, phase: rs.phase, seed }, this.o.onLine);
+    const pod = await startPodProcess({ ...this.o.pod, name, phase: runs, seed }, this.o.onLine);
     rs.pods.push(pod);
-    this.o.observer.podStarted?.({ at: Date.now(), pod: name, replicaSet: rs.name, phase: rs.phase });
+    this.o.observer.podStarted?.({ at: Date.now(), pod: name, replicaSet: rs.name, phase: runs });
     return pod;
+  }
+
+  /**
+   * `kubectl delete pod` of every pod whose gauge reports another phase than its ReplicaSet's image
+   * and that the gate's refusal `named` (what an operator does on reading it): its ReplicaSet starts it again, the image pulled anew.
+   */
+  async replaceOffImage(reported: Readonly<Record<string, Phase>>, named: (pod: string) => boolean): Promise<string[]> {
+    const off = this.running().filter(([r, p]) => reported[p.name] !== undefined && reported[p.name] !== r.phase && named(p.name));
+    for (const [r, p] of off) {
+      await this.stopPod(r, p);
+      this.publish();
+      await this.startPod(r);
+      this.publish();
+    }
+    return off.map(([, p]) => p.name);
+  }
+
+  /**
+   * A pod killed that crash-loops: its ReplicaSet asks for it all along but starts it again only
+   * `backoffMs` (the kubelet's restart back-off) after the RollingUpdate under way has ended. The Deployment scales an old ReplicaSet down
+   * by terminating its pods, so an old one keeps asking until the replacement is up and stopped.
+   */
+  async crashLoop(rs: ReplicaSetState, pod: RunningPod, backoffMs: number): Promise<void> {
+    rs.pending++;
+    await this.killPod(rs, pod);
+    this.publish();
+    const rolled = this.rolled;
+    this.background.push(
+      (async () => {
+        // The back-off counts from the end of the RollingUpdate under way, whatever its length.
+        while (this.rolled === rolled && !this.stopping) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, backoffMs));
+        if (this.stopping) {
+          rs.pending--;
+          return;
+        }
+        const p = await this.startPod(rs);
+        rs.pending--;
+        this.publish();
+        // An old ReplicaSet's replacement is scaled down by the Deployment as soon as it is up.
+        if (this.sets.at(-1) !== rs && rs.pods.includes(p)) {
+          rs.desired = Math.max(0, rs.desired - 1);
+          await this.stopPod(rs, p);
+          this.publish();
+        }
+      })(),
+    );
   }
 
   /** A graceful stop (SIGTERM): the pod hands its sessions over before it exits. */
   async stopPod(rs: ReplicaSetState, pod: RunningPod, graceMs?: number): Promise<void> {
-    rs.pods.splice(rs.pods.indexOf(pod), 1);
+    if (rs.pods.includes(pod)) rs.pods.splice(rs.pods.indexOf(pod), 1);
     await pod.proc.stop(graceMs);
     this.o.observer.podStopped?.({ at: Date.now(), pod: pod.name, replicaSet: rs.name, phase: rs.phase });
   }
 
   /** `kill -9`: the pod's leases stay until their TTL; its ReplicaSet is not told. */
   async killPod(rs: ReplicaSetState, pod: RunningPod): Promise<void> {
-    rs.pods.splice(rs.pods.indexOf(pod), 1);
+    if (rs.pods.includes(pod)) rs.pods.splice(rs.pods.indexOf(pod), 1);
     await pod.proc.kill9();
     this.o.observer.podKilled?.({ at: Date.now(), pod: pod.name, replicaSet: rs.name, phase: rs.phase });
   }
@@ -120,13 +175,13 @@ export class DeploymentController {
    * RollingUpdate to a new ReplicaSet of `phase`, maxSurge 1, maxUnavailable 0; `afterSurge(i)` runs
    * after the i-th surge (one new pod up, one old stopped): where chaos strikes mid-rollout.
    */
-  async rollingUpdate(phase: Phase, replicas: number, afterSurge?: (i: number) => Promise<void>): Promise<void> {
+  async rollingUpdate(phase: Phase, replicas: number, afterSurge?: (i: number) => Promise<void>, stale?: { readonly at: number; readonly runs: Phase }): Promise<void> {
     const olds = this.sets.filter((r) => r.pods.length > 0 || r.desired > 0);
     const rs = this.newSet(phase);
     rs.desired = replicas;
     this.o.say(`rollout: RollingUpdate to ${rs.name} (phase ${phase})`);
     for (let i = 0; rs.pods.length < replicas; i++) {
-      await this.startPod(rs);
+      await this.startPod(rs, stale?.at === i ? stale.runs : phase);
       this.publish();
       const old = olds.find((r) => r.pods.length > 0);
       if (old) {
@@ -136,12 +191,16 @@ export class DeploymentController {
       }
       await afterSurge?.(i);
     }
-    for (const r of olds) r.desired = 0;
+    // An old ReplicaSet still asks for the pods it is restarting (crashLoop stops them once up).
+    for (const r of olds) r.desired = r.pending;
     this.publish();
+    this.rolled++;
   }
 
   /** Stops every pod (the end of the run, or its failure). */
   async stopAll(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled(this.background);
     for (const r of this.sets) for (const p of [...r.pods]) await this.stopPod(r, p, 1000);
   }
 }

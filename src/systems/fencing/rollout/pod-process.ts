@@ -32,6 +32,8 @@ export interface PodSpec {
 
 export interface RunningPod {
   readonly name: string;
+  /** The phase its scripts run (its ReplicaSet's, unless it came up on a stale image). */
+  readonly phase: Phase;
   readonly proc: RecordedChild;
   /** host:port of its /metrics (and its control endpoints). */
   readonly address: string;
@@ -97,7 +99,7 @@ export async function startPodProcess(spec: PodSpec, onLine: (pod: string, line:
     });
     void proc.exited.then((code) => reject(new PodStartError(`pod ${spec.name} exited (${code}) before it was ready: ${proc.logTail().trim().split('\n').at(-1) ?? ''}`)));
   });
-  return { name: spec.name, proc, address: `127.0.0.1:${port}` };
+  return { name: spec.name, phase: spec.phase, proc, address: `127.0.0.1:${port}` };
 }
 
 /** POSTs to one of a pod's control endpoints; a pod gone meanwhile is no error (it was stopping). */

@@ -20,8 +20,8 @@ import { initialRecord, writeRecord } from '../gate/record.js';
 import type { SessionRef } from '../keys.js';
 import { loadFencingScripts } from '../scripts.js';
 import type { GateStep } from '../gate/rules.js';
-import type { Phase } from '../state.js';
-import { chaosEvent, failOneScrape, killOnePod, planChaos, restartPrometheus, stopRenewingOnePod, type ChaosContext, type ChaosPlan, type ScrapeFault } from './chaos.js';
+import { PHASES, type Phase } from '../state.js';
+import { chaosEvent, crashLoopOnePod, failOneScrape, killOnePod, planChaos, restartPrometheus, stopRenewingOnePod, type ChaosContext, type ChaosPlan, type ScrapeFault } from './chaos.js';
 import { checkAdjacentPhases, checkCensusBeforeC, GenerationLedger, Violations, watchT1, type KeyspaceWatch } from './checks.js';
 import { DeploymentController } from './controller.js';
 import { newFigures, type RehearsalFigures } from './figures.js';
@@ -121,7 +121,7 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     const checksObserver: RehearsalObserver = {
       podStarted: () =>
         checkAdjacentPhases(
-          ctl.running().map(([r, p]) => ({ pod: p.name, phase: r.phase })),
+          ctl.running().map(([, p]) => ({ pod: p.name, phase: p.phase })),
           violations,
         ),
       stepAllowed: (e) => {
@@ -147,7 +147,7 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     /** Sessions a pod that stopped renewing held, with its generation: a takeover must issue above it. */
     const abandoned = new Map<string, { pod: string; gen: number }>();
     const onPodLine = (pod: string, line: PodLine) => {
-      const phase = phaseOf.get(pod) ?? ctl.sets.find((r) => pod.startsWith(`${r.name}-`))!.phase;
+      const phase = phaseOf.get(pod) ?? ctl.running().find(([, p]) => p.name === pod)?.[1].phase ?? ctl.sets.find((r) => pod.startsWith(`${r.name}-`))!.phase;
       phaseOf.set(pod, phase);
       const at = Date.now();
       switch (line.ev) {
@@ -206,6 +206,11 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
       violations,
       observer: recorder.observing(watchers),
       say,
+      // The operator's answer to a pod the gate names, whose gauge disagrees with its image: delete it, its ReplicaSet starts it again.
+      onRefused: async (obs, refusedBy) => {
+        for (const pod of await ctl.replaceOffImage(obs.podPhases, (pod) => refusedBy.some((r) => r.reason.includes(`${pod}=`))))
+          say(`rollout: pipeline: deleted ${pod} (its gauge disagrees with its image); its ReplicaSet starts it again`);
+      },
     });
     const chaos: ChaosContext = { controller: ctl, rand, chaosRand, scrapeMs: opts.scrapeMs, figures, observer, say };
     // Drawn after the first ReplicaSet's pods (their seeds come first from `rand`).
@@ -248,10 +253,18 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
     const roll = async (phase: Phase, killAt: number | undefined) => {
       await recorder.settled(); // the gate's step is read on the keyspace before any pod of the new image runs
       const n = rollouts++;
-      await ctl.rollingUpdate(phase, opts.pods, async (i) => {
-        if (i === killAt) await killOnePod(chaos, phase);
-        if (n === plan!.stopRenewingIn && i === plan!.stopRenewingAt) await stopRenewing(phase);
-      });
+      if (n === 0) await crashLoopOnePod(chaos);
+      const stale = n === plan!.staleIn ? { at: plan!.staleAt, runs: PHASES[PHASES.indexOf(phase) - 1]! } : undefined;
+      if (stale) chaosEvent(chaos, `pod ${stale.at + 1} of the rollout to ${phase} comes up on a stale image (runs ${stale.runs})`);
+      await ctl.rollingUpdate(
+        phase,
+        opts.pods,
+        async (i) => {
+          if (i === killAt) await killOnePod(chaos, phase);
+          if (n === plan!.stopRenewingIn && i === plan!.stopRenewingAt) await stopRenewing(phase);
+        },
+        stale,
+      );
       await delay(opts.renewMs * 2); // the new pods renew (B migrates) before the gate is asked again
     };
 

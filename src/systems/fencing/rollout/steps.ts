@@ -9,11 +9,12 @@ import { askGate } from '../gate/ask.js';
 import type { Gate } from '../gate/gate.js';
 import type { FleetSources } from '../gate/read-fleet.js';
 import { applyStep, readRecord, writeRecord } from '../gate/record.js';
+import type { GateObservations } from '../gate/observations.js';
 import type { GateStep } from '../gate/rules.js';
 import type { KeyslotCheck } from '../gate/observations.js';
 import type { FencingScripts } from '../scripts.js';
 import type { Violations } from './checks.js';
-import { countRefusals, type RehearsalFigures } from './figures.js';
+import { countRefusals, type Refusal, type RehearsalFigures } from './figures.js';
 import type { RehearsalObserver } from './observer.js';
 
 export interface StepAsker {
@@ -34,6 +35,8 @@ export interface StepAskerOptions {
   readonly violations: Violations;
   readonly observer: RehearsalObserver;
   readonly say: (line: string) => void;
+  /** What the pipeline does on a refusal, from the facts the gate read (before it asks again). */
+  readonly onRefused?: (obs: GateObservations, refusedBy: readonly Refusal[]) => Promise<void>;
 }
 
 /** A source the gate could not read: it fails closed, named by what went wrong (`SourceUnreachable`, `SourceMalformed`). */
@@ -78,6 +81,7 @@ export function stepAsker(o: StepAskerOptions): StepAsker {
         countRefusals(o.figures, decision.refusedBy);
         o.observer.stepRefused?.({ step, ...recordNow(), refusedBy: decision.refusedBy });
         last = decision.refusedBy.map((r) => `${r.rule}: ${r.reason}`).join('; ');
+        if (obs) await o.onRefused?.(obs, decision.refusedBy);
         if (Date.now() > deadline) {
           o.violations.add(`the gate never allowed ${step} within ${o.stepTimeoutMs} ms: ${last}`);
           return false;
