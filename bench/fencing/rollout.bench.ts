@@ -1,4 +1,5 @@
 import type { BenchSection } from '../section.js';
+import { envInt, envIntList } from '../../src/core/env.js';
 import { describeFigures } from '../../src/systems/fencing/rollout/figures.js';
 import { DEFAULT_REHEARSAL, rehearse } from '../../src/systems/fencing/rollout/rehearsal.js';
 
@@ -12,8 +13,8 @@ export const section: BenchSection = {
   name: 'rollout',
   title: 'The migration rehearsal at 10 pods per ReplicaSet: its figures per seed',
   async run(print) {
-    const seeds = (process.env.FENCECHECK_BENCH_ROLLOUT_SEEDS ?? '1').split(',').map(Number);
-    const pods = Number(process.env.FENCECHECK_BENCH_ROLLOUT_PODS ?? 10);
+    const seeds = envIntList('FENCECHECK_BENCH_ROLLOUT_SEEDS', [1]);
+    const pods = envInt('FENCECHECK_BENCH_ROLLOUT_PODS', 10);
     for (const seed of seeds) {
       const r = await rehearse({ ...DEFAULT_REHEARSAL, seed, pods, sessions: 40, stepTimeoutMs: 180_000 });
       print(`${r.ok ? 'held' : 'FAILED'}: ${describeFigures(seed, r.figures)}`);

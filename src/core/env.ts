@@ -68,6 +68,8 @@ export const ENV_VARS = {
   FENCECHECK_BENCH_SEED: { spec: { kind: 'int', min: 0, max: 2 ** 31 - 1, unit: 'seed' }, what: 'bench stability, signals: replays the signal plan' },
   FENCECHECK_BENCH_STABILITY_ONLY: { spec: { kind: 'text' }, what: 'bench stability: comma-separated item name prefixes to run' },
   FENCECHECK_BENCH_STABILITY_FILES: { spec: { kind: 'text' }, what: 'bench stability: comma-separated test files to run N times each instead of the items' },
+  FENCECHECK_BENCH_ROLLOUT_SEEDS: { spec: { kind: 'int-list', min: 0, max: 2_147_483_647 }, what: 'bench rollout: the rehearsal seeds (default 1)' },
+  FENCECHECK_BENCH_ROLLOUT_PODS: { spec: { kind: 'int', min: 1, max: 20, unit: 'pods' }, what: 'bench rollout: pods per ReplicaSet (default 10)' },
   FENCECHECK_BENCH_SIGNALS_ONLY: { spec: { kind: 'text' }, what: 'bench signals: comma-separated command name prefixes to run' },
   FENCECHECK_BENCH_BURNERS: {
     spec: { kind: 'int', min: 0, max: 64, unit: 'burners' },

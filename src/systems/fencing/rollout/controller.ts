@@ -32,7 +32,7 @@ export interface ControllerOptions {
   readonly podSeed: () => number;
   /** Picks which running pod of the newest ReplicaSet takes a handed-over session. */
   readonly handRand: () => number;
-  readonly onLine: (pod: string, line: PodLine) => void;
+  readonly onLine: (pod: string, line: PodLine, phase: Phase) => void;
   readonly observer: RehearsalObserver;
   readonly say: (line: string) => void;
 }

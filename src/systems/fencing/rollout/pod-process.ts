@@ -54,8 +54,8 @@ export type PodLine =
 const POD_MAIN = join(projectRoot, 'src/systems/fencing/rollout/pod.ts');
 const TSX = import.meta.resolve('tsx');
 
-/** Starts the pod and resolves once it serves; `onLine` gets every later line it prints (with its name). */
-export async function startPodProcess(spec: PodSpec, onLine: (pod: string, line: PodLine) => void): Promise<RunningPod> {
+/** Starts the pod and resolves once it serves; `onLine` gets every later line it prints (with its name and the phase it runs). */
+export async function startPodProcess(spec: PodSpec, onLine: (pod: string, line: PodLine, phase: Phase) => void): Promise<RunningPod> {
   const port = await freeLoopbackPort();
   const args = [
     '--import',
@@ -94,7 +94,7 @@ export async function startPodProcess(spec: PodSpec, onLine: (pod: string, line:
           continue;
         }
         if (line.ev === 'ready') resolve();
-        else onLine(spec.name, line);
+        else onLine(spec.name, line, spec.phase);
       }
     });
     void proc.exited.then((code) => reject(new PodStartError(`pod ${spec.name} exited (${code}) before it was ready: ${proc.logTail().trim().split('\n').at(-1) ?? ''}`)));

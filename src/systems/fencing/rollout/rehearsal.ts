@@ -135,20 +135,19 @@ async function rehearseFleet(opts: RehearsalOptions, box: { recorder?: TraceReco
       pod: { valkey: `${node.host}:${node.port}`, sessions: opts.sessions, ttlMs: opts.ttlMs, renewMs: opts.renewMs, ...(opts.patch !== undefined && { patch: opts.patch }) },
       podSeed: () => Math.floor(rand() * 2 ** 31),
       handRand,
-      onLine: (pod, line) => onPodLine(pod, line),
+      onLine: (pod, line, phase) => onPodLine(pod, line, phase),
       observer: watchers,
       say,
     });
     controller = ctl;
-    const phaseOf = new Map<string, Phase>();
     /** The leases each pod holds now, by session, as its lines tell. */
     const holds = new Map<string, Map<string, number>>();
     const hold = (pod: string) => holds.get(pod) ?? holds.set(pod, new Map()).get(pod)!;
     /** Sessions a pod that stopped renewing held, with its generation: a takeover must issue above it. */
     const abandoned = new Map<string, { pod: string; gen: number }>();
-    const onPodLine = (pod: string, line: PodLine) => {
-      const phase = phaseOf.get(pod) ?? ctl.running().find(([, p]) => p.name === pod)?.[1].phase ?? ctl.sets.find((r) => pod.startsWith(`${r.name}-`))!.phase;
-      phaseOf.set(pod, phase);
+    // The phase is the one the pod's process runs (a pod on a stale image runs its previous phase;
+    // a pod deleted and started again under its name runs its ReplicaSet's), never its tag's.
+    const onPodLine = (pod: string, line: PodLine, phase: Phase) => {
       const at = Date.now();
       switch (line.ev) {
         case 'issued': {
