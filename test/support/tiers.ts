@@ -26,6 +26,7 @@ export const DEEP_FILES: readonly string[] = [
   // the init limiter at one replica / one stream, several minutes each).
   'test/fencing/tour/patch-verdicts.test.ts',
   'test/pause/patch-verdicts.test.ts',
+  'test/pause/patch-command.test.ts',
   'test/init-limiter/patch-verdicts.test.ts',
   // Every destructive path refused on an endpoint the harness does not own, props on it (≈120 s).
   'test/valkey/external-safety.test.ts',

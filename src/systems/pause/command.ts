@@ -10,6 +10,7 @@ import { startTopology, ValkeyUnavailableError, type TopologySpec } from '../../
 import { isProviderChoice, type ProviderChoice } from '../../valkey/start.js';
 import { asInfrastructureFault } from '../../valkey/fault.js';
 import { loadPausePatch, type PausePatch } from './patch.js';
+import { judgePausePatchOnTour, pausePatchVerdict } from './patch-judged.js';
 import { writeObserved } from '../../seam/tracecheck/store.js';
 import { walkTraces } from './drive/traces.js';
 import { DRIVE_DEFAULTS, FAULT_KINDS, openDriveWorld, REAL_INVARIANTS, replayCommand, runPauseDrive, type DriveResult, type DriveWorld } from './drive/index.js';
@@ -34,13 +35,16 @@ Options:
   --seed S       walk i of seed S is always the same walk (default ${DRIVE_DEFAULTS.seed})
   --topology T   standalone or cluster (3 shards) (default standalone)
   --walk I       run walk I only (a failure's replay command gives it)
-  --patch FILE   run an impl patch instead of the real code (mutants/pause/impl/Pn.ts)
+  --patch FILE   run an impl patch instead of the real code (mutants/pause/impl/Pn.ts); after its
+                 walks hold, the patch is judged on the tour at MaxCalls=1 as conform --patch
+                 judges it (killed by the named check, equivalent, or survived)
   --provider P   auto|native|testcontainers|external (default: FENCECHECK_VALKEY_PROVIDER or auto);
                  the run creates an ACL user, so it needs nodes the harness started
   --json         print a fencecheck.stage/1 report
 
-Exit codes: 0 every invariant held and the real system did what the twin predicted · 1 an
-invariant broke or a conformance failure (seed, walk and replay command printed) · 2 could not run
+Exit codes: 0 every invariant held and the real system did what the twin predicted (a patch:
+equivalent or survived, said) · 1 an invariant broke or a conformance failure (seed, walk and
+replay command printed; a patch: killed on the tour, the check named) · 2 could not run
 (Valkey missing, not owned, a fault) · 3 bad --patch module · 64 usage`;
 
 function invariantRows(r: DriveResult): string[][] {
@@ -157,7 +161,20 @@ export const command: Command = {
         : r.conformance
           ? `conformance failure at walk ${r.conformance.walk}, step ${r.conformance.step}`
           : `${r.walks.length} walks, ${r.stepsRun} steps: every invariant held, the real system did what the twin predicted`;
-      return finish(bad ? 'failed' : 'passed', `pause (${topo}${values.patch ? `, ${values.patch}` : ''}): ${bad ? 'FAILED' : 'passed'}: ${what}`, r);
+      const head = `pause (${topo}${values.patch ? `, ${values.patch}` : ''})`;
+      // A user's patch whose walks held is judged on the tour as well: a sample that holds is no verdict.
+      if (values.patch !== undefined && walk === undefined && !bad) {
+        const tourMeter = progress.meter('pause patch tour', 1, 'attempts');
+        const v = pausePatchVerdict(await judgePausePatchOnTour(values.patch, (attempts, total, states) => tourMeter.update(attempts, `${states} states reached`, total)));
+        tourMeter.done();
+        if (v.status === 'bad-input') {
+          progress.close();
+          process.stderr.write(`fencecheck pause: bad --patch ${values.patch}: ${v.line}\n`);
+          return ExitCode.BadInput;
+        }
+        return finish(v.status, `${head}: ${v.status === 'passed' ? 'passed' : v.status === 'failed' ? 'FAILED' : 'not run'}: the walks: ${what}; the ${v.line}`, r);
+      }
+      return finish(bad ? 'failed' : 'passed', `${head}: ${bad ? 'FAILED' : 'passed'}: ${what}`, r);
     } catch (err) {
       const f = err instanceof ValkeyUnavailableError ? err.message : asInfrastructureFault(err)?.message;
       if (f === undefined) throw err;
