@@ -1,6 +1,7 @@
 /**
  * The migration rehearsal end to end (deep tier: real pods, real Valkey, a real Prometheus, about
- * two minutes on a loaded 2-core machine): the whole migration O → A → B → backfill → C with every
+ * two minutes on a loaded 2-core machine): the whole migration O → A → B → backfill → C, then the
+ * mode doors onto a real cluster, with every
  * chaos kind (a kill -9, a rollback, a stopped renewer, a failed scrape, a Prometheus restart), the gate asked at every step, T1/T2 held, the old-keyspace lease count 0
  * before C, and nothing of it left running or on disk.
  */
@@ -19,7 +20,7 @@ describe('fencecheck rollout: the migration rehearsal', () => {
       stepAllowed: () => seen.allowed++,
       leaseAcquired: () => seen.acquired++,
       leaseRenewed: () => seen.renewed++,
-      phaseChanged: (e) => seen.phases.push(e.target),
+      phaseChanged: (e) => seen.phases.push(e.mode === 'disabled' ? e.target : `${e.target} ${e.mode}`),
     };
     const r = await rehearse({ ...DEFAULT_REHEARSAL, seed: 7, pods: 2, sessions: 6, observer });
     expect(r.violations).toEqual([]);
@@ -33,6 +34,9 @@ describe('fencecheck rollout: the migration rehearsal', () => {
       'AdvanceTarget → target B',
       'Backfill → target B',
       'AdvanceTarget → target C',
+      // The mode doors, onto a real cluster.
+      'EnterCompatible → target C',
+      'Enable → target C',
     ]);
     expect(f.oldCensusBeforeC).toBe(0);
     expect(f.chaos.some((c) => c.startsWith('kill -9 '))).toBe(true);
@@ -53,7 +57,7 @@ describe('fencecheck rollout: the migration rehearsal', () => {
     expect(seen.asked).toBe(f.steps.length);
     expect(seen.acquired).toBe(f.generationsIssued);
     expect(seen.renewed).toBeGreaterThan(0);
-    expect(seen.phases).toEqual(['A', 'B', 'A', 'B', 'C']);
+    expect(seen.phases).toEqual(['A', 'B', 'A', 'B', 'C', 'C compatible', 'C enabled']);
     expect(listRecords().filter((rec) => rec.ownerPid === process.pid && isRunning(rec.pid))).toEqual([]);
   }, 300_000); // two minutes alone, more beside other suites
 });
