@@ -16,7 +16,7 @@ export interface PrintOptions {
 
 /** The stage's lines: stdout for a person, stderr when stdout carries the JSON report. */
 export function commandIO(json: boolean): StageIO {
-  return { log: (line) => (json ? process.stderr : process.stdout).write(`${line}\n`) };
+  return { log: (line) => (json ? process.stderr : process.stdout).write(`${line}\n`), warn: (line) => process.stderr.write(`${line}\n`) };
 }
 
 export async function runAndPrint(command: string, o: PrintOptions, run: (io: StageIO) => Promise<StageReport>): Promise<ExitCode> {

@@ -32,6 +32,8 @@ export type StageParams<K extends StageOption = StageOption> = Pick<StageOptions
 /** Where a stage's lines go: progress on stderr (verify shows the last one and keeps all in the stage's log). */
 export interface StageIO {
   log(line: string): void;
+  /** A line for the person on stderr whatever stdout carries (a part not run, with why); log when absent. */
+  warn?(line: string): void;
 }
 
 /** How verify schedules a stage: what it is, not how it runs. */

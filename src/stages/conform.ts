@@ -106,7 +106,7 @@ export async function conformStage(input: ConformInput, io: StageIO): Promise<St
       progress.close();
       if (err instanceof TourSetupError) throw new StageInputError(err.message);
       if (!(err instanceof TourUnavailableError)) throw err;
-      io.log(`fencecheck conform: ${p.name}: not run: ${err.message}`);
+      (io.warn ?? io.log)(`fencecheck conform: ${p.name}: not run: ${err.message}`);
       reports.push({ system: p.name, report: tourNotRunReport({ stage: 'conform', reason: err.message, startedAt: started, shard, system: p.name }) });
       continue;
     }
